@@ -1,0 +1,379 @@
+/*
+ * webcrypto.h - the W3C Web Cryptography API (SubtleCrypto) for C.
+ *
+ * libwebcrypto gives C programs WebCrypto's exact semantics - algorithms, key
+ * formats, key usages, extractability and error kinds - over a crypto backend
+ * chosen at run time ("openssl" by default).
+ *
+ * Conventions, true of every function below unless its comment says otherwise:
+ *
+ *  - Functions return a webcrypto_status. WEBCRYPTO_OK is 0; anything else is
+ *    one of the spec's error kinds. After a failure, webcrypto_error_message()
+ *    returns a human-readable sentence saying what was wrong (per thread, like
+ *    errno). Output arguments are left untouched on failure, except that
+ *    output buffers may have been wiped.
+ *  - Lengths are explicit: a byte buffer is always (pointer, length). A NULL
+ *    pointer with length 0 is an empty buffer.
+ *  - Bulk outputs go to the caller's buffer: (out, out_cap, &out_len). Call
+ *    with out == NULL to learn, in *out_len, how many bytes the call may write
+ *    at most; a too-small buffer is WEBCRYPTO_ERR_INVALID_ARGUMENT with
+ *    *out_len set to the size needed. One-shot calls copy no bulk data.
+ *  - Objects (webcrypto_key, contexts) are owned by the caller after they are
+ *    returned, and released with their _free function, which wipes any secret
+ *    they hold. _free(NULL) does nothing.
+ *  - A webcrypto_key is immutable and may be used by many threads at once.
+ *    Contexts (digest, sign, cipher) belong to one thread at a time.
+ *  - Algorithm names are matched case-insensitively, as WebCrypto does.
+ */
+#ifndef WEBCRYPTO_H
+#define WEBCRYPTO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define WEBCRYPTO_API __attribute__((visibility("default")))
+#else
+#define WEBCRYPTO_API
+#endif
+
+#define WEBCRYPTO_VERSION "0.1.0"
+
+/* ------------------------------------------------------------------------ */
+/* Errors                                                                   */
+/* ------------------------------------------------------------------------ */
+
+typedef enum webcrypto_status {
+    WEBCRYPTO_OK = 0,
+    WEBCRYPTO_ERR_NOT_SUPPORTED,    /* NotSupportedError: unknown algorithm, or the backend lacks it */
+    WEBCRYPTO_ERR_SYNTAX,           /* SyntaxError: usages invalid for the key or algorithm */
+    WEBCRYPTO_ERR_INVALID_ACCESS,   /* InvalidAccessError: key not usable for this operation */
+    WEBCRYPTO_ERR_DATA,             /* DataError: bad key data or parameters tied to data */
+    WEBCRYPTO_ERR_OPERATION,        /* OperationError: the operation failed (bad tag, bad padding, ...) */
+    WEBCRYPTO_ERR_QUOTA_EXCEEDED,   /* QuotaExceededError: getRandomValues over 65536 bytes */
+    WEBCRYPTO_ERR_INVALID_ARGUMENT, /* the spec's TypeError, and C misuse (NULL, short buffer) */
+    WEBCRYPTO_ERR_NO_MEMORY         /* allocation failed */
+} webcrypto_status;
+
+/* The spec's name of a status: "DataError", "TypeError", "OutOfMemory", "OK".
+ * Never NULL; the string is static. */
+WEBCRYPTO_API const char *webcrypto_status_name(webcrypto_status status);
+
+/* The message of the last failure on the calling thread ("" if none yet).
+ * Valid until the next libwebcrypto call on this thread. */
+WEBCRYPTO_API const char *webcrypto_error_message(void);
+
+/* ------------------------------------------------------------------------ */
+/* Algorithms, usages, formats                                              */
+/* ------------------------------------------------------------------------ */
+
+typedef enum webcrypto_algorithm {
+    WEBCRYPTO_ALG_NONE = 0,
+    WEBCRYPTO_ALG_SHA_1,
+    WEBCRYPTO_ALG_SHA_256,
+    WEBCRYPTO_ALG_SHA_384,
+    WEBCRYPTO_ALG_SHA_512,
+    WEBCRYPTO_ALG_HMAC,
+    WEBCRYPTO_ALG_AES_CBC,
+    WEBCRYPTO_ALG_AES_CTR,
+    WEBCRYPTO_ALG_AES_GCM,
+    WEBCRYPTO_ALG_HKDF,
+    WEBCRYPTO_ALG_PBKDF2,
+    WEBCRYPTO_ALG_COUNT /* not an algorithm: one past the last */
+} webcrypto_algorithm;
+
+/* The WebCrypto name of an algorithm ("AES-GCM", "SHA-256"); NULL if unknown. */
+WEBCRYPTO_API const char *webcrypto_algorithm_name(webcrypto_algorithm alg);
+
+/* Looks up an algorithm by its WebCrypto name, ignoring ASCII case.
+ * Returns WEBCRYPTO_ERR_NOT_SUPPORTED for a name the library does not know. */
+WEBCRYPTO_API webcrypto_status webcrypto_algorithm_from_name(const char *name,
+                                                             webcrypto_algorithm *out);
+
+/* Key usages, a bit set. */
+enum {
+    WEBCRYPTO_USAGE_ENCRYPT = 1u << 0,
+    WEBCRYPTO_USAGE_DECRYPT = 1u << 1,
+    WEBCRYPTO_USAGE_SIGN = 1u << 2,
+    WEBCRYPTO_USAGE_VERIFY = 1u << 3,
+    WEBCRYPTO_USAGE_DERIVE_KEY = 1u << 4,
+    WEBCRYPTO_USAGE_DERIVE_BITS = 1u << 5,
+    WEBCRYPTO_USAGE_WRAP_KEY = 1u << 6,
+    WEBCRYPTO_USAGE_UNWRAP_KEY = 1u << 7
+};
+
+/* The usage's WebCrypto name ("encrypt", "deriveBits"), for exactly one bit;
+ * NULL otherwise. */
+WEBCRYPTO_API const char *webcrypto_usage_name(unsigned usage);
+
+/* Parses one usage name ("wrapKey"), case-sensitively as the spec does.
+ * Returns WEBCRYPTO_ERR_INVALID_ARGUMENT (TypeError) for an unknown name. */
+WEBCRYPTO_API webcrypto_status webcrypto_usage_from_name(const char *name, unsigned *out);
+
+typedef enum webcrypto_key_format {
+    WEBCRYPTO_FORMAT_RAW = 1,
+    WEBCRYPTO_FORMAT_PKCS8,
+    WEBCRYPTO_FORMAT_SPKI,
+    WEBCRYPTO_FORMAT_JWK /* key data is the JSON text of a JsonWebKey (RFC 7517) */
+} webcrypto_key_format;
+
+typedef enum webcrypto_key_type {
+    WEBCRYPTO_KEY_SECRET = 1,
+    WEBCRYPTO_KEY_PUBLIC,
+    WEBCRYPTO_KEY_PRIVATE
+} webcrypto_key_type;
+
+/*
+ * webcrypto_params is the C form of WebCrypto's algorithm dictionaries
+ * (AesGcmParams, HmacImportParams, HkdfParams, ...). Zero-initialise it, set
+ * `name`, and set the members that algorithm and operation read; the others
+ * are ignored. A member left 0 / NULL is "absent" where the spec allows it to
+ * be absent.
+ *
+ *   operation          name      members read
+ *   digest             SHA-*     -
+ *   generate/import    HMAC      hash (required), length (bits, optional)
+ *   generate           AES-*     length (128, 192 or 256)
+ *   import             AES-*, HKDF, PBKDF2  -
+ *   sign/verify        HMAC      -
+ *   encrypt/decrypt    AES-CBC   iv (16 bytes)
+ *                      AES-CTR   counter (16 bytes), length (counter bits, 1..128)
+ *                      AES-GCM   iv (1 byte or more), additional_data (optional),
+ *                                tag_length (bits: 32, 64, 96..128 by 8; 0 means 128)
+ *   deriveBits         HKDF      hash, salt, info
+ *                      PBKDF2    hash, salt, iterations (>= 1)
+ */
+typedef struct webcrypto_params {
+    webcrypto_algorithm name;
+    webcrypto_algorithm hash;
+    size_t length;
+    const uint8_t *iv;
+    size_t iv_len;
+    const uint8_t *counter;
+    size_t counter_len;
+    const uint8_t *additional_data;
+    size_t additional_data_len;
+    size_t tag_length;
+    const uint8_t *salt;
+    size_t salt_len;
+    const uint8_t *info;
+    size_t info_len;
+    uint32_t iterations;
+} webcrypto_params;
+
+/* ------------------------------------------------------------------------ */
+/* Backends                                                                 */
+/* ------------------------------------------------------------------------ */
+
+typedef struct webcrypto_backend webcrypto_backend;
+
+/* Finds the backend registered under `name` ("openssl"); NULL selects the
+ * default backend ("openssl"). The first call for a backend initialises it
+ * and probes what it supports, once per process; the result is cached.
+ * Returns WEBCRYPTO_ERR_NOT_SUPPORTED for an unknown name or a backend that
+ * cannot start here. The handle is static: never freed. */
+WEBCRYPTO_API webcrypto_status webcrypto_backend_get(const char *name,
+                                                     const webcrypto_backend **out);
+
+/* Number of backends compiled into this library, and the name of the i-th
+ * (0 <= i < count; NULL past the end). Listing does not initialise them. */
+WEBCRYPTO_API size_t webcrypto_backend_count(void);
+WEBCRYPTO_API const char *webcrypto_backend_name_at(size_t index);
+
+/* The backend's name and a one-line description (library and version). */
+WEBCRYPTO_API const char *webcrypto_backend_name(const webcrypto_backend *backend);
+WEBCRYPTO_API const char *webcrypto_backend_description(const webcrypto_backend *backend);
+
+/* Whether the backend implements an algorithm. Operations on an algorithm it
+ * lacks return WEBCRYPTO_ERR_NOT_SUPPORTED. */
+WEBCRYPTO_API bool webcrypto_backend_supports(const webcrypto_backend *backend,
+                                              webcrypto_algorithm alg);
+
+/* ------------------------------------------------------------------------ */
+/* Random (crypto.getRandomValues, crypto.randomUUID)                       */
+/* ------------------------------------------------------------------------ */
+
+/* Fills buf with len cryptographically secure random bytes from the backend
+ * (NULL: the default backend). len > 65536 is WEBCRYPTO_ERR_QUOTA_EXCEEDED,
+ * as in the spec. */
+WEBCRYPTO_API webcrypto_status webcrypto_get_random_values(const webcrypto_backend *backend,
+                                                           uint8_t *buf, size_t len);
+
+/* Writes a random RFC 4122 version 4 UUID, lowercase, as 36 characters and a
+ * terminating NUL into out. */
+WEBCRYPTO_API webcrypto_status webcrypto_random_uuid(const webcrypto_backend *backend,
+                                                     char out[37]);
+
+/* ------------------------------------------------------------------------ */
+/* Digest                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* The digest size in bytes of SHA-1/256/384/512 (20/32/48/64); 0 otherwise. */
+WEBCRYPTO_API size_t webcrypto_digest_size(webcrypto_algorithm hash);
+
+/* One-shot digest of data with `hash` (a SHA-* algorithm). out_cap must be at
+ * least webcrypto_digest_size(hash). */
+WEBCRYPTO_API webcrypto_status webcrypto_digest(const webcrypto_backend *backend,
+                                                webcrypto_algorithm hash, const uint8_t *data,
+                                                size_t data_len, uint8_t *out, size_t out_cap,
+                                                size_t *out_len);
+
+/* Incremental digest: init, any number of updates, one final, then free.
+ * After final (successful or not) the context accepts only free. */
+typedef struct webcrypto_digest_ctx webcrypto_digest_ctx;
+WEBCRYPTO_API webcrypto_status webcrypto_digest_init(const webcrypto_backend *backend,
+                                                     webcrypto_algorithm hash,
+                                                     webcrypto_digest_ctx **out);
+WEBCRYPTO_API webcrypto_status webcrypto_digest_update(webcrypto_digest_ctx *ctx,
+                                                       const uint8_t *data, size_t data_len);
+WEBCRYPTO_API webcrypto_status webcrypto_digest_final(webcrypto_digest_ctx *ctx, uint8_t *out,
+                                                      size_t out_cap, size_t *out_len);
+WEBCRYPTO_API void webcrypto_digest_ctx_free(webcrypto_digest_ctx *ctx);
+
+/* ------------------------------------------------------------------------ */
+/* Keys                                                                     */
+/* ------------------------------------------------------------------------ */
+
+typedef struct webcrypto_key webcrypto_key;
+
+/* Generates a secret key (HMAC, AES-*) on `backend` (NULL: default) as
+ * SubtleCrypto.generateKey does. `usages` must be non-empty and allowed for
+ * the algorithm (else WEBCRYPTO_ERR_SYNTAX). On success *out owns the key. */
+WEBCRYPTO_API webcrypto_status webcrypto_generate_key(const webcrypto_backend *backend,
+                                                      const webcrypto_params *alg,
+                                                      bool extractable, unsigned usages,
+                                                      webcrypto_key **out);
+
+/* Imports a key as SubtleCrypto.importKey does. For WEBCRYPTO_FORMAT_JWK,
+ * key_data is the JSON text of the JWK (not NUL-terminated necessarily).
+ * The data is copied; the caller keeps ownership of key_data. */
+WEBCRYPTO_API webcrypto_status webcrypto_import_key(const webcrypto_backend *backend,
+                                                    webcrypto_key_format format,
+                                                    const uint8_t *key_data, size_t key_data_len,
+                                                    const webcrypto_params *alg, bool extractable,
+                                                    unsigned usages, webcrypto_key **out);
+
+/* Exports a key as SubtleCrypto.exportKey does: raw bytes, or for JWK the
+ * compact JSON text (no terminating NUL counted in *out_len, but one is
+ * written after it). A non-extractable key is WEBCRYPTO_ERR_INVALID_ACCESS.
+ * On success *out is allocated by the library; release it with
+ * webcrypto_buffer_free(*out, *out_len), which wipes it. */
+WEBCRYPTO_API webcrypto_status webcrypto_export_key(webcrypto_key_format format,
+                                                    const webcrypto_key *key, uint8_t **out,
+                                                    size_t *out_len);
+
+/* Wipes and frees a buffer returned by webcrypto_export_key. */
+WEBCRYPTO_API void webcrypto_buffer_free(uint8_t *buf, size_t len);
+
+/* Wipes the key's secret material and frees it. */
+WEBCRYPTO_API void webcrypto_key_free(webcrypto_key *key);
+
+/* Read-only properties of a key (CryptoKey.type, .algorithm, .extractable,
+ * .usages). length is the key length in bits for AES and HMAC keys. */
+WEBCRYPTO_API webcrypto_key_type webcrypto_key_get_type(const webcrypto_key *key);
+WEBCRYPTO_API webcrypto_algorithm webcrypto_key_get_algorithm(const webcrypto_key *key);
+WEBCRYPTO_API webcrypto_algorithm webcrypto_key_get_hash(const webcrypto_key *key);
+WEBCRYPTO_API size_t webcrypto_key_get_length(const webcrypto_key *key);
+WEBCRYPTO_API bool webcrypto_key_get_extractable(const webcrypto_key *key);
+WEBCRYPTO_API unsigned webcrypto_key_get_usages(const webcrypto_key *key);
+WEBCRYPTO_API const webcrypto_backend *webcrypto_key_get_backend(const webcrypto_key *key);
+
+/* ------------------------------------------------------------------------ */
+/* Encrypt / decrypt                                                        */
+/* ------------------------------------------------------------------------ */
+
+/* Encrypts data with key as SubtleCrypto.encrypt does. alg->name must be the
+ * key's algorithm. Output: AES-CBC ciphertext with PKCS#7 padding; AES-CTR
+ * ciphertext; AES-GCM ciphertext || tag. out may equal data (in place) when
+ * out_cap allows; otherwise the buffers must not overlap. */
+WEBCRYPTO_API webcrypto_status webcrypto_encrypt(const webcrypto_params *alg,
+                                                 const webcrypto_key *key, const uint8_t *data,
+                                                 size_t data_len, uint8_t *out, size_t out_cap,
+                                                 size_t *out_len);
+
+/* Decrypts as SubtleCrypto.decrypt does. A wrong AES-GCM tag or bad AES-CBC
+ * padding is WEBCRYPTO_ERR_OPERATION, and then out holds no plaintext (it is
+ * wiped). Same buffer rules as webcrypto_encrypt. */
+WEBCRYPTO_API webcrypto_status webcrypto_decrypt(const webcrypto_params *alg,
+                                                 const webcrypto_key *key, const uint8_t *data,
+                                                 size_t data_len, uint8_t *out, size_t out_cap,
+                                                 size_t *out_len);
+
+/* Incremental encryption or decryption for AES-CBC and AES-CTR, for data
+ * larger than memory; the output is byte-identical to the one-shot call on
+ * the concatenated input. (AES-GCM is one-shot only, so that decryption
+ * never releases plaintext before the tag verifies: NotSupportedError.)
+ * update may write up to data_len + 15 bytes; final up to 16. The key must
+ * outlive the context. */
+typedef struct webcrypto_cipher_ctx webcrypto_cipher_ctx;
+WEBCRYPTO_API webcrypto_status webcrypto_cipher_init(const webcrypto_params *alg,
+                                                     const webcrypto_key *key, bool encrypt,
+                                                     webcrypto_cipher_ctx **out);
+WEBCRYPTO_API webcrypto_status webcrypto_cipher_update(webcrypto_cipher_ctx *ctx,
+                                                       const uint8_t *data, size_t data_len,
+                                                       uint8_t *out, size_t out_cap,
+                                                       size_t *out_len);
+WEBCRYPTO_API webcrypto_status webcrypto_cipher_final(webcrypto_cipher_ctx *ctx, uint8_t *out,
+                                                      size_t out_cap, size_t *out_len);
+WEBCRYPTO_API void webcrypto_cipher_ctx_free(webcrypto_cipher_ctx *ctx);
+
+/* ------------------------------------------------------------------------ */
+/* Sign / verify                                                            */
+/* ------------------------------------------------------------------------ */
+
+/* Signs data (HMAC: the MAC). Output size: the hash's digest size. */
+WEBCRYPTO_API webcrypto_status webcrypto_sign(const webcrypto_params *alg,
+                                              const webcrypto_key *key, const uint8_t *data,
+                                              size_t data_len, uint8_t *out, size_t out_cap,
+                                              size_t *out_len);
+
+/* Verifies a signature; the comparison is constant time. A wrong signature
+ * is not an error: the call returns WEBCRYPTO_OK with *valid = false. */
+WEBCRYPTO_API webcrypto_status webcrypto_verify(const webcrypto_params *alg,
+                                                const webcrypto_key *key,
+                                                const uint8_t *signature, size_t signature_len,
+                                                const uint8_t *data, size_t data_len,
+                                                bool *valid);
+
+/* Incremental sign/verify: init with the usage to check, updates, then
+ * webcrypto_sign_final (sign contexts) or webcrypto_verify_final (verify
+ * contexts), then free. The key must outlive the context. */
+typedef struct webcrypto_sign_ctx webcrypto_sign_ctx;
+WEBCRYPTO_API webcrypto_status webcrypto_sign_init(const webcrypto_params *alg,
+                                                   const webcrypto_key *key,
+                                                   webcrypto_sign_ctx **out);
+WEBCRYPTO_API webcrypto_status webcrypto_verify_init(const webcrypto_params *alg,
+                                                     const webcrypto_key *key,
+                                                     webcrypto_sign_ctx **out);
+WEBCRYPTO_API webcrypto_status webcrypto_sign_update(webcrypto_sign_ctx *ctx,
+                                                     const uint8_t *data, size_t data_len);
+WEBCRYPTO_API webcrypto_status webcrypto_sign_final(webcrypto_sign_ctx *ctx, uint8_t *out,
+                                                    size_t out_cap, size_t *out_len);
+WEBCRYPTO_API webcrypto_status webcrypto_verify_final(webcrypto_sign_ctx *ctx,
+                                                      const uint8_t *signature,
+                                                      size_t signature_len, bool *valid);
+WEBCRYPTO_API void webcrypto_sign_ctx_free(webcrypto_sign_ctx *ctx);
+
+/* ------------------------------------------------------------------------ */
+/* Key derivation                                                           */
+/* ------------------------------------------------------------------------ */
+
+/* SubtleCrypto.deriveBits for HKDF and PBKDF2: writes length_bits / 8 bytes
+ * to out. length_bits must be a multiple of 8 (else OperationError); 0 gives
+ * an empty result for HKDF and is an OperationError for PBKDF2, as the spec
+ * says. out_cap must be at least length_bits / 8. */
+WEBCRYPTO_API webcrypto_status webcrypto_derive_bits(const webcrypto_params *alg,
+                                                     const webcrypto_key *key,
+                                                     size_t length_bits, uint8_t *out,
+                                                     size_t out_cap);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WEBCRYPTO_H */

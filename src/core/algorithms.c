@@ -1,0 +1,142 @@
+/* Algorithm and usage names, and the normalisation checks shared by operations. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core.h"
+
+static const char *const wc_alg_names[WEBCRYPTO_ALG_COUNT] = {
+    [WEBCRYPTO_ALG_SHA_1] = "SHA-1",     [WEBCRYPTO_ALG_SHA_256] = "SHA-256",
+    [WEBCRYPTO_ALG_SHA_384] = "SHA-384", [WEBCRYPTO_ALG_SHA_512] = "SHA-512",
+    [WEBCRYPTO_ALG_HMAC] = "HMAC",       [WEBCRYPTO_ALG_AES_CBC] = "AES-CBC",
+    [WEBCRYPTO_ALG_AES_CTR] = "AES-CTR", [WEBCRYPTO_ALG_AES_GCM] = "AES-GCM",
+    [WEBCRYPTO_ALG_HKDF] = "HKDF",       [WEBCRYPTO_ALG_PBKDF2] = "PBKDF2",
+};
+
+static const char *const wc_usage_names[] = {
+    "encrypt", "decrypt", "sign", "verify", "deriveKey", "deriveBits", "wrapKey", "unwrapKey",
+};
+
+const char *webcrypto_algorithm_name(webcrypto_algorithm alg) {
+    if ((unsigned)alg >= WEBCRYPTO_ALG_COUNT) return NULL;
+    return wc_alg_names[alg];
+}
+
+static int ascii_casecmp(const char *a, const char *b) {
+    for (;; a++, b++) {
+        int ca = (unsigned char)*a, cb = (unsigned char)*b;
+        if (ca >= 'A' && ca <= 'Z') ca += 'a' - 'A';
+        if (cb >= 'A' && cb <= 'Z') cb += 'a' - 'A';
+        if (ca != cb || ca == 0) return ca - cb;
+    }
+}
+
+webcrypto_status webcrypto_algorithm_from_name(const char *name, webcrypto_algorithm *out) {
+    WC_REQUIRE(name && out, "algorithm_from_name: name and out must not be NULL");
+    for (unsigned i = 1; i < WEBCRYPTO_ALG_COUNT; i++) {
+        if (wc_alg_names[i] && ascii_casecmp(name, wc_alg_names[i]) == 0) {
+            *out = (webcrypto_algorithm)i;
+            return WEBCRYPTO_OK;
+        }
+    }
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "unrecognized algorithm name \"%s\"", name);
+}
+
+const char *webcrypto_usage_name(unsigned usage) {
+    for (unsigned i = 0; i < sizeof wc_usage_names / sizeof *wc_usage_names; i++)
+        if (usage == 1u << i) return wc_usage_names[i];
+    return NULL;
+}
+
+webcrypto_status webcrypto_usage_from_name(const char *name, unsigned *out) {
+    WC_REQUIRE(name && out, "usage_from_name: name and out must not be NULL");
+    for (unsigned i = 0; i < sizeof wc_usage_names / sizeof *wc_usage_names; i++) {
+        if (strcmp(name, wc_usage_names[i]) == 0) {
+            *out = 1u << i;
+            return WEBCRYPTO_OK;
+        }
+    }
+    return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "\"%s\" is not a key usage", name);
+}
+
+void wc_usages_to_string(unsigned usages, char *buf, size_t cap) {
+    size_t n = 0;
+    buf[0] = 0;
+    for (unsigned i = 0; i < sizeof wc_usage_names / sizeof *wc_usage_names; i++) {
+        if (!(usages & (1u << i))) continue;
+        int w = snprintf(buf + n, cap - n, "%s%s", n ? ", " : "", wc_usage_names[i]);
+        if (w < 0 || (size_t)w >= cap - n) return;
+        n += (size_t)w;
+    }
+}
+
+bool wc_is_hash(webcrypto_algorithm alg) {
+    return alg == WEBCRYPTO_ALG_SHA_1 || alg == WEBCRYPTO_ALG_SHA_256 ||
+           alg == WEBCRYPTO_ALG_SHA_384 || alg == WEBCRYPTO_ALG_SHA_512;
+}
+
+bool wc_is_aes(webcrypto_algorithm alg) {
+    return alg == WEBCRYPTO_ALG_AES_CBC || alg == WEBCRYPTO_ALG_AES_CTR ||
+           alg == WEBCRYPTO_ALG_AES_GCM;
+}
+
+size_t webcrypto_digest_size(webcrypto_algorithm hash) {
+    switch (hash) {
+    case WEBCRYPTO_ALG_SHA_1: return 20;
+    case WEBCRYPTO_ALG_SHA_256: return 32;
+    case WEBCRYPTO_ALG_SHA_384: return 48;
+    case WEBCRYPTO_ALG_SHA_512: return 64;
+    default: return 0;
+    }
+}
+
+size_t wc_hash_block_bits(webcrypto_algorithm hash) {
+    return (hash == WEBCRYPTO_ALG_SHA_384 || hash == WEBCRYPTO_ALG_SHA_512) ? 1024 : 512;
+}
+
+unsigned wc_allowed_usages(webcrypto_algorithm alg) {
+    if (wc_is_aes(alg)) return WC_AES_USAGES;
+    if (alg == WEBCRYPTO_ALG_HMAC) return WC_HMAC_USAGES;
+    if (alg == WEBCRYPTO_ALG_HKDF || alg == WEBCRYPTO_ALG_PBKDF2) return WC_KDF_USAGES;
+    return 0;
+}
+
+webcrypto_status wc_check_algorithm(const webcrypto_backend *backend, webcrypto_algorithm alg,
+                                    const char *operation) {
+    if (alg == WEBCRYPTO_ALG_NONE)
+        return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "%s: algorithm name is missing",
+                        operation);
+    const char *name = webcrypto_algorithm_name(alg);
+    if (!name)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "%s: unknown algorithm %d", operation,
+                        (int)alg);
+    if (!(backend->caps & WC_CAP(alg)))
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "%s: the %s backend does not support %s",
+                        operation, backend->ops->name, name);
+    return WEBCRYPTO_OK;
+}
+
+webcrypto_status wc_check_hash(const webcrypto_backend *backend, webcrypto_algorithm hash) {
+    if (hash == WEBCRYPTO_ALG_NONE)
+        return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "the hash member is required");
+    if (!wc_is_hash(hash))
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "%s is not a hash algorithm",
+                        webcrypto_algorithm_name(hash) ? webcrypto_algorithm_name(hash)
+                                                       : "that value");
+    return wc_check_algorithm(backend, hash, "hash");
+}
+
+int wc_output_check(size_t needed, const uint8_t *out, size_t out_cap, size_t *out_len,
+                    webcrypto_status *st) {
+    if (!out) {
+        *out_len = needed;
+        *st = WEBCRYPTO_OK;
+        return 1;
+    }
+    if (out_cap < needed) {
+        *out_len = needed;
+        *st = wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT,
+                       "output buffer too small: %zu bytes needed, %zu given", needed, out_cap);
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,117 @@
+/*
+ * backend.h - the contract between the core and a backend.
+ *
+ * A backend is a table of primitive operations, registered under a name in
+ * src/core/registry.c. The core validates and normalises every request with
+ * WebCrypto's rules before it calls a backend, so a backend:
+ *
+ *  - never re-checks what the core guarantees (listed at each function),
+ *  - is only called for algorithms its init() reported in *caps,
+ *  - reports failures by returning a status after setting a message with
+ *    wc_error(); a failure of the underlying library is OPERATION (or
+ *    NO_MEMORY), with the library's reason in the message.
+ *
+ * Thread safety: init() runs once per process (the core serialises it).
+ * Key state returned by secret_key_new() is read-only afterwards and is used
+ * by many threads at once; per-call mutable state is the backend's to make.
+ * Contexts (digest, hmac) belong to one thread at a time.
+ *
+ * Hashes are passed as webcrypto_algorithm values SHA_1..SHA_512.
+ */
+#ifndef WEBCRYPTO_CORE_BACKEND_H
+#define WEBCRYPTO_CORE_BACKEND_H
+
+#include "webcrypto.h"
+
+/* Bit for an algorithm in a capability set. */
+#define WC_CAP(alg) (UINT64_C(1) << (unsigned)(alg))
+
+typedef struct wc_backend_ops {
+    const char *name;
+
+    /* Once per process, before any other call: start the library, fetch the
+     * algorithms, and set *caps to the WC_CAP() bits of what works, and
+     * *description to a static one-line description (library and version).
+     * A failure makes the backend unavailable (NotSupportedError). */
+    webcrypto_status (*init)(uint64_t *caps, const char **description);
+
+    /* Fills out with len (<= 65536) secure random bytes. */
+    webcrypto_status (*random_bytes)(uint8_t *out, size_t len);
+
+    /* ---- digest: out has room for the hash's digest size ---- */
+    webcrypto_status (*digest)(webcrypto_algorithm hash, const uint8_t *in, size_t len,
+                               uint8_t *out);
+    webcrypto_status (*digest_new)(webcrypto_algorithm hash, void **ctx);
+    webcrypto_status (*digest_update)(void *ctx, const uint8_t *in, size_t len);
+    webcrypto_status (*digest_final)(void *ctx, uint8_t *out);
+    void (*digest_free)(void *ctx);
+
+    /* ---- secret keys ----
+     * Prepares the backend's state for a secret key of algorithm alg (HMAC,
+     * AES-CBC/CTR/GCM, HKDF, PBKDF2): key schedules, MAC contexts. For HMAC,
+     * hash is the key's hash and key_len may be anything, 0 included; for AES
+     * key_len is 16, 24 or 32. The core keeps its own copy of the raw bytes
+     * (for export and KDFs); the backend may keep another, and must wipe it
+     * in secret_key_free. *state may be set to NULL if nothing is needed. */
+    webcrypto_status (*secret_key_new)(webcrypto_algorithm alg, webcrypto_algorithm hash,
+                                       const uint8_t *key, size_t key_len, void **state);
+    void (*secret_key_free)(void *state);
+
+    /* ---- HMAC: out has room for the hash's digest size ---- */
+    webcrypto_status (*hmac)(const void *key_state, const uint8_t *in, size_t len,
+                             uint8_t *out);
+    webcrypto_status (*hmac_new)(const void *key_state, void **ctx);
+    webcrypto_status (*hmac_update)(void *ctx, const uint8_t *in, size_t len);
+    webcrypto_status (*hmac_final)(void *ctx, uint8_t *out);
+    void (*hmac_free)(void *ctx);
+
+    /* ---- AES ----
+     * aes_cbc: CBC without padding; len is a multiple of 16 (0 allowed);
+     * iv is 16 bytes. out may equal in; otherwise no overlap. The core does
+     * PKCS#7 padding and chains the IV across calls. */
+    webcrypto_status (*aes_cbc)(const void *key_state, bool encrypt, const uint8_t iv[16],
+                                const uint8_t *in, size_t len, uint8_t *out);
+    /* aes_ctr: CTR mode, the counter block incremented as a 128-bit
+     * big-endian integer per block. The core guarantees the segment does not
+     * wrap the caller's counter bits (it splits the data where they wrap).
+     * len is any size; out may equal in. */
+    webcrypto_status (*aes_ctr)(const void *key_state, const uint8_t counter[16],
+                                const uint8_t *in, size_t len, uint8_t *out);
+    /* aes_gcm_seal: ciphertext (len bytes) to out, tag (tag_len bytes, one of
+     * 4, 8, 12..16) to tag. iv_len >= 1. out may equal in. */
+    webcrypto_status (*aes_gcm_seal)(const void *key_state, const uint8_t *iv, size_t iv_len,
+                                     const uint8_t *aad, size_t aad_len, const uint8_t *in,
+                                     size_t len, uint8_t *out, uint8_t *tag, size_t tag_len);
+    /* aes_gcm_open: decrypts len bytes to out and checks the tag in constant
+     * time; a mismatch is WEBCRYPTO_ERR_OPERATION. The core wipes out on any
+     * failure, so the backend need not. out may equal in. */
+    webcrypto_status (*aes_gcm_open)(const void *key_state, const uint8_t *iv, size_t iv_len,
+                                     const uint8_t *aad, size_t aad_len, const uint8_t *in,
+                                     size_t len, const uint8_t *tag, size_t tag_len,
+                                     uint8_t *out);
+
+    /* ---- KDFs: out_len >= 1 and within the algorithm's limit ---- */
+    webcrypto_status (*hkdf)(webcrypto_algorithm hash, const uint8_t *ikm, size_t ikm_len,
+                             const uint8_t *salt, size_t salt_len, const uint8_t *info,
+                             size_t info_len, uint8_t *out, size_t out_len);
+    /* iterations >= 1 */
+    webcrypto_status (*pbkdf2)(webcrypto_algorithm hash, const uint8_t *password,
+                               size_t password_len, const uint8_t *salt, size_t salt_len,
+                               uint32_t iterations, uint8_t *out, size_t out_len);
+} wc_backend_ops;
+
+/* Sets the calling thread's error message (printf-style) and returns status,
+ * so that `return wc_error(WEBCRYPTO_ERR_DATA, "...");` reads naturally. */
+webcrypto_status wc_error(webcrypto_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Wipes len bytes at p in a way the compiler cannot elide. */
+void wc_wipe(void *p, size_t len);
+
+/* Compares two buffers in time independent of their contents; true if equal. */
+bool wc_equal_ct(const uint8_t *a, const uint8_t *b, size_t len);
+
+#endif /* WEBCRYPTO_CORE_BACKEND_H */

@@ -1,0 +1,465 @@
+/*
+ * SubtleCrypto.encrypt/decrypt for AES-CBC, AES-CTR and AES-GCM, and the
+ * incremental form for CBC and CTR. The backend supplies raw CBC (no
+ * padding), 128-bit-counter CTR and GCM seal/open; PKCS#7 padding, the
+ * WebCrypto counter-length rule and IV chaining live here, once.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+
+#define AES_BLOCK 16
+/* AES-GCM's plaintext limit, 2^39 - 256 bits (NIST SP 800-38D). */
+#define GCM_MAX_BYTES ((UINT64_C(1) << 36) - 32)
+
+/* ---- parameter checks (the spec's OperationErrors) ---- */
+
+static webcrypto_status check_cbc(const webcrypto_params *p) {
+    if (p->iv_len != AES_BLOCK || !p->iv)
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-CBC: iv must be 16 bytes, not %zu",
+                        p->iv_len);
+    return WEBCRYPTO_OK;
+}
+
+static webcrypto_status check_ctr(const webcrypto_params *p) {
+    if (p->counter_len != AES_BLOCK || !p->counter)
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-CTR: counter must be 16 bytes, not %zu",
+                        p->counter_len);
+    if (p->length == 0 || p->length > 128)
+        return wc_error(WEBCRYPTO_ERR_OPERATION,
+                        "AES-CTR: length must be 1 to 128 counter bits, not %zu", p->length);
+    return WEBCRYPTO_OK;
+}
+
+static webcrypto_status check_gcm(const webcrypto_params *p, size_t *tag_bytes) {
+    if (p->iv_len == 0 || !p->iv)
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM: iv must not be empty");
+    if (p->additional_data_len && !p->additional_data)
+        return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "AES-GCM: additional_data is NULL");
+    size_t t = p->tag_length ? p->tag_length : 128;
+    if (!(t == 32 || t == 64 || (t >= 96 && t <= 128 && t % 8 == 0)))
+        return wc_error(WEBCRYPTO_ERR_OPERATION,
+                        "AES-GCM: tagLength must be 32, 64, 96, 104, 112, 120 or 128, not %zu", t);
+    *tag_bytes = t / 8;
+    return WEBCRYPTO_OK;
+}
+
+/* ---- AES-CTR with WebCrypto's counter length ----
+ * Only the low `length` bits of the counter block count; when they wrap, the
+ * other bits stay as they are. The backend's CTR carries into all 128 bits,
+ * so data is split where the low bits wrap. */
+
+static uint64_t load_be64(const uint8_t *p) {
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++) v = v << 8 | p[i];
+    return v;
+}
+
+/* Blocks that can be processed from `counter` before its low `bits` wrap
+ * (saturating at UINT64_MAX, far beyond any size_t amount of data). */
+static uint64_t blocks_before_wrap(const uint8_t counter[16], size_t bits) {
+    uint64_t low = load_be64(counter + 8);
+    if (bits < 64) {
+        uint64_t mask = (UINT64_C(1) << bits) - 1;
+        return (mask - (low & mask)) + 1;
+    }
+    if (bits > 64) {
+        uint64_t high = load_be64(counter);
+        uint64_t mask = bits == 128 ? UINT64_MAX : (UINT64_C(1) << (bits - 64)) - 1;
+        if ((high & mask) != mask) return UINT64_MAX; /* at least 2^64 blocks to go */
+    }
+    return low == 0 ? UINT64_MAX : (UINT64_C(0) - low);
+}
+
+/* Adds n to the low `bits` of the counter, leaving the other bits alone. */
+static void counter_advance(uint8_t counter[16], size_t bits, uint64_t n) {
+    uint8_t orig[16];
+    memcpy(orig, counter, 16);
+    unsigned carry = 0;
+    for (int i = 15; i >= 0; i--) {
+        unsigned add = i >= 8 ? (unsigned)(n >> (8 * (15 - i)) & 0xff) : 0;
+        unsigned v = counter[i] + add + carry;
+        counter[i] = (uint8_t)v;
+        carry = v >> 8;
+    }
+    for (size_t i = 0; i < 16; i++) {
+        size_t bit_lo = 8 * (15 - i); /* bit index of this byte's least significant bit */
+        uint8_t mask;
+        if (bit_lo + 8 <= bits) mask = 0xff;
+        else if (bit_lo >= bits) mask = 0;
+        else mask = (uint8_t)((1u << (bits - bit_lo)) - 1);
+        counter[i] = (uint8_t)((counter[i] & mask) | (orig[i] & ~mask));
+    }
+}
+
+/* Whole-block CTR over len bytes (the last block may be partial), splitting
+ * where the counter bits wrap, and advancing counter by the blocks used. */
+static webcrypto_status ctr_run(const webcrypto_key *key, uint8_t counter[16], size_t bits,
+                                const uint8_t *in, size_t len, uint8_t *out) {
+    while (len) {
+        uint64_t room = blocks_before_wrap(counter, bits);
+        size_t blocks = len / AES_BLOCK + (len % AES_BLOCK != 0);
+        size_t n = len;
+        if ((uint64_t)blocks > room) n = (size_t)room * AES_BLOCK;
+        webcrypto_status st = key->backend->ops->aes_ctr(key->state, counter, in, n, out);
+        if (st != WEBCRYPTO_OK) return st;
+        counter_advance(counter, bits, n / AES_BLOCK + (n % AES_BLOCK != 0));
+        in += n;
+        out += n;
+        len -= n;
+    }
+    return WEBCRYPTO_OK;
+}
+
+/* Whether `blocks` exceeds the 2^bits distinct counter values. */
+static bool ctr_too_long(uint64_t blocks, size_t bits) {
+    return bits < 64 && blocks > (UINT64_C(1) << bits);
+}
+
+static uint64_t blocks_for(size_t len) { return len / AES_BLOCK + (len % AES_BLOCK != 0); }
+
+/* ---- CBC with PKCS#7 padding ---- */
+
+static webcrypto_status cbc_encrypt(const webcrypto_key *key, const uint8_t iv[16],
+                                    const uint8_t *in, size_t len, uint8_t *out) {
+    size_t full = len - len % AES_BLOCK;
+    uint8_t last[AES_BLOCK];
+    size_t rest = len - full;
+    if (rest) memcpy(last, in + full, rest); /* before out is written: in may be out */
+    memset(last + rest, (int)(AES_BLOCK - rest), AES_BLOCK - rest);
+    webcrypto_status st =
+        full ? key->backend->ops->aes_cbc(key->state, true, iv, in, full, out) : WEBCRYPTO_OK;
+    if (st == WEBCRYPTO_OK)
+        st = key->backend->ops->aes_cbc(key->state, true, full ? out + full - AES_BLOCK : iv,
+                                        last, AES_BLOCK, out + full);
+    wc_wipe(last, sizeof last);
+    return st;
+}
+
+/* Checks PKCS#7 padding of the final block without data-dependent branches;
+ * returns the pad length (1..16), or 0 if the padding is invalid. */
+static size_t pkcs7_pad_len(const uint8_t block[16]) {
+    unsigned pad = block[15];
+    unsigned bad = ((pad - 1) >> 8) | ((16 - pad) >> 8); /* pad == 0 or pad > 16 */
+    for (unsigned i = 0; i < 16; i++) {
+        unsigned in_pad = ((15 - i) - pad) >> 8 & 1; /* i >= 16 - pad */
+        bad |= in_pad & (((unsigned)block[i] ^ pad) != 0);
+    }
+    return bad & 1 ? 0 : pad;
+}
+
+/* ---- one-shot ---- */
+
+/* CTR encryption and decryption are the same operation. */
+static webcrypto_status ctr_oneshot(const webcrypto_params *alg, const webcrypto_key *key,
+                                    const uint8_t *data, size_t data_len, uint8_t *out,
+                                    size_t out_cap, size_t *out_len) {
+    webcrypto_status st = check_ctr(alg);
+    if (st != WEBCRYPTO_OK) return st;
+    if (ctr_too_long(blocks_for(data_len), alg->length))
+        return wc_error(WEBCRYPTO_ERR_OPERATION,
+                        "AES-CTR: %zu bytes would reuse counter values of a %zu-bit counter",
+                        data_len, alg->length);
+    if (wc_output_check(data_len, out, out_cap, out_len, &st)) return st;
+    uint8_t counter[16];
+    memcpy(counter, alg->counter, 16);
+    if ((st = ctr_run(key, counter, alg->length, data, data_len, out)) != WEBCRYPTO_OK) return st;
+    *out_len = data_len;
+    return WEBCRYPTO_OK;
+}
+
+webcrypto_status webcrypto_encrypt(const webcrypto_params *alg, const webcrypto_key *key,
+                                   const uint8_t *data, size_t data_len, uint8_t *out,
+                                   size_t out_cap, size_t *out_len) {
+    WC_REQUIRE(out_len, "encrypt: out_len must not be NULL");
+    WC_REQUIRE(data || data_len == 0, "encrypt: data must not be NULL");
+    webcrypto_status st = wc_check_key_op(alg, key, WEBCRYPTO_USAGE_ENCRYPT, "encrypt");
+    if (st != WEBCRYPTO_OK) return st;
+    switch (alg->name) {
+    case WEBCRYPTO_ALG_AES_CBC: {
+        if ((st = check_cbc(alg)) != WEBCRYPTO_OK) return st;
+        size_t n = data_len - data_len % AES_BLOCK + AES_BLOCK;
+        if (n < data_len) return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-CBC: data too long");
+        if (wc_output_check(n, out, out_cap, out_len, &st)) return st;
+        if ((st = cbc_encrypt(key, alg->iv, data, data_len, out)) != WEBCRYPTO_OK) return st;
+        *out_len = n;
+        return WEBCRYPTO_OK;
+    }
+    case WEBCRYPTO_ALG_AES_CTR:
+        return ctr_oneshot(alg, key, data, data_len, out, out_cap, out_len);
+    case WEBCRYPTO_ALG_AES_GCM: {
+        size_t tag;
+        if ((st = check_gcm(alg, &tag)) != WEBCRYPTO_OK) return st;
+        if ((uint64_t)data_len > GCM_MAX_BYTES)
+            return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM: plaintext too long");
+        if (wc_output_check(data_len + tag, out, out_cap, out_len, &st)) return st;
+        st = key->backend->ops->aes_gcm_seal(key->state, alg->iv, alg->iv_len,
+                                             alg->additional_data, alg->additional_data_len,
+                                             data, data_len, out, out + data_len, tag);
+        if (st != WEBCRYPTO_OK) return st;
+        *out_len = data_len + tag;
+        return WEBCRYPTO_OK;
+    }
+    default:
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "encrypt: not supported for %s",
+                        webcrypto_algorithm_name(alg->name));
+    }
+}
+
+webcrypto_status webcrypto_decrypt(const webcrypto_params *alg, const webcrypto_key *key,
+                                   const uint8_t *data, size_t data_len, uint8_t *out,
+                                   size_t out_cap, size_t *out_len) {
+    WC_REQUIRE(out_len, "decrypt: out_len must not be NULL");
+    WC_REQUIRE(data || data_len == 0, "decrypt: data must not be NULL");
+    webcrypto_status st = wc_check_key_op(alg, key, WEBCRYPTO_USAGE_DECRYPT, "decrypt");
+    if (st != WEBCRYPTO_OK) return st;
+    switch (alg->name) {
+    case WEBCRYPTO_ALG_AES_CBC: {
+        if ((st = check_cbc(alg)) != WEBCRYPTO_OK) return st;
+        if (data_len == 0 || data_len % AES_BLOCK)
+            return wc_error(WEBCRYPTO_ERR_OPERATION,
+                            "AES-CBC: ciphertext must be a non-zero multiple of 16 bytes, not %zu",
+                            data_len);
+        if (wc_output_check(data_len - 1, out, out_cap, out_len, &st)) return st;
+        /* The last block goes to a local buffer: the padding is checked
+         * before any of it reaches the caller. */
+        size_t head = data_len - AES_BLOCK;
+        uint8_t prev[AES_BLOCK], last_ct[AES_BLOCK], last[AES_BLOCK];
+        memcpy(prev, head ? data + head - AES_BLOCK : alg->iv, AES_BLOCK);
+        memcpy(last_ct, data + head, AES_BLOCK); /* data may be out */
+        st = head ? key->backend->ops->aes_cbc(key->state, false, alg->iv, data, head, out)
+                  : WEBCRYPTO_OK;
+        if (st == WEBCRYPTO_OK)
+            st = key->backend->ops->aes_cbc(key->state, false, prev, last_ct, AES_BLOCK, last);
+        size_t pad = st == WEBCRYPTO_OK ? pkcs7_pad_len(last) : 0;
+        if (st == WEBCRYPTO_OK && pad == 0)
+            st = wc_error(WEBCRYPTO_ERR_OPERATION, "AES-CBC: bad padding");
+        if (st == WEBCRYPTO_OK && head + AES_BLOCK - pad > out_cap) {
+            *out_len = head + AES_BLOCK - pad;
+            st = wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT,
+                          "output buffer too small: %zu bytes needed, %zu given", *out_len,
+                          out_cap);
+        }
+        if (st == WEBCRYPTO_OK) {
+            memcpy(out + head, last, AES_BLOCK - pad);
+            *out_len = head + AES_BLOCK - pad;
+        } else {
+            wc_wipe(out, head < out_cap ? head : out_cap);
+        }
+        wc_wipe(last, sizeof last);
+        return st;
+    }
+    case WEBCRYPTO_ALG_AES_CTR:
+        return ctr_oneshot(alg, key, data, data_len, out, out_cap, out_len);
+    case WEBCRYPTO_ALG_AES_GCM: {
+        size_t tag;
+        if ((st = check_gcm(alg, &tag)) != WEBCRYPTO_OK) return st;
+        if (data_len < tag)
+            return wc_error(WEBCRYPTO_ERR_OPERATION,
+                            "AES-GCM: %zu bytes is shorter than the %zu-byte tag", data_len, tag);
+        size_t n = data_len - tag;
+        if ((uint64_t)n > GCM_MAX_BYTES)
+            return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM: ciphertext too long");
+        if (wc_output_check(n, out, out_cap, out_len, &st)) return st;
+        st = key->backend->ops->aes_gcm_open(key->state, alg->iv, alg->iv_len,
+                                             alg->additional_data, alg->additional_data_len,
+                                             data, n, data + n, tag, out);
+        if (st != WEBCRYPTO_OK) {
+            wc_wipe(out, n); /* no plaintext leaves without a verified tag */
+            return st;
+        }
+        *out_len = n;
+        return WEBCRYPTO_OK;
+    }
+    default:
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "decrypt: not supported for %s",
+                        webcrypto_algorithm_name(alg->name));
+    }
+}
+
+/* ---- incremental CBC and CTR ---- */
+
+struct webcrypto_cipher_ctx {
+    const webcrypto_key *key;
+    webcrypto_algorithm alg;
+    bool encrypt;
+    bool finished;
+    uint8_t block[AES_BLOCK]; /* CBC: the IV to chain; CTR: the next counter block */
+    uint8_t buf[AES_BLOCK];   /* CBC: pending input; CTR: keystream of the partial block */
+    size_t buf_len;           /* CBC: bytes pending; CTR: keystream bytes used (16 = none) */
+    size_t ctr_bits;
+    uint64_t ctr_blocks; /* CTR: counter values used so far */
+};
+
+webcrypto_status webcrypto_cipher_init(const webcrypto_params *alg, const webcrypto_key *key,
+                                       bool encrypt, webcrypto_cipher_ctx **out) {
+    WC_REQUIRE(out, "cipher_init: out must not be NULL");
+    unsigned usage = encrypt ? WEBCRYPTO_USAGE_ENCRYPT : WEBCRYPTO_USAGE_DECRYPT;
+    const char *op = encrypt ? "encrypt" : "decrypt";
+    webcrypto_status st = wc_check_key_op(alg, key, usage, op);
+    if (st != WEBCRYPTO_OK) return st;
+    if (alg->name == WEBCRYPTO_ALG_AES_CBC) st = check_cbc(alg);
+    else if (alg->name == WEBCRYPTO_ALG_AES_CTR) st = check_ctr(alg);
+    else
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "incremental %s is offered for AES-CBC and AES-CTR only; %s is one-shot "
+                        "so that no plaintext is released before its tag verifies",
+                        op, webcrypto_algorithm_name(alg->name));
+    if (st != WEBCRYPTO_OK) return st;
+    webcrypto_cipher_ctx *ctx = calloc(1, sizeof *ctx);
+    if (!ctx) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "cipher_init: out of memory");
+    ctx->key = key;
+    ctx->alg = alg->name;
+    ctx->encrypt = encrypt;
+    if (alg->name == WEBCRYPTO_ALG_AES_CBC) {
+        memcpy(ctx->block, alg->iv, AES_BLOCK);
+    } else {
+        memcpy(ctx->block, alg->counter, AES_BLOCK);
+        ctx->ctr_bits = alg->length;
+        ctx->buf_len = AES_BLOCK;
+    }
+    *out = ctx;
+    return WEBCRYPTO_OK;
+}
+
+static webcrypto_status ctr_update(webcrypto_cipher_ctx *ctx, const uint8_t *in, size_t len,
+                                   uint8_t *out) {
+    const webcrypto_key *key = ctx->key;
+    /* First the rest of the keystream block a previous call started. */
+    while (len && ctx->buf_len < AES_BLOCK) {
+        *out++ = *in++ ^ ctx->buf[ctx->buf_len++];
+        len--;
+    }
+    uint64_t more = blocks_for(len);
+    if (more > UINT64_MAX - ctx->ctr_blocks || ctr_too_long(ctx->ctr_blocks + more, ctx->ctr_bits))
+        return wc_error(WEBCRYPTO_ERR_OPERATION,
+                        "AES-CTR: the data would reuse counter values of a %zu-bit counter",
+                        ctx->ctr_bits);
+    size_t full = len - len % AES_BLOCK;
+    webcrypto_status st = ctr_run(key, ctx->block, ctx->ctr_bits, in, full, out);
+    if (st != WEBCRYPTO_OK) return st;
+    ctx->ctr_blocks += full / AES_BLOCK;
+    size_t rest = len - full;
+    if (rest) {
+        /* Keep this block's keystream for the next call. */
+        static const uint8_t zero[AES_BLOCK];
+        st = ctr_run(key, ctx->block, ctx->ctr_bits, zero, AES_BLOCK, ctx->buf);
+        if (st != WEBCRYPTO_OK) return st;
+        ctx->ctr_blocks++;
+        for (size_t i = 0; i < rest; i++) out[full + i] = in[full + i] ^ ctx->buf[i];
+        ctx->buf_len = rest;
+    }
+    return WEBCRYPTO_OK;
+}
+
+/* CBC: whole blocks go through; encryption keeps a partial block back,
+ * decryption also keeps the last whole block (it may hold the padding). */
+static webcrypto_status cbc_update(webcrypto_cipher_ctx *ctx, const uint8_t *in, size_t len,
+                                   uint8_t *out, size_t *out_len) {
+    const wc_backend_ops *ops = ctx->key->backend->ops;
+    size_t keep_whole = ctx->encrypt ? 0 : 1;
+    size_t written = 0;
+    webcrypto_status st;
+    /* Complete the pending block if there is more input than it needs. */
+    if (ctx->buf_len) {
+        size_t take = AES_BLOCK - ctx->buf_len;
+        if (take > len) take = len;
+        memcpy(ctx->buf + ctx->buf_len, in, take);
+        ctx->buf_len += take;
+        in += take;
+        len -= take;
+        if (ctx->buf_len == AES_BLOCK && (len > 0 || !keep_whole)) {
+            st = ops->aes_cbc(ctx->key->state, ctx->encrypt, ctx->block, ctx->buf, AES_BLOCK, out);
+            if (st != WEBCRYPTO_OK) return st;
+            memcpy(ctx->block, ctx->encrypt ? out : ctx->buf, AES_BLOCK);
+            written = AES_BLOCK;
+            ctx->buf_len = 0;
+        }
+    }
+    if (len) {
+        size_t rest = len % AES_BLOCK;
+        if (rest == 0 && keep_whole) rest = AES_BLOCK;
+        size_t n = len - rest;
+        if (n) {
+            uint8_t next_iv[AES_BLOCK];
+            memcpy(next_iv, in + n - AES_BLOCK, AES_BLOCK); /* decryption chains on input */
+            st = ops->aes_cbc(ctx->key->state, ctx->encrypt, ctx->block, in, n, out + written);
+            if (st != WEBCRYPTO_OK) return st;
+            memcpy(ctx->block, ctx->encrypt ? out + written + n - AES_BLOCK : next_iv, AES_BLOCK);
+            written += n;
+        }
+        memcpy(ctx->buf, in + n, rest);
+        ctx->buf_len = rest;
+    }
+    *out_len = written;
+    return WEBCRYPTO_OK;
+}
+
+webcrypto_status webcrypto_cipher_update(webcrypto_cipher_ctx *ctx, const uint8_t *data,
+                                         size_t data_len, uint8_t *out, size_t out_cap,
+                                         size_t *out_len) {
+    WC_REQUIRE(ctx && out_len, "cipher_update: ctx and out_len must not be NULL");
+    WC_REQUIRE(data || data_len == 0, "cipher_update: data must not be NULL");
+    WC_REQUIRE(!ctx->finished, "cipher_update: the context is already finished");
+    webcrypto_status st;
+    size_t most = data_len;
+    if (ctx->alg == WEBCRYPTO_ALG_AES_CBC) {
+        most = ctx->buf_len + data_len;
+        most -= most % AES_BLOCK;
+    }
+    if (wc_output_check(most, out, out_cap, out_len, &st)) return st;
+    if (data_len == 0) {
+        *out_len = 0;
+        return WEBCRYPTO_OK;
+    }
+    if (ctx->alg == WEBCRYPTO_ALG_AES_CTR) {
+        st = ctr_update(ctx, data, data_len, out);
+        if (st == WEBCRYPTO_OK) *out_len = data_len;
+    } else {
+        st = cbc_update(ctx, data, data_len, out, out_len);
+    }
+    if (st != WEBCRYPTO_OK) ctx->finished = true; /* the stream is broken: no further output */
+    return st;
+}
+
+webcrypto_status webcrypto_cipher_final(webcrypto_cipher_ctx *ctx, uint8_t *out, size_t out_cap,
+                                        size_t *out_len) {
+    WC_REQUIRE(ctx && out_len, "cipher_final: ctx and out_len must not be NULL");
+    WC_REQUIRE(!ctx->finished, "cipher_final: the context is already finished");
+    webcrypto_status st;
+    size_t most = ctx->alg == WEBCRYPTO_ALG_AES_CBC ? AES_BLOCK : 0;
+    if (ctx->alg == WEBCRYPTO_ALG_AES_CBC && !ctx->encrypt) most = AES_BLOCK - 1;
+    if (wc_output_check(most, out, out_cap, out_len, &st)) return st;
+    ctx->finished = true;
+    if (ctx->alg == WEBCRYPTO_ALG_AES_CTR) {
+        *out_len = 0;
+        return WEBCRYPTO_OK;
+    }
+    const wc_backend_ops *ops = ctx->key->backend->ops;
+    if (ctx->encrypt) {
+        memset(ctx->buf + ctx->buf_len, (int)(AES_BLOCK - ctx->buf_len), AES_BLOCK - ctx->buf_len);
+        st = ops->aes_cbc(ctx->key->state, true, ctx->block, ctx->buf, AES_BLOCK, out);
+        if (st == WEBCRYPTO_OK) *out_len = AES_BLOCK;
+        return st;
+    }
+    if (ctx->buf_len != AES_BLOCK)
+        return wc_error(WEBCRYPTO_ERR_OPERATION,
+                        "AES-CBC: ciphertext must be a non-zero multiple of 16 bytes");
+    uint8_t last[AES_BLOCK];
+    st = ops->aes_cbc(ctx->key->state, false, ctx->block, ctx->buf, AES_BLOCK, last);
+    size_t pad = st == WEBCRYPTO_OK ? pkcs7_pad_len(last) : 0;
+    if (st == WEBCRYPTO_OK && pad == 0) st = wc_error(WEBCRYPTO_ERR_OPERATION, "AES-CBC: bad padding");
+    if (st == WEBCRYPTO_OK) {
+        memcpy(out, last, AES_BLOCK - pad);
+        *out_len = AES_BLOCK - pad;
+    }
+    wc_wipe(last, sizeof last);
+    return st;
+}
+
+void webcrypto_cipher_ctx_free(webcrypto_cipher_ctx *ctx) {
+    if (!ctx) return;
+    wc_wipe(ctx, sizeof *ctx);
+    free(ctx);
+}

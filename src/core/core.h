@@ -1,0 +1,101 @@
+/*
+ * core.h - what the core's files share: the backend handle, the key object,
+ * and the validation helpers every operation uses. Not installed.
+ */
+#ifndef WEBCRYPTO_CORE_CORE_H
+#define WEBCRYPTO_CORE_CORE_H
+
+#include <stdatomic.h>
+
+#include "backend.h"
+
+struct webcrypto_backend {
+    const wc_backend_ops *ops;
+    atomic_int state; /* 0: not started, 1: ready, 2: failed (see init_status) */
+    uint64_t caps;
+    const char *description;
+    webcrypto_status init_status;
+    char init_message[256];
+};
+
+struct webcrypto_key {
+    const webcrypto_backend *backend;
+    webcrypto_key_type type;
+    webcrypto_algorithm alg;
+    webcrypto_algorithm hash; /* HMAC only */
+    size_t length_bits;       /* AES and HMAC */
+    bool extractable;
+    unsigned usages;
+    uint8_t *secret; /* raw key bytes, wiped on free */
+    size_t secret_len;
+    void *state; /* the backend's prepared state */
+};
+
+#define WC_ALL_USAGES 0xffu
+#define WC_AES_USAGES                                                                     \
+    (WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_DECRYPT | WEBCRYPTO_USAGE_WRAP_KEY |     \
+     WEBCRYPTO_USAGE_UNWRAP_KEY)
+#define WC_HMAC_USAGES (WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY)
+#define WC_KDF_USAGES (WEBCRYPTO_USAGE_DERIVE_KEY | WEBCRYPTO_USAGE_DERIVE_BITS)
+
+/* ---- algorithms.c ---- */
+bool wc_is_hash(webcrypto_algorithm alg);
+bool wc_is_aes(webcrypto_algorithm alg);
+/* Block size of a SHA hash in bits (HMAC's default key length). */
+size_t wc_hash_block_bits(webcrypto_algorithm hash);
+/* The usages an algorithm's keys may have. */
+unsigned wc_allowed_usages(webcrypto_algorithm alg);
+/* Normalises a hash member: absent is TypeError, a non-hash NotSupportedError,
+ * one the backend lacks NotSupportedError. */
+webcrypto_status wc_check_hash(const webcrypto_backend *backend, webcrypto_algorithm hash);
+/* A known algorithm that `backend` implements, else NotSupportedError. */
+webcrypto_status wc_check_algorithm(const webcrypto_backend *backend, webcrypto_algorithm alg,
+                                    const char *operation);
+/* "encrypt, decrypt" for messages. */
+void wc_usages_to_string(unsigned usages, char *buf, size_t cap);
+
+/* ---- registry.c ---- */
+/* Resolves NULL to the default backend and makes sure it is initialised. */
+webcrypto_status wc_backend_resolve(const webcrypto_backend *in, const webcrypto_backend **out);
+
+/* ---- key.c ---- */
+/* Makes a secret key from raw bytes (copied); the backend prepares its state.
+ * Checks nothing WebCrypto-level: callers did. */
+webcrypto_status wc_key_new_secret(const webcrypto_backend *backend, webcrypto_algorithm alg,
+                                   webcrypto_algorithm hash, const uint8_t *bytes, size_t len,
+                                   size_t length_bits, bool extractable, unsigned usages,
+                                   webcrypto_key **out);
+/* The checks every keyed operation starts with: params and key present, the
+ * algorithm implemented, params->name equal to the key's algorithm, and the
+ * usage granted (InvalidAccessError otherwise). */
+webcrypto_status wc_check_key_op(const webcrypto_params *alg, const webcrypto_key *key,
+                                 unsigned usage, const char *operation);
+
+/* ---- jwk.c ---- */
+/* What a secret JWK holds once parsed and checked against the request. */
+webcrypto_status wc_jwk_import_secret(const uint8_t *json, size_t json_len,
+                                      webcrypto_algorithm alg, webcrypto_algorithm hash,
+                                      bool extractable, unsigned usages, uint8_t **key,
+                                      size_t *key_len);
+webcrypto_status wc_jwk_export_secret(const webcrypto_key *key, uint8_t **out, size_t *out_len);
+/* The JWK "alg" for a secret key of this algorithm, hash and byte length. */
+const char *wc_jwk_alg_name(webcrypto_algorithm alg, webcrypto_algorithm hash, size_t key_len);
+/* Strict base64url without padding (RFC 7515 section 2). decode returns
+ * false on any character outside the alphabet, '=', or non-zero spare bits. */
+size_t wc_base64url_encoded_len(size_t len);
+void wc_base64url_encode(const uint8_t *in, size_t len, char *out);
+bool wc_base64url_decode(const char *in, size_t in_len, uint8_t *out, size_t *out_len);
+
+/* ---- shared argument checks ---- */
+/* Output-buffer convention: with out == NULL, report `needed` and succeed
+ * (returns 1); with a short buffer, TypeError and report needed (returns -1
+ * via *st); else 0 and the caller proceeds. */
+int wc_output_check(size_t needed, const uint8_t *out, size_t out_cap, size_t *out_len,
+                    webcrypto_status *st);
+
+#define WC_REQUIRE(cond, what)                                                    \
+    do {                                                                          \
+        if (!(cond)) return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "%s", what); \
+    } while (0)
+
+#endif /* WEBCRYPTO_CORE_CORE_H */

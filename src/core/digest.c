@@ -1,0 +1,83 @@
+/* SubtleCrypto.digest, one-shot and incremental. */
+#include <stdlib.h>
+
+#include "core.h"
+
+struct webcrypto_digest_ctx {
+    const webcrypto_backend *backend;
+    webcrypto_algorithm hash;
+    void *impl;
+    bool finished;
+};
+
+static webcrypto_status check_digest(const webcrypto_backend *backend,
+                                     webcrypto_algorithm hash) {
+    webcrypto_status st = wc_check_algorithm(backend, hash, "digest");
+    if (st != WEBCRYPTO_OK) return st;
+    if (!wc_is_hash(hash))
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "digest: %s is not a digest algorithm",
+                        webcrypto_algorithm_name(hash));
+    return WEBCRYPTO_OK;
+}
+
+webcrypto_status webcrypto_digest(const webcrypto_backend *backend, webcrypto_algorithm hash,
+                                  const uint8_t *data, size_t data_len, uint8_t *out,
+                                  size_t out_cap, size_t *out_len) {
+    WC_REQUIRE(out_len, "digest: out_len must not be NULL");
+    WC_REQUIRE(data || data_len == 0, "digest: data must not be NULL");
+    webcrypto_status st = wc_backend_resolve(backend, &backend);
+    if (st == WEBCRYPTO_OK) st = check_digest(backend, hash);
+    if (st != WEBCRYPTO_OK) return st;
+    size_t n = webcrypto_digest_size(hash);
+    if (wc_output_check(n, out, out_cap, out_len, &st)) return st;
+    st = backend->ops->digest(hash, data, data_len, out);
+    if (st == WEBCRYPTO_OK) *out_len = n;
+    return st;
+}
+
+webcrypto_status webcrypto_digest_init(const webcrypto_backend *backend,
+                                       webcrypto_algorithm hash, webcrypto_digest_ctx **out) {
+    WC_REQUIRE(out, "digest_init: out must not be NULL");
+    webcrypto_status st = wc_backend_resolve(backend, &backend);
+    if (st == WEBCRYPTO_OK) st = check_digest(backend, hash);
+    if (st != WEBCRYPTO_OK) return st;
+    webcrypto_digest_ctx *ctx = calloc(1, sizeof *ctx);
+    if (!ctx) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "digest_init: out of memory");
+    ctx->backend = backend;
+    ctx->hash = hash;
+    st = backend->ops->digest_new(hash, &ctx->impl);
+    if (st != WEBCRYPTO_OK) {
+        free(ctx);
+        return st;
+    }
+    *out = ctx;
+    return WEBCRYPTO_OK;
+}
+
+webcrypto_status webcrypto_digest_update(webcrypto_digest_ctx *ctx, const uint8_t *data,
+                                         size_t data_len) {
+    WC_REQUIRE(ctx, "digest_update: ctx must not be NULL");
+    WC_REQUIRE(data || data_len == 0, "digest_update: data must not be NULL");
+    WC_REQUIRE(!ctx->finished, "digest_update: the context is already finished");
+    if (data_len == 0) return WEBCRYPTO_OK;
+    return ctx->backend->ops->digest_update(ctx->impl, data, data_len);
+}
+
+webcrypto_status webcrypto_digest_final(webcrypto_digest_ctx *ctx, uint8_t *out,
+                                        size_t out_cap, size_t *out_len) {
+    WC_REQUIRE(ctx && out_len, "digest_final: ctx and out_len must not be NULL");
+    WC_REQUIRE(!ctx->finished, "digest_final: the context is already finished");
+    webcrypto_status st;
+    size_t n = webcrypto_digest_size(ctx->hash);
+    if (wc_output_check(n, out, out_cap, out_len, &st)) return st;
+    ctx->finished = true;
+    st = ctx->backend->ops->digest_final(ctx->impl, out);
+    if (st == WEBCRYPTO_OK) *out_len = n;
+    return st;
+}
+
+void webcrypto_digest_ctx_free(webcrypto_digest_ctx *ctx) {
+    if (!ctx) return;
+    ctx->backend->ops->digest_free(ctx->impl);
+    free(ctx);
+}

@@ -1,0 +1,284 @@
+/* Key objects: generateKey, importKey, exportKey, and the checks keyed operations share. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+
+webcrypto_status wc_key_new_secret(const webcrypto_backend *backend, webcrypto_algorithm alg,
+                                   webcrypto_algorithm hash, const uint8_t *bytes, size_t len,
+                                   size_t length_bits, bool extractable, unsigned usages,
+                                   webcrypto_key **out) {
+    webcrypto_key *key = calloc(1, sizeof *key);
+    if (!key) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory for a key");
+    /* +1 so that an empty key still has a distinct allocation. */
+    key->secret = malloc(len + 1);
+    if (!key->secret) {
+        free(key);
+        return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory for a key");
+    }
+    if (len) memcpy(key->secret, bytes, len);
+    key->secret_len = len;
+    key->backend = backend;
+    key->type = WEBCRYPTO_KEY_SECRET;
+    key->alg = alg;
+    key->hash = hash;
+    key->length_bits = length_bits;
+    key->extractable = extractable;
+    key->usages = usages;
+    webcrypto_status st = backend->ops->secret_key_new(alg, hash, key->secret, len, &key->state);
+    if (st != WEBCRYPTO_OK) {
+        key->state = NULL;
+        webcrypto_key_free(key);
+        return st;
+    }
+    *out = key;
+    return WEBCRYPTO_OK;
+}
+
+void webcrypto_key_free(webcrypto_key *key) {
+    if (!key) return;
+    if (key->state) key->backend->ops->secret_key_free(key->state);
+    wc_wipe(key->secret, key->secret_len);
+    free(key->secret);
+    wc_wipe(key, sizeof *key);
+    free(key);
+}
+
+void webcrypto_buffer_free(uint8_t *buf, size_t len) {
+    if (!buf) return;
+    wc_wipe(buf, len);
+    free(buf);
+}
+
+webcrypto_status wc_check_key_op(const webcrypto_params *alg, const webcrypto_key *key,
+                                 unsigned usage, const char *operation) {
+    if (!alg || !key)
+        return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "%s: algorithm and key are required",
+                        operation);
+    webcrypto_status st = wc_check_algorithm(key->backend, alg->name, operation);
+    if (st != WEBCRYPTO_OK) return st;
+    if (!(wc_allowed_usages(alg->name) & usage))
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "%s does not support %s",
+                        webcrypto_algorithm_name(alg->name), operation);
+    if (alg->name != key->alg)
+        return wc_error(WEBCRYPTO_ERR_INVALID_ACCESS, "%s: the key is a %s key, not %s", operation,
+                        webcrypto_algorithm_name(key->alg), webcrypto_algorithm_name(alg->name));
+    if (!(key->usages & usage))
+        return wc_error(WEBCRYPTO_ERR_INVALID_ACCESS, "%s: the key's usages do not include %s",
+                        operation, webcrypto_usage_name(usage));
+    return WEBCRYPTO_OK;
+}
+
+/* Usages outside what the algorithm allows are a SyntaxError (checked first
+ * by every algorithm's generate and import steps). */
+static webcrypto_status check_usages(webcrypto_algorithm alg, unsigned usages) {
+    unsigned bad = usages & ~wc_allowed_usages(alg);
+    if (bad) {
+        char list[128];
+        wc_usages_to_string(bad, list, sizeof list);
+        if (!list[0]) return wc_error(WEBCRYPTO_ERR_SYNTAX, "unknown usage bits 0x%x", bad);
+        return wc_error(WEBCRYPTO_ERR_SYNTAX, "usages not allowed for %s keys: %s",
+                        webcrypto_algorithm_name(alg), list);
+    }
+    return WEBCRYPTO_OK;
+}
+
+static webcrypto_status check_not_empty(unsigned usages) {
+    if (usages == 0)
+        return wc_error(WEBCRYPTO_ERR_SYNTAX, "a secret key must have at least one usage");
+    return WEBCRYPTO_OK;
+}
+
+webcrypto_status webcrypto_generate_key(const webcrypto_backend *backend,
+                                        const webcrypto_params *alg, bool extractable,
+                                        unsigned usages, webcrypto_key **out) {
+    WC_REQUIRE(alg && out, "generate_key: alg and out must not be NULL");
+    webcrypto_status st = wc_backend_resolve(backend, &backend);
+    if (st == WEBCRYPTO_OK) st = wc_check_algorithm(backend, alg->name, "generateKey");
+    if (st != WEBCRYPTO_OK) return st;
+
+    size_t bits;
+    webcrypto_algorithm hash = WEBCRYPTO_ALG_NONE;
+    if (wc_is_aes(alg->name)) {
+        if (alg->length == 0)
+            return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "generateKey: length is required");
+        if ((st = check_usages(alg->name, usages)) != WEBCRYPTO_OK) return st;
+        if (alg->length != 128 && alg->length != 192 && alg->length != 256)
+            return wc_error(WEBCRYPTO_ERR_OPERATION,
+                            "generateKey: AES key length must be 128, 192 or 256 bits, not %zu",
+                            alg->length);
+        bits = alg->length;
+    } else if (alg->name == WEBCRYPTO_ALG_HMAC) {
+        if ((st = wc_check_hash(backend, alg->hash)) != WEBCRYPTO_OK) return st;
+        if ((st = check_usages(alg->name, usages)) != WEBCRYPTO_OK) return st;
+        hash = alg->hash;
+        bits = alg->length ? alg->length : wc_hash_block_bits(hash);
+        if (bits > 65536 * 8)
+            return wc_error(WEBCRYPTO_ERR_OPERATION, "generateKey: HMAC key length %zu too large",
+                            bits);
+    } else {
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "generateKey: not supported for %s",
+                        webcrypto_algorithm_name(alg->name));
+    }
+    if ((st = check_not_empty(usages)) != WEBCRYPTO_OK) return st;
+
+    size_t len = (bits + 7) / 8;
+    uint8_t *buf = malloc(len);
+    if (!buf) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "generateKey: out of memory");
+    st = backend->ops->random_bytes(buf, len);
+    if (st == WEBCRYPTO_OK) {
+        if (bits % 8) buf[len - 1] &= (uint8_t)(0xff << (8 - bits % 8)); /* unused bits zero */
+        st = wc_key_new_secret(backend, alg->name, hash, buf, len, bits, extractable, usages, out);
+    }
+    webcrypto_buffer_free(buf, len);
+    return st;
+}
+
+static webcrypto_status import_aes(const webcrypto_backend *backend, webcrypto_key_format format,
+                                   const uint8_t *data, size_t len, const webcrypto_params *alg,
+                                   bool extractable, unsigned usages, webcrypto_key **out) {
+    webcrypto_status st = check_usages(alg->name, usages);
+    if (st != WEBCRYPTO_OK) return st;
+    uint8_t *bytes = NULL;
+    size_t n = 0;
+    if (format == WEBCRYPTO_FORMAT_RAW) {
+        if (len != 16 && len != 24 && len != 32)
+            return wc_error(WEBCRYPTO_ERR_DATA,
+                            "importKey: AES key data must be 16, 24 or 32 bytes, not %zu", len);
+    } else if (format == WEBCRYPTO_FORMAT_JWK) {
+        st = wc_jwk_import_secret(data, len, alg->name, WEBCRYPTO_ALG_NONE, extractable, usages,
+                                  &bytes, &n);
+        if (st != WEBCRYPTO_OK) return st;
+        data = bytes;
+        len = n;
+    } else {
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "importKey: %s keys are imported from raw or jwk only",
+                        webcrypto_algorithm_name(alg->name));
+    }
+    st = check_not_empty(usages);
+    if (st == WEBCRYPTO_OK)
+        st = wc_key_new_secret(backend, alg->name, WEBCRYPTO_ALG_NONE, data, len, len * 8,
+                               extractable, usages, out);
+    webcrypto_buffer_free(bytes, n);
+    return st;
+}
+
+static webcrypto_status import_hmac(const webcrypto_backend *backend, webcrypto_key_format format,
+                                    const uint8_t *data, size_t len, const webcrypto_params *alg,
+                                    bool extractable, unsigned usages, webcrypto_key **out) {
+    webcrypto_status st = wc_check_hash(backend, alg->hash);
+    if (st == WEBCRYPTO_OK) st = check_usages(alg->name, usages);
+    if (st != WEBCRYPTO_OK) return st;
+    uint8_t *bytes = NULL;
+    size_t n = 0;
+    if (format == WEBCRYPTO_FORMAT_JWK) {
+        st = wc_jwk_import_secret(data, len, alg->name, alg->hash, extractable, usages, &bytes,
+                                  &n);
+        if (st != WEBCRYPTO_OK) return st;
+        data = bytes;
+        len = n;
+    } else if (format != WEBCRYPTO_FORMAT_RAW) {
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "importKey: HMAC keys are imported from raw or jwk only");
+    }
+    size_t bits = len * 8;
+    if (len == 0) {
+        st = wc_error(WEBCRYPTO_ERR_DATA, "importKey: HMAC key data must not be empty");
+    } else if (alg->length) {
+        /* The spec's rule: the length names the key's bits within the last byte. */
+        if (alg->length > bits || alg->length + 8 <= bits)
+            st = wc_error(WEBCRYPTO_ERR_DATA,
+                          "importKey: length %zu does not match %zu bytes of key data",
+                          alg->length, len);
+        bits = alg->length;
+    }
+    if (st == WEBCRYPTO_OK) st = check_not_empty(usages);
+    if (st == WEBCRYPTO_OK)
+        st = wc_key_new_secret(backend, alg->name, alg->hash, data, len, bits, extractable,
+                               usages, out);
+    webcrypto_buffer_free(bytes, n);
+    return st;
+}
+
+static webcrypto_status import_kdf(const webcrypto_backend *backend, webcrypto_key_format format,
+                                   const uint8_t *data, size_t len, const webcrypto_params *alg,
+                                   bool extractable, unsigned usages, webcrypto_key **out) {
+    if (format != WEBCRYPTO_FORMAT_RAW)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "importKey: %s keys are imported raw only",
+                        webcrypto_algorithm_name(alg->name));
+    webcrypto_status st = check_usages(alg->name, usages);
+    if (st != WEBCRYPTO_OK) return st;
+    if (extractable)
+        return wc_error(WEBCRYPTO_ERR_SYNTAX, "importKey: %s keys cannot be extractable",
+                        webcrypto_algorithm_name(alg->name));
+    if ((st = check_not_empty(usages)) != WEBCRYPTO_OK) return st;
+    return wc_key_new_secret(backend, alg->name, WEBCRYPTO_ALG_NONE, data, len, len * 8, false,
+                             usages, out);
+}
+
+webcrypto_status webcrypto_import_key(const webcrypto_backend *backend,
+                                      webcrypto_key_format format, const uint8_t *key_data,
+                                      size_t key_data_len, const webcrypto_params *alg,
+                                      bool extractable, unsigned usages, webcrypto_key **out) {
+    WC_REQUIRE(alg && out, "import_key: alg and out must not be NULL");
+    WC_REQUIRE(key_data || key_data_len == 0, "import_key: key_data must not be NULL");
+    if (format < WEBCRYPTO_FORMAT_RAW || format > WEBCRYPTO_FORMAT_JWK)
+        return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "import_key: unknown key format %d",
+                        (int)format);
+    webcrypto_status st = wc_backend_resolve(backend, &backend);
+    if (st == WEBCRYPTO_OK) st = wc_check_algorithm(backend, alg->name, "importKey");
+    if (st != WEBCRYPTO_OK) return st;
+    if (wc_is_aes(alg->name))
+        return import_aes(backend, format, key_data, key_data_len, alg, extractable, usages, out);
+    if (alg->name == WEBCRYPTO_ALG_HMAC)
+        return import_hmac(backend, format, key_data, key_data_len, alg, extractable, usages,
+                           out);
+    if (alg->name == WEBCRYPTO_ALG_HKDF || alg->name == WEBCRYPTO_ALG_PBKDF2)
+        return import_kdf(backend, format, key_data, key_data_len, alg, extractable, usages, out);
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "importKey: not supported for %s",
+                    webcrypto_algorithm_name(alg->name));
+}
+
+webcrypto_status webcrypto_export_key(webcrypto_key_format format, const webcrypto_key *key,
+                                      uint8_t **out, size_t *out_len) {
+    WC_REQUIRE(key && out && out_len, "export_key: key, out and out_len must not be NULL");
+    if (format < WEBCRYPTO_FORMAT_RAW || format > WEBCRYPTO_FORMAT_JWK)
+        return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "export_key: unknown key format %d",
+                        (int)format);
+    if (!key->extractable)
+        return wc_error(WEBCRYPTO_ERR_INVALID_ACCESS, "exportKey: the key is not extractable");
+    bool kdf = key->alg == WEBCRYPTO_ALG_HKDF || key->alg == WEBCRYPTO_ALG_PBKDF2;
+    if (format == WEBCRYPTO_FORMAT_JWK && !kdf) return wc_jwk_export_secret(key, out, out_len);
+    if (format != WEBCRYPTO_FORMAT_RAW || kdf)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "exportKey: %s keys do not export to %s",
+                        webcrypto_algorithm_name(key->alg),
+                        format == WEBCRYPTO_FORMAT_PKCS8  ? "pkcs8"
+                        : format == WEBCRYPTO_FORMAT_SPKI ? "spki"
+                        : format == WEBCRYPTO_FORMAT_JWK  ? "jwk"
+                                                          : "raw");
+    uint8_t *buf = malloc(key->secret_len + 1);
+    if (!buf) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "exportKey: out of memory");
+    if (key->secret_len) memcpy(buf, key->secret, key->secret_len);
+    *out = buf;
+    *out_len = key->secret_len;
+    return WEBCRYPTO_OK;
+}
+
+webcrypto_key_type webcrypto_key_get_type(const webcrypto_key *key) {
+    return key ? key->type : (webcrypto_key_type)0;
+}
+webcrypto_algorithm webcrypto_key_get_algorithm(const webcrypto_key *key) {
+    return key ? key->alg : WEBCRYPTO_ALG_NONE;
+}
+webcrypto_algorithm webcrypto_key_get_hash(const webcrypto_key *key) {
+    return key ? key->hash : WEBCRYPTO_ALG_NONE;
+}
+size_t webcrypto_key_get_length(const webcrypto_key *key) { return key ? key->length_bits : 0; }
+bool webcrypto_key_get_extractable(const webcrypto_key *key) {
+    return key ? key->extractable : false;
+}
+unsigned webcrypto_key_get_usages(const webcrypto_key *key) { return key ? key->usages : 0; }
+const webcrypto_backend *webcrypto_key_get_backend(const webcrypto_key *key) {
+    return key ? key->backend : NULL;
+}

@@ -1,0 +1,116 @@
+/* SubtleCrypto.sign/verify for HMAC, one-shot and incremental. */
+#include <stdlib.h>
+
+#include "core.h"
+
+#define WC_MAX_MAC 64
+
+webcrypto_status webcrypto_sign(const webcrypto_params *alg, const webcrypto_key *key,
+                                const uint8_t *data, size_t data_len, uint8_t *out,
+                                size_t out_cap, size_t *out_len) {
+    WC_REQUIRE(out_len, "sign: out_len must not be NULL");
+    WC_REQUIRE(data || data_len == 0, "sign: data must not be NULL");
+    webcrypto_status st = wc_check_key_op(alg, key, WEBCRYPTO_USAGE_SIGN, "sign");
+    if (st != WEBCRYPTO_OK) return st;
+    size_t n = webcrypto_digest_size(key->hash);
+    if (wc_output_check(n, out, out_cap, out_len, &st)) return st;
+    st = key->backend->ops->hmac(key->state, data, data_len, out);
+    if (st == WEBCRYPTO_OK) *out_len = n;
+    return st;
+}
+
+webcrypto_status webcrypto_verify(const webcrypto_params *alg, const webcrypto_key *key,
+                                  const uint8_t *signature, size_t signature_len,
+                                  const uint8_t *data, size_t data_len, bool *valid) {
+    WC_REQUIRE(valid, "verify: valid must not be NULL");
+    WC_REQUIRE(data || data_len == 0, "verify: data must not be NULL");
+    WC_REQUIRE(signature || signature_len == 0, "verify: signature must not be NULL");
+    webcrypto_status st = wc_check_key_op(alg, key, WEBCRYPTO_USAGE_VERIFY, "verify");
+    if (st != WEBCRYPTO_OK) return st;
+    uint8_t mac[WC_MAX_MAC];
+    size_t n = webcrypto_digest_size(key->hash);
+    st = key->backend->ops->hmac(key->state, data, data_len, mac);
+    if (st == WEBCRYPTO_OK) *valid = signature_len == n && wc_equal_ct(mac, signature, n);
+    wc_wipe(mac, sizeof mac);
+    return st;
+}
+
+struct webcrypto_sign_ctx {
+    const webcrypto_key *key;
+    bool verify;
+    bool finished;
+    void *impl;
+};
+
+static webcrypto_status sign_ctx_new(const webcrypto_params *alg, const webcrypto_key *key,
+                                     bool verify, webcrypto_sign_ctx **out) {
+    WC_REQUIRE(out, "sign_init: out must not be NULL");
+    webcrypto_status st = wc_check_key_op(alg, key,
+                                          verify ? WEBCRYPTO_USAGE_VERIFY : WEBCRYPTO_USAGE_SIGN,
+                                          verify ? "verify" : "sign");
+    if (st != WEBCRYPTO_OK) return st;
+    webcrypto_sign_ctx *ctx = calloc(1, sizeof *ctx);
+    if (!ctx) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "sign_init: out of memory");
+    ctx->key = key;
+    ctx->verify = verify;
+    if ((st = key->backend->ops->hmac_new(key->state, &ctx->impl)) != WEBCRYPTO_OK) {
+        free(ctx);
+        return st;
+    }
+    *out = ctx;
+    return WEBCRYPTO_OK;
+}
+
+webcrypto_status webcrypto_sign_init(const webcrypto_params *alg, const webcrypto_key *key,
+                                     webcrypto_sign_ctx **out) {
+    return sign_ctx_new(alg, key, false, out);
+}
+
+webcrypto_status webcrypto_verify_init(const webcrypto_params *alg, const webcrypto_key *key,
+                                       webcrypto_sign_ctx **out) {
+    return sign_ctx_new(alg, key, true, out);
+}
+
+webcrypto_status webcrypto_sign_update(webcrypto_sign_ctx *ctx, const uint8_t *data,
+                                       size_t data_len) {
+    WC_REQUIRE(ctx, "sign_update: ctx must not be NULL");
+    WC_REQUIRE(data || data_len == 0, "sign_update: data must not be NULL");
+    WC_REQUIRE(!ctx->finished, "sign_update: the context is already finished");
+    if (data_len == 0) return WEBCRYPTO_OK;
+    return ctx->key->backend->ops->hmac_update(ctx->impl, data, data_len);
+}
+
+webcrypto_status webcrypto_sign_final(webcrypto_sign_ctx *ctx, uint8_t *out, size_t out_cap,
+                                      size_t *out_len) {
+    WC_REQUIRE(ctx && out_len, "sign_final: ctx and out_len must not be NULL");
+    WC_REQUIRE(!ctx->finished, "sign_final: the context is already finished");
+    WC_REQUIRE(!ctx->verify, "sign_final: this context was made by verify_init");
+    webcrypto_status st;
+    size_t n = webcrypto_digest_size(ctx->key->hash);
+    if (wc_output_check(n, out, out_cap, out_len, &st)) return st;
+    ctx->finished = true;
+    st = ctx->key->backend->ops->hmac_final(ctx->impl, out);
+    if (st == WEBCRYPTO_OK) *out_len = n;
+    return st;
+}
+
+webcrypto_status webcrypto_verify_final(webcrypto_sign_ctx *ctx, const uint8_t *signature,
+                                        size_t signature_len, bool *valid) {
+    WC_REQUIRE(ctx && valid, "verify_final: ctx and valid must not be NULL");
+    WC_REQUIRE(signature || signature_len == 0, "verify_final: signature must not be NULL");
+    WC_REQUIRE(!ctx->finished, "verify_final: the context is already finished");
+    WC_REQUIRE(ctx->verify, "verify_final: this context was made by sign_init");
+    ctx->finished = true;
+    uint8_t mac[WC_MAX_MAC];
+    size_t n = webcrypto_digest_size(ctx->key->hash);
+    webcrypto_status st = ctx->key->backend->ops->hmac_final(ctx->impl, mac);
+    if (st == WEBCRYPTO_OK) *valid = signature_len == n && wc_equal_ct(mac, signature, n);
+    wc_wipe(mac, sizeof mac);
+    return st;
+}
+
+void webcrypto_sign_ctx_free(webcrypto_sign_ctx *ctx) {
+    if (!ctx) return;
+    if (ctx->impl) ctx->key->backend->ops->hmac_free(ctx->impl);
+    free(ctx);
+}

@@ -1,0 +1,92 @@
+#include "testutil.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+const webcrypto_backend *tu_backend(void) {
+    static const webcrypto_backend *cached;
+    if (cached) return cached;
+    const char *name = getenv("WEBCRYPTO_TEST_BACKEND");
+    if (name && !*name) name = NULL;
+    const webcrypto_backend *b = NULL;
+    webcrypto_status st = webcrypto_backend_get(name, &b);
+    if (st != WEBCRYPTO_OK) {
+        fail_msg("backend %s unavailable: %s: %s", name ? name : "(default)",
+                 webcrypto_status_name(st), webcrypto_error_message());
+    }
+    cached = b;
+    return b;
+}
+
+static int hexval(int c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+uint8_t *tu_unhex(const char *hex, size_t *len) {
+    size_t n = strlen(hex);
+    uint8_t *out = malloc(n / 2 + 1);
+    assert_non_null(out);
+    size_t o = 0;
+    int hi = -1;
+    for (size_t i = 0; i < n; i++) {
+        if (isspace((unsigned char)hex[i])) continue;
+        int v = hexval((unsigned char)hex[i]);
+        if (v < 0) fail_msg("bad hex character '%c' in test data", hex[i]);
+        if (hi < 0) {
+            hi = v;
+        } else {
+            out[o++] = (uint8_t)(hi << 4 | v);
+            hi = -1;
+        }
+    }
+    if (hi >= 0) fail_msg("odd number of hex digits in test data");
+    *len = o;
+    return out;
+}
+
+void tu_assert_hex(const uint8_t *buf, size_t len, const char *hex) {
+    size_t elen;
+    uint8_t *exp = tu_unhex(hex, &elen);
+    if (elen != len || (len && memcmp(buf, exp, len) != 0)) {
+        char got[2 * 256 + 4];
+        size_t shown = len < 256 ? len : 256;
+        for (size_t i = 0; i < shown; i++) snprintf(got + 2 * i, 3, "%02x", buf[i]);
+        got[2 * shown] = 0;
+        free(exp);
+        fail_msg("bytes differ: got %zu bytes %s%s, expected %zu bytes %s", len, got,
+                 len > shown ? "..." : "", elen, hex);
+    }
+    free(exp);
+}
+
+void tu_assert_status_at(webcrypto_status got, webcrypto_status expected, const char *what,
+                         const char *file, int line) {
+    if (got != expected) {
+        fail_msg("%s:%d: %s returned %s (%s), expected %s", file, line, what,
+                 webcrypto_status_name(got), webcrypto_error_message(),
+                 webcrypto_status_name(expected));
+    }
+}
+
+static int is_dir(const char *p) {
+    struct stat st;
+    return p && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+const char *tu_wycheproof_dir(void) {
+    static char buf[4096];
+    const char *env = getenv("WEBCRYPTO_WYCHEPROOF_DIR");
+    if (env && *env) return is_dir(env) ? env : NULL;
+    const char *src = getenv("WEBCRYPTO_SOURCE_DIR");
+    if (src && *src) {
+        snprintf(buf, sizeof buf, "%s/../shared/wycheproof", src);
+        if (is_dir(buf)) return buf;
+    }
+    return is_dir("../shared/wycheproof") ? "../shared/wycheproof" : NULL;
+}

@@ -1,0 +1,35 @@
+/* Helpers shared by the tests (cmocka-based). */
+#ifndef WEBCRYPTO_TESTUTIL_H
+#define WEBCRYPTO_TESTUTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "webcrypto.h"
+
+/* The backend under test: $WEBCRYPTO_TEST_BACKEND, else the default. Fails the
+ * test (not skips) if it cannot be had. */
+const webcrypto_backend *tu_backend(void);
+
+/* Decodes a hex string (whitespace ignored) into a malloc'd buffer; *len gets
+ * its size. Aborts the test on malformed hex. Free with free(). */
+uint8_t *tu_unhex(const char *hex, size_t *len);
+
+/* Asserts that buf[0..len) equals the bytes of the hex string. */
+void tu_assert_hex(const uint8_t *buf, size_t len, const char *hex);
+
+/* Asserts status == expected, printing the status names and the error message
+ * on mismatch. */
+#define tu_assert_status(call, expected) tu_assert_status_at((call), (expected), #call, __FILE__, __LINE__)
+void tu_assert_status_at(webcrypto_status got, webcrypto_status expected, const char *what,
+                         const char *file, int line);
+
+/* The Wycheproof vector directory: $WEBCRYPTO_WYCHEPROOF_DIR if set and
+ * non-empty, else $WEBCRYPTO_SOURCE_DIR/../shared/wycheproof, else
+ * ../shared/wycheproof; NULL if none of them is a directory. */
+const char *tu_wycheproof_dir(void);
+
+#endif
