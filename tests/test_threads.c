@@ -1,0 +1,87 @@
+/* One key shared by several threads: every thread gets the single-threaded
+ * answer (keys are immutable and their backend state read-only). */
+#include <pthread.h>
+#include <string.h>
+
+#include "testutil.h"
+
+#define THREADS 4
+#define ROUNDS 300
+
+struct job {
+    webcrypto_key *gcm, *hmac, *cbc;
+    uint8_t expect_gcm[64 + 16], expect_mac[32], expect_cbc[80];
+    int failures;
+};
+
+static const uint8_t iv[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+static const uint8_t iv16[16] = {9};
+static uint8_t msg[64];
+
+static void *worker(void *arg) {
+    struct job *j = arg;
+    webcrypto_params gcm = {.name = WEBCRYPTO_ALG_AES_GCM, .iv = iv, .iv_len = sizeof iv};
+    webcrypto_params cbc = {.name = WEBCRYPTO_ALG_AES_CBC, .iv = iv16, .iv_len = sizeof iv16};
+    webcrypto_params mac = {.name = WEBCRYPTO_ALG_HMAC};
+    for (int r = 0; r < ROUNDS; r++) {
+        uint8_t out[96], back[96];
+        size_t n, m;
+        bool valid = false;
+        if (webcrypto_encrypt(&gcm, j->gcm, msg, sizeof msg, out, sizeof out, &n) ||
+            n != sizeof j->expect_gcm || memcmp(out, j->expect_gcm, n))
+            __atomic_add_fetch(&j->failures, 1, __ATOMIC_RELAXED);
+        if (webcrypto_decrypt(&gcm, j->gcm, out, n, back, sizeof back, &m) || m != sizeof msg ||
+            memcmp(back, msg, m))
+            __atomic_add_fetch(&j->failures, 1, __ATOMIC_RELAXED);
+        if (webcrypto_sign(&mac, j->hmac, msg, sizeof msg, out, sizeof out, &n) || n != 32 ||
+            memcmp(out, j->expect_mac, n))
+            __atomic_add_fetch(&j->failures, 1, __ATOMIC_RELAXED);
+        if (webcrypto_verify(&mac, j->hmac, out, n, msg, sizeof msg, &valid) || !valid)
+            __atomic_add_fetch(&j->failures, 1, __ATOMIC_RELAXED);
+        if (webcrypto_encrypt(&cbc, j->cbc, msg, sizeof msg, out, sizeof out, &n) ||
+            n != sizeof j->expect_cbc || memcmp(out, j->expect_cbc, n))
+            __atomic_add_fetch(&j->failures, 1, __ATOMIC_RELAXED);
+    }
+    return NULL;
+}
+
+static void test_shared_key(void **state) {
+    (void)state;
+    const webcrypto_backend *b = tu_backend();
+    struct job j = {0};
+    for (size_t i = 0; i < sizeof msg; i++) msg[i] = (uint8_t)i;
+    unsigned ed = WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_DECRYPT;
+    webcrypto_params g = {.name = WEBCRYPTO_ALG_AES_GCM, .length = 256};
+    webcrypto_params c = {.name = WEBCRYPTO_ALG_AES_CBC, .length = 128};
+    webcrypto_params h = {.name = WEBCRYPTO_ALG_HMAC, .hash = WEBCRYPTO_ALG_SHA_256};
+    tu_assert_status(webcrypto_generate_key(b, &g, false, ed, &j.gcm), WEBCRYPTO_OK);
+    tu_assert_status(webcrypto_generate_key(b, &c, false, ed, &j.cbc), WEBCRYPTO_OK);
+    tu_assert_status(webcrypto_generate_key(b, &h, false,
+                                            WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY, &j.hmac),
+                     WEBCRYPTO_OK);
+    webcrypto_params gcm = {.name = WEBCRYPTO_ALG_AES_GCM, .iv = iv, .iv_len = sizeof iv};
+    webcrypto_params cbc = {.name = WEBCRYPTO_ALG_AES_CBC, .iv = iv16, .iv_len = sizeof iv16};
+    webcrypto_params mac = {.name = WEBCRYPTO_ALG_HMAC};
+    size_t n;
+    tu_assert_status(webcrypto_encrypt(&gcm, j.gcm, msg, sizeof msg, j.expect_gcm,
+                                       sizeof j.expect_gcm, &n),
+                     WEBCRYPTO_OK);
+    tu_assert_status(webcrypto_sign(&mac, j.hmac, msg, sizeof msg, j.expect_mac,
+                                    sizeof j.expect_mac, &n),
+                     WEBCRYPTO_OK);
+    tu_assert_status(webcrypto_encrypt(&cbc, j.cbc, msg, sizeof msg, j.expect_cbc,
+                                       sizeof j.expect_cbc, &n),
+                     WEBCRYPTO_OK);
+    pthread_t t[THREADS];
+    for (int i = 0; i < THREADS; i++) assert_int_equal(pthread_create(&t[i], NULL, worker, &j), 0);
+    for (int i = 0; i < THREADS; i++) assert_int_equal(pthread_join(t[i], NULL), 0);
+    assert_int_equal(j.failures, 0);
+    webcrypto_key_free(j.gcm);
+    webcrypto_key_free(j.hmac);
+    webcrypto_key_free(j.cbc);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_shared_key)};
+    return cmocka_run_group_tests_name("threads", tests, NULL, NULL);
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Builds libwebcrypto from clean and runs the whole test suite with CTest.
+#   tools/test.sh             release build (build/test)
+#   tools/test.sh --sanitize  AddressSanitizer + UndefinedBehaviorSanitizer build (build/sanitize)
+# Wycheproof vectors are read from $WEBCRYPTO_WYCHEPROOF_DIR, else ../shared/wycheproof.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash tools/install-deps.sh
+mode=test
+cmake_args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DWEBCRYPTO_WERROR=ON)
+if [ "${1:-}" = "--sanitize" ]; then
+  mode=sanitize
+  cmake_args=(-DCMAKE_BUILD_TYPE=Debug -DWEBCRYPTO_SANITIZE=ON -DWEBCRYPTO_WERROR=ON)
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+  export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+fi
+rm -rf "build/$mode"
+cmake -S . -B "build/$mode" "${cmake_args[@]}"
+cmake --build "build/$mode" -j "$(nproc)"
+ctest --test-dir "build/$mode" --output-on-failure -j "$(nproc)"
