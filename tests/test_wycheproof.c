@@ -1,0 +1,978 @@
+/*
+ * test_wycheproof.c - runs Wycheproof test vectors through the public API.
+ *
+ * The vectors are read at test time from tu_wycheproof_dir() (never copied
+ * into the repository). Each file is handled by a row of `handlers` below: to
+ * cover a new file, add a case function and a row. Every case ends in exactly
+ * one verdict: accepted / rejected (judged against the vector's "result"),
+ * skipped with a reason (the WebCrypto API cannot express the case), or
+ * FAILED. A listed file that is absent is a failure, not a skip: the
+ * directory exists but is incomplete.
+ */
+#define _POSIX_C_SOURCE 200809L /* opendir */
+
+#include <dirent.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+/* PBKDF2 cases above this iteration count are skipped to keep the suite fast
+ * (Wycheproof has one with 16777216 iterations). */
+#define WP_MAX_PBKDF2_ITERATIONS 100000u
+
+/* Bytes an output buffer is filled with before a call, so that a failed
+ * decryption can be checked to have left no plaintext behind. */
+#define WP_FILL 0xA5u
+
+#define WP_MAX_REASONS 32
+
+typedef struct wp_reason {
+    const char *text; /* a string literal */
+    unsigned count;
+} wp_reason;
+
+typedef struct wp_stats {
+    unsigned valid_accepted;
+    unsigned invalid_rejected;
+    unsigned acceptable_accepted;
+    unsigned acceptable_rejected;
+    unsigned skipped;
+    unsigned failed;
+    wp_reason reasons[WP_MAX_REASONS];
+    size_t n_reasons;
+} wp_stats;
+
+typedef enum wp_result { WP_VALID, WP_INVALID, WP_ACCEPTABLE } wp_result;
+
+struct wp_handler;
+
+/* One test case being run. The first verdict recorded wins; later ones are
+ * ignored, so a handler records failures before it records acceptance. */
+typedef struct wp_case {
+    const struct wp_handler *h;
+    const webcrypto_backend *backend;
+    wp_stats *st;
+    json_int_t tc_id;
+    const char *comment;
+    const json_t *flags;
+    wp_result result;
+    bool done;
+} wp_case;
+
+typedef void (*wp_case_fn)(wp_case *c, const json_t *group, const json_t *test);
+
+typedef struct wp_handler {
+    const char *file;          /* file name inside the vector directory */
+    const char *schema;        /* expected top-level "schema" */
+    const char *group_type;    /* expected "type" of every test group */
+    webcrypto_algorithm alg;   /* algorithm the backend must support */
+    webcrypto_algorithm hash;  /* hash for HMAC/HKDF/PBKDF2; NONE otherwise */
+    wp_case_fn run;
+} wp_handler;
+
+/* ------------------------------------------------------------------------ */
+/* Verdicts                                                                 */
+/* ------------------------------------------------------------------------ */
+
+static const char *result_name(wp_result r) {
+    switch (r) {
+    case WP_VALID: return "valid";
+    case WP_INVALID: return "invalid";
+    case WP_ACCEPTABLE: return "acceptable";
+    }
+    return "?";
+}
+
+static void add_reason(wp_reason *reasons, size_t *n, const char *text, unsigned count) {
+    for (size_t i = 0; i < *n; i++) {
+        if (strcmp(reasons[i].text, text) == 0) {
+            reasons[i].count += count;
+            return;
+        }
+    }
+    if (*n == WP_MAX_REASONS) {
+        /* Never lose a count: fold the overflow into the last slot. */
+        reasons[WP_MAX_REASONS - 1].text = "other reasons (raise WP_MAX_REASONS)";
+        reasons[WP_MAX_REASONS - 1].count += count;
+        return;
+    }
+    reasons[*n].text = text;
+    reasons[*n].count = count;
+    (*n)++;
+}
+
+static void print_flags(const json_t *flags) {
+    size_t i;
+    const json_t *f;
+    printf("[");
+    json_array_foreach(flags, i, f) {
+        printf("%s%s", i ? "," : "", json_is_string(f) ? json_string_value(f) : "?");
+    }
+    printf("]");
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void case_fail(wp_case *c, const char *fmt, ...) {
+    if (c->done) return;
+    c->done = true;
+    c->st->failed++;
+    printf("  FAILED %s tcId %lld (%s, \"%s\" ", c->h->file, (long long)c->tc_id,
+           result_name(c->result), c->comment);
+    print_flags(c->flags);
+    printf("): ");
+    va_list ap;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    printf("\n");
+}
+
+/* Either outcome is allowed for an "acceptable" case; record which. */
+static void print_acceptable(const wp_case *c, const char *outcome, const char *what) {
+    printf("  acceptable %s tcId %lld (\"%s\" ", c->h->file, (long long)c->tc_id, c->comment);
+    print_flags(c->flags);
+    printf("): %s%s%s\n", outcome, what ? ": " : "", what ? what : "");
+}
+
+/* The implementation produced the expected result. */
+static void case_accepted(wp_case *c) {
+    if (c->done) return;
+    switch (c->result) {
+    case WP_VALID:
+        c->done = true;
+        c->st->valid_accepted++;
+        break;
+    case WP_INVALID:
+        case_fail(c, "an invalid case was accepted");
+        break;
+    case WP_ACCEPTABLE:
+        c->done = true;
+        c->st->acceptable_accepted++;
+        print_acceptable(c, "accepted", NULL);
+        break;
+    }
+}
+
+/* The implementation refused the case; `what` says how. */
+static void case_rejected(wp_case *c, const char *what) {
+    if (c->done) return;
+    switch (c->result) {
+    case WP_VALID:
+        case_fail(c, "a valid case was rejected: %s", what);
+        break;
+    case WP_INVALID:
+        c->done = true;
+        c->st->invalid_rejected++;
+        break;
+    case WP_ACCEPTABLE:
+        c->done = true;
+        c->st->acceptable_rejected++;
+        print_acceptable(c, "rejected", what);
+        break;
+    }
+}
+
+/* The case cannot be expressed with the WebCrypto API. */
+static void case_skip(wp_case *c, const char *reason) {
+    if (c->done) return;
+    c->done = true;
+    c->st->skipped++;
+    add_reason(c->st->reasons, &c->st->n_reasons, reason, 1);
+}
+
+/* "<op> returned <StatusName>: <message>", taken right after the call (the
+ * message is per thread and overwritten by the next call). */
+static void describe(char *buf, size_t cap, const char *op, webcrypto_status s) {
+    snprintf(buf, cap, "%s returned %s: %s", op, webcrypto_status_name(s),
+             webcrypto_error_message());
+}
+
+/* ------------------------------------------------------------------------ */
+/* Vector fields                                                            */
+/* ------------------------------------------------------------------------ */
+
+typedef struct wp_buf {
+    uint8_t *p; /* never NULL once decoded (malloc(1) for empty) */
+    size_t n;
+} wp_buf;
+
+static void buf_free(wp_buf *b) {
+    free(b->p);
+    b->p = NULL;
+    b->n = 0;
+}
+
+static int hexdigit(char ch) {
+    if (ch >= '0' && ch <= '9') return ch - '0';
+    if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
+    return -1;
+}
+
+/* Decodes the hex string member `name` of obj. A missing or malformed field
+ * is a broken vector file: the case fails. */
+static bool hex_field(wp_case *c, const json_t *obj, const char *name, wp_buf *out) {
+    const json_t *v = json_object_get(obj, name);
+    if (!json_is_string(v)) {
+        case_fail(c, "vector has no hex string \"%s\"", name);
+        return false;
+    }
+    const char *s = json_string_value(v);
+    size_t len = json_string_length(v);
+    if (len % 2 != 0) {
+        case_fail(c, "vector field \"%s\" has an odd number of hex digits", name);
+        return false;
+    }
+    out->p = malloc(len / 2 + 1);
+    assert_non_null(out->p);
+    out->n = len / 2;
+    for (size_t i = 0; i < out->n; i++) {
+        int hi = hexdigit(s[2 * i]), lo = hexdigit(s[2 * i + 1]);
+        if (hi < 0 || lo < 0) {
+            buf_free(out);
+            case_fail(c, "vector field \"%s\" is not hex", name);
+            return false;
+        }
+        out->p[i] = (uint8_t)(hi << 4 | lo);
+    }
+    return true;
+}
+
+static bool int_field(wp_case *c, const json_t *obj, const char *name, json_int_t *out) {
+    const json_t *v = json_object_get(obj, name);
+    if (!json_is_integer(v)) {
+        case_fail(c, "vector has no integer \"%s\"", name);
+        return false;
+    }
+    *out = json_integer_value(v);
+    return true;
+}
+
+static bool bytes_equal(const uint8_t *a, size_t an, const uint8_t *b, size_t bn) {
+    return an == bn && (an == 0 || memcmp(a, b, an) == 0);
+}
+
+/* Up to 32 bytes of buf as hex (with "..." if longer), for failure messages.
+ * Returns one of two static buffers so that two can be used in one printf. */
+static const char *hexstr(const uint8_t *buf, size_t len) {
+    static char out[2][2 * 32 + 4];
+    static unsigned which;
+    char *o = out[which++ & 1];
+    size_t shown = len < 32 ? len : 32;
+    for (size_t i = 0; i < shown; i++) snprintf(o + 2 * i, 3, "%02x", buf[i]);
+    strcpy(o + 2 * shown, len > shown ? "..." : "");
+    return o;
+}
+
+/* True if buf holds nothing but the fill pattern or zeros, i.e. no output
+ * (in particular no plaintext) was left in it. */
+static bool holds_no_output(const uint8_t *buf, size_t len) {
+    for (size_t i = 0; i < len; i++) {
+        if (buf[i] != 0 && buf[i] != WP_FILL) return false;
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Calls through the public API                                             */
+/* ------------------------------------------------------------------------ */
+
+typedef webcrypto_status (*wp_crypt_fn)(const webcrypto_params *, const webcrypto_key *,
+                                        const uint8_t *, size_t, uint8_t *, size_t, size_t *);
+
+/* Runs encrypt or decrypt the way a caller would: ask for the size, allocate
+ * it, call. On failure `err` describes it. Records a FAILED verdict (and
+ * returns a non-OK status) if the library breaks the buffer contract, or if a
+ * failed decryption leaves data in the output buffer. */
+static webcrypto_status run_crypt(wp_case *c, wp_crypt_fn fn, bool decrypt, const char *op,
+                                  const webcrypto_params *p, const webcrypto_key *key,
+                                  const wp_buf *in, wp_buf *out, char *err, size_t err_cap) {
+    char what[64];
+    size_t need = 0;
+    out->p = NULL;
+    out->n = 0;
+    webcrypto_status s = fn(p, key, in->p, in->n, NULL, 0, &need);
+    if (s != WEBCRYPTO_OK) {
+        snprintf(what, sizeof what, "%s (size query)", op);
+        describe(err, err_cap, what, s);
+        return s;
+    }
+    out->p = malloc(need ? need : 1);
+    assert_non_null(out->p);
+    memset(out->p, (int)WP_FILL, need);
+    size_t got = 0;
+    s = fn(p, key, in->p, in->n, out->p, need, &got);
+    if (s != WEBCRYPTO_OK) {
+        describe(err, err_cap, op, s);
+        if (decrypt && !holds_no_output(out->p, need)) {
+            case_fail(c, "%s, but the output buffer still holds data (must be wiped)", err);
+        }
+        return s;
+    }
+    if (got > need) {
+        case_fail(c, "%s wrote %zu bytes, more than the %zu it announced", op, got, need);
+        return WEBCRYPTO_ERR_INVALID_ARGUMENT;
+    }
+    out->n = got;
+    return WEBCRYPTO_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* AES-GCM (aead_test_schema_v1) and AES-CBC-PKCS5 (ind_cpa_test_schema_v1) */
+/* ------------------------------------------------------------------------ */
+
+static bool aes_key_size_ok(size_t n) {
+    return n == 16 || n == 24 || n == 32;
+}
+
+/* WebCrypto's AesGcmParams.tagLength: 32, 64, 96, 104, 112, 120 or 128. */
+static bool gcm_tag_bits_ok(size_t bits) {
+    return bits == 32 || bits == 64 || (bits >= 96 && bits <= 128 && bits % 8 == 0);
+}
+
+/* Imports an AES key. Returns NULL when the case is decided already (import
+ * refused: rejected or skipped; or failed). */
+static webcrypto_key *import_aes(wp_case *c, const wp_buf *key) {
+    webcrypto_params p = {0};
+    p.name = c->h->alg;
+    webcrypto_key *k = NULL;
+    unsigned usages = WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_DECRYPT;
+    webcrypto_status s = webcrypto_import_key(c->backend, WEBCRYPTO_FORMAT_RAW, key->p, key->n,
+                                              &p, false, usages, &k);
+    char err[512];
+    if (s != WEBCRYPTO_OK) {
+        describe(err, sizeof err, "importKey", s);
+        if (!aes_key_size_ok(key->n)) {
+            if (s != WEBCRYPTO_ERR_DATA) {
+                case_fail(c, "%zu-byte AES key: expected DataError; %s", key->n, err);
+            } else if (c->result == WP_INVALID) {
+                case_rejected(c, err);
+            } else {
+                case_skip(c, "key size not allowed by WebCrypto");
+            }
+        } else {
+            case_rejected(c, err);
+        }
+        return NULL;
+    }
+    if (!aes_key_size_ok(key->n)) {
+        webcrypto_key_free(k);
+        case_fail(c, "importKey accepted a %zu-byte AES key (WebCrypto: DataError)", key->n);
+        return NULL;
+    }
+    return k;
+}
+
+/* Shared judgement of an encrypt/decrypt pair: encrypt(msg) should be
+ * expect_ct and decrypt(ct) should be msg. */
+static void judge_cipher(wp_case *c, webcrypto_status es, const wp_buf *enc, const char *eerr,
+                         webcrypto_status ds, const wp_buf *dec, const char *derr,
+                         const wp_buf *msg, const wp_buf *expect_ct) {
+    bool enc_match = es == WEBCRYPTO_OK && bytes_equal(enc->p, enc->n, expect_ct->p, expect_ct->n);
+    bool dec_match = ds == WEBCRYPTO_OK && bytes_equal(dec->p, dec->n, msg->p, msg->n);
+    if (c->result == WP_INVALID) {
+        if (ds == WEBCRYPTO_OK) {
+            case_fail(c, "decrypt accepted the invalid ciphertext (%zu bytes out)", dec->n);
+        } else if (enc_match) {
+            case_fail(c, "encrypt produced the invalid vector's ciphertext");
+        } else {
+            case_rejected(c, derr);
+        }
+        return;
+    }
+    if (es == WEBCRYPTO_OK && !enc_match) {
+        case_fail(c, "encrypt gave a wrong ciphertext: %zu bytes %s, expected %zu bytes %s",
+                  enc->n, hexstr(enc->p, enc->n), expect_ct->n, hexstr(expect_ct->p, expect_ct->n));
+    } else if (ds == WEBCRYPTO_OK && !dec_match) {
+        case_fail(c, "decrypt gave a wrong plaintext: %zu bytes %s, expected %zu bytes %s", dec->n,
+                  hexstr(dec->p, dec->n), msg->n, hexstr(msg->p, msg->n));
+    } else if (enc_match && dec_match) {
+        case_accepted(c);
+    } else {
+        char both[1100];
+        snprintf(both, sizeof both, "%s; %s", es == WEBCRYPTO_OK ? "encrypt ok" : eerr,
+                 ds == WEBCRYPTO_OK ? "decrypt ok" : derr);
+        case_rejected(c, both);
+    }
+}
+
+static void run_aes_gcm(wp_case *c, const json_t *group, const json_t *test) {
+    (void)group; /* sizes are taken from the data itself */
+    wp_buf key = {0}, iv = {0}, aad = {0}, msg = {0}, ct = {0}, tag = {0}, ct_tag = {0};
+    wp_buf enc = {0}, dec = {0};
+    webcrypto_key *k = NULL;
+    if (!hex_field(c, test, "key", &key) || !hex_field(c, test, "iv", &iv) ||
+        !hex_field(c, test, "aad", &aad) || !hex_field(c, test, "msg", &msg) ||
+        !hex_field(c, test, "ct", &ct) || !hex_field(c, test, "tag", &tag))
+        goto out;
+
+    ct_tag.n = ct.n + tag.n;
+    ct_tag.p = malloc(ct_tag.n + 1);
+    assert_non_null(ct_tag.p);
+    memcpy(ct_tag.p, ct.p, ct.n);
+    memcpy(ct_tag.p + ct.n, tag.p, tag.n);
+
+    k = import_aes(c, &key);
+    if (!k) goto out;
+
+    webcrypto_params p = {0};
+    p.name = WEBCRYPTO_ALG_AES_GCM;
+    p.iv = iv.p;
+    p.iv_len = iv.n;
+    p.additional_data = aad.p;
+    p.additional_data_len = aad.n;
+    p.tag_length = tag.n * 8;
+    char eerr[512] = "", derr[512] = "";
+
+    if (!gcm_tag_bits_ok(tag.n * 8)) {
+        /* WebCrypto cannot ask for this tag size; it must refuse it. */
+        webcrypto_status es = run_crypt(c, webcrypto_encrypt, false, "encrypt", &p, k, &msg,
+                                        &enc, eerr, sizeof eerr);
+        if (es == WEBCRYPTO_OK) {
+            case_fail(c, "encrypt accepted tagLength %zu (WebCrypto: OperationError)", tag.n * 8);
+        } else {
+            case_skip(c, "tag size not allowed by WebCrypto");
+        }
+        goto out;
+    }
+    if (iv.n == 0 && c->result != WP_INVALID) {
+        /* AesGcmParams needs a non-empty iv; check it is refused. */
+        webcrypto_status es = run_crypt(c, webcrypto_encrypt, false, "encrypt", &p, k, &msg,
+                                        &enc, eerr, sizeof eerr);
+        if (es == WEBCRYPTO_OK) {
+            case_fail(c, "encrypt accepted an empty iv (WebCrypto: OperationError)");
+        } else {
+            case_skip(c, "empty iv not allowed by WebCrypto");
+        }
+        goto out;
+    }
+
+    webcrypto_status es = run_crypt(c, webcrypto_encrypt, false, "encrypt", &p, k, &msg, &enc,
+                                    eerr, sizeof eerr);
+    webcrypto_status ds = run_crypt(c, webcrypto_decrypt, true, "decrypt", &p, k, &ct_tag, &dec,
+                                    derr, sizeof derr);
+    if (iv.n == 0 && es == WEBCRYPTO_OK) {
+        /* An empty GCM iv must be refused outright, not just fail to match. */
+        case_fail(c, "encrypt accepted an empty iv (WebCrypto: OperationError)");
+    }
+    judge_cipher(c, es, &enc, eerr, ds, &dec, derr, &msg, &ct_tag);
+
+out:
+    webcrypto_key_free(k);
+    buf_free(&key); buf_free(&iv); buf_free(&aad); buf_free(&msg); buf_free(&ct);
+    buf_free(&tag); buf_free(&ct_tag); buf_free(&enc); buf_free(&dec);
+}
+
+static void run_aes_cbc(wp_case *c, const json_t *group, const json_t *test) {
+    (void)group;
+    wp_buf key = {0}, iv = {0}, msg = {0}, ct = {0}, enc = {0}, dec = {0};
+    webcrypto_key *k = NULL;
+    if (!hex_field(c, test, "key", &key) || !hex_field(c, test, "iv", &iv) ||
+        !hex_field(c, test, "msg", &msg) || !hex_field(c, test, "ct", &ct))
+        goto out;
+
+    k = import_aes(c, &key);
+    if (!k) goto out;
+
+    webcrypto_params p = {0};
+    p.name = WEBCRYPTO_ALG_AES_CBC;
+    p.iv = iv.p;
+    p.iv_len = iv.n;
+    char eerr[512] = "", derr[512] = "";
+
+    if (iv.n != 16 && c->result != WP_INVALID) {
+        webcrypto_status es = run_crypt(c, webcrypto_encrypt, false, "encrypt", &p, k, &msg,
+                                        &enc, eerr, sizeof eerr);
+        if (es == WEBCRYPTO_OK) {
+            case_fail(c, "encrypt accepted a %zu-byte iv (WebCrypto: OperationError)", iv.n);
+        } else {
+            case_skip(c, "iv size not allowed by WebCrypto (AES-CBC needs 16 bytes)");
+        }
+        goto out;
+    }
+
+    webcrypto_status es = run_crypt(c, webcrypto_encrypt, false, "encrypt", &p, k, &msg, &enc,
+                                    eerr, sizeof eerr);
+    webcrypto_status ds = run_crypt(c, webcrypto_decrypt, true, "decrypt", &p, k, &ct, &dec,
+                                    derr, sizeof derr);
+    judge_cipher(c, es, &enc, eerr, ds, &dec, derr, &msg, &ct);
+
+out:
+    webcrypto_key_free(k);
+    buf_free(&key); buf_free(&iv); buf_free(&msg); buf_free(&ct);
+    buf_free(&enc); buf_free(&dec);
+}
+
+/* ------------------------------------------------------------------------ */
+/* HMAC (mac_test_schema_v1)                                                */
+/* ------------------------------------------------------------------------ */
+
+static void run_hmac(wp_case *c, const json_t *group, const json_t *test) {
+    (void)group;
+    wp_buf key = {0}, msg = {0}, tag = {0};
+    webcrypto_key *k = NULL;
+    uint8_t mac[64];
+    char err[512];
+    if (!hex_field(c, test, "key", &key) || !hex_field(c, test, "msg", &msg) ||
+        !hex_field(c, test, "tag", &tag))
+        goto out;
+
+    webcrypto_params p = {0};
+    p.name = WEBCRYPTO_ALG_HMAC;
+    p.hash = c->h->hash;
+    webcrypto_status s = webcrypto_import_key(c->backend, WEBCRYPTO_FORMAT_RAW, key.p, key.n, &p,
+                                              false,
+                                              WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY, &k);
+    if (s != WEBCRYPTO_OK) {
+        describe(err, sizeof err, "importKey", s);
+        if (key.n == 0 && s == WEBCRYPTO_ERR_DATA && c->result != WP_INVALID) {
+            case_skip(c, "empty HMAC key not allowed by WebCrypto");
+        } else {
+            case_rejected(c, err);
+        }
+        goto out;
+    }
+    if (key.n == 0) {
+        case_fail(c, "importKey accepted an empty HMAC key (WebCrypto: DataError)");
+        goto out;
+    }
+
+    size_t mac_size = webcrypto_digest_size(c->h->hash);
+    size_t mac_len = 0;
+    webcrypto_params sp = {0};
+    sp.name = WEBCRYPTO_ALG_HMAC;
+    s = webcrypto_sign(&sp, k, msg.p, msg.n, mac, sizeof mac, &mac_len);
+    if (s != WEBCRYPTO_OK) {
+        describe(err, sizeof err, "sign", s);
+        case_rejected(c, err);
+        goto out;
+    }
+    if (mac_len != mac_size) {
+        case_fail(c, "sign gave %zu bytes, expected the full %zu-byte MAC", mac_len, mac_size);
+        goto out;
+    }
+    bool valid = false;
+    s = webcrypto_verify(&sp, k, tag.p, tag.n, msg.p, msg.n, &valid);
+    if (s != WEBCRYPTO_OK) {
+        /* A wrong or wrong-length MAC is "false", never an error. */
+        describe(err, sizeof err, "verify", s);
+        case_fail(c, "%s (a wrong MAC must give OK and false)", err);
+        goto out;
+    }
+
+    if (tag.n != mac_size) {
+        /* WebCrypto has no truncated-MAC check: a MAC of any other length
+         * verifies false. Still catch a wrong MAC or a "true". */
+        if (valid) {
+            case_fail(c, "verify returned true for a %zu-byte tag", tag.n);
+        } else if (tag.n < mac_size && c->result == WP_VALID && memcmp(mac, tag.p, tag.n) != 0) {
+            case_fail(c, "the MAC's first %zu bytes differ from the truncated tag", tag.n);
+        } else if (tag.n < mac_size && c->result == WP_INVALID && memcmp(mac, tag.p, tag.n) == 0) {
+            case_fail(c, "the MAC starts with the invalid truncated tag");
+        } else {
+            case_skip(c, tag.n < mac_size
+                             ? "truncated tag (WebCrypto HMAC always uses the full MAC)"
+                             : "tag longer than the MAC");
+        }
+        goto out;
+    }
+
+    /* sign and verify must agree with each other; then the verdict is
+     * whether the vector's tag is the MAC. */
+    bool sign_match = memcmp(mac, tag.p, tag.n) == 0;
+    if (valid && !sign_match) {
+        case_fail(c, "verify returned true but sign gives %s, not the tag %s",
+                  hexstr(mac, mac_len), hexstr(tag.p, tag.n));
+    } else if (!valid && sign_match) {
+        case_fail(c, "verify returned false for the MAC sign produced");
+    } else if (valid) {
+        if (c->result == WP_INVALID) {
+            case_fail(c, "sign produced the invalid tag and verify accepted it");
+        } else {
+            case_accepted(c);
+        }
+    } else {
+        char what[256];
+        snprintf(what, sizeof what, "verify returned false; sign gives %s, expected %s",
+                 hexstr(mac, mac_len), hexstr(tag.p, tag.n));
+        case_rejected(c, what);
+    }
+
+out:
+    webcrypto_key_free(k);
+    buf_free(&key); buf_free(&msg); buf_free(&tag);
+}
+
+/* ------------------------------------------------------------------------ */
+/* HKDF (hkdf_test_schema_v1) and PBKDF2 (pbkdf_test_schema)                */
+/* ------------------------------------------------------------------------ */
+
+static webcrypto_key *import_kdf(wp_case *c, const wp_buf *secret) {
+    webcrypto_params p = {0};
+    p.name = c->h->alg;
+    webcrypto_key *k = NULL;
+    webcrypto_status s = webcrypto_import_key(c->backend, WEBCRYPTO_FORMAT_RAW, secret->p,
+                                              secret->n, &p, false,
+                                              WEBCRYPTO_USAGE_DERIVE_BITS, &k);
+    if (s != WEBCRYPTO_OK) {
+        char err[512];
+        describe(err, sizeof err, "importKey", s);
+        case_rejected(c, err);
+        return NULL;
+    }
+    return k;
+}
+
+/* deriveBits into a fresh buffer of `bytes` bytes; judges the result against
+ * `expect`. */
+static void derive_and_judge(wp_case *c, const webcrypto_params *p, const webcrypto_key *k,
+                             size_t bytes, const wp_buf *expect) {
+    uint8_t *out = malloc(bytes ? bytes : 1);
+    assert_non_null(out);
+    memset(out, (int)WP_FILL, bytes);
+    webcrypto_status s = webcrypto_derive_bits(p, k, bytes * 8, out, bytes);
+    if (s != WEBCRYPTO_OK) {
+        char err[512];
+        describe(err, sizeof err, "deriveBits", s);
+        case_rejected(c, err);
+    } else if (c->result == WP_INVALID) {
+        case_fail(c, "deriveBits of %zu bytes succeeded", bytes);
+    } else if (!bytes_equal(out, bytes, expect->p, expect->n)) {
+        case_fail(c, "deriveBits gave wrong bytes: %zu bytes %s, expected %zu bytes %s", bytes,
+                  hexstr(out, bytes), expect->n, hexstr(expect->p, expect->n));
+    } else {
+        case_accepted(c);
+    }
+    free(out);
+}
+
+static void run_hkdf(wp_case *c, const json_t *group, const json_t *test) {
+    (void)group;
+    wp_buf ikm = {0}, salt = {0}, info = {0}, okm = {0};
+    webcrypto_key *k = NULL;
+    json_int_t size;
+    if (!hex_field(c, test, "ikm", &ikm) || !hex_field(c, test, "salt", &salt) ||
+        !hex_field(c, test, "info", &info) || !hex_field(c, test, "okm", &okm) ||
+        !int_field(c, test, "size", &size))
+        goto out;
+    if (size < 0 || (unsigned long long)size > SIZE_MAX / 8) {
+        case_fail(c, "vector size %lld out of range", (long long)size);
+        goto out;
+    }
+
+    k = import_kdf(c, &ikm);
+    if (!k) goto out;
+    webcrypto_params p = {0};
+    p.name = WEBCRYPTO_ALG_HKDF;
+    p.hash = c->h->hash;
+    p.salt = salt.p;
+    p.salt_len = salt.n;
+    p.info = info.p;
+    p.info_len = info.n;
+    /* size 0 is allowed by WebCrypto's HKDF (empty result): no skip. */
+    derive_and_judge(c, &p, k, (size_t)size, &okm);
+
+out:
+    webcrypto_key_free(k);
+    buf_free(&ikm); buf_free(&salt); buf_free(&info); buf_free(&okm);
+}
+
+static void run_pbkdf2(wp_case *c, const json_t *group, const json_t *test) {
+    (void)group;
+    wp_buf password = {0}, salt = {0}, dk = {0};
+    webcrypto_key *k = NULL;
+    json_int_t iterations, dk_len;
+    if (!hex_field(c, test, "password", &password) || !hex_field(c, test, "salt", &salt) ||
+        !hex_field(c, test, "dk", &dk) || !int_field(c, test, "iterationCount", &iterations) ||
+        !int_field(c, test, "dkLen", &dk_len))
+        goto out;
+    if (dk_len < 0 || (unsigned long long)dk_len > SIZE_MAX / 8 || iterations < 0) {
+        case_fail(c, "vector dkLen %lld / iterationCount %lld out of range", (long long)dk_len,
+                  (long long)iterations);
+        goto out;
+    }
+    if ((unsigned long long)iterations > WP_MAX_PBKDF2_ITERATIONS) {
+        case_skip(c, "iteration count > 100000 (too slow for this suite)");
+        goto out;
+    }
+
+    k = import_kdf(c, &password);
+    if (!k) goto out;
+    webcrypto_params p = {0};
+    p.name = WEBCRYPTO_ALG_PBKDF2;
+    p.hash = c->h->hash;
+    p.salt = salt.p;
+    p.salt_len = salt.n;
+    p.iterations = (uint32_t)iterations;
+
+    if ((iterations == 0 || dk_len == 0) && c->result != WP_INVALID) {
+        /* WebCrypto's PBKDF2 refuses both with OperationError; check it. */
+        size_t bytes = (size_t)dk_len;
+        uint8_t *dst = malloc(bytes ? bytes : 1);
+        assert_non_null(dst);
+        webcrypto_status s = webcrypto_derive_bits(&p, k, bytes * 8, dst, bytes);
+        free(dst);
+        if (s != WEBCRYPTO_ERR_OPERATION) {
+            case_fail(c, "deriveBits with %s 0 returned %s (WebCrypto: OperationError)",
+                      iterations == 0 ? "iterations" : "length", webcrypto_status_name(s));
+        } else {
+            case_skip(c, iterations == 0 ? "iteration count 0 not allowed by WebCrypto"
+                                         : "dkLen 0 not allowed by WebCrypto");
+        }
+        goto out;
+    }
+    derive_and_judge(c, &p, k, (size_t)dk_len, &dk);
+
+out:
+    webcrypto_key_free(k);
+    buf_free(&password); buf_free(&salt); buf_free(&dk);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The table                                                                */
+/* ------------------------------------------------------------------------ */
+
+static const wp_handler handlers[] = {
+    {"aes_gcm_test.json", "aead_test_schema_v1.json", "AeadTest", WEBCRYPTO_ALG_AES_GCM,
+     WEBCRYPTO_ALG_NONE, run_aes_gcm},
+    {"aes_cbc_pkcs5_test.json", "ind_cpa_test_schema_v1.json", "IndCpaTest",
+     WEBCRYPTO_ALG_AES_CBC, WEBCRYPTO_ALG_NONE, run_aes_cbc},
+    {"hmac_sha1_test.json", "mac_test_schema_v1.json", "MacTest", WEBCRYPTO_ALG_HMAC,
+     WEBCRYPTO_ALG_SHA_1, run_hmac},
+    {"hmac_sha256_test.json", "mac_test_schema_v1.json", "MacTest", WEBCRYPTO_ALG_HMAC,
+     WEBCRYPTO_ALG_SHA_256, run_hmac},
+    {"hmac_sha384_test.json", "mac_test_schema_v1.json", "MacTest", WEBCRYPTO_ALG_HMAC,
+     WEBCRYPTO_ALG_SHA_384, run_hmac},
+    {"hmac_sha512_test.json", "mac_test_schema_v1.json", "MacTest", WEBCRYPTO_ALG_HMAC,
+     WEBCRYPTO_ALG_SHA_512, run_hmac},
+    {"hkdf_sha1_test.json", "hkdf_test_schema_v1.json", "HkdfTest", WEBCRYPTO_ALG_HKDF,
+     WEBCRYPTO_ALG_SHA_1, run_hkdf},
+    {"hkdf_sha256_test.json", "hkdf_test_schema_v1.json", "HkdfTest", WEBCRYPTO_ALG_HKDF,
+     WEBCRYPTO_ALG_SHA_256, run_hkdf},
+    {"hkdf_sha384_test.json", "hkdf_test_schema_v1.json", "HkdfTest", WEBCRYPTO_ALG_HKDF,
+     WEBCRYPTO_ALG_SHA_384, run_hkdf},
+    {"hkdf_sha512_test.json", "hkdf_test_schema_v1.json", "HkdfTest", WEBCRYPTO_ALG_HKDF,
+     WEBCRYPTO_ALG_SHA_512, run_hkdf},
+    {"pbkdf2_hmacsha1_test.json", "pbkdf_test_schema.json", "PbkdfTest", WEBCRYPTO_ALG_PBKDF2,
+     WEBCRYPTO_ALG_SHA_1, run_pbkdf2},
+    {"pbkdf2_hmacsha256_test.json", "pbkdf_test_schema.json", "PbkdfTest",
+     WEBCRYPTO_ALG_PBKDF2, WEBCRYPTO_ALG_SHA_256, run_pbkdf2},
+    {"pbkdf2_hmacsha384_test.json", "pbkdf_test_schema.json", "PbkdfTest",
+     WEBCRYPTO_ALG_PBKDF2, WEBCRYPTO_ALG_SHA_384, run_pbkdf2},
+    {"pbkdf2_hmacsha512_test.json", "pbkdf_test_schema.json", "PbkdfTest",
+     WEBCRYPTO_ALG_PBKDF2, WEBCRYPTO_ALG_SHA_512, run_pbkdf2},
+};
+
+#define N_HANDLERS (sizeof handlers / sizeof handlers[0])
+
+/* ------------------------------------------------------------------------ */
+/* Running a file                                                           */
+/* ------------------------------------------------------------------------ */
+
+static const char *g_dir;
+static wp_stats g_stats[N_HANDLERS];
+static bool g_missing[N_HANDLERS];
+static bool g_ran[N_HANDLERS];
+
+static void print_reasons(const wp_reason *r, size_t n) {
+    printf("[");
+    for (size_t i = 0; i < n; i++) printf("%s%s: %u", i ? "; " : "", r[i].text, r[i].count);
+    printf("]");
+}
+
+static void print_counts(const wp_stats *st) {
+    printf("%u valid accepted, %u invalid rejected, %u acceptable (%u accepted, %u rejected), "
+           "%u skipped ",
+           st->valid_accepted, st->invalid_rejected,
+           st->acceptable_accepted + st->acceptable_rejected, st->acceptable_accepted,
+           st->acceptable_rejected, st->skipped);
+    print_reasons(st->reasons, st->n_reasons);
+    printf(", %u FAILED", st->failed);
+}
+
+/* A problem with the file as a whole (unreadable, unexpected shape). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static void file_fail(const wp_handler *h, wp_stats *st, const char *fmt, ...) {
+    st->failed++;
+    printf("  FAILED %s: ", h->file);
+    va_list ap;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    printf("\n");
+}
+
+static void run_file(const wp_handler *h, wp_stats *st, const webcrypto_backend *backend) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", g_dir, h->file);
+    json_error_t jerr;
+    json_t *root = json_load_file(path, 0, &jerr);
+    if (!root) {
+        file_fail(h, st, "cannot read %s: %s (line %d)", path, jerr.text, jerr.line);
+        return;
+    }
+    const char *schema = json_string_value(json_object_get(root, "schema"));
+    const json_t *groups = json_object_get(root, "testGroups");
+    const json_t *declared = json_object_get(root, "numberOfTests");
+    if (!schema || strcmp(schema, h->schema) != 0) {
+        file_fail(h, st, "schema is %s, the handler expects %s", schema ? schema : "(none)",
+                  h->schema);
+        goto out;
+    }
+    if (!json_is_array(groups)) {
+        file_fail(h, st, "no testGroups array");
+        goto out;
+    }
+    bool supported = webcrypto_backend_supports(backend, h->alg) &&
+                     (h->hash == WEBCRYPTO_ALG_NONE ||
+                      webcrypto_backend_supports(backend, h->hash));
+
+    size_t gi, ti, n_cases = 0;
+    const json_t *group, *test;
+    json_array_foreach(groups, gi, group) {
+        const char *type = json_string_value(json_object_get(group, "type"));
+        const json_t *tests = json_object_get(group, "tests");
+        if (!type || strcmp(type, h->group_type) != 0 || !json_is_array(tests)) {
+            file_fail(h, st, "group %zu: type %s (expected %s) or no tests array", gi,
+                      type ? type : "(none)", h->group_type);
+            continue;
+        }
+        json_array_foreach(tests, ti, test) {
+            n_cases++;
+            wp_case c = {0};
+            c.h = h;
+            c.backend = backend;
+            c.st = st;
+            c.tc_id = json_integer_value(json_object_get(test, "tcId"));
+            c.comment = json_string_value(json_object_get(test, "comment"));
+            if (!c.comment) c.comment = "";
+            c.flags = json_object_get(test, "flags");
+            const char *res = json_string_value(json_object_get(test, "result"));
+            if (res && strcmp(res, "valid") == 0) {
+                c.result = WP_VALID;
+            } else if (res && strcmp(res, "invalid") == 0) {
+                c.result = WP_INVALID;
+            } else if (res && strcmp(res, "acceptable") == 0) {
+                c.result = WP_ACCEPTABLE;
+            } else {
+                case_fail(&c, "unknown result \"%s\"", res ? res : "(none)");
+                continue;
+            }
+            if (!supported) {
+                case_skip(&c, "algorithm not supported by this backend");
+                continue;
+            }
+            h->run(&c, group, test);
+            if (!c.done) case_fail(&c, "handler reached no verdict (bug in the runner)");
+        }
+    }
+    /* Catches a truncated file or groups the runner did not walk. */
+    if (json_is_integer(declared) && (json_int_t)n_cases != json_integer_value(declared)) {
+        file_fail(h, st, "file declares %lld tests, %zu were found",
+                  (long long)json_integer_value(declared), n_cases);
+    }
+out:
+    json_decref(root);
+}
+
+static int file_exists(const char *file) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", g_dir, file);
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    fclose(f);
+    return 1;
+}
+
+static void test_file(void **state) {
+    const wp_handler *h = *state;
+    size_t idx = (size_t)(h - handlers);
+    wp_stats *st = &g_stats[idx];
+    const webcrypto_backend *backend = tu_backend();
+    g_ran[idx] = true;
+    if (!file_exists(h->file)) {
+        g_missing[idx] = true;
+        printf("%s: MISSING from %s (the directory is incomplete)\n", h->file, g_dir);
+        fail_msg("%s is missing", h->file);
+    }
+    run_file(h, st, backend);
+    printf("%s: ", h->file);
+    print_counts(st);
+    printf("\n");
+    if (st->failed) fail_msg("%s: %u FAILED", h->file, st->failed);
+}
+
+/* Vector files in the directory that no handler covers yet: worth knowing,
+ * not a failure. */
+static void list_uncovered(void) {
+    DIR *d = opendir(g_dir);
+    if (!d) return;
+    const struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len < 10 || strcmp(e->d_name + len - 10, "_test.json") != 0) continue;
+        bool handled = false;
+        for (size_t j = 0; j < N_HANDLERS; j++) {
+            if (strcmp(handlers[j].file, e->d_name) == 0) handled = true;
+        }
+        if (!handled) printf("not covered yet (no handler): %s\n", e->d_name);
+    }
+    closedir(d);
+}
+
+int main(void) {
+    g_dir = tu_wycheproof_dir();
+    if (!g_dir) {
+        const char *env = getenv("WEBCRYPTO_WYCHEPROOF_DIR");
+        if (env && *env) {
+            printf("SKIP: WEBCRYPTO_WYCHEPROOF_DIR=%s is not a directory.\n", env);
+        } else {
+            printf("SKIP: no Wycheproof vector directory (looked for ../shared/wycheproof beside "
+                   "the source tree). Set WEBCRYPTO_WYCHEPROOF_DIR to a Wycheproof checkout's "
+                   "testvectors_v1/ folder to run these tests.\n");
+        }
+        return 77;
+    }
+    const char *bname = getenv("WEBCRYPTO_TEST_BACKEND");
+    printf("Wycheproof vectors: %s; backend: %s\n", g_dir, bname && *bname ? bname : "(default)");
+
+    struct CMUnitTest tests[N_HANDLERS];
+    for (size_t i = 0; i < N_HANDLERS; i++) {
+        tests[i] = (struct CMUnitTest){handlers[i].file, test_file, NULL, NULL,
+                                       (void *)&handlers[i]};
+    }
+    int cm_failed = cmocka_run_group_tests_name("wycheproof", tests, NULL, NULL);
+
+    wp_stats total = {0};
+    unsigned missing = 0, not_run = 0;
+    for (size_t i = 0; i < N_HANDLERS; i++) {
+        const wp_stats *st = &g_stats[i];
+        total.valid_accepted += st->valid_accepted;
+        total.invalid_rejected += st->invalid_rejected;
+        total.acceptable_accepted += st->acceptable_accepted;
+        total.acceptable_rejected += st->acceptable_rejected;
+        total.skipped += st->skipped;
+        total.failed += st->failed;
+        for (size_t r = 0; r < st->n_reasons; r++) {
+            add_reason(total.reasons, &total.n_reasons, st->reasons[r].text, st->reasons[r].count);
+        }
+        if (g_missing[i]) missing++;
+        if (!g_ran[i]) not_run++;
+    }
+    list_uncovered();
+    printf("TOTAL: %zu files (%u missing), ", N_HANDLERS, missing);
+    print_counts(&total);
+    printf("\n");
+    bool ok = cm_failed == 0 && total.failed == 0 && missing == 0 && not_run == 0;
+    printf("wycheproof: %s\n", ok ? "PASS" : "FAIL");
+    return ok ? 0 : 1;
+}
