@@ -405,8 +405,10 @@ webcrypto_status webcrypto_cipher_update(webcrypto_cipher_ctx *ctx, const uint8_
     webcrypto_status st;
     size_t most = data_len;
     if (ctx->alg == WEBCRYPTO_ALG_AES_CBC) {
-        most = ctx->buf_len + data_len;
-        most -= most % AES_BLOCK;
+        size_t total = ctx->buf_len + data_len;
+        /* Decryption always holds back the last whole block (it may be padding). */
+        if (!ctx->encrypt && total) total--;
+        most = total - total % AES_BLOCK;
     }
     if (wc_output_check(most, out, out_cap, out_len, &st)) return st;
     if (data_len == 0) {

@@ -76,10 +76,17 @@ static webcrypto_status check_usages(webcrypto_algorithm alg, unsigned usages) {
     if (bad) {
         char list[128];
         wc_usages_to_string(bad, list, sizeof list);
-        if (!list[0]) return wc_error(WEBCRYPTO_ERR_SYNTAX, "unknown usage bits 0x%x", bad);
         return wc_error(WEBCRYPTO_ERR_SYNTAX, "usages not allowed for %s keys: %s",
                         webcrypto_algorithm_name(alg), list);
     }
+    return WEBCRYPTO_OK;
+}
+
+/* Bits that name no usage are the spec's TypeError (not a KeyUsage value). */
+static webcrypto_status check_usage_bits(unsigned usages) {
+    if (usages & ~WC_ALL_USAGES)
+        return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "usage bits 0x%x name no key usage",
+                        usages & ~WC_ALL_USAGES);
     return WEBCRYPTO_OK;
 }
 
@@ -93,7 +100,8 @@ webcrypto_status webcrypto_generate_key(const webcrypto_backend *backend,
                                         const webcrypto_params *alg, bool extractable,
                                         unsigned usages, webcrypto_key **out) {
     WC_REQUIRE(alg && out, "generate_key: alg and out must not be NULL");
-    webcrypto_status st = wc_backend_resolve(backend, &backend);
+    webcrypto_status st = check_usage_bits(usages);
+    if (st == WEBCRYPTO_OK) st = wc_backend_resolve(backend, &backend);
     if (st == WEBCRYPTO_OK) st = wc_check_algorithm(backend, alg->name, "generateKey");
     if (st != WEBCRYPTO_OK) return st;
 
@@ -226,7 +234,8 @@ webcrypto_status webcrypto_import_key(const webcrypto_backend *backend,
     if (format < WEBCRYPTO_FORMAT_RAW || format > WEBCRYPTO_FORMAT_JWK)
         return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "import_key: unknown key format %d",
                         (int)format);
-    webcrypto_status st = wc_backend_resolve(backend, &backend);
+    webcrypto_status st = check_usage_bits(usages);
+    if (st == WEBCRYPTO_OK) st = wc_backend_resolve(backend, &backend);
     if (st == WEBCRYPTO_OK) st = wc_check_algorithm(backend, alg->name, "importKey");
     if (st != WEBCRYPTO_OK) return st;
     if (wc_is_aes(alg->name))
@@ -246,11 +255,15 @@ webcrypto_status webcrypto_export_key(webcrypto_key_format format, const webcryp
     if (format < WEBCRYPTO_FORMAT_RAW || format > WEBCRYPTO_FORMAT_JWK)
         return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "export_key: unknown key format %d",
                         (int)format);
+    /* The spec's order: an algorithm without export, then extractability,
+     * then the format. */
+    if (key->alg == WEBCRYPTO_ALG_HKDF || key->alg == WEBCRYPTO_ALG_PBKDF2)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "exportKey: %s keys cannot be exported",
+                        webcrypto_algorithm_name(key->alg));
     if (!key->extractable)
         return wc_error(WEBCRYPTO_ERR_INVALID_ACCESS, "exportKey: the key is not extractable");
-    bool kdf = key->alg == WEBCRYPTO_ALG_HKDF || key->alg == WEBCRYPTO_ALG_PBKDF2;
-    if (format == WEBCRYPTO_FORMAT_JWK && !kdf) return wc_jwk_export_secret(key, out, out_len);
-    if (format != WEBCRYPTO_FORMAT_RAW || kdf)
+    if (format == WEBCRYPTO_FORMAT_JWK) return wc_jwk_export_secret(key, out, out_len);
+    if (format != WEBCRYPTO_FORMAT_RAW)
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "exportKey: %s keys do not export to %s",
                         webcrypto_algorithm_name(key->alg),
                         format == WEBCRYPTO_FORMAT_PKCS8  ? "pkcs8"
