@@ -266,10 +266,7 @@ webcrypto_status webcrypto_export_key(webcrypto_key_format format, const webcryp
     if (format != WEBCRYPTO_FORMAT_RAW)
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "exportKey: %s keys do not export to %s",
                         webcrypto_algorithm_name(key->alg),
-                        format == WEBCRYPTO_FORMAT_PKCS8  ? "pkcs8"
-                        : format == WEBCRYPTO_FORMAT_SPKI ? "spki"
-                        : format == WEBCRYPTO_FORMAT_JWK  ? "jwk"
-                                                          : "raw");
+                        format == WEBCRYPTO_FORMAT_PKCS8 ? "pkcs8" : "spki");
     uint8_t *buf = malloc(key->secret_len + 1);
     if (!buf) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "exportKey: out of memory");
     if (key->secret_len) memcpy(buf, key->secret, key->secret_len);
