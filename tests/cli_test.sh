@@ -526,6 +526,20 @@ expect_err "--backend nosuch after the command is NotSupportedError" NotSupporte
     random 16 --backend nosuch
 expect_err "backends --backend nosuch is NotSupportedError" NotSupportedError 3 backends --backend nosuch
 
+# ---------------------------------------------------------------- usages, extractability
+run generate-key HMAC --hash SHA-384 --usages sign
+check "generate-key --usages sign gives key_ops [sign]" rc0 grep -q '"key_ops":\["sign"\]' "$T/out"
+expect_err "generate-key AES-GCM --usages sign is SyntaxError" SyntaxError 3 \
+    generate-key AES-GCM --length 128 --usages sign
+expect_err "generate-key with empty --usages is SyntaxError" SyntaxError 3 \
+    generate-key AES-GCM --length 128 --usages ''
+expect_err "generate-key with an unknown usage is TypeError" TypeError 3 \
+    generate-key HMAC --hash SHA-256 --usages sign,frobnicate
+expect_err "generate-key --extractable false cannot print the key: InvalidAccessError" \
+    InvalidAccessError 3 generate-key AES-GCM --length 256 --extractable false
+expect_err "generate-key --extractable maybe is a usage error" UsageError 2 \
+    generate-key AES-GCM --length 256 --extractable maybe
+
 # ---------------------------------------------------------------- usage, help, I/O errors
 run --help
 check "--help prints the usage and exits 0" rc0 grep -q '^Usage: webcrypto' "$T/out"

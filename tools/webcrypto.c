@@ -41,7 +41,10 @@ static const char usage_text[] =
     "  digest ALG [FILE]                      hex digest (SHA-1, SHA-256, SHA-384, SHA-512)\n"
     "  generate-key AES-GCM|AES-CBC|AES-CTR --length 128|192|256\n"
     "  generate-key HMAC --hash HASH [--length BITS]\n"
-    "                                         print a new extractable key as a JWK\n"
+    "               [--usages LIST] [--extractable true|false]\n"
+    "                                         print a new key as a JWK; by default\n"
+    "                                         extractable, usages encrypt,decrypt (AES)\n"
+    "                                         or sign,verify (HMAC)\n"
     "  encrypt|decrypt AES-GCM --key JWKFILE --iv HEX [--aad HEX] [--tag-length BITS] [FILE]\n"
     "  encrypt|decrypt AES-CBC --key JWKFILE --iv HEX [FILE]\n"
     "  encrypt|decrypt AES-CTR --key JWKFILE --counter HEX --length BITS [FILE]\n"
@@ -65,6 +68,9 @@ static const char usage_text[] =
     "  --key FILE      key as a JWK (JSON) file; it is imported with the single usage\n"
     "                  the command needs (encrypt, decrypt, sign or verify)\n"
     "  --hash HASH     HMAC: the key's hash, default from the JWK's alg (HS1..HS512)\n"
+    "  --usages LIST   generate-key: comma-separated WebCrypto usages (\"sign,verify\")\n"
+    "  --extractable B generate-key: true (default) or false; a non-extractable key\n"
+    "                  cannot be printed (InvalidAccessError), as WebCrypto says\n"
     "  --out FILE      write the result to FILE instead of stdout: a temporary file in\n"
     "                  FILE's directory, renamed over FILE only on success (AES-CBC and\n"
     "                  AES-CTR then stream, so data need not fit in memory)\n"
@@ -414,12 +420,15 @@ enum opt_id {
     OPT_INFO,
     OPT_ITERATIONS,
     OPT_OUT,
+    OPT_USAGES,
+    OPT_EXTRACTABLE,
     OPT_COUNT
 };
 
 static const char *const opt_names[OPT_COUNT] = {
     "--backend", "--key",     "--key-hex", "--iv",   "--aad",  "--tag-length", "--counter",
-    "--length",  "--hash",    "--signature", "--salt", "--info", "--iterations", "--out"};
+    "--length",  "--hash",    "--signature", "--salt", "--info", "--iterations", "--out",
+    "--usages", "--extractable"};
 
 #define OPTBIT(o) (1u << (o))
 #define MAX_POS 8
@@ -648,8 +657,30 @@ static int cmd_digest(cli *c) {
     return rc ? rc : sink_commit_hex(&s, md, md_len);
 }
 
+/* "sign,verify" -> usage bits; names are checked by the library (TypeError). */
+static int parse_usages(const char *list, unsigned *out) {
+    unsigned usages = 0;
+    char name[32];
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, ",");
+        if (n >= sizeof name) n = sizeof name - 1;
+        memcpy(name, p, n);
+        name[n] = 0;
+        unsigned u;
+        webcrypto_status st = webcrypto_usage_from_name(name, &u);
+        if (st) return crypto_error(st);
+        usages |= u;
+        p += strcspn(p, ",");
+        if (*p == ',') p++;
+    }
+    *out = usages;
+    return EXIT_OK;
+}
+
 static int cmd_generate_key(cli *c) {
-    int rc = check_options(c, "generate-key", OPTBIT(OPT_LENGTH) | OPTBIT(OPT_HASH) | OPTBIT(OPT_OUT));
+    int rc = check_options(c, "generate-key",
+                           OPTBIT(OPT_LENGTH) | OPTBIT(OPT_HASH) | OPTBIT(OPT_OUT) |
+                               OPTBIT(OPT_USAGES) | OPTBIT(OPT_EXTRACTABLE));
     if (!rc) rc = check_positionals(c, 1, 1);
     webcrypto_params p = {0};
     if (!rc) rc = lookup_algorithm(c->pos[1], &p.name);
@@ -667,11 +698,18 @@ static int cmd_generate_key(cli *c) {
         return not_supported("generate-key", p.name);
     }
     if (!rc && c->opt[OPT_LENGTH]) rc = parse_size("--length", c->opt[OPT_LENGTH], SIZE_MAX, &p.length);
+    if (!rc && c->opt[OPT_USAGES]) rc = parse_usages(c->opt[OPT_USAGES], &usages);
+    bool extractable = true;
+    if (!rc && c->opt[OPT_EXTRACTABLE]) {
+        if (strcmp(c->opt[OPT_EXTRACTABLE], "false") == 0) extractable = false;
+        else if (strcmp(c->opt[OPT_EXTRACTABLE], "true") != 0)
+            rc = usage_error("--extractable takes true or false");
+    }
     if (!rc) rc = get_backend(c);
     if (rc) return rc;
 
     webcrypto_key *key = NULL;
-    webcrypto_status st = webcrypto_generate_key(c->backend, &p, true, usages, &key);
+    webcrypto_status st = webcrypto_generate_key(c->backend, &p, extractable, usages, &key);
     if (st) return crypto_error(st);
     uint8_t *jwk = NULL;
     size_t jwk_len = 0;
