@@ -18,3 +18,7 @@ rm -rf "build/$mode"
 cmake -S . -B "build/$mode" "${cmake_args[@]}"
 cmake --build "build/$mode" -j "$(nproc)"
 ctest --test-dir "build/$mode" --output-on-failure -j "$(nproc)"
+# The Wycheproof counts per file (or the reason it skipped), from the log.
+echo "Wycheproof results:"
+grep -E '^(Wycheproof|[a-z0-9_]+_test\.json: |TOTAL: |wycheproof: |SKIP: )' \
+  "build/$mode/Testing/Temporary/LastTest.log" | sed 's/^/  /' || echo "  (no Wycheproof output found)"
