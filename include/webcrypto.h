@@ -84,6 +84,7 @@ typedef enum webcrypto_algorithm {
     WEBCRYPTO_ALG_AES_GCM,
     WEBCRYPTO_ALG_HKDF,
     WEBCRYPTO_ALG_PBKDF2,
+    WEBCRYPTO_ALG_AES_GCM_SIV, /* RFC 8452; not in WebCrypto, see webcrypto_encrypt */
     WEBCRYPTO_ALG_COUNT /* not an algorithm: one past the last */
 } webcrypto_algorithm;
 
@@ -138,13 +139,15 @@ typedef enum webcrypto_key_type {
  *   operation          name      members read
  *   digest             SHA-*     -
  *   generate/import    HMAC      hash (required), length (bits, optional)
- *   generate           AES-*     length (128, 192 or 256)
+ *   generate           AES-*     length (128, 192 or 256; AES-GCM-SIV: 128 or 256)
  *   import             AES-*, HKDF, PBKDF2  -
  *   sign/verify        HMAC      -
  *   encrypt/decrypt    AES-CBC   iv (16 bytes)
  *                      AES-CTR   counter (16 bytes), length (counter bits, 1..128)
  *                      AES-GCM   iv (1 byte or more), additional_data (optional),
  *                                tag_length (bits: 32, 64, 96..128 by 8; 0 means 128)
+ *                      AES-GCM-SIV  iv (the 12-byte nonce), additional_data
+ *                                (optional), tag_length (0 or 128)
  *   deriveBits         HKDF      hash, salt, info
  *                      PBKDF2    hash, salt, iterations (>= 1)
  */
@@ -290,13 +293,20 @@ WEBCRYPTO_API const webcrypto_backend *webcrypto_key_get_backend(const webcrypto
 /* Encrypts data with key as SubtleCrypto.encrypt does. alg->name must be the
  * key's algorithm. Output: AES-CBC ciphertext with PKCS#7 padding; AES-CTR
  * ciphertext; AES-GCM ciphertext || tag. out may equal data (in place) when
- * out_cap allows; otherwise the buffers must not overlap. */
+ * out_cap allows; otherwise the buffers must not overlap.
+ *
+ * AES-GCM-SIV (RFC 8452), beyond WebCrypto: the nonce-misuse-resistant AEAD
+ * Tink offers. Keys of 128 or 256 bits (generate, raw and jwk - JWK "alg"
+ * A128GCMSIV / A256GCMSIV, kty "oct", use "enc"); a 12-byte nonce in iv; a
+ * 16-byte tag; output ciphertext || tag, like AES-GCM. Reusing a nonce reveals
+ * only whether two messages are equal. Decryption writes no plaintext unless
+ * the tag verifies. */
 WEBCRYPTO_API webcrypto_status webcrypto_encrypt(const webcrypto_params *alg,
                                                  const webcrypto_key *key, const uint8_t *data,
                                                  size_t data_len, uint8_t *out, size_t out_cap,
                                                  size_t *out_len);
 
-/* Decrypts as SubtleCrypto.decrypt does. A wrong AES-GCM tag or bad AES-CBC
+/* Decrypts as SubtleCrypto.decrypt does. A wrong AES-GCM(-SIV) tag or bad AES-CBC
  * padding is WEBCRYPTO_ERR_OPERATION, and then out holds no plaintext (it is
  * wiped). Same buffer rules as webcrypto_encrypt. */
 WEBCRYPTO_API webcrypto_status webcrypto_decrypt(const webcrypto_params *alg,
@@ -306,10 +316,10 @@ WEBCRYPTO_API webcrypto_status webcrypto_decrypt(const webcrypto_params *alg,
 
 /* Incremental encryption or decryption for AES-CBC and AES-CTR, for data
  * larger than memory; the output is byte-identical to the one-shot call on
- * the concatenated input. (AES-GCM is one-shot only, so that decryption
- * never releases plaintext before the tag verifies: NotSupportedError.)
- * update may write up to data_len + 15 bytes; final up to 16. The key must
- * outlive the context. */
+ * the concatenated input. (AES-GCM and AES-GCM-SIV are one-shot only, so that
+ * decryption never releases plaintext before the tag verifies:
+ * NotSupportedError.) update may write up to data_len + 15 bytes; final up
+ * to 16. out must not overlap data. The key must outlive the context. */
 typedef struct webcrypto_cipher_ctx webcrypto_cipher_ctx;
 WEBCRYPTO_API webcrypto_status webcrypto_cipher_init(const webcrypto_params *alg,
                                                      const webcrypto_key *key, bool encrypt,

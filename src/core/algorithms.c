@@ -10,6 +10,7 @@ static const char *const wc_alg_names[WEBCRYPTO_ALG_COUNT] = {
     [WEBCRYPTO_ALG_HMAC] = "HMAC",       [WEBCRYPTO_ALG_AES_CBC] = "AES-CBC",
     [WEBCRYPTO_ALG_AES_CTR] = "AES-CTR", [WEBCRYPTO_ALG_AES_GCM] = "AES-GCM",
     [WEBCRYPTO_ALG_HKDF] = "HKDF",       [WEBCRYPTO_ALG_PBKDF2] = "PBKDF2",
+    [WEBCRYPTO_ALG_AES_GCM_SIV] = "AES-GCM-SIV",
 };
 
 static const char *const wc_usage_names[] = {
@@ -76,7 +77,12 @@ bool wc_is_hash(webcrypto_algorithm alg) {
 
 bool wc_is_aes(webcrypto_algorithm alg) {
     return alg == WEBCRYPTO_ALG_AES_CBC || alg == WEBCRYPTO_ALG_AES_CTR ||
-           alg == WEBCRYPTO_ALG_AES_GCM;
+           alg == WEBCRYPTO_ALG_AES_GCM || alg == WEBCRYPTO_ALG_AES_GCM_SIV;
+}
+
+bool wc_aes_key_len_ok(webcrypto_algorithm alg, size_t len) {
+    if (alg == WEBCRYPTO_ALG_AES_GCM_SIV) return len == 16 || len == 32;
+    return len == 16 || len == 24 || len == 32;
 }
 
 size_t webcrypto_digest_size(webcrypto_algorithm hash) {
@@ -111,7 +117,7 @@ webcrypto_status wc_check_algorithm(const webcrypto_backend *backend, webcrypto_
                         (int)alg);
     if (!(backend->caps & WC_CAP(alg)))
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "%s: the %s backend does not support %s",
-                        operation, backend->ops->name, name);
+                        operation, backend->name, name);
     return WEBCRYPTO_OK;
 }
 

@@ -29,32 +29,38 @@
 typedef struct wc_backend_ops {
     const char *name;
 
-    /* Once per process, before any other call: start the library, fetch the
-     * algorithms, and set *caps to the WC_CAP() bits of what works, and
+    /* Once per process and variant, before any other call: start the library,
+     * fetch the algorithms, set *caps to the WC_CAP() bits of what works and
      * *description to a static one-line description (library and version).
-     * A failure makes the backend unavailable (NotSupportedError). */
-    webcrypto_status (*init)(uint64_t *caps, const char **description);
+     * variant is NULL for the plain name, or what follows "name:" (for
+     * example the JCA provider in "jca:BC"); a backend without variants
+     * refuses a non-NULL one. *bctx is the backend's context for this variant,
+     * passed back to every call that has no key state (may stay NULL). A
+     * failure makes the backend unavailable (NotSupportedError). */
+    webcrypto_status (*init)(const char *variant, void **bctx, uint64_t *caps,
+                             const char **description);
 
     /* Fills out with len (<= 65536) secure random bytes. */
-    webcrypto_status (*random_bytes)(uint8_t *out, size_t len);
+    webcrypto_status (*random_bytes)(const void *bctx, uint8_t *out, size_t len);
 
     /* ---- digest: out has room for the hash's digest size ---- */
-    webcrypto_status (*digest)(webcrypto_algorithm hash, const uint8_t *in, size_t len,
-                               uint8_t *out);
-    webcrypto_status (*digest_new)(webcrypto_algorithm hash, void **ctx);
+    webcrypto_status (*digest)(const void *bctx, webcrypto_algorithm hash, const uint8_t *in,
+                               size_t len, uint8_t *out);
+    webcrypto_status (*digest_new)(const void *bctx, webcrypto_algorithm hash, void **ctx);
     webcrypto_status (*digest_update)(void *ctx, const uint8_t *in, size_t len);
     webcrypto_status (*digest_final)(void *ctx, uint8_t *out);
     void (*digest_free)(void *ctx);
 
     /* ---- secret keys ----
      * Prepares the backend's state for a secret key of algorithm alg (HMAC,
-     * AES-CBC/CTR/GCM, HKDF, PBKDF2): key schedules, MAC contexts. For HMAC,
+     * AES-CBC/CTR/GCM/GCM-SIV, HKDF, PBKDF2): key schedules, MAC contexts. For HMAC,
      * hash is the key's hash and key_len may be anything, 0 included; for AES
-     * key_len is 16, 24 or 32. The core keeps its own copy of the raw bytes
+     * key_len is 16, 24 or 32 (AES-GCM-SIV: 16 or 32). The core keeps its own copy of the raw bytes
      * (for export and KDFs); the backend may keep another, and must wipe it
      * in secret_key_free. *state may be set to NULL if nothing is needed. */
-    webcrypto_status (*secret_key_new)(webcrypto_algorithm alg, webcrypto_algorithm hash,
-                                       const uint8_t *key, size_t key_len, void **state);
+    webcrypto_status (*secret_key_new)(const void *bctx, webcrypto_algorithm alg,
+                                       webcrypto_algorithm hash, const uint8_t *key,
+                                       size_t key_len, void **state);
     void (*secret_key_free)(void *state);
 
     /* ---- HMAC: out has room for the hash's digest size ---- */
@@ -90,15 +96,48 @@ typedef struct wc_backend_ops {
                                      size_t len, const uint8_t *tag, size_t tag_len,
                                      uint8_t *out);
 
+    /* ---- AES-GCM-SIV (RFC 8452): key 16 or 32 bytes, nonce 12 bytes, tag 16
+     * bytes. seal writes len bytes of ciphertext to out and the tag to tag;
+     * open checks the tag in constant time before it releases anything and
+     * returns WEBCRYPTO_ERR_OPERATION on a mismatch (the core wipes out on
+     * failure). out may equal in. NULL if the backend lacks it (and then it
+     * must not report WC_CAP(WEBCRYPTO_ALG_AES_GCM_SIV)). ---- */
+    webcrypto_status (*aes_gcm_siv_seal)(const void *key_state, const uint8_t nonce[12],
+                                         const uint8_t *aad, size_t aad_len, const uint8_t *in,
+                                         size_t len, uint8_t *out, uint8_t tag[16]);
+    webcrypto_status (*aes_gcm_siv_open)(const void *key_state, const uint8_t nonce[12],
+                                         const uint8_t *aad, size_t aad_len, const uint8_t *in,
+                                         size_t len, const uint8_t tag[16], uint8_t *out);
+
     /* ---- KDFs: out_len >= 1 and within the algorithm's limit ---- */
-    webcrypto_status (*hkdf)(webcrypto_algorithm hash, const uint8_t *ikm, size_t ikm_len,
+    webcrypto_status (*hkdf)(const void *bctx, webcrypto_algorithm hash, const uint8_t *ikm,
+                             size_t ikm_len,
                              const uint8_t *salt, size_t salt_len, const uint8_t *info,
                              size_t info_len, uint8_t *out, size_t out_len);
     /* iterations >= 1 */
-    webcrypto_status (*pbkdf2)(webcrypto_algorithm hash, const uint8_t *password,
+    webcrypto_status (*pbkdf2)(const void *bctx, webcrypto_algorithm hash, const uint8_t *password,
                                size_t password_len, const uint8_t *salt, size_t salt_len,
                                uint32_t iterations, uint8_t *out, size_t out_len);
 } wc_backend_ops;
+
+/* ---- backends built as loadable modules ----
+ * A backend whose library would clash with another in one process (BoringSSL
+ * and OpenSSL export the same symbol names) is built as a module: the same
+ * backend source, linked with src/core/util.c and src/core/module_shim.c into
+ * webcrypto-<name>.so. The core loads it with its symbols bound inside the
+ * module first (RTLD_DEEPBIND), and hands it the host services below; the
+ * module's wc_error/wc_wipe calls then reach the core through them. Memory
+ * never changes owner across the boundary: the module frees what it allocates. */
+#define WC_MODULE_ABI 1
+#define WC_MODULE_ENTRY "webcrypto_backend_module_v1"
+typedef struct wc_host_api {
+    unsigned abi; /* WC_MODULE_ABI */
+    void (*set_error)(const char *message);
+} wc_host_api;
+typedef const wc_backend_ops *(*wc_module_entry_fn)(const wc_host_api *host);
+
+/* The core's side of set_error: copies message to the thread's error text. */
+void wc_set_error_message(const char *message);
 
 /* Sets the calling thread's error message (printf-style) and returns status,
  * so that `return wc_error(WEBCRYPTO_ERR_DATA, "...");` reads naturally. */

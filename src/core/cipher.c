@@ -45,6 +45,21 @@ static webcrypto_status check_gcm(const webcrypto_params *p, size_t *tag_bytes) 
     return WEBCRYPTO_OK;
 }
 
+static webcrypto_status check_gcm_siv(const webcrypto_params *p) {
+    if (p->iv_len != 12 || !p->iv)
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM-SIV: the nonce (iv) must be 12 bytes, not %zu",
+                        p->iv_len);
+    if (p->additional_data_len && !p->additional_data)
+        return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "AES-GCM-SIV: additional_data is NULL");
+    if (p->tag_length != 0 && p->tag_length != 128)
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM-SIV: the tag is 128 bits, not %zu",
+                        p->tag_length);
+    /* RFC 8452 section 6: plaintext and additional data at most 2^36 bytes. */
+    if ((uint64_t)p->additional_data_len > (UINT64_C(1) << 36))
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM-SIV: additional data too long");
+    return WEBCRYPTO_OK;
+}
+
 /* ---- AES-CTR with WebCrypto's counter length ----
  * Only the low `length` bits of the counter block count; when they wrap, the
  * other bits stay as they are. The backend's CTR carries into all 128 bits,
@@ -201,6 +216,18 @@ webcrypto_status webcrypto_encrypt(const webcrypto_params *alg, const webcrypto_
         *out_len = data_len + tag;
         return WEBCRYPTO_OK;
     }
+    case WEBCRYPTO_ALG_AES_GCM_SIV: {
+        if ((st = check_gcm_siv(alg)) != WEBCRYPTO_OK) return st;
+        if ((uint64_t)data_len > (UINT64_C(1) << 36))
+            return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM-SIV: plaintext too long");
+        if (wc_output_check(data_len + 16, out, out_cap, out_len, &st)) return st;
+        st = key->backend->ops->aes_gcm_siv_seal(key->state, alg->iv, alg->additional_data,
+                                                 alg->additional_data_len, data, data_len, out,
+                                                 out + data_len);
+        if (st != WEBCRYPTO_OK) return st;
+        *out_len = data_len + 16;
+        return WEBCRYPTO_OK;
+    }
     default:
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "encrypt: not supported for %s",
                         webcrypto_algorithm_name(alg->name));
@@ -265,6 +292,25 @@ webcrypto_status webcrypto_decrypt(const webcrypto_params *alg, const webcrypto_
         st = key->backend->ops->aes_gcm_open(key->state, alg->iv, alg->iv_len,
                                              alg->additional_data, alg->additional_data_len,
                                              data, n, data + n, tag, out);
+        if (st != WEBCRYPTO_OK) {
+            wc_wipe(out, n); /* no plaintext leaves without a verified tag */
+            return st;
+        }
+        *out_len = n;
+        return WEBCRYPTO_OK;
+    }
+    case WEBCRYPTO_ALG_AES_GCM_SIV: {
+        if ((st = check_gcm_siv(alg)) != WEBCRYPTO_OK) return st;
+        if (data_len < 16)
+            return wc_error(WEBCRYPTO_ERR_OPERATION,
+                            "AES-GCM-SIV: %zu bytes is shorter than the 16-byte tag", data_len);
+        size_t n = data_len - 16;
+        if ((uint64_t)n > (UINT64_C(1) << 36))
+            return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM-SIV: ciphertext too long");
+        if (wc_output_check(n, out, out_cap, out_len, &st)) return st;
+        st = key->backend->ops->aes_gcm_siv_open(key->state, alg->iv, alg->additional_data,
+                                                 alg->additional_data_len, data, n, data + n,
+                                                 out);
         if (st != WEBCRYPTO_OK) {
             wc_wipe(out, n); /* no plaintext leaves without a verified tag */
             return st;

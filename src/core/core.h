@@ -10,7 +10,12 @@
 #include "backend.h"
 
 struct webcrypto_backend {
-    const wc_backend_ops *ops;
+    const char *name;
+    bool module;               /* loaded from webcrypto-<name>.so on first use */
+    const wc_backend_ops *ops; /* set at start for modules */
+    bool variants;             /* accepts "name:variant" */
+    const char *variant;       /* for a variant handle: what follows the colon */
+    void *bctx;                /* the backend's context from init */
     atomic_int state; /* 0: not started, 1: ready, 2: failed (see init_status) */
     uint64_t caps;
     const char *description;
@@ -41,6 +46,8 @@ struct webcrypto_key {
 /* ---- algorithms.c ---- */
 bool wc_is_hash(webcrypto_algorithm alg);
 bool wc_is_aes(webcrypto_algorithm alg);
+/* Whether an AES algorithm takes keys of this many bytes (GCM-SIV: 16, 32). */
+bool wc_aes_key_len_ok(webcrypto_algorithm alg, size_t len);
 /* Block size of a SHA hash in bits (HMAC's default key length). */
 size_t wc_hash_block_bits(webcrypto_algorithm hash);
 /* The usages an algorithm's keys may have. */

@@ -30,10 +30,10 @@ webcrypto_status webcrypto_derive_bits(const webcrypto_params *alg, const webcry
                         "output buffer too small: %zu bytes needed, %zu given", n, out_cap);
     if (n == 0) return WEBCRYPTO_OK;
     if (alg->name == WEBCRYPTO_ALG_HKDF)
-        st = key->backend->ops->hkdf(alg->hash, key->secret, key->secret_len, alg->salt,
+        st = key->backend->ops->hkdf(key->backend->bctx, alg->hash, key->secret, key->secret_len, alg->salt,
                                      alg->salt_len, alg->info, alg->info_len, out, n);
     else
-        st = key->backend->ops->pbkdf2(alg->hash, key->secret, key->secret_len, alg->salt,
+        st = key->backend->ops->pbkdf2(key->backend->bctx, alg->hash, key->secret, key->secret_len, alg->salt,
                                        alg->salt_len, alg->iterations, out, n);
     if (st != WEBCRYPTO_OK) wc_wipe(out, n);
     return st;

@@ -23,6 +23,10 @@ const char *webcrypto_status_name(webcrypto_status status) {
 
 const char *webcrypto_error_message(void) { return wc_message; }
 
+void wc_set_error_message(const char *message) {
+    snprintf(wc_message, sizeof wc_message, "%s", message);
+}
+
 webcrypto_status wc_error(webcrypto_status status, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);

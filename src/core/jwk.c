@@ -101,13 +101,18 @@ bool wc_base64url_decode(const char *in, size_t in_len, uint8_t *out, size_t *ou
 
 /* ---- JWK ---- */
 const char *wc_jwk_alg_name(webcrypto_algorithm alg, webcrypto_algorithm hash, size_t key_len) {
-    static const char *const aes[3][3] = {
+    /* A*GCMSIV is this library's name: JOSE registers none for GCM-SIV. */
+    static const char *const aes[4][3] = {
         {"A128CBC", "A192CBC", "A256CBC"},
         {"A128CTR", "A192CTR", "A256CTR"},
         {"A128GCM", "A192GCM", "A256GCM"},
+        {"A128GCMSIV", NULL, "A256GCMSIV"},
     };
     if (wc_is_aes(alg)) {
-        size_t row = alg == WEBCRYPTO_ALG_AES_CBC ? 0 : alg == WEBCRYPTO_ALG_AES_CTR ? 1 : 2;
+        size_t row = alg == WEBCRYPTO_ALG_AES_CBC   ? 0
+                     : alg == WEBCRYPTO_ALG_AES_CTR ? 1
+                     : alg == WEBCRYPTO_ALG_AES_GCM ? 2
+                                                    : 3;
         if (key_len == 16) return aes[row][0];
         if (key_len == 24) return aes[row][1];
         if (key_len == 32) return aes[row][2];
@@ -187,8 +192,9 @@ static webcrypto_status jwk_check(json_t *jwk, webcrypto_algorithm alg, webcrypt
         st = wc_error(WEBCRYPTO_ERR_DATA, "JWK \"k\" is not unpadded base64url");
         goto fail;
     }
-    if (wc_is_aes(alg) && n != 16 && n != 24 && n != 32) {
-        st = wc_error(WEBCRYPTO_ERR_DATA, "JWK key is %zu bytes; AES keys are 16, 24 or 32", n);
+    if (wc_is_aes(alg) && !wc_aes_key_len_ok(alg, n)) {
+        st = wc_error(WEBCRYPTO_ERR_DATA, "JWK key is %zu bytes, not a %s key size", n,
+                      webcrypto_algorithm_name(alg));
         goto fail;
     }
     const char *want = wc_jwk_alg_name(alg, hash, n);

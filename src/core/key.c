@@ -25,7 +25,8 @@ webcrypto_status wc_key_new_secret(const webcrypto_backend *backend, webcrypto_a
     key->length_bits = length_bits;
     key->extractable = extractable;
     key->usages = usages;
-    webcrypto_status st = backend->ops->secret_key_new(alg, hash, key->secret, len, &key->state);
+    webcrypto_status st =
+        backend->ops->secret_key_new(backend->bctx, alg, hash, key->secret, len, &key->state);
     if (st != WEBCRYPTO_OK) {
         key->state = NULL;
         webcrypto_key_free(key);
@@ -111,10 +112,11 @@ webcrypto_status webcrypto_generate_key(const webcrypto_backend *backend,
         if (alg->length == 0)
             return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "generateKey: length is required");
         if ((st = check_usages(alg->name, usages)) != WEBCRYPTO_OK) return st;
-        if (alg->length != 128 && alg->length != 192 && alg->length != 256)
+        if (alg->length % 8 || !wc_aes_key_len_ok(alg->name, alg->length / 8))
             return wc_error(WEBCRYPTO_ERR_OPERATION,
-                            "generateKey: AES key length must be 128, 192 or 256 bits, not %zu",
-                            alg->length);
+                            "generateKey: %s key length must be 128%s or 256 bits, not %zu",
+                            webcrypto_algorithm_name(alg->name),
+                            alg->name == WEBCRYPTO_ALG_AES_GCM_SIV ? "" : ", 192", alg->length);
         bits = alg->length;
     } else if (alg->name == WEBCRYPTO_ALG_HMAC) {
         if ((st = wc_check_hash(backend, alg->hash)) != WEBCRYPTO_OK) return st;
@@ -133,7 +135,7 @@ webcrypto_status webcrypto_generate_key(const webcrypto_backend *backend,
     size_t len = (bits + 7) / 8;
     uint8_t *buf = malloc(len);
     if (!buf) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "generateKey: out of memory");
-    st = backend->ops->random_bytes(buf, len);
+    st = backend->ops->random_bytes(backend->bctx, buf, len);
     if (st == WEBCRYPTO_OK) {
         if (bits % 8) buf[len - 1] &= (uint8_t)(0xff << (8 - bits % 8)); /* unused bits zero */
         st = wc_key_new_secret(backend, alg->name, hash, buf, len, bits, extractable, usages, out);
@@ -150,9 +152,11 @@ static webcrypto_status import_aes(const webcrypto_backend *backend, webcrypto_k
     uint8_t *bytes = NULL;
     size_t n = 0;
     if (format == WEBCRYPTO_FORMAT_RAW) {
-        if (len != 16 && len != 24 && len != 32)
+        if (!wc_aes_key_len_ok(alg->name, len))
             return wc_error(WEBCRYPTO_ERR_DATA,
-                            "importKey: AES key data must be 16, 24 or 32 bytes, not %zu", len);
+                            "importKey: %s key data must be 16%s or 32 bytes, not %zu",
+                            webcrypto_algorithm_name(alg->name),
+                            alg->name == WEBCRYPTO_ALG_AES_GCM_SIV ? "" : ", 24", len);
     } else if (format == WEBCRYPTO_FORMAT_JWK) {
         st = wc_jwk_import_secret(data, len, alg->name, WEBCRYPTO_ALG_NONE, extractable, usages,
                                   &bytes, &n);

@@ -15,7 +15,7 @@ webcrypto_status webcrypto_get_random_values(const webcrypto_backend *backend, u
     webcrypto_status st = wc_backend_resolve(backend, &backend);
     if (st != WEBCRYPTO_OK) return st;
     if (len == 0) return WEBCRYPTO_OK;
-    return backend->ops->random_bytes(buf, len);
+    return backend->ops->random_bytes(backend->bctx, buf, len);
 }
 
 webcrypto_status webcrypto_random_uuid(const webcrypto_backend *backend, char out[37]) {

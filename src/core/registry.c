@@ -1,30 +1,104 @@
 /*
  * The backends compiled into this library. Adding a backend is one line in
- * wc_registry below (and its folder under src/backends/).
+ * wc_registry below (and its folder under src/backends/). A backend is either
+ * built in (linked into libwebcrypto) or a module (webcrypto-<name>.so,
+ * loaded on first use; see backend.h).
  */
+#define _GNU_SOURCE /* RTLD_DEEPBIND */
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core.h"
 
 #ifdef WEBCRYPTO_HAVE_OPENSSL
 extern const wc_backend_ops wc_backend_openssl;
 #endif
+#ifdef WEBCRYPTO_HAVE_JCA
+extern const wc_backend_ops wc_backend_jca;
+#endif
 
 static webcrypto_backend wc_registry[] = {
 #ifdef WEBCRYPTO_HAVE_OPENSSL
-    {.ops = &wc_backend_openssl},
+    {.name = "openssl", .ops = &wc_backend_openssl},
 #endif
-    {.ops = NULL}, /* end; keeps the array non-empty when no backend is built */
+#ifdef WEBCRYPTO_HAVE_BORINGSSL
+    {.name = "boringssl", .module = true},
+#endif
+#ifdef WEBCRYPTO_HAVE_JCA
+    {.name = "jca", .ops = &wc_backend_jca, .variants = true},
+#endif
+    {.name = NULL}, /* end; keeps the array non-empty when no backend is built */
 };
 
 #define WC_DEFAULT_BACKEND "openssl"
 #define WC_REGISTRY_COUNT (sizeof wc_registry / sizeof *wc_registry - 1)
 
+#ifndef WEBCRYPTO_MODULE_DIRS
+#define WEBCRYPTO_MODULE_DIRS ""
+#endif
+
 static pthread_mutex_t wc_registry_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Runs the backend's init once per process; later calls read the cached result. */
+static const wc_host_api wc_host = {.abi = WC_MODULE_ABI, .set_error = wc_set_error_message};
+
+/* dlopen with RTLD_DEEPBIND. AddressSanitizer's dlopen refuses that flag,
+ * because an isolated library could free memory from the other allocator;
+ * modules never pass memory ownership across the boundary, so under ASan we
+ * call libc's own dlopen. */
+static void *open_isolated(const char *path) {
+    const int mode = RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND;
+#if defined(__SANITIZE_ADDRESS__)
+    void *libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+    void *sym = libc ? dlsym(libc, "dlopen") : NULL;
+    if (sym) {
+        void *(*libc_dlopen)(const char *, int);
+        memcpy(&libc_dlopen, &sym, sizeof sym);
+        return libc_dlopen(path, mode);
+    }
+#endif
+    return dlopen(path, mode);
+}
+
+/* Finds webcrypto-<name>.so in $WEBCRYPTO_MODULE_DIR, then in the build
+ * tree's and the install's module directories, and loads it. */
+static webcrypto_status module_load(webcrypto_backend *b) {
+    char dirs[4096];
+    const char *env = getenv("WEBCRYPTO_MODULE_DIR");
+    snprintf(dirs, sizeof dirs, "%s%s%s", env && *env ? env : "", env && *env ? ":" : "",
+             WEBCRYPTO_MODULE_DIRS);
+    char path[4096], tried[1024] = "";
+    size_t tried_len = 0;
+    for (char *save = NULL, *dir = strtok_r(dirs, ":", &save); dir;
+         dir = strtok_r(NULL, ":", &save)) {
+        snprintf(path, sizeof path, "%s/webcrypto-%s.so", dir, b->name);
+        int w = snprintf(tried + tried_len, sizeof tried - tried_len, "%s%s",
+                         tried_len ? ", " : "", path);
+        if (w > 0 && (size_t)w < sizeof tried - tried_len) tried_len += (size_t)w;
+        if (access(path, R_OK) != 0) continue;
+        void *handle = open_isolated(path);
+        if (!handle) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "cannot load %s: %s", path, dlerror());
+        void *sym = dlsym(handle, WC_MODULE_ENTRY);
+        wc_module_entry_fn entry;
+        memcpy(&entry, &sym, sizeof entry);
+        const wc_backend_ops *ops = sym ? entry(&wc_host) : NULL;
+        if (!ops || !ops->name || strcmp(ops->name, b->name) != 0) {
+            dlclose(handle);
+            return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                            "%s is not a webcrypto backend module of this version", path);
+        }
+        b->ops = ops;
+        return WEBCRYPTO_OK; /* the handle stays open for the process's life */
+    }
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "backend module not found (tried %s)",
+                    tried_len ? tried : "no directory; set WEBCRYPTO_MODULE_DIR");
+}
+
+/* Loads (modules) and initialises the backend once per process; later calls
+ * read the cached result. */
 static webcrypto_status backend_start(webcrypto_backend *b) {
     int s = atomic_load_explicit(&b->state, memory_order_acquire);
     if (s == 0) {
@@ -32,9 +106,10 @@ static webcrypto_status backend_start(webcrypto_backend *b) {
         if (atomic_load_explicit(&b->state, memory_order_relaxed) == 0) {
             uint64_t caps = 0;
             const char *desc = NULL;
-            webcrypto_status st = b->ops->init(&caps, &desc);
+            webcrypto_status st = b->ops ? WEBCRYPTO_OK : module_load(b);
+            if (st == WEBCRYPTO_OK) st = b->ops->init(b->variant, &b->bctx, &caps, &desc);
             b->caps = caps;
-            b->description = desc ? desc : b->ops->name;
+            b->description = desc ? desc : b->name;
             b->init_status = st;
             if (st != WEBCRYPTO_OK)
                 snprintf(b->init_message, sizeof b->init_message, "%s",
@@ -45,20 +120,66 @@ static webcrypto_status backend_start(webcrypto_backend *b) {
         s = atomic_load_explicit(&b->state, memory_order_acquire);
     }
     if (s != 1)
-        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "backend %s is unavailable: %s",
-                        b->ops->name, b->init_message);
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "backend %s is unavailable: %s", b->name,
+                        b->init_message);
+    return WEBCRYPTO_OK;
+}
+
+/* "name:variant" handles, made on first request and kept for the process. */
+#define WC_MAX_VARIANTS 16
+static webcrypto_backend wc_variants[WC_MAX_VARIANTS];
+static char wc_variant_names[WC_MAX_VARIANTS][128];
+static size_t wc_variant_count;
+
+static webcrypto_status variant_handle(webcrypto_backend *base, const char *full,
+                                       webcrypto_backend **out) {
+    if (strlen(full) >= sizeof wc_variant_names[0])
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "backend name \"%.40s...\" is too long", full);
+    pthread_mutex_lock(&wc_registry_lock);
+    webcrypto_backend *b = NULL;
+    for (size_t i = 0; i < wc_variant_count && !b; i++)
+        if (strcmp(wc_variant_names[i], full) == 0) b = &wc_variants[i];
+    if (!b && wc_variant_count < WC_MAX_VARIANTS) {
+        size_t i = wc_variant_count++;
+        snprintf(wc_variant_names[i], sizeof wc_variant_names[i], "%s", full);
+        b = &wc_variants[i];
+        b->name = wc_variant_names[i];
+        b->variant = wc_variant_names[i] + strlen(base->name) + 1;
+        b->ops = base->ops; /* NULL for a module not loaded yet */
+        b->module = base->module;
+        if (base->module && !base->ops) {
+            /* Load the module through the base entry, so it is loaded once. */
+            pthread_mutex_unlock(&wc_registry_lock);
+            webcrypto_status st = backend_start(base);
+            pthread_mutex_lock(&wc_registry_lock);
+            if (st == WEBCRYPTO_OK || base->ops) b->ops = base->ops;
+        }
+    }
+    pthread_mutex_unlock(&wc_registry_lock);
+    if (!b) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "too many backend variants in use");
+    if (!b->ops) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "backend %s is unavailable", full);
+    *out = b;
     return WEBCRYPTO_OK;
 }
 
 webcrypto_status webcrypto_backend_get(const char *name, const webcrypto_backend **out) {
     WC_REQUIRE(out, "backend_get: out must not be NULL");
     if (!name) name = WC_DEFAULT_BACKEND;
+    const char *colon = strchr(name, ':');
+    size_t base_len = colon ? (size_t)(colon - name) : strlen(name);
     for (size_t i = 0; i < WC_REGISTRY_COUNT; i++) {
-        if (strcmp(wc_registry[i].ops->name, name) == 0) {
-            webcrypto_status st = backend_start(&wc_registry[i]);
-            if (st == WEBCRYPTO_OK) *out = &wc_registry[i];
-            return st;
+        webcrypto_backend *b = &wc_registry[i];
+        if (strlen(b->name) != base_len || strncmp(b->name, name, base_len) != 0) continue;
+        if (colon) {
+            if (!b->variants)
+                return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "backend %s has no variants (\"%s\")",
+                                b->name, name);
+            webcrypto_status st = variant_handle(b, name, &b);
+            if (st != WEBCRYPTO_OK) return st;
         }
+        webcrypto_status st = backend_start(b);
+        if (st == WEBCRYPTO_OK) *out = b;
+        return st;
     }
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "no backend named \"%s\" in this build", name);
 }
@@ -74,11 +195,11 @@ webcrypto_status wc_backend_resolve(const webcrypto_backend *in, const webcrypto
 size_t webcrypto_backend_count(void) { return WC_REGISTRY_COUNT; }
 
 const char *webcrypto_backend_name_at(size_t index) {
-    return index < WC_REGISTRY_COUNT ? wc_registry[index].ops->name : NULL;
+    return index < WC_REGISTRY_COUNT ? wc_registry[index].name : NULL;
 }
 
 const char *webcrypto_backend_name(const webcrypto_backend *backend) {
-    return backend ? backend->ops->name : NULL;
+    return backend ? backend->name : NULL;
 }
 
 const char *webcrypto_backend_description(const webcrypto_backend *backend) {

@@ -99,7 +99,12 @@ static webcrypto_status hash_unavailable(webcrypto_algorithm hash) {
 
 /* ---- init ---- */
 
-static webcrypto_status ossl_init(uint64_t *caps, const char **description) {
+static webcrypto_status ossl_init(const char *variant, void **bctx, uint64_t *caps,
+                                  const char **description) {
+    (void)bctx;
+    if (variant)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "the openssl backend has no variant \"%s\"",
+                        variant);
     static const char *const md_names[N_HASH] = {NULL, "SHA1", "SHA2-256", "SHA2-384",
                                                  "SHA2-512"};
     static const char *const cbc_names[N_AES] = {"AES-128-CBC", "AES-192-CBC", "AES-256-CBC"};
@@ -150,7 +155,8 @@ static webcrypto_status ossl_init(uint64_t *caps, const char **description) {
 
 /* ---- random ---- */
 
-static webcrypto_status ossl_random_bytes(uint8_t *out, size_t len) {
+static webcrypto_status ossl_random_bytes(const void *bctx, uint8_t *out, size_t len) {
+    (void)bctx;
     while (len > 0) {
         size_t n = len < OSSL_CHUNK ? len : OSSL_CHUNK;
         if (RAND_bytes(out, (int)n) != 1) return ossl_fail("RAND_bytes");
@@ -162,8 +168,9 @@ static webcrypto_status ossl_random_bytes(uint8_t *out, size_t len) {
 
 /* ---- digest ---- */
 
-static webcrypto_status ossl_digest(webcrypto_algorithm hash, const uint8_t *in, size_t len,
-                                    uint8_t *out) {
+static webcrypto_status ossl_digest(const void *bctx, webcrypto_algorithm hash,
+                                    const uint8_t *in, size_t len, uint8_t *out) {
+    (void)bctx;
     const EVP_MD *md = md_for(hash);
     if (!md) return hash_unavailable(hash);
     if (EVP_Digest(len ? in : empty_buf, len, out, NULL, md, NULL) != 1)
@@ -171,7 +178,8 @@ static webcrypto_status ossl_digest(webcrypto_algorithm hash, const uint8_t *in,
     return WEBCRYPTO_OK;
 }
 
-static webcrypto_status ossl_digest_new(webcrypto_algorithm hash, void **ctx) {
+static webcrypto_status ossl_digest_new(const void *bctx, webcrypto_algorithm hash, void **ctx) {
+    (void)bctx;
     const EVP_MD *md = md_for(hash);
     if (!md) return hash_unavailable(hash);
     EVP_MD_CTX *c = EVP_MD_CTX_new();
@@ -352,8 +360,10 @@ static webcrypto_status aes_key_new(webcrypto_algorithm alg, const uint8_t *key,
     return WEBCRYPTO_OK;
 }
 
-static webcrypto_status ossl_secret_key_new(webcrypto_algorithm alg, webcrypto_algorithm hash,
-                                            const uint8_t *key, size_t key_len, void **state) {
+static webcrypto_status ossl_secret_key_new(const void *bctx, webcrypto_algorithm alg,
+                                            webcrypto_algorithm hash, const uint8_t *key,
+                                            size_t key_len, void **state) {
+    (void)bctx;
     switch (alg) {
     case WEBCRYPTO_ALG_HMAC: return hmac_key_new(hash, key, key_len, state);
     case WEBCRYPTO_ALG_AES_CBC:
@@ -703,9 +713,11 @@ static webcrypto_status kdf_derive(EVP_KDF *kdf, const char *what, OSSL_PARAM *p
     return st;
 }
 
-static webcrypto_status ossl_hkdf(webcrypto_algorithm hash, const uint8_t *ikm, size_t ikm_len,
+static webcrypto_status ossl_hkdf(const void *bctx, webcrypto_algorithm hash, const uint8_t *ikm,
+                                  size_t ikm_len,
                                   const uint8_t *salt, size_t salt_len, const uint8_t *info,
                                   size_t info_len, uint8_t *out, size_t out_len) {
+    (void)bctx;
     const char *digest = kdf_digest_name(hash);
     if (!digest || !md_for(hash)) return hash_unavailable(hash);
     /* An empty salt is accepted and means HashLen zero bytes, as RFC 5869
@@ -720,9 +732,11 @@ static webcrypto_status ossl_hkdf(webcrypto_algorithm hash, const uint8_t *ikm, 
     return kdf_derive(kdf_hkdf, "HKDF", params, out, out_len);
 }
 
-static webcrypto_status ossl_pbkdf2(webcrypto_algorithm hash, const uint8_t *password,
+static webcrypto_status ossl_pbkdf2(const void *bctx, webcrypto_algorithm hash,
+                                    const uint8_t *password,
                                     size_t password_len, const uint8_t *salt, size_t salt_len,
                                     uint32_t iterations, uint8_t *out, size_t out_len) {
+    (void)bctx;
     const char *digest = kdf_digest_name(hash);
     if (!digest || !md_for(hash)) return hash_unavailable(hash);
     uint64_t iter = iterations;
