@@ -2,7 +2,8 @@
 # Installs the Debian 12 packages libwebcrypto needs to build and test.
 # Uses sudo when not run as root. Skips apt entirely when all are present.
 set -euo pipefail
-packages=(build-essential cmake pkg-config libssl-dev libjansson-dev libcmocka-dev)
+packages=(build-essential cmake pkg-config libssl-dev libjansson-dev libcmocka-dev
+  android-libboringssl-dev openjdk-17-jdk-headless libbcprov-java nodejs)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
