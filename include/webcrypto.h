@@ -197,6 +197,15 @@ WEBCRYPTO_API const char *webcrypto_backend_description(const webcrypto_backend 
 WEBCRYPTO_API bool webcrypto_backend_supports(const webcrypto_backend *backend,
                                               webcrypto_algorithm alg);
 
+/* The "jca" backend (Java Cryptography Architecture through JNI) starts a JVM
+ * on first use, from $JAVA_HOME or the system's default JDK, or attaches to
+ * one already running in the process. A host that owns a JVM (an Android app,
+ * a Java program calling into C) hands it over here, as a JavaVM* cast to
+ * void*, before the jca backend is first used. "jca:NAME" selects one JCA
+ * provider (e.g. "jca:SunJCE", "jca:BC"). Returns WEBCRYPTO_ERR_INVALID_ARGUMENT
+ * for NULL and WEBCRYPTO_ERR_OPERATION once the jca backend has started. */
+WEBCRYPTO_API webcrypto_status webcrypto_jca_set_java_vm(void *java_vm);
+
 /* ------------------------------------------------------------------------ */
 /* Random (crypto.getRandomValues, crypto.randomUUID)                       */
 /* ------------------------------------------------------------------------ */

@@ -61,6 +61,12 @@ webcrypto_status wc_check_algorithm(const webcrypto_backend *backend, webcrypto_
 /* "encrypt, decrypt" for messages. */
 void wc_usages_to_string(unsigned usages, char *buf, size_t cap);
 
+/* ---- jvm.c: the JavaVM* a host handed over (NULL if none); the jca
+ * backend's init reads it and then calls wc_host_java_vm_lock() so that later
+ * webcrypto_jca_set_java_vm calls fail. ---- */
+void *wc_host_java_vm(void);
+void wc_host_java_vm_lock(void);
+
 /* ---- registry.c ---- */
 /* Resolves NULL to the default backend and makes sure it is initialised. */
 webcrypto_status wc_backend_resolve(const webcrypto_backend *in, const webcrypto_backend **out);

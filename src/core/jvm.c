@@ -1,0 +1,35 @@
+/* The JavaVM a host program hands to the jca backend (see webcrypto.h). Kept in
+ * the core so the public function exists whichever backends are built. */
+#include <pthread.h>
+
+#include "core.h"
+
+static pthread_mutex_t wc_jvm_lock = PTHREAD_MUTEX_INITIALIZER;
+static void *wc_jvm;
+static bool wc_jvm_locked;
+
+webcrypto_status webcrypto_jca_set_java_vm(void *java_vm) {
+    WC_REQUIRE(java_vm, "jca_set_java_vm: java_vm must not be NULL");
+    webcrypto_status st = WEBCRYPTO_OK;
+    pthread_mutex_lock(&wc_jvm_lock);
+    if (wc_jvm_locked)
+        st = wc_error(WEBCRYPTO_ERR_OPERATION,
+                      "jca_set_java_vm: the jca backend has already started with another JVM");
+    else
+        wc_jvm = java_vm;
+    pthread_mutex_unlock(&wc_jvm_lock);
+    return st;
+}
+
+void *wc_host_java_vm(void) {
+    pthread_mutex_lock(&wc_jvm_lock);
+    void *vm = wc_jvm;
+    pthread_mutex_unlock(&wc_jvm_lock);
+    return vm;
+}
+
+void wc_host_java_vm_lock(void) {
+    pthread_mutex_lock(&wc_jvm_lock);
+    wc_jvm_locked = true;
+    pthread_mutex_unlock(&wc_jvm_lock);
+}
