@@ -85,6 +85,7 @@ typedef enum webcrypto_algorithm {
     WEBCRYPTO_ALG_HKDF,
     WEBCRYPTO_ALG_PBKDF2,
     WEBCRYPTO_ALG_AES_GCM_SIV, /* RFC 8452; not in WebCrypto, see webcrypto_encrypt */
+    WEBCRYPTO_ALG_AES_KW,      /* RFC 3394 key wrap: wrapKey/unwrapKey only */
     WEBCRYPTO_ALG_COUNT /* not an algorithm: one past the last */
 } webcrypto_algorithm;
 
@@ -140,6 +141,9 @@ typedef enum webcrypto_key_type {
  *   digest             SHA-*     -
  *   generate/import    HMAC      hash (required), length (bits, optional)
  *   generate           AES-*     length (128, 192 or 256; AES-GCM-SIV: 128 or 256)
+ *   wrapKey/unwrapKey  AES-KW    -  (or any algorithm that encrypts, with its members)
+ *   deriveKey          the deriveBits members; the derived key's type is a second
+ *                      params: AES-* with length, or HMAC with hash (and length)
  *   import             AES-*, HKDF, PBKDF2  -
  *   sign/verify        HMAC      -
  *   encrypt/decrypt    AES-CBC   iv (16 bytes)
@@ -379,8 +383,48 @@ WEBCRYPTO_API webcrypto_status webcrypto_verify_final(webcrypto_sign_ctx *ctx,
 WEBCRYPTO_API void webcrypto_sign_ctx_free(webcrypto_sign_ctx *ctx);
 
 /* ------------------------------------------------------------------------ */
+/* Key wrapping                                                             */
+/* ------------------------------------------------------------------------ */
+
+/* SubtleCrypto.wrapKey: exports `key` in `format` (it must be extractable),
+ * then wraps the bytes (for JWK, the JSON text) with wrapping_key: AES-KW
+ * wraps them (their length must be a multiple of 8: OperationError
+ * otherwise), any other algorithm encrypts them with wrap_alg's members.
+ * wrapping_key needs the wrapKey usage and wrap_alg->name its algorithm
+ * (InvalidAccessError). On success *out is allocated by the library; release
+ * it with webcrypto_buffer_free(*out, *out_len). */
+WEBCRYPTO_API webcrypto_status webcrypto_wrap_key(webcrypto_key_format format,
+                                                  const webcrypto_key *key,
+                                                  const webcrypto_key *wrapping_key,
+                                                  const webcrypto_params *wrap_alg, uint8_t **out,
+                                                  size_t *out_len);
+
+/* SubtleCrypto.unwrapKey: unwraps (AES-KW) or decrypts `wrapped` with
+ * unwrapping_key (usage unwrapKey), then imports the result in `format` as
+ * webcrypto_import_key does with unwrapped_key_alg, extractable and usages.
+ * The new key lives on unwrapping_key's backend; *out owns it. Failing to
+ * unwrap is OperationError; bytes that do not import are the import's error
+ * (DataError). The unwrapped bytes are wiped. */
+WEBCRYPTO_API webcrypto_status webcrypto_unwrap_key(
+    webcrypto_key_format format, const uint8_t *wrapped, size_t wrapped_len,
+    const webcrypto_key *unwrapping_key, const webcrypto_params *unwrap_alg,
+    const webcrypto_params *unwrapped_key_alg, bool extractable, unsigned usages,
+    webcrypto_key **out);
+
+/* ------------------------------------------------------------------------ */
 /* Key derivation                                                           */
 /* ------------------------------------------------------------------------ */
+
+/* SubtleCrypto.deriveKey: derives as many bits as derived_key_type needs
+ * (AES-*: its length; HMAC: its length, else the hash's block size) from
+ * base_key (usage deriveKey) with alg (HKDF or PBKDF2 and their members), and
+ * imports them as a raw secret key of derived_key_type with extractable and
+ * usages. The new key lives on base_key's backend; *out owns it. */
+WEBCRYPTO_API webcrypto_status webcrypto_derive_key(const webcrypto_params *alg,
+                                                    const webcrypto_key *base_key,
+                                                    const webcrypto_params *derived_key_type,
+                                                    bool extractable, unsigned usages,
+                                                    webcrypto_key **out);
 
 /* SubtleCrypto.deriveBits for HKDF and PBKDF2: writes length_bits / 8 bytes
  * to out. length_bits must be a multiple of 8 (else OperationError); 0 gives

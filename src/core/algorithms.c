@@ -10,7 +10,7 @@ static const char *const wc_alg_names[WEBCRYPTO_ALG_COUNT] = {
     [WEBCRYPTO_ALG_HMAC] = "HMAC",       [WEBCRYPTO_ALG_AES_CBC] = "AES-CBC",
     [WEBCRYPTO_ALG_AES_CTR] = "AES-CTR", [WEBCRYPTO_ALG_AES_GCM] = "AES-GCM",
     [WEBCRYPTO_ALG_HKDF] = "HKDF",       [WEBCRYPTO_ALG_PBKDF2] = "PBKDF2",
-    [WEBCRYPTO_ALG_AES_GCM_SIV] = "AES-GCM-SIV",
+    [WEBCRYPTO_ALG_AES_GCM_SIV] = "AES-GCM-SIV", [WEBCRYPTO_ALG_AES_KW] = "AES-KW",
 };
 
 static const char *const wc_usage_names[] = {
@@ -77,7 +77,8 @@ bool wc_is_hash(webcrypto_algorithm alg) {
 
 bool wc_is_aes(webcrypto_algorithm alg) {
     return alg == WEBCRYPTO_ALG_AES_CBC || alg == WEBCRYPTO_ALG_AES_CTR ||
-           alg == WEBCRYPTO_ALG_AES_GCM || alg == WEBCRYPTO_ALG_AES_GCM_SIV;
+           alg == WEBCRYPTO_ALG_AES_GCM || alg == WEBCRYPTO_ALG_AES_GCM_SIV ||
+           alg == WEBCRYPTO_ALG_AES_KW;
 }
 
 bool wc_aes_key_len_ok(webcrypto_algorithm alg, size_t len) {
@@ -100,6 +101,7 @@ size_t wc_hash_block_bits(webcrypto_algorithm hash) {
 }
 
 unsigned wc_allowed_usages(webcrypto_algorithm alg) {
+    if (alg == WEBCRYPTO_ALG_AES_KW) return WEBCRYPTO_USAGE_WRAP_KEY | WEBCRYPTO_USAGE_UNWRAP_KEY;
     if (wc_is_aes(alg)) return WC_AES_USAGES;
     if (alg == WEBCRYPTO_ALG_HMAC) return WC_HMAC_USAGES;
     if (alg == WEBCRYPTO_ALG_HKDF || alg == WEBCRYPTO_ALG_PBKDF2) return WC_KDF_USAGES;

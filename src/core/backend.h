@@ -53,7 +53,7 @@ typedef struct wc_backend_ops {
 
     /* ---- secret keys ----
      * Prepares the backend's state for a secret key of algorithm alg (HMAC,
-     * AES-CBC/CTR/GCM/GCM-SIV, HKDF, PBKDF2): key schedules, MAC contexts. For HMAC,
+     * AES-CBC/CTR/GCM/GCM-SIV/KW, HKDF, PBKDF2): key schedules, MAC contexts. For HMAC,
      * hash is the key's hash and key_len may be anything, 0 included; for AES
      * key_len is 16, 24 or 32 (AES-GCM-SIV: 16 or 32). The core keeps its own copy of the raw bytes
      * (for export and KDFs); the backend may keep another, and must wipe it
@@ -108,6 +108,15 @@ typedef struct wc_backend_ops {
     webcrypto_status (*aes_gcm_siv_open)(const void *key_state, const uint8_t nonce[12],
                                          const uint8_t *aad, size_t aad_len, const uint8_t *in,
                                          size_t len, const uint8_t tag[16], uint8_t *out);
+
+    /* ---- AES-KW (RFC 3394, default IV): len is a multiple of 8 and at least
+     * 16; wrap writes len + 8 bytes, unwrap len - 8 bytes and returns
+     * WEBCRYPTO_ERR_OPERATION when the integrity check fails (the core wipes
+     * out then). out does not overlap in. NULL if the backend lacks AES-KW. ---- */
+    webcrypto_status (*aes_kw_wrap)(const void *key_state, const uint8_t *in, size_t len,
+                                    uint8_t *out);
+    webcrypto_status (*aes_kw_unwrap)(const void *key_state, const uint8_t *in, size_t len,
+                                      uint8_t *out);
 
     /* ---- KDFs: out_len >= 1 and within the algorithm's limit ---- */
     webcrypto_status (*hkdf)(const void *bctx, webcrypto_algorithm hash, const uint8_t *ikm,

@@ -189,8 +189,27 @@ webcrypto_status webcrypto_encrypt(const webcrypto_params *alg, const webcrypto_
                                    size_t out_cap, size_t *out_len) {
     WC_REQUIRE(out_len, "encrypt: out_len must not be NULL");
     WC_REQUIRE(data || data_len == 0, "encrypt: data must not be NULL");
-    webcrypto_status st = wc_check_key_op(alg, key, WEBCRYPTO_USAGE_ENCRYPT, "encrypt");
+    webcrypto_status st = wc_check_key_op(alg, key, WEBCRYPTO_USAGE_ENCRYPT,
+                                          WEBCRYPTO_USAGE_ENCRYPT, "encrypt");
     if (st != WEBCRYPTO_OK) return st;
+    return wc_cipher_oneshot(true, alg, key, data, data_len, out, out_cap, out_len);
+}
+
+webcrypto_status webcrypto_decrypt(const webcrypto_params *alg, const webcrypto_key *key,
+                                   const uint8_t *data, size_t data_len, uint8_t *out,
+                                   size_t out_cap, size_t *out_len) {
+    WC_REQUIRE(out_len, "decrypt: out_len must not be NULL");
+    WC_REQUIRE(data || data_len == 0, "decrypt: data must not be NULL");
+    webcrypto_status st = wc_check_key_op(alg, key, WEBCRYPTO_USAGE_DECRYPT,
+                                          WEBCRYPTO_USAGE_DECRYPT, "decrypt");
+    if (st != WEBCRYPTO_OK) return st;
+    return wc_cipher_oneshot(false, alg, key, data, data_len, out, out_cap, out_len);
+}
+
+static webcrypto_status encrypt_checked(const webcrypto_params *alg, const webcrypto_key *key,
+                                        const uint8_t *data, size_t data_len, uint8_t *out,
+                                        size_t out_cap, size_t *out_len) {
+    webcrypto_status st;
     switch (alg->name) {
     case WEBCRYPTO_ALG_AES_CBC: {
         if ((st = check_cbc(alg)) != WEBCRYPTO_OK) return st;
@@ -234,13 +253,10 @@ webcrypto_status webcrypto_encrypt(const webcrypto_params *alg, const webcrypto_
     }
 }
 
-webcrypto_status webcrypto_decrypt(const webcrypto_params *alg, const webcrypto_key *key,
-                                   const uint8_t *data, size_t data_len, uint8_t *out,
-                                   size_t out_cap, size_t *out_len) {
-    WC_REQUIRE(out_len, "decrypt: out_len must not be NULL");
-    WC_REQUIRE(data || data_len == 0, "decrypt: data must not be NULL");
-    webcrypto_status st = wc_check_key_op(alg, key, WEBCRYPTO_USAGE_DECRYPT, "decrypt");
-    if (st != WEBCRYPTO_OK) return st;
+static webcrypto_status decrypt_checked(const webcrypto_params *alg, const webcrypto_key *key,
+                                        const uint8_t *data, size_t data_len, uint8_t *out,
+                                        size_t out_cap, size_t *out_len) {
+    webcrypto_status st;
     switch (alg->name) {
     case WEBCRYPTO_ALG_AES_CBC: {
         if ((st = check_cbc(alg)) != WEBCRYPTO_OK) return st;
@@ -324,6 +340,14 @@ webcrypto_status webcrypto_decrypt(const webcrypto_params *alg, const webcrypto_
     }
 }
 
+/* After the key checks (the caller's: encrypt/decrypt, or wrapKey/unwrapKey). */
+webcrypto_status wc_cipher_oneshot(bool encrypt, const webcrypto_params *alg,
+                                   const webcrypto_key *key, const uint8_t *data, size_t data_len,
+                                   uint8_t *out, size_t out_cap, size_t *out_len) {
+    return encrypt ? encrypt_checked(alg, key, data, data_len, out, out_cap, out_len)
+                   : decrypt_checked(alg, key, data, data_len, out, out_cap, out_len);
+}
+
 /* ---- incremental CBC and CTR ---- */
 
 struct webcrypto_cipher_ctx {
@@ -343,7 +367,7 @@ webcrypto_status webcrypto_cipher_init(const webcrypto_params *alg, const webcry
     WC_REQUIRE(out, "cipher_init: out must not be NULL");
     unsigned usage = encrypt ? WEBCRYPTO_USAGE_ENCRYPT : WEBCRYPTO_USAGE_DECRYPT;
     const char *op = encrypt ? "encrypt" : "decrypt";
-    webcrypto_status st = wc_check_key_op(alg, key, usage, op);
+    webcrypto_status st = wc_check_key_op(alg, key, usage, usage, op);
     if (st != WEBCRYPTO_OK) return st;
     if (alg->name == WEBCRYPTO_ALG_AES_CBC) st = check_cbc(alg);
     else if (alg->name == WEBCRYPTO_ALG_AES_CTR) st = check_ctr(alg);

@@ -79,10 +79,20 @@ webcrypto_status wc_key_new_secret(const webcrypto_backend *backend, webcrypto_a
                                    size_t length_bits, bool extractable, unsigned usages,
                                    webcrypto_key **out);
 /* The checks every keyed operation starts with: params and key present, the
- * algorithm implemented, params->name equal to the key's algorithm, and the
- * usage granted (InvalidAccessError otherwise). */
+ * algorithm implemented and offering `op` (a usage bit naming the operation:
+ * NotSupportedError), params->name equal to the key's algorithm, and the key
+ * granted `key_usage` (InvalidAccessError otherwise). key_usage differs from op
+ * when wrapKey encrypts (op ENCRYPT, key_usage WRAP_KEY) or deriveKey derives
+ * bits. */
 webcrypto_status wc_check_key_op(const webcrypto_params *alg, const webcrypto_key *key,
-                                 unsigned usage, const char *operation);
+                                 unsigned op, unsigned key_usage, const char *operation);
+
+/* ---- cipher.c / derive.c: the operations after the key checks ---- */
+webcrypto_status wc_cipher_oneshot(bool encrypt, const webcrypto_params *alg,
+                                   const webcrypto_key *key, const uint8_t *data, size_t data_len,
+                                   uint8_t *out, size_t out_cap, size_t *out_len);
+webcrypto_status wc_derive_bits(const webcrypto_params *alg, const webcrypto_key *key,
+                                size_t length_bits, uint8_t *out, size_t out_cap);
 
 /* ---- jwk.c ---- */
 /* What a secret JWK holds once parsed and checked against the request. */

@@ -3,9 +3,16 @@
 
 webcrypto_status webcrypto_derive_bits(const webcrypto_params *alg, const webcrypto_key *key,
                                        size_t length_bits, uint8_t *out, size_t out_cap) {
-    webcrypto_status st = wc_check_key_op(alg, key, WEBCRYPTO_USAGE_DERIVE_BITS, "deriveBits");
+    webcrypto_status st = wc_check_key_op(alg, key, WEBCRYPTO_USAGE_DERIVE_BITS,
+                                          WEBCRYPTO_USAGE_DERIVE_BITS, "deriveBits");
     if (st != WEBCRYPTO_OK) return st;
-    if ((st = wc_check_hash(key->backend, alg->hash)) != WEBCRYPTO_OK) return st;
+    return wc_derive_bits(alg, key, length_bits, out, out_cap);
+}
+
+webcrypto_status wc_derive_bits(const webcrypto_params *alg, const webcrypto_key *key,
+                                size_t length_bits, uint8_t *out, size_t out_cap) {
+    webcrypto_status st = wc_check_hash(key->backend, alg->hash);
+    if (st != WEBCRYPTO_OK) return st;
     WC_REQUIRE(alg->salt || alg->salt_len == 0, "deriveBits: salt is NULL");
     WC_REQUIRE(alg->info || alg->info_len == 0, "deriveBits: info is NULL");
     if (length_bits % 8)

@@ -102,17 +102,19 @@ bool wc_base64url_decode(const char *in, size_t in_len, uint8_t *out, size_t *ou
 /* ---- JWK ---- */
 const char *wc_jwk_alg_name(webcrypto_algorithm alg, webcrypto_algorithm hash, size_t key_len) {
     /* A*GCMSIV is this library's name: JOSE registers none for GCM-SIV. */
-    static const char *const aes[4][3] = {
+    static const char *const aes[5][3] = {
         {"A128CBC", "A192CBC", "A256CBC"},
         {"A128CTR", "A192CTR", "A256CTR"},
         {"A128GCM", "A192GCM", "A256GCM"},
         {"A128GCMSIV", NULL, "A256GCMSIV"},
+        {"A128KW", "A192KW", "A256KW"},
     };
     if (wc_is_aes(alg)) {
         size_t row = alg == WEBCRYPTO_ALG_AES_CBC   ? 0
                      : alg == WEBCRYPTO_ALG_AES_CTR ? 1
                      : alg == WEBCRYPTO_ALG_AES_GCM ? 2
-                                                    : 3;
+                     : alg == WEBCRYPTO_ALG_AES_GCM_SIV ? 3
+                                                    : 4;
         if (key_len == 16) return aes[row][0];
         if (key_len == 24) return aes[row][1];
         if (key_len == 32) return aes[row][2];

@@ -52,21 +52,21 @@ void webcrypto_buffer_free(uint8_t *buf, size_t len) {
 }
 
 webcrypto_status wc_check_key_op(const webcrypto_params *alg, const webcrypto_key *key,
-                                 unsigned usage, const char *operation) {
+                                 unsigned op, unsigned key_usage, const char *operation) {
     if (!alg || !key)
         return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "%s: algorithm and key are required",
                         operation);
     webcrypto_status st = wc_check_algorithm(key->backend, alg->name, operation);
     if (st != WEBCRYPTO_OK) return st;
-    if (!(wc_allowed_usages(alg->name) & usage))
+    if (!(wc_allowed_usages(alg->name) & op))
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "%s does not support %s",
                         webcrypto_algorithm_name(alg->name), operation);
     if (alg->name != key->alg)
         return wc_error(WEBCRYPTO_ERR_INVALID_ACCESS, "%s: the key is a %s key, not %s", operation,
                         webcrypto_algorithm_name(key->alg), webcrypto_algorithm_name(alg->name));
-    if (!(key->usages & usage))
+    if (!(key->usages & key_usage))
         return wc_error(WEBCRYPTO_ERR_INVALID_ACCESS, "%s: the key's usages do not include %s",
-                        operation, webcrypto_usage_name(usage));
+                        operation, webcrypto_usage_name(key_usage));
     return WEBCRYPTO_OK;
 }
 

@@ -10,7 +10,8 @@ webcrypto_status webcrypto_sign(const webcrypto_params *alg, const webcrypto_key
                                 size_t out_cap, size_t *out_len) {
     WC_REQUIRE(out_len, "sign: out_len must not be NULL");
     WC_REQUIRE(data || data_len == 0, "sign: data must not be NULL");
-    webcrypto_status st = wc_check_key_op(alg, key, WEBCRYPTO_USAGE_SIGN, "sign");
+    webcrypto_status st = wc_check_key_op(alg, key, WEBCRYPTO_USAGE_SIGN,
+                                          WEBCRYPTO_USAGE_SIGN, "sign");
     if (st != WEBCRYPTO_OK) return st;
     size_t n = webcrypto_digest_size(key->hash);
     if (wc_output_check(n, out, out_cap, out_len, &st)) return st;
@@ -25,7 +26,8 @@ webcrypto_status webcrypto_verify(const webcrypto_params *alg, const webcrypto_k
     WC_REQUIRE(valid, "verify: valid must not be NULL");
     WC_REQUIRE(data || data_len == 0, "verify: data must not be NULL");
     WC_REQUIRE(signature || signature_len == 0, "verify: signature must not be NULL");
-    webcrypto_status st = wc_check_key_op(alg, key, WEBCRYPTO_USAGE_VERIFY, "verify");
+    webcrypto_status st = wc_check_key_op(alg, key, WEBCRYPTO_USAGE_VERIFY,
+                                          WEBCRYPTO_USAGE_VERIFY, "verify");
     if (st != WEBCRYPTO_OK) return st;
     uint8_t mac[WC_MAX_MAC];
     size_t n = webcrypto_digest_size(key->hash);
@@ -45,9 +47,8 @@ struct webcrypto_sign_ctx {
 static webcrypto_status sign_ctx_new(const webcrypto_params *alg, const webcrypto_key *key,
                                      bool verify, webcrypto_sign_ctx **out) {
     WC_REQUIRE(out, "sign_init: out must not be NULL");
-    webcrypto_status st = wc_check_key_op(alg, key,
-                                          verify ? WEBCRYPTO_USAGE_VERIFY : WEBCRYPTO_USAGE_SIGN,
-                                          verify ? "verify" : "sign");
+    unsigned usage = verify ? WEBCRYPTO_USAGE_VERIFY : WEBCRYPTO_USAGE_SIGN;
+    webcrypto_status st = wc_check_key_op(alg, key, usage, usage, verify ? "verify" : "sign");
     if (st != WEBCRYPTO_OK) return st;
     webcrypto_sign_ctx *ctx = calloc(1, sizeof *ctx);
     if (!ctx) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "sign_init: out of memory");

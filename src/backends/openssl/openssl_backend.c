@@ -48,6 +48,7 @@ static EVP_MD *md_by_hash[N_HASH];    /* [WEBCRYPTO_ALG_SHA_1..SHA_512] */
 static EVP_CIPHER *aes_cbc_ciphers[N_AES]; /* [0] 128, [1] 192, [2] 256 bits */
 static EVP_CIPHER *aes_ctr_ciphers[N_AES];
 static EVP_CIPHER *aes_gcm_ciphers[N_AES];
+static EVP_CIPHER *aes_kw_ciphers[N_AES]; /* RFC 3394 ("AES-*-WRAP") */
 static EVP_KDF *kdf_hkdf;
 static EVP_KDF *kdf_pbkdf2;
 static const char *description_text;
@@ -110,6 +111,7 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, uint64_t *ca
     static const char *const cbc_names[N_AES] = {"AES-128-CBC", "AES-192-CBC", "AES-256-CBC"};
     static const char *const ctr_names[N_AES] = {"AES-128-CTR", "AES-192-CTR", "AES-256-CTR"};
     static const char *const gcm_names[N_AES] = {"AES-128-GCM", "AES-192-GCM", "AES-256-GCM"};
+    static const char *const kw_names[N_AES] = {"AES-128-WRAP", "AES-192-WRAP", "AES-256-WRAP"};
     uint64_t c = 0;
     bool any_md = false;
 
@@ -124,7 +126,7 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, uint64_t *ca
             any_md = true;
         }
     }
-    bool cbc = true, ctr = true, gcm = true;
+    bool cbc = true, ctr = true, gcm = true, kw = true;
     for (int i = 0; i < N_AES; i++) {
         aes_cbc_ciphers[i] = EVP_CIPHER_fetch(NULL, cbc_names[i], NULL);
         aes_ctr_ciphers[i] = EVP_CIPHER_fetch(NULL, ctr_names[i], NULL);
@@ -132,6 +134,8 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, uint64_t *ca
         cbc = cbc && aes_cbc_ciphers[i];
         ctr = ctr && aes_ctr_ciphers[i];
         gcm = gcm && aes_gcm_ciphers[i];
+        aes_kw_ciphers[i] = EVP_CIPHER_fetch(NULL, kw_names[i], NULL);
+        kw = kw && aes_kw_ciphers[i];
     }
     kdf_hkdf = EVP_KDF_fetch(NULL, "HKDF", NULL);
     kdf_pbkdf2 = EVP_KDF_fetch(NULL, "PBKDF2", NULL);
@@ -143,6 +147,7 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, uint64_t *ca
     if (cbc) c |= WC_CAP(WEBCRYPTO_ALG_AES_CBC);
     if (ctr) c |= WC_CAP(WEBCRYPTO_ALG_AES_CTR);
     if (gcm) c |= WC_CAP(WEBCRYPTO_ALG_AES_GCM);
+    if (kw) c |= WC_CAP(WEBCRYPTO_ALG_AES_KW);
     if (kdf_hkdf && any_md) c |= WC_CAP(WEBCRYPTO_ALG_HKDF);
     if (kdf_pbkdf2 && any_md) c |= WC_CAP(WEBCRYPTO_ALG_PBKDF2);
     if (c == 0) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL: no algorithm could be fetched");
@@ -217,7 +222,7 @@ typedef struct hmac_state {
 typedef struct aes_state {
     webcrypto_algorithm alg; /* AES_CBC, AES_CTR or AES_GCM */
     EVP_CIPHER_CTX *enc;     /* keyed for encryption (CTR, GCM: both ways) */
-    EVP_CIPHER_CTX *dec;     /* CBC only: keyed for decryption */
+    EVP_CIPHER_CTX *dec;     /* CBC and KW: keyed for decryption */
     bool have_h;             /* GCM: h holds the hash subkey AES_K(0^128) */
     uint8_t h[16];
 } aes_state;
@@ -337,6 +342,7 @@ static webcrypto_status aes_key_new(webcrypto_algorithm alg, const uint8_t *key,
     }
     const EVP_CIPHER *cipher = alg == WEBCRYPTO_ALG_AES_CBC   ? aes_cbc_ciphers[idx]
                                : alg == WEBCRYPTO_ALG_AES_CTR ? aes_ctr_ciphers[idx]
+                               : alg == WEBCRYPTO_ALG_AES_KW  ? aes_kw_ciphers[idx]
                                                               : aes_gcm_ciphers[idx];
     if (!cipher)
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL: %s is not available",
@@ -345,9 +351,11 @@ static webcrypto_status aes_key_new(webcrypto_algorithm alg, const uint8_t *key,
     aes_state *s = calloc(1, sizeof *s);
     if (!s) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
     s->alg = alg;
+    /* CBC and KW need a key schedule per direction. */
+    bool two_way = alg == WEBCRYPTO_ALG_AES_CBC || alg == WEBCRYPTO_ALG_AES_KW;
     bool cbc = alg == WEBCRYPTO_ALG_AES_CBC;
     webcrypto_status st = cipher_template(cipher, key, 1, cbc, &s->enc);
-    if (st == WEBCRYPTO_OK && cbc) st = cipher_template(cipher, key, 0, true, &s->dec);
+    if (st == WEBCRYPTO_OK && two_way) st = cipher_template(cipher, key, 0, cbc, &s->dec);
     if (st == WEBCRYPTO_OK && alg == WEBCRYPTO_ALG_AES_GCM && aes_ctr_ciphers[idx]) {
         st = gcm_hash_subkey(aes_ctr_ciphers[idx], key, s->h);
         s->have_h = st == WEBCRYPTO_OK;
@@ -368,7 +376,8 @@ static webcrypto_status ossl_secret_key_new(const void *bctx, webcrypto_algorith
     case WEBCRYPTO_ALG_HMAC: return hmac_key_new(hash, key, key_len, state);
     case WEBCRYPTO_ALG_AES_CBC:
     case WEBCRYPTO_ALG_AES_CTR:
-    case WEBCRYPTO_ALG_AES_GCM: return aes_key_new(alg, key, key_len, state);
+    case WEBCRYPTO_ALG_AES_GCM:
+    case WEBCRYPTO_ALG_AES_KW: return aes_key_new(alg, key, key_len, state);
     case WEBCRYPTO_ALG_HKDF:
     case WEBCRYPTO_ALG_PBKDF2:
         /* The KDFs take the raw key from the core on every call. */
@@ -754,6 +763,39 @@ static webcrypto_status ossl_pbkdf2(const void *bctx, webcrypto_algorithm hash,
     return kdf_derive(kdf_pbkdf2, "PBKDF2", params, out, out_len);
 }
 
+/* ---- AES-KW (RFC 3394) ----
+ * OpenSSL's wrap ciphers take the whole input in one update and use the
+ * default IV when none is given; unwrap fails the update on a bad check value. */
+static webcrypto_status aes_kw_run(const aes_state *s, bool wrap, const uint8_t *in, size_t len,
+                                   uint8_t *out) {
+    if (len > INT_MAX - 8) return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-KW: input too long");
+    EVP_CIPHER_CTX *c = NULL;
+    webcrypto_status st = cipher_start(wrap ? s->enc : s->dec, wrap ? 1 : 0, NULL, 0, &c);
+    if (st != WEBCRYPTO_OK) return st;
+    int got = 0;
+    size_t want = wrap ? len + 8 : len - 8;
+    if (EVP_CipherUpdate(c, out, &got, in, (int)len) != 1 || got < 0 || (size_t)got != want) {
+        ERR_clear_error();
+        st = wrap ? wc_error(WEBCRYPTO_ERR_OPERATION, "OpenSSL: AES-KW wrap failed")
+                  : wc_error(WEBCRYPTO_ERR_OPERATION,
+                             "AES-KW: the wrapped key failed its integrity check");
+    } else {
+        st = cipher_final_empty(c);
+    }
+    EVP_CIPHER_CTX_free(c);
+    return st;
+}
+
+static webcrypto_status ossl_aes_kw_wrap(const void *key_state, const uint8_t *in, size_t len,
+                                         uint8_t *out) {
+    return aes_kw_run(key_state, true, in, len, out);
+}
+
+static webcrypto_status ossl_aes_kw_unwrap(const void *key_state, const uint8_t *in, size_t len,
+                                           uint8_t *out) {
+    return aes_kw_run(key_state, false, in, len, out);
+}
+
 const wc_backend_ops wc_backend_openssl = {
     .name = "openssl",
     .init = ossl_init,
@@ -774,6 +816,8 @@ const wc_backend_ops wc_backend_openssl = {
     .aes_ctr = ossl_aes_ctr,
     .aes_gcm_seal = ossl_aes_gcm_seal,
     .aes_gcm_open = ossl_aes_gcm_open,
+    .aes_kw_wrap = ossl_aes_kw_wrap,
+    .aes_kw_unwrap = ossl_aes_kw_unwrap,
     .hkdf = ossl_hkdf,
     .pbkdf2 = ossl_pbkdf2,
 };
