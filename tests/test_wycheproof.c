@@ -516,6 +516,81 @@ out:
 }
 
 /* ------------------------------------------------------------------------ */
+/* AES-KW (keywrap_test_schema_v1)                                          */
+/* ------------------------------------------------------------------------ */
+
+/* WebCrypto wraps keys, not bytes: msg is carried as the raw bytes of an HMAC
+ * key (any length), wrapped with wrapKey and recovered with unwrapKey. */
+static void run_aes_kw(wp_case *c, const json_t *group, const json_t *test) {
+    (void)group;
+    wp_buf key = {0}, msg = {0}, ct = {0}, enc = {0}, dec = {0};
+    webcrypto_key *kek = NULL, *payload = NULL, *back = NULL;
+    char eerr[512] = "", derr[512] = "";
+    if (!hex_field(c, test, "key", &key) || !hex_field(c, test, "msg", &msg) ||
+        !hex_field(c, test, "ct", &ct))
+        goto out;
+    webcrypto_params kw = {0};
+    kw.name = WEBCRYPTO_ALG_AES_KW;
+    webcrypto_status s = webcrypto_import_key(
+        c->backend, WEBCRYPTO_FORMAT_RAW, key.p, key.n, &kw, false,
+        WEBCRYPTO_USAGE_WRAP_KEY | WEBCRYPTO_USAGE_UNWRAP_KEY, &kek);
+    if (s != WEBCRYPTO_OK) {
+        describe(eerr, sizeof eerr, "importKey", s);
+        if (!aes_key_size_ok(key.n) && s == WEBCRYPTO_ERR_DATA && c->result != WP_INVALID)
+            case_skip(c, "key size not allowed by WebCrypto");
+        else
+            case_rejected(c, eerr);
+        goto out;
+    }
+    webcrypto_params mac = {0};
+    mac.name = WEBCRYPTO_ALG_HMAC;
+    mac.hash = WEBCRYPTO_ALG_SHA_256;
+    webcrypto_status es;
+    if (msg.n == 0) {
+        es = WEBCRYPTO_ERR_DATA; /* no empty key exists to wrap */
+        snprintf(eerr, sizeof eerr, "an empty payload cannot be a key");
+    } else {
+        es = webcrypto_import_key(c->backend, WEBCRYPTO_FORMAT_RAW, msg.p, msg.n, &mac, true,
+                                  WEBCRYPTO_USAGE_SIGN, &payload);
+        if (es == WEBCRYPTO_OK) {
+            uint8_t *w = NULL;
+            size_t wn = 0;
+            es = webcrypto_wrap_key(WEBCRYPTO_FORMAT_RAW, payload, kek, &kw, &w, &wn);
+            if (es == WEBCRYPTO_OK) {
+                enc.p = w;
+                enc.n = wn;
+            } else {
+                describe(eerr, sizeof eerr, "wrapKey", es);
+            }
+        } else {
+            describe(eerr, sizeof eerr, "importKey (payload)", es);
+        }
+    }
+    webcrypto_status ds = webcrypto_unwrap_key(WEBCRYPTO_FORMAT_RAW, ct.p, ct.n, kek, &kw, &mac,
+                                               true, WEBCRYPTO_USAGE_SIGN, &back);
+    if (ds == WEBCRYPTO_OK) {
+        uint8_t *raw = NULL;
+        size_t rn = 0;
+        ds = webcrypto_export_key(WEBCRYPTO_FORMAT_RAW, back, &raw, &rn);
+        if (ds == WEBCRYPTO_OK) {
+            dec.p = raw;
+            dec.n = rn;
+        } else {
+            describe(derr, sizeof derr, "exportKey", ds);
+        }
+    } else {
+        describe(derr, sizeof derr, "unwrapKey", ds);
+    }
+    judge_cipher(c, es, &enc, eerr, ds, &dec, derr, &msg, &ct);
+out:
+    webcrypto_key_free(kek);
+    webcrypto_key_free(payload);
+    webcrypto_key_free(back);
+    buf_free(&key); buf_free(&msg); buf_free(&ct);
+    buf_free(&enc); buf_free(&dec);
+}
+
+/* ------------------------------------------------------------------------ */
 /* HMAC (mac_test_schema_v1)                                                */
 /* ------------------------------------------------------------------------ */
 
@@ -749,6 +824,8 @@ static const wp_handler handlers[] = {
      WEBCRYPTO_ALG_NONE, run_aes_gcm},
     {"aes_cbc_pkcs5_test.json", "ind_cpa_test_schema_v1.json", "IndCpaTest",
      WEBCRYPTO_ALG_AES_CBC, WEBCRYPTO_ALG_NONE, run_aes_cbc},
+    {"aes_wrap_test.json", "keywrap_test_schema_v1.json", "KeywrapTest", WEBCRYPTO_ALG_AES_KW,
+     WEBCRYPTO_ALG_NONE, run_aes_kw},
     {"hmac_sha1_test.json", "mac_test_schema_v1.json", "MacTest", WEBCRYPTO_ALG_HMAC,
      WEBCRYPTO_ALG_SHA_1, run_hmac},
     {"hmac_sha256_test.json", "mac_test_schema_v1.json", "MacTest", WEBCRYPTO_ALG_HMAC,

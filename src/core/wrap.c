@@ -21,8 +21,8 @@ static webcrypto_status wrap_bytes(bool wrap, const webcrypto_params *alg,
         /* RFC 3394 works on 64-bit blocks, at least two of them. */
         if (len % 8 || len < (wrap ? 16u : 24u))
             return wc_error(WEBCRYPTO_ERR_OPERATION,
-                            "AES-KW: %zu bytes is not a multiple of 8 bytes of at least %u", len,
-                            wrap ? 16u : 24u);
+                            "AES-KW: %s takes a multiple of 8 bytes, at least %u, not %zu",
+                            wrap ? "wrapping" : "unwrapping", wrap ? 16u : 24u, len);
         cap = wrap ? len + 8 : len - 8;
     } else if ((st = wc_cipher_oneshot(wrap, alg, key, in, len, NULL, 0, &cap)) != WEBCRYPTO_OK) {
         return st;
