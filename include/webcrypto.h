@@ -86,6 +86,13 @@ typedef enum webcrypto_algorithm {
     WEBCRYPTO_ALG_PBKDF2,
     WEBCRYPTO_ALG_AES_GCM_SIV, /* RFC 8452; not in WebCrypto, see webcrypto_encrypt */
     WEBCRYPTO_ALG_AES_KW,      /* RFC 3394 key wrap: wrapKey/unwrapKey only */
+    WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5,
+    WEBCRYPTO_ALG_RSA_PSS,
+    WEBCRYPTO_ALG_RSA_OAEP,
+    WEBCRYPTO_ALG_ECDSA,
+    WEBCRYPTO_ALG_ECDH,
+    WEBCRYPTO_ALG_ED25519,
+    WEBCRYPTO_ALG_X25519,
     WEBCRYPTO_ALG_COUNT /* not an algorithm: one past the last */
 } webcrypto_algorithm;
 
@@ -130,6 +137,22 @@ typedef enum webcrypto_key_type {
     WEBCRYPTO_KEY_PRIVATE
 } webcrypto_key_type;
 
+/* The NIST curves of ECDSA and ECDH. */
+typedef enum webcrypto_named_curve {
+    WEBCRYPTO_CURVE_NONE = 0,
+    WEBCRYPTO_CURVE_P256,
+    WEBCRYPTO_CURVE_P384,
+    WEBCRYPTO_CURVE_P521
+} webcrypto_named_curve;
+
+/* "P-256", "P-384", "P-521"; NULL for anything else. */
+WEBCRYPTO_API const char *webcrypto_curve_name(webcrypto_named_curve curve);
+
+/* Looks a curve up by its WebCrypto name (case-sensitive, as the spec's
+ * namedCurve is). Unknown: WEBCRYPTO_ERR_NOT_SUPPORTED. */
+WEBCRYPTO_API webcrypto_status webcrypto_curve_from_name(const char *name,
+                                                         webcrypto_named_curve *out);
+
 /*
  * webcrypto_params is the C form of WebCrypto's algorithm dictionaries
  * (AesGcmParams, HmacImportParams, HkdfParams, ...). Zero-initialise it, set
@@ -154,7 +177,19 @@ typedef enum webcrypto_key_type {
  *                                (optional), tag_length (0 or 128)
  *   deriveBits         HKDF      hash, salt, info
  *                      PBKDF2    hash, salt, iterations (>= 1)
+ *   generate           RSASSA-PKCS1-v1_5, RSA-PSS, RSA-OAEP  modulus_length (bits),
+ *                                public_exponent (big-endian: 01 00 01 or 03), hash
+ *   import             RSA-*     hash (fixed for the key's life)
+ *   generate/import    ECDSA, ECDH  named_curve
+ *   generate/import    Ed25519, X25519  -
+ *   sign/verify        RSASSA-PKCS1-v1_5, Ed25519  -
+ *                      RSA-PSS   salt_length (bytes; 0 is a valid length)
+ *                      ECDSA     hash (chosen per call); signatures are r || s
+ *   encrypt/decrypt    RSA-OAEP  label (optional)
+ *   deriveBits         ECDH, X25519  public_key (the peer's public key)
  */
+typedef struct webcrypto_key webcrypto_key;
+
 typedef struct webcrypto_params {
     webcrypto_algorithm name;
     webcrypto_algorithm hash;
@@ -171,6 +206,14 @@ typedef struct webcrypto_params {
     const uint8_t *info;
     size_t info_len;
     uint32_t iterations;
+    size_t modulus_length;
+    const uint8_t *public_exponent;
+    size_t public_exponent_len;
+    webcrypto_named_curve named_curve;
+    size_t salt_length;
+    const uint8_t *label;
+    size_t label_len;
+    const webcrypto_key *public_key;
 } webcrypto_params;
 
 /* ------------------------------------------------------------------------ */
@@ -255,8 +298,6 @@ WEBCRYPTO_API void webcrypto_digest_ctx_free(webcrypto_digest_ctx *ctx);
 /* Keys                                                                     */
 /* ------------------------------------------------------------------------ */
 
-typedef struct webcrypto_key webcrypto_key;
-
 /* Generates a secret key (HMAC, AES-*) on `backend` (NULL: default) as
  * SubtleCrypto.generateKey does. `usages` must be non-empty and allowed for
  * the algorithm (else WEBCRYPTO_ERR_SYNTAX). On success *out owns the key. */
@@ -265,8 +306,27 @@ WEBCRYPTO_API webcrypto_status webcrypto_generate_key(const webcrypto_backend *b
                                                       bool extractable, unsigned usages,
                                                       webcrypto_key **out);
 
+/* Generates a key pair (RSA-*, ECDSA, ECDH, Ed25519, X25519) as
+ * SubtleCrypto.generateKey does for asymmetric algorithms. `usages` are split:
+ * the public key gets the public ones (verify, encrypt, wrapKey) and is always
+ * extractable; the private key gets the others (sign, decrypt, unwrapKey,
+ * deriveKey, deriveBits) and `extractable`. A usage the algorithm does not
+ * have, or no private usage at all, is WEBCRYPTO_ERR_SYNTAX. RSA: modulus
+ * 256..16384 bits in steps of 8 and exponent 3 or 65537, else
+ * WEBCRYPTO_ERR_OPERATION. On success the caller owns both keys. */
+WEBCRYPTO_API webcrypto_status webcrypto_generate_key_pair(const webcrypto_backend *backend,
+                                                           const webcrypto_params *alg,
+                                                           bool extractable, unsigned usages,
+                                                           webcrypto_key **public_key,
+                                                           webcrypto_key **private_key);
+
 /* Imports a key as SubtleCrypto.importKey does. For WEBCRYPTO_FORMAT_JWK,
  * key_data is the JSON text of the JWK (not NUL-terminated necessarily).
+ * Asymmetric keys: spki (DER) for public keys, pkcs8 (DER) for private keys,
+ * raw for EC public points (uncompressed, or compressed) and Ed25519/X25519
+ * public keys, jwk for both. Every key is checked: EC points on the named
+ * curve, RSA private keys consistent, DER complete with nothing after it and
+ * the algorithm identifier WebCrypto requires; a failure is DataError.
  * The data is copied; the caller keeps ownership of key_data. */
 WEBCRYPTO_API webcrypto_status webcrypto_import_key(const webcrypto_backend *backend,
                                                     webcrypto_key_format format,
@@ -298,6 +358,13 @@ WEBCRYPTO_API size_t webcrypto_key_get_length(const webcrypto_key *key);
 WEBCRYPTO_API bool webcrypto_key_get_extractable(const webcrypto_key *key);
 WEBCRYPTO_API unsigned webcrypto_key_get_usages(const webcrypto_key *key);
 WEBCRYPTO_API const webcrypto_backend *webcrypto_key_get_backend(const webcrypto_key *key);
+/* RSA keys: the modulus length in bits, and the public exponent (big-endian,
+ * copied to out when out_cap allows; returns its length). 0 for other keys. */
+WEBCRYPTO_API size_t webcrypto_key_get_modulus_length(const webcrypto_key *key);
+WEBCRYPTO_API size_t webcrypto_key_get_public_exponent(const webcrypto_key *key, uint8_t *out,
+                                                       size_t out_cap);
+/* ECDSA and ECDH keys: the curve; WEBCRYPTO_CURVE_NONE for other keys. */
+WEBCRYPTO_API webcrypto_named_curve webcrypto_key_get_named_curve(const webcrypto_key *key);
 
 /* ------------------------------------------------------------------------ */
 /* Encrypt / decrypt                                                        */
@@ -426,10 +493,20 @@ WEBCRYPTO_API webcrypto_status webcrypto_derive_key(const webcrypto_params *alg,
                                                     bool extractable, unsigned usages,
                                                     webcrypto_key **out);
 
-/* SubtleCrypto.deriveBits for HKDF and PBKDF2: writes length_bits / 8 bytes
- * to out. length_bits must be a multiple of 8 (else OperationError); 0 gives
- * an empty result for HKDF and is an OperationError for PBKDF2, as the spec
- * says. out_cap must be at least length_bits / 8. */
+/* deriveBits' length "null": ECDH and X25519 give their whole shared secret
+ * (P-256: 32 bytes, P-384: 48, P-521: 66, X25519: 32). */
+#define WEBCRYPTO_LENGTH_FULL SIZE_MAX
+
+/* SubtleCrypto.deriveBits. HKDF and PBKDF2: writes length_bits / 8 bytes to
+ * out; length_bits must be a multiple of 8 (else OperationError); 0 gives an
+ * empty result for HKDF and is an OperationError for PBKDF2, as the spec says.
+ * ECDH and X25519: key is the private key (usage deriveBits), alg->public_key
+ * the peer's public key of the same algorithm and curve (InvalidAccessError
+ * otherwise); length_bits is WEBCRYPTO_LENGTH_FULL or at most the secret's
+ * size (OperationError beyond), and a length that is not a multiple of 8
+ * keeps the first length_bits bits, the rest of the last byte zero; an
+ * all-zero X25519 secret is OperationError. out_cap must be at least
+ * ceil(length_bits / 8) (or the full size). */
 WEBCRYPTO_API webcrypto_status webcrypto_derive_bits(const webcrypto_params *alg,
                                                      const webcrypto_key *key,
                                                      size_t length_bits, uint8_t *out,

@@ -26,6 +26,32 @@
 /* Bit for an algorithm in a capability set. */
 #define WC_CAP(alg) (UINT64_C(1) << (unsigned)(alg))
 
+/* A byte string the caller owns (not NUL-terminated). */
+typedef struct wc_bytes {
+    const uint8_t *p;
+    size_t n;
+} wc_bytes;
+
+/*
+ * An asymmetric key's material, named as in JWK (RFC 7518 section 6).
+ * Integers are unsigned big-endian, possibly with leading zero bytes.
+ *   RSA     n, e (public); and d, p, q, dp, dq, qi (private: all present)
+ *   EC      curve, and x, y (affine coordinates, field-size bytes) or point
+ *           (a SEC1 point, compressed or not: raw import only); d (private,
+ *           field-size bytes)
+ *   OKP     x (public key, 32 bytes), d (private key, 32 bytes)
+ * Unused members are {NULL, 0}.
+ */
+typedef struct wc_pkey_fields {
+    bool is_private;
+    wc_bytes n, e, d, p, q, dp, dq, qi;
+    webcrypto_named_curve curve;
+    wc_bytes x, y, point;
+} wc_pkey_fields;
+
+/* RSA signature schemes. */
+typedef enum wc_rsa_padding { WC_RSA_PKCS1 = 1, WC_RSA_PSS } wc_rsa_padding;
+
 typedef struct wc_backend_ops {
     const char *name;
 
@@ -117,6 +143,65 @@ typedef struct wc_backend_ops {
                                     uint8_t *out);
     webcrypto_status (*aes_kw_unwrap)(const void *key_state, const uint8_t *in, size_t len,
                                       uint8_t *out);
+
+    /* ---- asymmetric keys ----
+     * `kind` is the key's algorithm (RSASSA-PKCS1-v1_5, RSA-PSS and RSA-OAEP
+     * share RSA keys; ECDSA and ECDH EC keys). The core has parsed the format
+     * and checked the fields are present and well-formed; the backend checks
+     * the mathematics: an EC point on the curve (DataError), a private EC
+     * scalar in range, an RSA private key consistent (DataError), and decodes
+     * f->point when given. State is read-only afterwards, shared by threads.
+     * pkey_fields exposes the key's material (for export and to derive a
+     * public key from a private one): pointers into the state, valid while
+     * it lives; EC keys always give x and y. */
+    webcrypto_status (*pkey_import)(const void *bctx, webcrypto_algorithm kind,
+                                    const wc_pkey_fields *f, void **state);
+    /* Generates a private key: RSA with modulus_bits (256..16384, a multiple
+     * of 8) and exponent e (3 or 65537, big-endian); EC on curve; OKP. */
+    webcrypto_status (*pkey_generate)(const void *bctx, webcrypto_algorithm kind,
+                                      size_t modulus_bits, wc_bytes e,
+                                      webcrypto_named_curve curve, void **state);
+    webcrypto_status (*pkey_fields)(const void *state, wc_pkey_fields *out);
+    void (*pkey_free)(void *state);
+
+    /* RSASSA-PKCS1-v1_5 / RSA-PSS (MGF1 with the same hash, salt_len bytes).
+     * sig has room for the modulus size; *sig_len gets it. verify answers
+     * *valid (a wrong signature is not an error). */
+    webcrypto_status (*rsa_sign)(const void *state, wc_rsa_padding padding,
+                                 webcrypto_algorithm hash, size_t salt_len, const uint8_t *msg,
+                                 size_t len, uint8_t *sig, size_t *sig_len);
+    webcrypto_status (*rsa_verify)(const void *state, wc_rsa_padding padding,
+                                   webcrypto_algorithm hash, size_t salt_len, const uint8_t *msg,
+                                   size_t len, const uint8_t *sig, size_t sig_len, bool *valid);
+    /* RSA-OAEP with MGF1 and the same hash. out has room for the modulus
+     * size. Too long a plaintext is OperationError; every decryption failure
+     * is OperationError with one message that does not say which check failed. */
+    webcrypto_status (*rsa_oaep_encrypt)(const void *state, webcrypto_algorithm hash,
+                                         const uint8_t *label, size_t label_len,
+                                         const uint8_t *in, size_t len, uint8_t *out,
+                                         size_t *out_len);
+    webcrypto_status (*rsa_oaep_decrypt)(const void *state, webcrypto_algorithm hash,
+                                         const uint8_t *label, size_t label_len,
+                                         const uint8_t *in, size_t len, uint8_t *out,
+                                         size_t *out_len);
+    /* ECDSA with r || s signatures (each the curve's field size, big-endian). */
+    webcrypto_status (*ecdsa_sign)(const void *state, webcrypto_algorithm hash,
+                                   const uint8_t *msg, size_t len, uint8_t *sig, size_t *sig_len);
+    webcrypto_status (*ecdsa_verify)(const void *state, webcrypto_algorithm hash,
+                                     const uint8_t *msg, size_t len, const uint8_t *sig,
+                                     size_t sig_len, bool *valid);
+    /* Ed25519 (RFC 8032, pure): 64-byte signatures. */
+    webcrypto_status (*ed25519_sign)(const void *state, const uint8_t *msg, size_t len,
+                                     uint8_t sig[64]);
+    webcrypto_status (*ed25519_verify)(const void *state, const uint8_t *msg, size_t len,
+                                       const uint8_t *sig, size_t sig_len, bool *valid);
+    /* ECDH (the x coordinate, field-size bytes) and X25519 (32 bytes): the
+     * shared secret of a private and a public key of the same curve. An
+     * all-zero X25519 result is OperationError. */
+    webcrypto_status (*ecdh)(const void *private_state, const void *public_state, uint8_t *out,
+                             size_t *out_len);
+    webcrypto_status (*x25519)(const void *private_state, const void *public_state,
+                               uint8_t out[32]);
 
     /* ---- KDFs: out_len >= 1 and within the algorithm's limit ---- */
     webcrypto_status (*hkdf)(const void *bctx, webcrypto_algorithm hash, const uint8_t *ikm,
