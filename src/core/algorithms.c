@@ -11,6 +11,10 @@ static const char *const wc_alg_names[WEBCRYPTO_ALG_COUNT] = {
     [WEBCRYPTO_ALG_AES_CTR] = "AES-CTR", [WEBCRYPTO_ALG_AES_GCM] = "AES-GCM",
     [WEBCRYPTO_ALG_HKDF] = "HKDF",       [WEBCRYPTO_ALG_PBKDF2] = "PBKDF2",
     [WEBCRYPTO_ALG_AES_GCM_SIV] = "AES-GCM-SIV", [WEBCRYPTO_ALG_AES_KW] = "AES-KW",
+    [WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5] = "RSASSA-PKCS1-v1_5",
+    [WEBCRYPTO_ALG_RSA_PSS] = "RSA-PSS",     [WEBCRYPTO_ALG_RSA_OAEP] = "RSA-OAEP",
+    [WEBCRYPTO_ALG_ECDSA] = "ECDSA",         [WEBCRYPTO_ALG_ECDH] = "ECDH",
+    [WEBCRYPTO_ALG_ED25519] = "Ed25519",     [WEBCRYPTO_ALG_X25519] = "X25519",
 };
 
 static const char *const wc_usage_names[] = {
@@ -100,7 +104,57 @@ size_t wc_hash_block_bits(webcrypto_algorithm hash) {
     return (hash == WEBCRYPTO_ALG_SHA_384 || hash == WEBCRYPTO_ALG_SHA_512) ? 1024 : 512;
 }
 
+bool wc_is_rsa(webcrypto_algorithm alg) {
+    return alg == WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5 || alg == WEBCRYPTO_ALG_RSA_PSS ||
+           alg == WEBCRYPTO_ALG_RSA_OAEP;
+}
+
+bool wc_is_ec(webcrypto_algorithm alg) {
+    return alg == WEBCRYPTO_ALG_ECDSA || alg == WEBCRYPTO_ALG_ECDH;
+}
+
+bool wc_is_okp(webcrypto_algorithm alg) {
+    return alg == WEBCRYPTO_ALG_ED25519 || alg == WEBCRYPTO_ALG_X25519;
+}
+
+bool wc_is_asymmetric(webcrypto_algorithm alg) {
+    return wc_is_rsa(alg) || wc_is_ec(alg) || wc_is_okp(alg);
+}
+
+unsigned wc_public_usages(webcrypto_algorithm alg) {
+    if (alg == WEBCRYPTO_ALG_RSA_OAEP) return WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_WRAP_KEY;
+    if (alg == WEBCRYPTO_ALG_ECDH || alg == WEBCRYPTO_ALG_X25519) return 0;
+    return wc_is_asymmetric(alg) ? WEBCRYPTO_USAGE_VERIFY : 0;
+}
+
+unsigned wc_private_usages(webcrypto_algorithm alg) {
+    if (alg == WEBCRYPTO_ALG_RSA_OAEP) return WEBCRYPTO_USAGE_DECRYPT | WEBCRYPTO_USAGE_UNWRAP_KEY;
+    if (alg == WEBCRYPTO_ALG_ECDH || alg == WEBCRYPTO_ALG_X25519) return WC_KDF_USAGES;
+    return wc_is_asymmetric(alg) ? WEBCRYPTO_USAGE_SIGN : 0;
+}
+
+const char *webcrypto_curve_name(webcrypto_named_curve curve) {
+    switch (curve) {
+    case WEBCRYPTO_CURVE_P256: return "P-256";
+    case WEBCRYPTO_CURVE_P384: return "P-384";
+    case WEBCRYPTO_CURVE_P521: return "P-521";
+    default: return NULL;
+    }
+}
+
+webcrypto_status webcrypto_curve_from_name(const char *name, webcrypto_named_curve *out) {
+    WC_REQUIRE(name && out, "curve_from_name: name and out must not be NULL");
+    for (int c = WEBCRYPTO_CURVE_P256; c <= WEBCRYPTO_CURVE_P521; c++) {
+        if (strcmp(name, webcrypto_curve_name((webcrypto_named_curve)c)) == 0) {
+            *out = (webcrypto_named_curve)c;
+            return WEBCRYPTO_OK;
+        }
+    }
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "unrecognized curve name \"%s\"", name);
+}
+
 unsigned wc_allowed_usages(webcrypto_algorithm alg) {
+    if (wc_is_asymmetric(alg)) return wc_public_usages(alg) | wc_private_usages(alg);
     if (alg == WEBCRYPTO_ALG_AES_KW) return WEBCRYPTO_USAGE_WRAP_KEY | WEBCRYPTO_USAGE_UNWRAP_KEY;
     if (wc_is_aes(alg)) return WC_AES_USAGES;
     if (alg == WEBCRYPTO_ALG_HMAC) return WC_HMAC_USAGES;

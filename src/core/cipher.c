@@ -247,6 +247,8 @@ static webcrypto_status encrypt_checked(const webcrypto_params *alg, const webcr
         *out_len = data_len + 16;
         return WEBCRYPTO_OK;
     }
+    case WEBCRYPTO_ALG_RSA_OAEP:
+        return wc_pkey_crypt(true, alg, key, data, data_len, out, out_cap, out_len);
     default:
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "encrypt: not supported for %s",
                         webcrypto_algorithm_name(alg->name));
@@ -334,6 +336,8 @@ static webcrypto_status decrypt_checked(const webcrypto_params *alg, const webcr
         *out_len = n;
         return WEBCRYPTO_OK;
     }
+    case WEBCRYPTO_ALG_RSA_OAEP:
+        return wc_pkey_crypt(false, alg, key, data, data_len, out, out_cap, out_len);
     default:
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "decrypt: not supported for %s",
                         webcrypto_algorithm_name(alg->name));

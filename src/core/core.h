@@ -27,13 +27,16 @@ struct webcrypto_key {
     const webcrypto_backend *backend;
     webcrypto_key_type type;
     webcrypto_algorithm alg;
-    webcrypto_algorithm hash; /* HMAC only */
-    size_t length_bits;       /* AES and HMAC */
+    webcrypto_algorithm hash; /* HMAC and RSA */
+    size_t length_bits;       /* AES and HMAC; RSA: the modulus length */
+    webcrypto_named_curve curve; /* ECDSA, ECDH */
+    uint8_t exponent[16];        /* RSA public exponent, big-endian */
+    size_t exponent_len;
     bool extractable;
     unsigned usages;
     uint8_t *secret; /* raw key bytes, wiped on free */
     size_t secret_len;
-    void *state; /* the backend's prepared state */
+    void *state; /* the backend's prepared state (pkey_* for public/private keys) */
 };
 
 #define WC_ALL_USAGES 0xffu
@@ -46,6 +49,13 @@ struct webcrypto_key {
 /* ---- algorithms.c ---- */
 bool wc_is_hash(webcrypto_algorithm alg);
 bool wc_is_aes(webcrypto_algorithm alg);
+bool wc_is_rsa(webcrypto_algorithm alg);
+bool wc_is_ec(webcrypto_algorithm alg);
+bool wc_is_okp(webcrypto_algorithm alg);
+bool wc_is_asymmetric(webcrypto_algorithm alg);
+/* The usages a public / private key of an asymmetric algorithm may have. */
+unsigned wc_public_usages(webcrypto_algorithm alg);
+unsigned wc_private_usages(webcrypto_algorithm alg);
 /* Whether an AES algorithm takes keys of this many bytes (GCM-SIV: 16, 32). */
 bool wc_aes_key_len_ok(webcrypto_algorithm alg, size_t len);
 /* Block size of a SHA hash in bits (HMAC's default key length). */
@@ -94,7 +104,48 @@ webcrypto_status wc_cipher_oneshot(bool encrypt, const webcrypto_params *alg,
 webcrypto_status wc_derive_bits(const webcrypto_params *alg, const webcrypto_key *key,
                                 size_t length_bits, uint8_t *out, size_t out_cap);
 
+/* ---- pkey.c: asymmetric keys ---- */
+webcrypto_status wc_pkey_import(const webcrypto_backend *backend, webcrypto_key_format format,
+                                const uint8_t *data, size_t len, const webcrypto_params *alg,
+                                bool extractable, unsigned usages, webcrypto_key **out);
+webcrypto_status wc_pkey_export(webcrypto_key_format format, const webcrypto_key *key,
+                                uint8_t **out, size_t *out_len);
+/* The sizes of what a key's operations write: signature, ciphertext, secret. */
+size_t wc_pkey_output_size(const webcrypto_key *key);
+/* sign.c / cipher.c / derive.c call these for asymmetric algorithms after the
+ * key checks. */
+webcrypto_status wc_pkey_sign(const webcrypto_params *alg, const webcrypto_key *key,
+                              const uint8_t *data, size_t len, uint8_t *out, size_t out_cap,
+                              size_t *out_len);
+webcrypto_status wc_pkey_verify(const webcrypto_params *alg, const webcrypto_key *key,
+                                const uint8_t *sig, size_t sig_len, const uint8_t *data,
+                                size_t len, bool *valid);
+webcrypto_status wc_pkey_crypt(bool encrypt, const webcrypto_params *alg, const webcrypto_key *key,
+                               const uint8_t *data, size_t len, uint8_t *out, size_t out_cap,
+                               size_t *out_len);
+webcrypto_status wc_pkey_derive(const webcrypto_params *alg, const webcrypto_key *key,
+                                size_t length_bits, uint8_t *out, size_t out_cap);
+
 /* ---- jwk.c ---- */
+/* What an asymmetric JWK import is asked for. */
+typedef struct wc_pkey_request {
+    webcrypto_algorithm alg, hash;
+    webcrypto_named_curve curve;
+    bool extractable;
+    unsigned usages, public_usages, private_usages;
+    size_t json_len; /* set by wc_jwk_import_pkey */
+} wc_pkey_request;
+/* A parsed asymmetric JWK: f points into buf, which is wiped on free. */
+typedef struct wc_jwk_pkey {
+    wc_pkey_fields f;
+    uint8_t *buf;
+    size_t buf_len, buf_cap;
+} wc_jwk_pkey;
+webcrypto_status wc_jwk_import_pkey(const uint8_t *json, size_t json_len,
+                                    const wc_pkey_request *req, wc_jwk_pkey *out);
+void wc_jwk_pkey_free(wc_jwk_pkey *k);
+webcrypto_status wc_jwk_export_pkey(const webcrypto_key *key, const wc_pkey_fields *f,
+                                    uint8_t **out, size_t *out_len);
 /* What a secret JWK holds once parsed and checked against the request. */
 webcrypto_status wc_jwk_import_secret(const uint8_t *json, size_t json_len,
                                       webcrypto_algorithm alg, webcrypto_algorithm hash,

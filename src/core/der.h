@@ -36,8 +36,9 @@ webcrypto_status wc_der_parse_pkcs8(webcrypto_algorithm kind, const uint8_t *der
  * buffer, freed by the caller with webcrypto_buffer_free(*out, *out_len):
  * SPKI with rsaEncryption / id-ecPublicKey + namedCurve (uncompressed point
  * 04 || x || y) / the RFC 8410 identifiers; PKCS #8 v1 with RSAPrivateKey,
- * ECPrivateKey (version 1, d padded to the field size, [0] namedCurve and
- * [1] the public point) or CurvePrivateKey. */
+ * ECPrivateKey (version 1, d padded to the field size and [1] the public
+ * point; no [0] parameters, the curve being in the AlgorithmIdentifier - as
+ * Node and OpenSSL write it) or CurvePrivateKey. */
 webcrypto_status wc_der_write_spki(webcrypto_algorithm kind, const wc_pkey_fields *f,
                                    uint8_t **out, size_t *out_len);
 webcrypto_status wc_der_write_pkcs8(webcrypto_algorithm kind, const wc_pkey_fields *f,

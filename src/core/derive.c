@@ -11,6 +11,8 @@ webcrypto_status webcrypto_derive_bits(const webcrypto_params *alg, const webcry
 
 webcrypto_status wc_derive_bits(const webcrypto_params *alg, const webcrypto_key *key,
                                 size_t length_bits, uint8_t *out, size_t out_cap) {
+    if (alg->name == WEBCRYPTO_ALG_ECDH || alg->name == WEBCRYPTO_ALG_X25519)
+        return wc_pkey_derive(alg, key, length_bits, out, out_cap);
     webcrypto_status st = wc_check_hash(key->backend, alg->hash);
     if (st != WEBCRYPTO_OK) return st;
     WC_REQUIRE(alg->salt || alg->salt_len == 0, "deriveBits: salt is NULL");

@@ -11,6 +11,7 @@
 #endif
 
 #include "core.h"
+#include "der.h"
 
 /* ---- jansson allocations are wiped on free ----
  * A JWK's "k" passes through jansson's parser buffers and string nodes. With
@@ -161,6 +162,22 @@ static webcrypto_status check_key_ops(json_t *ops, unsigned usages) {
     return WEBCRYPTO_OK;
 }
 
+/* The members every JWK import checks the same way: `use` (when usages are
+ * requested), `key_ops` covering the usages, and `ext` not false for an
+ * extractable key. */
+static webcrypto_status check_use_ops_ext(json_t *use, json_t *ops, json_t *ext,
+                                          const char *want_use, bool extractable,
+                                          unsigned usages) {
+    webcrypto_status st;
+    if (usages && use && strcmp(json_string_value(use), want_use) != 0)
+        return wc_error(WEBCRYPTO_ERR_DATA, "JWK use \"%s\" is not \"%s\"", json_string_value(use),
+                        want_use);
+    if (ops && (st = check_key_ops(ops, usages)) != WEBCRYPTO_OK) return st;
+    if (ext && json_is_false(ext) && extractable)
+        return wc_error(WEBCRYPTO_ERR_DATA, "JWK has ext false but an extractable key was requested");
+    return WEBCRYPTO_OK;
+}
+
 /* Wipes a JSON string node's bytes in place before it is released. */
 static void wipe_json_string(json_t *s) {
     if (s && json_is_string(s)) wc_wipe((char *)json_string_value(s), json_string_length(s));
@@ -206,17 +223,9 @@ static webcrypto_status jwk_check(json_t *jwk, webcrypto_algorithm alg, webcrypt
                       want ? want : "none");
         goto fail;
     }
-    const char *want_use = alg == WEBCRYPTO_ALG_HMAC ? "sig" : "enc";
-    if (usages && use && strcmp(json_string_value(use), want_use) != 0) {
-        st = wc_error(WEBCRYPTO_ERR_DATA, "JWK use \"%s\" is not \"%s\"", json_string_value(use),
-                      want_use);
-        goto fail;
-    }
-    if (ops && (st = check_key_ops(ops, usages)) != WEBCRYPTO_OK) goto fail;
-    if (ext && json_is_false(ext) && extractable) {
-        st = wc_error(WEBCRYPTO_ERR_DATA, "JWK has ext false but an extractable key was requested");
-        goto fail;
-    }
+    st = check_use_ops_ext(use, ops, ext, alg == WEBCRYPTO_ALG_HMAC ? "sig" : "enc", extractable,
+                           usages);
+    if (st != WEBCRYPTO_OK) goto fail;
     *key = bytes;
     *key_len = n;
     return WEBCRYPTO_OK;
@@ -275,6 +284,245 @@ webcrypto_status wc_jwk_export_secret(const webcrypto_key *key, uint8_t **out,
         *out_len = n;
     }
     if (jwk) wipe_json_string(json_object_get(jwk, "k"));
+    json_decref(jwk);
+    json_decref(ops);
+    return st;
+}
+
+/* ---- asymmetric JWKs (kty RSA, EC, OKP) ---- */
+
+/* The JWK "alg" an asymmetric key carries, or NULL when none is defined
+ * (ECDH, X25519). */
+static const char *pkey_alg_name(webcrypto_algorithm alg, webcrypto_algorithm hash,
+                                 webcrypto_named_curve curve) {
+    static const char *const rs[] = {NULL, "RS1", "RS256", "RS384", "RS512"};
+    static const char *const ps[] = {NULL, "PS1", "PS256", "PS384", "PS512"};
+    static const char *const oaep[] = {NULL, "RSA-OAEP", "RSA-OAEP-256", "RSA-OAEP-384",
+                                       "RSA-OAEP-512"};
+    size_t h = wc_is_hash(hash) ? (size_t)(hash - WEBCRYPTO_ALG_SHA_1 + 1) : 0;
+    switch (alg) {
+    case WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5: return rs[h];
+    case WEBCRYPTO_ALG_RSA_PSS: return ps[h];
+    case WEBCRYPTO_ALG_RSA_OAEP: return oaep[h];
+    case WEBCRYPTO_ALG_ECDSA:
+        return curve == WEBCRYPTO_CURVE_P256   ? "ES256"
+               : curve == WEBCRYPTO_CURVE_P384 ? "ES384"
+               : curve == WEBCRYPTO_CURVE_P521 ? "ES512"
+                                               : NULL;
+    case WEBCRYPTO_ALG_ED25519: return "Ed25519";
+    default: return NULL;
+    }
+}
+
+void wc_jwk_pkey_free(wc_jwk_pkey *k) {
+    webcrypto_buffer_free(k->buf, k->buf_cap);
+    k->buf = NULL;
+}
+
+/* Decodes the base64url member `name` (required or not) into k's buffer. */
+static webcrypto_status pkey_member(json_t *jwk, const char *name, bool required, wc_jwk_pkey *k,
+                                    wc_bytes *out) {
+    json_t *v = json_object_get(jwk, name);
+    if (!v) {
+        if (required) return wc_error(WEBCRYPTO_ERR_DATA, "JWK has no \"%s\"", name);
+        return WEBCRYPTO_OK;
+    }
+    if (!json_is_string(v))
+        return wc_error(WEBCRYPTO_ERR_DATA, "JWK member \"%s\" has the wrong JSON type", name);
+    size_t len = json_string_length(v), n = 0;
+    if (k->buf_len + len / 4 * 3 + 3 > k->buf_cap)
+        return wc_error(WEBCRYPTO_ERR_DATA, "JWK member \"%s\" is too long", name);
+    uint8_t *dst = k->buf + k->buf_len;
+    if (!wc_base64url_decode(json_string_value(v), len, dst, &n))
+        return wc_error(WEBCRYPTO_ERR_DATA, "JWK \"%s\" is not unpadded base64url", name);
+    if (n == 0) return wc_error(WEBCRYPTO_ERR_DATA, "JWK \"%s\" is empty", name);
+    out->p = dst;
+    out->n = n;
+    k->buf_len += n;
+    return WEBCRYPTO_OK;
+}
+
+static webcrypto_status expect_len(const char *name, wc_bytes b, size_t want) {
+    if (b.p && b.n != want)
+        return wc_error(WEBCRYPTO_ERR_DATA, "JWK \"%s\" is %zu bytes, expected %zu", name, b.n,
+                        want);
+    return WEBCRYPTO_OK;
+}
+
+static webcrypto_status pkey_parse(json_t *jwk, const wc_pkey_request *req, wc_jwk_pkey *k) {
+    json_t *kty, *jalg, *use, *ops, *ext, *crv;
+    webcrypto_status st;
+    webcrypto_algorithm alg = req->alg;
+    if (!json_is_object(jwk)) return wc_error(WEBCRYPTO_ERR_DATA, "a JWK must be a JSON object");
+    bool priv = json_object_get(jwk, "d") != NULL;
+    k->f.is_private = priv;
+    /* The spec checks the usages against the key's kind before the data. */
+    unsigned allowed = priv ? req->private_usages : req->public_usages;
+    if (req->usages & ~allowed)
+        return wc_error(WEBCRYPTO_ERR_SYNTAX, "usages not allowed for a %s %s key",
+                        priv ? "private" : "public", webcrypto_algorithm_name(alg));
+    if ((st = member(jwk, "kty", JSON_STRING, &kty)) != WEBCRYPTO_OK) return st;
+    if ((st = member(jwk, "alg", JSON_STRING, &jalg)) != WEBCRYPTO_OK) return st;
+    if ((st = member(jwk, "use", JSON_STRING, &use)) != WEBCRYPTO_OK) return st;
+    if ((st = member(jwk, "key_ops", JSON_ARRAY, &ops)) != WEBCRYPTO_OK) return st;
+    if ((st = member(jwk, "crv", JSON_STRING, &crv)) != WEBCRYPTO_OK) return st;
+    ext = json_object_get(jwk, "ext");
+    if (ext && !json_is_boolean(ext))
+        return wc_error(WEBCRYPTO_ERR_DATA, "JWK member \"ext\" has the wrong JSON type");
+    const char *want_kty = wc_is_rsa(alg) ? "RSA" : wc_is_ec(alg) ? "EC" : "OKP";
+    if (!kty || strcmp(json_string_value(kty), want_kty) != 0)
+        return wc_error(WEBCRYPTO_ERR_DATA, "JWK kty must be \"%s\" for %s", want_kty,
+                        webcrypto_algorithm_name(alg));
+    bool sig = alg != WEBCRYPTO_ALG_RSA_OAEP && alg != WEBCRYPTO_ALG_ECDH &&
+               alg != WEBCRYPTO_ALG_X25519;
+    st = check_use_ops_ext(use, ops, ext, sig ? "sig" : "enc", req->extractable, req->usages);
+    if (st != WEBCRYPTO_OK) return st;
+
+    /* Room for every member decoded: no more than the JSON text itself. */
+    k->buf_cap = req->json_len + 16;
+    k->buf = malloc(k->buf_cap);
+    if (!k->buf) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory decoding a JWK");
+    wc_pkey_fields *f = &k->f;
+    if (wc_is_rsa(alg)) {
+        if (json_object_get(jwk, "oth"))
+            return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                            "JWK RSA keys with more than two primes (\"oth\") are not supported");
+        if ((st = pkey_member(jwk, "n", true, k, &f->n)) != WEBCRYPTO_OK ||
+            (st = pkey_member(jwk, "e", true, k, &f->e)) != WEBCRYPTO_OK)
+            return st;
+        if (priv) {
+            /* RFC 7518 6.3.2: with any private member, all of them. */
+            const char *names[] = {"d", "p", "q", "dp", "dq", "qi"};
+            wc_bytes *dst[] = {&f->d, &f->p, &f->q, &f->dp, &f->dq, &f->qi};
+            for (size_t i = 0; i < 6; i++)
+                if ((st = pkey_member(jwk, names[i], true, k, dst[i])) != WEBCRYPTO_OK) return st;
+        } else {
+            const char *names[] = {"p", "q", "dp", "dq", "qi"};
+            for (size_t i = 0; i < 5; i++)
+                if (json_object_get(jwk, names[i]))
+                    return wc_error(WEBCRYPTO_ERR_DATA,
+                                    "JWK has the private member \"%s\" but no \"d\"", names[i]);
+        }
+    } else if (wc_is_ec(alg)) {
+        webcrypto_named_curve curve;
+        if (!crv || webcrypto_curve_from_name(json_string_value(crv), &curve) != WEBCRYPTO_OK ||
+            curve != req->curve)
+            return wc_error(WEBCRYPTO_ERR_DATA, "JWK crv must be \"%s\"",
+                            webcrypto_curve_name(req->curve));
+        f->curve = curve;
+        size_t fs = wc_curve_field_size(curve);
+        if ((st = pkey_member(jwk, "x", true, k, &f->x)) != WEBCRYPTO_OK ||
+            (st = pkey_member(jwk, "y", true, k, &f->y)) != WEBCRYPTO_OK ||
+            (st = pkey_member(jwk, "d", priv, k, &f->d)) != WEBCRYPTO_OK ||
+            (st = expect_len("x", f->x, fs)) != WEBCRYPTO_OK ||
+            (st = expect_len("y", f->y, fs)) != WEBCRYPTO_OK ||
+            (st = expect_len("d", f->d, fs)) != WEBCRYPTO_OK)
+            return st;
+    } else {
+        const char *want_crv = webcrypto_algorithm_name(alg);
+        if (!crv || strcmp(json_string_value(crv), want_crv) != 0)
+            return wc_error(WEBCRYPTO_ERR_DATA, "JWK crv must be \"%s\"", want_crv);
+        if ((st = pkey_member(jwk, "x", true, k, &f->x)) != WEBCRYPTO_OK ||
+            (st = pkey_member(jwk, "d", priv, k, &f->d)) != WEBCRYPTO_OK ||
+            (st = expect_len("x", f->x, 32)) != WEBCRYPTO_OK ||
+            (st = expect_len("d", f->d, 32)) != WEBCRYPTO_OK)
+            return st;
+    }
+    /* alg: must name this algorithm (and hash / curve) when present. Ed25519
+     * keys also carry RFC 8037's "EdDSA". ECDH and X25519 define none. */
+    const char *want = pkey_alg_name(alg, req->hash, req->curve);
+    if (jalg && want) {
+        const char *a = json_string_value(jalg);
+        bool ok = strcmp(a, want) == 0 || (alg == WEBCRYPTO_ALG_ED25519 && strcmp(a, "EdDSA") == 0);
+        if (!ok)
+            return wc_error(WEBCRYPTO_ERR_DATA, "JWK alg \"%s\" does not match %s (expected \"%s\")",
+                            a, webcrypto_algorithm_name(alg), want);
+    }
+    return WEBCRYPTO_OK;
+}
+
+webcrypto_status wc_jwk_import_pkey(const uint8_t *json, size_t json_len,
+                                    const wc_pkey_request *req, wc_jwk_pkey *out) {
+    pthread_once(&wc_json_once, wc_json_alloc_setup);
+    json_error_t jerr;
+    memset(out, 0, sizeof *out);
+    json_t *jwk = json_loadb((const char *)json, json_len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!jwk)
+        return wc_error(WEBCRYPTO_ERR_DATA, "JWK is not valid JSON: %s (line %d, column %d)",
+                        jerr.text, jerr.line, jerr.column);
+    wc_pkey_request r = *req;
+    r.json_len = json_len;
+    webcrypto_status st = pkey_parse(jwk, &r, out);
+    static const char *const secret_members[] = {"d", "p", "q", "dp", "dq", "qi"};
+    for (size_t i = 0; i < 6; i++) wipe_json_string(json_object_get(jwk, secret_members[i]));
+    json_decref(jwk);
+    if (st != WEBCRYPTO_OK) wc_jwk_pkey_free(out);
+    return st;
+}
+
+/* Adds member `name` = base64url(b) when b is present. */
+static int put_b64(json_t *jwk, const char *name, wc_bytes b) {
+    if (!b.p) return 0;
+    size_t n = wc_base64url_encoded_len(b.n);
+    char *s = malloc(n + 1);
+    if (!s) return -1;
+    wc_base64url_encode(b.p, b.n, s);
+    int r = json_object_set_new(jwk, name, json_stringn(s, n));
+    webcrypto_buffer_free((uint8_t *)s, n + 1);
+    return r;
+}
+
+webcrypto_status wc_jwk_export_pkey(const webcrypto_key *key, const wc_pkey_fields *f,
+                                    uint8_t **out, size_t *out_len) {
+    pthread_once(&wc_json_once, wc_json_alloc_setup);
+    bool priv = key->type == WEBCRYPTO_KEY_PRIVATE;
+    json_t *jwk = json_object();
+    json_t *ops = json_array();
+    int bad = !jwk || !ops;
+    for (unsigned u = 1; !bad && u <= WEBCRYPTO_USAGE_UNWRAP_KEY; u <<= 1)
+        if (key->usages & u) bad |= json_array_append_new(ops, json_string(webcrypto_usage_name(u)));
+    const char *alg = pkey_alg_name(key->alg, key->hash, key->curve);
+    /* Members in lexicographic order, as browsers write them. */
+    if (!bad && alg) bad |= json_object_set_new(jwk, "alg", json_string(alg));
+    if (wc_is_rsa(key->alg)) {
+        wc_bytes none = {0};
+        if (!bad) bad |= put_b64(jwk, "d", priv ? f->d : none);
+        if (!bad) bad |= put_b64(jwk, "dp", priv ? f->dp : none);
+        if (!bad) bad |= put_b64(jwk, "dq", priv ? f->dq : none);
+        if (!bad) bad |= put_b64(jwk, "e", f->e);
+        if (!bad) bad |= json_object_set_new(jwk, "ext", json_boolean(key->extractable));
+        if (!bad) bad |= json_object_set(jwk, "key_ops", ops);
+        if (!bad) bad |= json_object_set_new(jwk, "kty", json_string("RSA"));
+        if (!bad) bad |= put_b64(jwk, "n", f->n);
+        if (!bad) bad |= put_b64(jwk, "p", priv ? f->p : none);
+        if (!bad) bad |= put_b64(jwk, "q", priv ? f->q : none);
+        if (!bad) bad |= put_b64(jwk, "qi", priv ? f->qi : none);
+    } else {
+        bool ec = wc_is_ec(key->alg);
+        const char *crv = ec ? webcrypto_curve_name(key->curve) : webcrypto_algorithm_name(key->alg);
+        if (!bad) bad |= json_object_set_new(jwk, "crv", json_string(crv));
+        if (!bad && priv) bad |= put_b64(jwk, "d", f->d);
+        if (!bad) bad |= json_object_set_new(jwk, "ext", json_boolean(key->extractable));
+        if (!bad) bad |= json_object_set(jwk, "key_ops", ops);
+        if (!bad) bad |= json_object_set_new(jwk, "kty", json_string(ec ? "EC" : "OKP"));
+        if (!bad) bad |= put_b64(jwk, "x", f->x);
+        if (!bad && ec) bad |= put_b64(jwk, "y", f->y);
+    }
+    webcrypto_status st = WEBCRYPTO_OK;
+    size_t n = bad ? 0 : json_dumpb(jwk, NULL, 0, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    uint8_t *buf = n ? malloc(n + 1) : NULL;
+    if (!buf || json_dumpb(jwk, (char *)buf, n, JSON_COMPACT | JSON_PRESERVE_ORDER) != n) {
+        free(buf);
+        st = wc_error(WEBCRYPTO_ERR_NO_MEMORY, "exportKey: could not build the JWK");
+    } else {
+        buf[n] = 0;
+        *out = buf;
+        *out_len = n;
+    }
+    if (jwk) {
+        static const char *const secret_members[] = {"d", "p", "q", "dp", "dq", "qi"};
+        for (size_t i = 0; i < 6; i++) wipe_json_string(json_object_get(jwk, secret_members[i]));
+    }
     json_decref(jwk);
     json_decref(ops);
     return st;

@@ -38,7 +38,10 @@ webcrypto_status wc_key_new_secret(const webcrypto_backend *backend, webcrypto_a
 
 void webcrypto_key_free(webcrypto_key *key) {
     if (!key) return;
-    if (key->state) key->backend->ops->secret_key_free(key->state);
+    if (key->state && wc_is_asymmetric(key->alg))
+        key->backend->ops->pkey_free(key->state);
+    else if (key->state)
+        key->backend->ops->secret_key_free(key->state);
     wc_wipe(key->secret, key->secret_len);
     free(key->secret);
     wc_wipe(key, sizeof *key);
@@ -126,6 +129,10 @@ webcrypto_status webcrypto_generate_key(const webcrypto_backend *backend,
         if (bits > 65536 * 8)
             return wc_error(WEBCRYPTO_ERR_OPERATION, "generateKey: HMAC key length %zu too large",
                             bits);
+    } else if (wc_is_asymmetric(alg->name)) {
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "generateKey: %s makes key pairs (webcrypto_generate_key_pair)",
+                        webcrypto_algorithm_name(alg->name));
     } else {
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "generateKey: not supported for %s",
                         webcrypto_algorithm_name(alg->name));
@@ -249,6 +256,9 @@ webcrypto_status webcrypto_import_key(const webcrypto_backend *backend,
                            out);
     if (alg->name == WEBCRYPTO_ALG_HKDF || alg->name == WEBCRYPTO_ALG_PBKDF2)
         return import_kdf(backend, format, key_data, key_data_len, alg, extractable, usages, out);
+    if (wc_is_asymmetric(alg->name))
+        return wc_pkey_import(backend, format, key_data, key_data_len, alg, extractable, usages,
+                              out);
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "importKey: not supported for %s",
                     webcrypto_algorithm_name(alg->name));
 }
@@ -266,6 +276,7 @@ webcrypto_status webcrypto_export_key(webcrypto_key_format format, const webcryp
                         webcrypto_algorithm_name(key->alg));
     if (!key->extractable)
         return wc_error(WEBCRYPTO_ERR_INVALID_ACCESS, "exportKey: the key is not extractable");
+    if (wc_is_asymmetric(key->alg)) return wc_pkey_export(format, key, out, out_len);
     if (format == WEBCRYPTO_FORMAT_JWK) return wc_jwk_export_secret(key, out, out_len);
     if (format != WEBCRYPTO_FORMAT_RAW)
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "exportKey: %s keys do not export to %s",

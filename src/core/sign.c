@@ -13,6 +13,8 @@ webcrypto_status webcrypto_sign(const webcrypto_params *alg, const webcrypto_key
     webcrypto_status st = wc_check_key_op(alg, key, WEBCRYPTO_USAGE_SIGN,
                                           WEBCRYPTO_USAGE_SIGN, "sign");
     if (st != WEBCRYPTO_OK) return st;
+    if (wc_is_asymmetric(key->alg))
+        return wc_pkey_sign(alg, key, data, data_len, out, out_cap, out_len);
     size_t n = webcrypto_digest_size(key->hash);
     if (wc_output_check(n, out, out_cap, out_len, &st)) return st;
     st = key->backend->ops->hmac(key->state, data, data_len, out);
@@ -29,6 +31,8 @@ webcrypto_status webcrypto_verify(const webcrypto_params *alg, const webcrypto_k
     webcrypto_status st = wc_check_key_op(alg, key, WEBCRYPTO_USAGE_VERIFY,
                                           WEBCRYPTO_USAGE_VERIFY, "verify");
     if (st != WEBCRYPTO_OK) return st;
+    if (wc_is_asymmetric(key->alg))
+        return wc_pkey_verify(alg, key, signature, signature_len, data, data_len, valid);
     uint8_t mac[WC_MAX_MAC];
     size_t n = webcrypto_digest_size(key->hash);
     st = key->backend->ops->hmac(key->state, data, data_len, mac);
@@ -50,6 +54,10 @@ static webcrypto_status sign_ctx_new(const webcrypto_params *alg, const webcrypt
     unsigned usage = verify ? WEBCRYPTO_USAGE_VERIFY : WEBCRYPTO_USAGE_SIGN;
     webcrypto_status st = wc_check_key_op(alg, key, usage, usage, verify ? "verify" : "sign");
     if (st != WEBCRYPTO_OK) return st;
+    if (key->alg != WEBCRYPTO_ALG_HMAC)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "incremental sign/verify is offered for HMAC only, not %s",
+                        webcrypto_algorithm_name(key->alg));
     webcrypto_sign_ctx *ctx = calloc(1, sizeof *ctx);
     if (!ctx) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "sign_init: out of memory");
     ctx->key = key;

@@ -1,0 +1,433 @@
+/*
+ * Asymmetric keys (RSA, EC, OKP): generateKey for key pairs, importKey and
+ * exportKey in spki, pkcs8, raw and jwk, and the checks WebCrypto puts on
+ * sign/verify, encrypt/decrypt and deriveBits with them. The formats are
+ * parsed here (der.c, jwk.c) into wc_pkey_fields; the backend sees fields only.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "der.h"
+
+static size_t rsa_modulus_bits(wc_bytes n) {
+    size_t i = 0;
+    while (i < n.n && n.p[i] == 0) i++;
+    if (i == n.n) return 0;
+    size_t bits = (n.n - i) * 8;
+    for (uint8_t top = n.p[i]; !(top & 0x80); top = (uint8_t)(top << 1)) bits--;
+    return bits;
+}
+
+size_t wc_pkey_output_size(const webcrypto_key *key) {
+    if (wc_is_rsa(key->alg)) return (key->length_bits + 7) / 8;
+    if (key->alg == WEBCRYPTO_ALG_ECDSA) return 2 * wc_curve_field_size(key->curve);
+    if (key->alg == WEBCRYPTO_ALG_ECDH) return wc_curve_field_size(key->curve);
+    if (key->alg == WEBCRYPTO_ALG_ED25519) return 64;
+    return 32; /* X25519 */
+}
+
+/* The algorithm members every RSA or EC import and generate need. */
+static webcrypto_status check_kind_params(const webcrypto_backend *backend,
+                                          const webcrypto_params *alg) {
+    if (wc_is_rsa(alg->name)) return wc_check_hash(backend, alg->hash);
+    if (wc_is_ec(alg->name)) {
+        if (alg->named_curve == WEBCRYPTO_CURVE_NONE)
+            return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "the named_curve member is required");
+        if (!webcrypto_curve_name(alg->named_curve))
+            return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "unknown named curve %d",
+                            (int)alg->named_curve);
+    }
+    return WEBCRYPTO_OK;
+}
+
+/* Wraps backend state in a key object (taking ownership of state). */
+static webcrypto_status key_from_state(const webcrypto_backend *backend,
+                                       const webcrypto_params *alg, webcrypto_key_type type,
+                                       void *state, bool extractable, unsigned usages,
+                                       webcrypto_key **out) {
+    webcrypto_key *key = calloc(1, sizeof *key);
+    if (!key) {
+        backend->ops->pkey_free(state);
+        return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory for a key");
+    }
+    key->backend = backend;
+    key->type = type;
+    key->alg = alg->name;
+    key->state = state;
+    key->extractable = extractable;
+    key->usages = usages;
+    if (wc_is_ec(alg->name)) key->curve = alg->named_curve;
+    if (wc_is_rsa(alg->name)) {
+        key->hash = alg->hash;
+        wc_pkey_fields f = {0};
+        webcrypto_status st = backend->ops->pkey_fields(state, &f);
+        if (st == WEBCRYPTO_OK && f.e.n > sizeof key->exponent)
+            st = wc_error(WEBCRYPTO_ERR_DATA, "the RSA public exponent is too large");
+        if (st != WEBCRYPTO_OK) {
+            webcrypto_key_free(key);
+            return st;
+        }
+        key->length_bits = rsa_modulus_bits(f.n);
+        size_t i = 0;
+        while (i + 1 < f.e.n && f.e.p[i] == 0) i++; /* minimal big-endian */
+        key->exponent_len = f.e.n - i;
+        memcpy(key->exponent, f.e.p + i, key->exponent_len);
+    }
+    *out = key;
+    return WEBCRYPTO_OK;
+}
+
+/* EC private scalars are stored at the field size (PKCS #8 encoders may drop
+ * leading zeros). */
+static webcrypto_status pad_ec_scalar(wc_pkey_fields *f, uint8_t *buf, size_t fs) {
+    if (!f->d.p || f->d.n == fs) return WEBCRYPTO_OK;
+    if (f->d.n > fs)
+        return wc_error(WEBCRYPTO_ERR_DATA, "the EC private key is longer than the curve's %zu bytes",
+                        fs);
+    memset(buf, 0, fs - f->d.n);
+    memcpy(buf + fs - f->d.n, f->d.p, f->d.n);
+    f->d.p = buf;
+    f->d.n = fs;
+    return WEBCRYPTO_OK;
+}
+
+webcrypto_status wc_pkey_import(const webcrypto_backend *backend, webcrypto_key_format format,
+                                const uint8_t *data, size_t len, const webcrypto_params *alg,
+                                bool extractable, unsigned usages, webcrypto_key **out) {
+    webcrypto_algorithm kind = alg->name;
+    webcrypto_status st = check_kind_params(backend, alg);
+    if (st != WEBCRYPTO_OK) return st;
+    unsigned pub = wc_public_usages(kind), priv = wc_private_usages(kind);
+    const char *name = webcrypto_algorithm_name(kind);
+    wc_pkey_fields f = {0};
+    wc_jwk_pkey jwk = {0};
+    uint8_t scalar[66];
+    switch (format) {
+    case WEBCRYPTO_FORMAT_SPKI:
+        if (usages & ~pub)
+            return wc_error(WEBCRYPTO_ERR_SYNTAX, "usages not allowed for a public %s key", name);
+        st = wc_der_parse_spki(kind, data, len, &f);
+        break;
+    case WEBCRYPTO_FORMAT_PKCS8:
+        if (usages & ~priv)
+            return wc_error(WEBCRYPTO_ERR_SYNTAX, "usages not allowed for a private %s key", name);
+        st = wc_der_parse_pkcs8(kind, data, len, &f);
+        f.is_private = true;
+        break;
+    case WEBCRYPTO_FORMAT_RAW:
+        if (wc_is_rsa(kind))
+            return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "importKey: RSA keys have no raw format");
+        if (usages & ~pub)
+            return wc_error(WEBCRYPTO_ERR_SYNTAX, "usages not allowed for a public %s key", name);
+        if (wc_is_ec(kind)) {
+            size_t fs = wc_curve_field_size(alg->named_curve);
+            bool full = len == 1 + 2 * fs && data[0] == 0x04;
+            bool compressed = len == 1 + fs && (data[0] == 0x02 || data[0] == 0x03);
+            if (!full && !compressed)
+                return wc_error(WEBCRYPTO_ERR_DATA, "importKey: not a %s point (%zu bytes)",
+                                webcrypto_curve_name(alg->named_curve), len);
+            f.curve = alg->named_curve;
+            f.point = (wc_bytes){data, len};
+        } else {
+            if (len != 32)
+                return wc_error(WEBCRYPTO_ERR_DATA, "importKey: a raw %s key is 32 bytes, not %zu",
+                                name, len);
+            f.x = (wc_bytes){data, len};
+        }
+        break;
+    case WEBCRYPTO_FORMAT_JWK: {
+        wc_pkey_request req = {.alg = kind, .hash = alg->hash, .curve = alg->named_curve,
+                               .extractable = extractable, .usages = usages,
+                               .public_usages = pub, .private_usages = priv};
+        st = wc_jwk_import_pkey(data, len, &req, &jwk);
+        f = jwk.f;
+        break;
+    }
+    default:
+        return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "import_key: unknown key format");
+    }
+    if (st == WEBCRYPTO_OK && wc_is_ec(kind) && f.curve != alg->named_curve)
+        st = wc_error(WEBCRYPTO_ERR_DATA, "importKey: the key is on %s, not %s",
+                      webcrypto_curve_name(f.curve) ? webcrypto_curve_name(f.curve) : "another curve",
+                      webcrypto_curve_name(alg->named_curve));
+    if (st == WEBCRYPTO_OK && wc_is_ec(kind))
+        st = pad_ec_scalar(&f, scalar, wc_curve_field_size(f.curve));
+    void *state = NULL;
+    if (st == WEBCRYPTO_OK) st = backend->ops->pkey_import(backend->bctx, kind, &f, &state);
+    bool is_private = f.is_private;
+    wc_wipe(scalar, sizeof scalar);
+    wc_jwk_pkey_free(&jwk);
+    if (st != WEBCRYPTO_OK) return st;
+    if (is_private && usages == 0) {
+        backend->ops->pkey_free(state);
+        return wc_error(WEBCRYPTO_ERR_SYNTAX, "a private key must have at least one usage");
+    }
+    return key_from_state(backend, alg, is_private ? WEBCRYPTO_KEY_PRIVATE : WEBCRYPTO_KEY_PUBLIC,
+                          state, extractable, usages, out);
+}
+
+webcrypto_status wc_pkey_export(webcrypto_key_format format, const webcrypto_key *key,
+                                uint8_t **out, size_t *out_len) {
+    bool pub = key->type == WEBCRYPTO_KEY_PUBLIC;
+    if ((format == WEBCRYPTO_FORMAT_SPKI || format == WEBCRYPTO_FORMAT_RAW) && !pub)
+        return wc_error(WEBCRYPTO_ERR_INVALID_ACCESS, "exportKey: %s is for public keys",
+                        format == WEBCRYPTO_FORMAT_SPKI ? "spki" : "raw");
+    if (format == WEBCRYPTO_FORMAT_PKCS8 && pub)
+        return wc_error(WEBCRYPTO_ERR_INVALID_ACCESS, "exportKey: pkcs8 is for private keys");
+    if (format == WEBCRYPTO_FORMAT_RAW && wc_is_rsa(key->alg))
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "exportKey: RSA keys have no raw format");
+    wc_pkey_fields f = {0};
+    webcrypto_status st = key->backend->ops->pkey_fields(key->state, &f);
+    if (st != WEBCRYPTO_OK) return st;
+    f.is_private = !pub;
+    switch (format) {
+    case WEBCRYPTO_FORMAT_SPKI: return wc_der_write_spki(key->alg, &f, out, out_len);
+    case WEBCRYPTO_FORMAT_PKCS8: return wc_der_write_pkcs8(key->alg, &f, out, out_len);
+    case WEBCRYPTO_FORMAT_JWK: return wc_jwk_export_pkey(key, &f, out, out_len);
+    default: break;
+    }
+    /* raw: the uncompressed EC point, or the 32-byte OKP public key */
+    size_t n = wc_is_ec(key->alg) ? 1 + f.x.n + f.y.n : f.x.n;
+    uint8_t *buf = malloc(n + 1);
+    if (!buf) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "exportKey: out of memory");
+    if (wc_is_ec(key->alg)) {
+        buf[0] = 0x04;
+        memcpy(buf + 1, f.x.p, f.x.n);
+        memcpy(buf + 1 + f.x.n, f.y.p, f.y.n);
+    } else {
+        memcpy(buf, f.x.p, f.x.n);
+    }
+    *out = buf;
+    *out_len = n;
+    return WEBCRYPTO_OK;
+}
+
+/* The RSA parameters WebCrypto implementations accept for generation. */
+static webcrypto_status check_rsa_generation(const webcrypto_params *alg) {
+    if (alg->modulus_length < 256 || alg->modulus_length > 16384 || alg->modulus_length % 8)
+        return wc_error(WEBCRYPTO_ERR_OPERATION,
+                        "generateKey: RSA modulus length must be 256 to 16384 bits in steps of 8, "
+                        "not %zu",
+                        alg->modulus_length);
+    uint64_t e = 0;
+    for (size_t i = 0; i < alg->public_exponent_len; i++) {
+        if (e >> 56) return wc_error(WEBCRYPTO_ERR_OPERATION, "generateKey: exponent too large");
+        e = e << 8 | alg->public_exponent[i];
+    }
+    if (e != 3 && e != 65537)
+        return wc_error(WEBCRYPTO_ERR_OPERATION,
+                        "generateKey: the RSA public exponent must be 3 or 65537");
+    return WEBCRYPTO_OK;
+}
+
+webcrypto_status webcrypto_generate_key_pair(const webcrypto_backend *backend,
+                                             const webcrypto_params *alg, bool extractable,
+                                             unsigned usages, webcrypto_key **public_key,
+                                             webcrypto_key **private_key) {
+    WC_REQUIRE(alg && public_key && private_key,
+               "generate_key_pair: alg, public_key and private_key must not be NULL");
+    if (usages & ~WC_ALL_USAGES)
+        return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "usage bits 0x%x name no key usage",
+                        usages & ~WC_ALL_USAGES);
+    webcrypto_status st = wc_backend_resolve(backend, &backend);
+    if (st == WEBCRYPTO_OK) st = wc_check_algorithm(backend, alg->name, "generateKey");
+    if (st != WEBCRYPTO_OK) return st;
+    if (!wc_is_asymmetric(alg->name))
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "generateKey: %s keys are secret keys (webcrypto_generate_key)",
+                        webcrypto_algorithm_name(alg->name));
+    if (wc_is_rsa(alg->name)) {
+        if (alg->modulus_length == 0 || !alg->public_exponent || !alg->public_exponent_len)
+            return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT,
+                            "generateKey: modulus_length and public_exponent are required");
+    }
+    if ((st = check_kind_params(backend, alg)) != WEBCRYPTO_OK) return st;
+    unsigned pub = wc_public_usages(alg->name), priv = wc_private_usages(alg->name);
+    if (usages & ~(pub | priv)) {
+        char list[128];
+        wc_usages_to_string(usages & ~(pub | priv), list, sizeof list);
+        return wc_error(WEBCRYPTO_ERR_SYNTAX, "usages not allowed for %s keys: %s",
+                        webcrypto_algorithm_name(alg->name), list);
+    }
+    if (wc_is_rsa(alg->name) && (st = check_rsa_generation(alg)) != WEBCRYPTO_OK) return st;
+    if (!(usages & priv))
+        return wc_error(WEBCRYPTO_ERR_SYNTAX, "the private key would have no usage");
+
+    void *state = NULL, *pub_state = NULL;
+    wc_bytes e = {alg->public_exponent, alg->public_exponent_len};
+    st = backend->ops->pkey_generate(backend->bctx, alg->name, alg->modulus_length, e,
+                                     alg->named_curve, &state);
+    if (st != WEBCRYPTO_OK) return st;
+    /* The public key is imported from the private key's public members. */
+    wc_pkey_fields f = {0}, pf = {0};
+    st = backend->ops->pkey_fields(state, &f);
+    if (st == WEBCRYPTO_OK) {
+        pf.n = f.n;
+        pf.e = f.e;
+        pf.curve = f.curve;
+        pf.x = f.x;
+        pf.y = f.y;
+        st = backend->ops->pkey_import(backend->bctx, alg->name, &pf, &pub_state);
+    }
+    if (st != WEBCRYPTO_OK) {
+        backend->ops->pkey_free(state);
+        return st;
+    }
+    webcrypto_key *pk = NULL, *sk = NULL;
+    st = key_from_state(backend, alg, WEBCRYPTO_KEY_PUBLIC, pub_state, true, usages & pub, &pk);
+    if (st != WEBCRYPTO_OK) {
+        backend->ops->pkey_free(state);
+        return st;
+    }
+    st = key_from_state(backend, alg, WEBCRYPTO_KEY_PRIVATE, state, extractable, usages & priv, &sk);
+    if (st != WEBCRYPTO_OK) {
+        webcrypto_key_free(pk);
+        return st;
+    }
+    *public_key = pk;
+    *private_key = sk;
+    return WEBCRYPTO_OK;
+}
+
+/* ---- operations ---- */
+
+static webcrypto_status need_type(const webcrypto_key *key, webcrypto_key_type type,
+                                  const char *op) {
+    if (key->type != type)
+        return wc_error(WEBCRYPTO_ERR_INVALID_ACCESS, "%s needs a %s key", op,
+                        type == WEBCRYPTO_KEY_PUBLIC ? "public" : "private");
+    return WEBCRYPTO_OK;
+}
+
+webcrypto_status wc_pkey_sign(const webcrypto_params *alg, const webcrypto_key *key,
+                              const uint8_t *data, size_t len, uint8_t *out, size_t out_cap,
+                              size_t *out_len) {
+    webcrypto_status st = need_type(key, WEBCRYPTO_KEY_PRIVATE, "sign");
+    if (st == WEBCRYPTO_OK && alg->name == WEBCRYPTO_ALG_ECDSA)
+        st = wc_check_hash(key->backend, alg->hash);
+    if (st != WEBCRYPTO_OK) return st;
+    size_t n = wc_pkey_output_size(key);
+    if (wc_output_check(n, out, out_cap, out_len, &st)) return st;
+    const wc_backend_ops *ops = key->backend->ops;
+    size_t got = n;
+    switch (key->alg) {
+    case WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5:
+        st = ops->rsa_sign(key->state, WC_RSA_PKCS1, key->hash, 0, data, len, out, &got);
+        break;
+    case WEBCRYPTO_ALG_RSA_PSS:
+        st = ops->rsa_sign(key->state, WC_RSA_PSS, key->hash, alg->salt_length, data, len, out,
+                           &got);
+        break;
+    case WEBCRYPTO_ALG_ECDSA: st = ops->ecdsa_sign(key->state, alg->hash, data, len, out, &got); break;
+    case WEBCRYPTO_ALG_ED25519: st = ops->ed25519_sign(key->state, data, len, out); break;
+    default: return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "sign: not supported for this key");
+    }
+    if (st == WEBCRYPTO_OK) *out_len = got;
+    return st;
+}
+
+webcrypto_status wc_pkey_verify(const webcrypto_params *alg, const webcrypto_key *key,
+                                const uint8_t *sig, size_t sig_len, const uint8_t *data,
+                                size_t len, bool *valid) {
+    webcrypto_status st = need_type(key, WEBCRYPTO_KEY_PUBLIC, "verify");
+    if (st == WEBCRYPTO_OK && alg->name == WEBCRYPTO_ALG_ECDSA)
+        st = wc_check_hash(key->backend, alg->hash);
+    if (st != WEBCRYPTO_OK) return st;
+    const wc_backend_ops *ops = key->backend->ops;
+    *valid = false;
+    switch (key->alg) {
+    case WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5:
+        return ops->rsa_verify(key->state, WC_RSA_PKCS1, key->hash, 0, data, len, sig, sig_len,
+                               valid);
+    case WEBCRYPTO_ALG_RSA_PSS:
+        return ops->rsa_verify(key->state, WC_RSA_PSS, key->hash, alg->salt_length, data, len, sig,
+                               sig_len, valid);
+    case WEBCRYPTO_ALG_ECDSA:
+        return ops->ecdsa_verify(key->state, alg->hash, data, len, sig, sig_len, valid);
+    case WEBCRYPTO_ALG_ED25519:
+        return ops->ed25519_verify(key->state, data, len, sig, sig_len, valid);
+    default: return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "verify: not supported for this key");
+    }
+}
+
+webcrypto_status wc_pkey_crypt(bool encrypt, const webcrypto_params *alg, const webcrypto_key *key,
+                               const uint8_t *data, size_t len, uint8_t *out, size_t out_cap,
+                               size_t *out_len) {
+    webcrypto_status st = need_type(key, encrypt ? WEBCRYPTO_KEY_PUBLIC : WEBCRYPTO_KEY_PRIVATE,
+                                    encrypt ? "RSA-OAEP encryption" : "RSA-OAEP decryption");
+    if (st != WEBCRYPTO_OK) return st;
+    WC_REQUIRE(alg->label || alg->label_len == 0, "RSA-OAEP: label is NULL");
+    size_t n = wc_pkey_output_size(key);
+    if (wc_output_check(n, out, out_cap, out_len, &st)) return st;
+    size_t got = n;
+    if (encrypt)
+        st = key->backend->ops->rsa_oaep_encrypt(key->state, key->hash, alg->label, alg->label_len,
+                                                 data, len, out, &got);
+    else
+        st = key->backend->ops->rsa_oaep_decrypt(key->state, key->hash, alg->label, alg->label_len,
+                                                 data, len, out, &got);
+    if (st != WEBCRYPTO_OK) {
+        if (!encrypt) wc_wipe(out, n);
+        return st;
+    }
+    *out_len = got;
+    return WEBCRYPTO_OK;
+}
+
+webcrypto_status wc_pkey_derive(const webcrypto_params *alg, const webcrypto_key *key,
+                                size_t length_bits, uint8_t *out, size_t out_cap) {
+    webcrypto_status st = need_type(key, WEBCRYPTO_KEY_PRIVATE, "deriveBits");
+    if (st != WEBCRYPTO_OK) return st;
+    const webcrypto_key *peer = alg->public_key;
+    if (!peer)
+        return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "deriveBits: the public_key member is required");
+    if (peer->type != WEBCRYPTO_KEY_PUBLIC)
+        return wc_error(WEBCRYPTO_ERR_INVALID_ACCESS, "deriveBits: public_key is not a public key");
+    if (peer->alg != key->alg)
+        return wc_error(WEBCRYPTO_ERR_INVALID_ACCESS, "deriveBits: public_key is a %s key, not %s",
+                        webcrypto_algorithm_name(peer->alg), webcrypto_algorithm_name(key->alg));
+    if (peer->curve != key->curve)
+        return wc_error(WEBCRYPTO_ERR_INVALID_ACCESS, "deriveBits: public_key is on %s, not %s",
+                        webcrypto_curve_name(peer->curve), webcrypto_curve_name(key->curve));
+    if (peer->backend != key->backend)
+        return wc_error(WEBCRYPTO_ERR_INVALID_ACCESS,
+                        "deriveBits: the keys belong to different backends (%s, %s)",
+                        webcrypto_backend_name(key->backend), webcrypto_backend_name(peer->backend));
+    size_t full = wc_pkey_output_size(key);
+    if (length_bits != WEBCRYPTO_LENGTH_FULL && length_bits > full * 8)
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "deriveBits: %s gives at most %zu bits, not %zu",
+                        webcrypto_algorithm_name(key->alg), full * 8, length_bits);
+    size_t n = length_bits == WEBCRYPTO_LENGTH_FULL ? full : (length_bits + 7) / 8;
+    WC_REQUIRE(out || n == 0, "deriveBits: out must not be NULL");
+    if (out_cap < n)
+        return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT,
+                        "output buffer too small: %zu bytes needed, %zu given", n, out_cap);
+    uint8_t secret[66];
+    size_t got = full;
+    if (key->alg == WEBCRYPTO_ALG_ECDH)
+        st = key->backend->ops->ecdh(key->state, peer->state, secret, &got);
+    else
+        st = key->backend->ops->x25519(key->state, peer->state, secret);
+    if (st == WEBCRYPTO_OK) {
+        memcpy(out, secret, n);
+        if (length_bits != WEBCRYPTO_LENGTH_FULL && length_bits % 8)
+            out[n - 1] &= (uint8_t)(0xff << (8 - length_bits % 8));
+    }
+    wc_wipe(secret, sizeof secret);
+    return st;
+}
+
+size_t webcrypto_key_get_modulus_length(const webcrypto_key *key) {
+    return key && wc_is_rsa(key->alg) ? key->length_bits : 0;
+}
+
+size_t webcrypto_key_get_public_exponent(const webcrypto_key *key, uint8_t *out, size_t out_cap) {
+    if (!key || !wc_is_rsa(key->alg)) return 0;
+    if (out && out_cap >= key->exponent_len) memcpy(out, key->exponent, key->exponent_len);
+    return key->exponent_len;
+}
+
+webcrypto_named_curve webcrypto_key_get_named_curve(const webcrypto_key *key) {
+    return key ? key->curve : WEBCRYPTO_CURVE_NONE;
+}
