@@ -170,13 +170,13 @@ webcrypto_status wc_pkey_import(const webcrypto_backend *backend, webcrypto_key_
 webcrypto_status wc_pkey_export(webcrypto_key_format format, const webcrypto_key *key,
                                 uint8_t **out, size_t *out_len) {
     bool pub = key->type == WEBCRYPTO_KEY_PUBLIC;
+    if (format == WEBCRYPTO_FORMAT_RAW && wc_is_rsa(key->alg))
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "exportKey: RSA keys have no raw format");
     if ((format == WEBCRYPTO_FORMAT_SPKI || format == WEBCRYPTO_FORMAT_RAW) && !pub)
         return wc_error(WEBCRYPTO_ERR_INVALID_ACCESS, "exportKey: %s is for public keys",
                         format == WEBCRYPTO_FORMAT_SPKI ? "spki" : "raw");
     if (format == WEBCRYPTO_FORMAT_PKCS8 && pub)
         return wc_error(WEBCRYPTO_ERR_INVALID_ACCESS, "exportKey: pkcs8 is for private keys");
-    if (format == WEBCRYPTO_FORMAT_RAW && wc_is_rsa(key->alg))
-        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "exportKey: RSA keys have no raw format");
     wc_pkey_fields f = {0};
     webcrypto_status st = key->backend->ops->pkey_fields(key->state, &f);
     if (st != WEBCRYPTO_OK) return st;
@@ -409,7 +409,7 @@ webcrypto_status wc_pkey_derive(const webcrypto_params *alg, const webcrypto_key
         st = key->backend->ops->ecdh(key->state, peer->state, secret, &got);
     else
         st = key->backend->ops->x25519(key->state, peer->state, secret);
-    if (st == WEBCRYPTO_OK) {
+    if (st == WEBCRYPTO_OK && n) {
         memcpy(out, secret, n);
         if (length_bits != WEBCRYPTO_LENGTH_FULL && length_bits % 8)
             out[n - 1] &= (uint8_t)(0xff << (8 - length_bits % 8));

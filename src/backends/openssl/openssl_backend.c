@@ -92,6 +92,49 @@ static const EVP_MD *md_for(webcrypto_algorithm hash) {
     return md_by_hash[hash];
 }
 
+/* ---- shared with openssl_pkey.c (asymmetric keys), which declares the same ---- */
+const EVP_MD *wc_ossl_md(webcrypto_algorithm hash);
+webcrypto_status wc_ossl_fail(const char *what);
+uint64_t wc_ossl_pkey_init(void);
+webcrypto_status wc_ossl_pkey_import(const void *bctx, webcrypto_algorithm kind,
+                                     const wc_pkey_fields *f, void **state);
+webcrypto_status wc_ossl_pkey_generate(const void *bctx, webcrypto_algorithm kind,
+                                       size_t modulus_bits, wc_bytes e,
+                                       webcrypto_named_curve curve, void **state);
+webcrypto_status wc_ossl_pkey_fields(const void *state, wc_pkey_fields *out);
+void wc_ossl_pkey_free(void *state);
+webcrypto_status wc_ossl_rsa_sign(const void *state, wc_rsa_padding padding,
+                                  webcrypto_algorithm hash, size_t salt_len, const uint8_t *msg,
+                                  size_t len, uint8_t *sig, size_t *sig_len);
+webcrypto_status wc_ossl_rsa_verify(const void *state, wc_rsa_padding padding,
+                                    webcrypto_algorithm hash, size_t salt_len, const uint8_t *msg,
+                                    size_t len, const uint8_t *sig, size_t sig_len, bool *valid);
+webcrypto_status wc_ossl_rsa_oaep_encrypt(const void *state, webcrypto_algorithm hash,
+                                          const uint8_t *label, size_t label_len,
+                                          const uint8_t *in, size_t len, uint8_t *out,
+                                          size_t *out_len);
+webcrypto_status wc_ossl_rsa_oaep_decrypt(const void *state, webcrypto_algorithm hash,
+                                          const uint8_t *label, size_t label_len,
+                                          const uint8_t *in, size_t len, uint8_t *out,
+                                          size_t *out_len);
+webcrypto_status wc_ossl_ecdsa_sign(const void *state, webcrypto_algorithm hash,
+                                    const uint8_t *msg, size_t len, uint8_t *sig,
+                                    size_t *sig_len);
+webcrypto_status wc_ossl_ecdsa_verify(const void *state, webcrypto_algorithm hash,
+                                      const uint8_t *msg, size_t len, const uint8_t *sig,
+                                      size_t sig_len, bool *valid);
+webcrypto_status wc_ossl_ed25519_sign(const void *state, const uint8_t *msg, size_t len,
+                                      uint8_t sig[64]);
+webcrypto_status wc_ossl_ed25519_verify(const void *state, const uint8_t *msg, size_t len,
+                                        const uint8_t *sig, size_t sig_len, bool *valid);
+webcrypto_status wc_ossl_ecdh(const void *private_state, const void *public_state,
+                              uint8_t *out, size_t *out_len);
+webcrypto_status wc_ossl_x25519(const void *private_state, const void *public_state,
+                                uint8_t out[32]);
+
+const EVP_MD *wc_ossl_md(webcrypto_algorithm hash) { return md_for(hash); }
+webcrypto_status wc_ossl_fail(const char *what) { return ossl_fail(what); }
+
 static webcrypto_status hash_unavailable(webcrypto_algorithm hash) {
     const char *name = webcrypto_algorithm_name(hash);
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL: %s is not available",
@@ -150,6 +193,7 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, uint64_t *ca
     if (kw) c |= WC_CAP(WEBCRYPTO_ALG_AES_KW);
     if (kdf_hkdf && any_md) c |= WC_CAP(WEBCRYPTO_ALG_HKDF);
     if (kdf_pbkdf2 && any_md) c |= WC_CAP(WEBCRYPTO_ALG_PBKDF2);
+    c |= wc_ossl_pkey_init(); /* RSA, EC, Ed25519, X25519: each probed */
     if (c == 0) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL: no algorithm could be fetched");
 
     description_text = OpenSSL_version(OPENSSL_VERSION);
@@ -818,6 +862,20 @@ const wc_backend_ops wc_backend_openssl = {
     .aes_gcm_open = ossl_aes_gcm_open,
     .aes_kw_wrap = ossl_aes_kw_wrap,
     .aes_kw_unwrap = ossl_aes_kw_unwrap,
+    .pkey_import = wc_ossl_pkey_import,
+    .pkey_generate = wc_ossl_pkey_generate,
+    .pkey_fields = wc_ossl_pkey_fields,
+    .pkey_free = wc_ossl_pkey_free,
+    .rsa_sign = wc_ossl_rsa_sign,
+    .rsa_verify = wc_ossl_rsa_verify,
+    .rsa_oaep_encrypt = wc_ossl_rsa_oaep_encrypt,
+    .rsa_oaep_decrypt = wc_ossl_rsa_oaep_decrypt,
+    .ecdsa_sign = wc_ossl_ecdsa_sign,
+    .ecdsa_verify = wc_ossl_ecdsa_verify,
+    .ed25519_sign = wc_ossl_ed25519_sign,
+    .ed25519_verify = wc_ossl_ed25519_verify,
+    .ecdh = wc_ossl_ecdh,
+    .x25519 = wc_ossl_x25519,
     .hkdf = ossl_hkdf,
     .pbkdf2 = ossl_pbkdf2,
 };

@@ -1,0 +1,1008 @@
+/*
+ * openssl_pkey.c - the openssl backend's asymmetric keys and operations:
+ * RSA (PKCS#1 v1.5 and PSS signatures, OAEP), ECDSA and ECDH on P-256/384/521,
+ * Ed25519 and X25519, over OpenSSL 3's EVP_PKEY interface.
+ *
+ * Design (see backend.h for the contract):
+ *  - A key's state holds one EVP_PKEY, made once (EVP_PKEY_fromdata or
+ *    EVP_PKEY_keygen) and only read afterwards: every call makes its own
+ *    EVP_PKEY_CTX / EVP_MD_CTX, so threads may share a key.
+ *  - The key's material (pkey_fields) is read out of the EVP_PKEY once, at
+ *    creation, into one buffer of the state, wiped when the key is freed.
+ *  - The EC groups are built once by init(). EC points are decoded here, so
+ *    that a coordinate >= p (which OpenSSL would silently reduce) and hybrid
+ *    or infinity encodings are refused; the public point of a private key
+ *    without one is computed from d.
+ *  - Failures of OpenSSL carry OpenSSL's reason (wc_ossl_fail, which clears
+ *    the error queue); verification failures are valid = false, with the
+ *    queue cleared too.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/bn.h>
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/ec.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/obj_mac.h>
+#include <openssl/param_build.h>
+#include <openssl/params.h>
+#include <openssl/rsa.h>
+
+#include "core/backend.h"
+
+/* ---- shared with openssl_backend.c (it declares the same) ---- */
+const EVP_MD *wc_ossl_md(webcrypto_algorithm hash);
+webcrypto_status wc_ossl_fail(const char *what);
+uint64_t wc_ossl_pkey_init(void);
+webcrypto_status wc_ossl_pkey_import(const void *bctx, webcrypto_algorithm kind,
+                                     const wc_pkey_fields *f, void **state);
+webcrypto_status wc_ossl_pkey_generate(const void *bctx, webcrypto_algorithm kind,
+                                       size_t modulus_bits, wc_bytes e,
+                                       webcrypto_named_curve curve, void **state);
+webcrypto_status wc_ossl_pkey_fields(const void *state, wc_pkey_fields *out);
+void wc_ossl_pkey_free(void *state);
+webcrypto_status wc_ossl_rsa_sign(const void *state, wc_rsa_padding padding,
+                                  webcrypto_algorithm hash, size_t salt_len, const uint8_t *msg,
+                                  size_t len, uint8_t *sig, size_t *sig_len);
+webcrypto_status wc_ossl_rsa_verify(const void *state, wc_rsa_padding padding,
+                                    webcrypto_algorithm hash, size_t salt_len, const uint8_t *msg,
+                                    size_t len, const uint8_t *sig, size_t sig_len, bool *valid);
+webcrypto_status wc_ossl_rsa_oaep_encrypt(const void *state, webcrypto_algorithm hash,
+                                          const uint8_t *label, size_t label_len,
+                                          const uint8_t *in, size_t len, uint8_t *out,
+                                          size_t *out_len);
+webcrypto_status wc_ossl_rsa_oaep_decrypt(const void *state, webcrypto_algorithm hash,
+                                          const uint8_t *label, size_t label_len,
+                                          const uint8_t *in, size_t len, uint8_t *out,
+                                          size_t *out_len);
+webcrypto_status wc_ossl_ecdsa_sign(const void *state, webcrypto_algorithm hash,
+                                    const uint8_t *msg, size_t len, uint8_t *sig,
+                                    size_t *sig_len);
+webcrypto_status wc_ossl_ecdsa_verify(const void *state, webcrypto_algorithm hash,
+                                      const uint8_t *msg, size_t len, const uint8_t *sig,
+                                      size_t sig_len, bool *valid);
+webcrypto_status wc_ossl_ed25519_sign(const void *state, const uint8_t *msg, size_t len,
+                                      uint8_t sig[64]);
+webcrypto_status wc_ossl_ed25519_verify(const void *state, const uint8_t *msg, size_t len,
+                                        const uint8_t *sig, size_t sig_len, bool *valid);
+webcrypto_status wc_ossl_ecdh(const void *private_state, const void *public_state,
+                              uint8_t *out, size_t *out_len);
+webcrypto_status wc_ossl_x25519(const void *private_state, const void *public_state,
+                                uint8_t out[32]);
+
+/* OpenSSL refuses a NULL message even when it is empty. */
+static const uint8_t no_bytes[1] = {0};
+#define BYTES_OR_EMPTY(p, n) ((n) ? (const unsigned char *)(p) : no_bytes)
+
+enum { MAX_FIELD = 66, OKP_LEN = 32 };
+
+/* ---- curves, built by init ---- */
+
+typedef struct curve_info {
+    const char *group_name; /* OpenSSL's name, for OSSL_PKEY_PARAM_GROUP_NAME */
+    int nid;
+    size_t fs;              /* field size in bytes */
+    EC_GROUP *group;        /* read-only after init */
+    uint8_t p[MAX_FIELD];   /* the field prime, fs bytes big-endian */
+} curve_info;
+
+static curve_info curves[] = {
+    [WEBCRYPTO_CURVE_P256] = {"prime256v1", NID_X9_62_prime256v1, 32, NULL, {0}},
+    [WEBCRYPTO_CURVE_P384] = {"secp384r1", NID_secp384r1, 48, NULL, {0}},
+    [WEBCRYPTO_CURVE_P521] = {"secp521r1", NID_secp521r1, 66, NULL, {0}},
+};
+
+static const curve_info *curve_for(webcrypto_named_curve c) {
+    if (c < WEBCRYPTO_CURVE_P256 || c > WEBCRYPTO_CURVE_P521) return NULL;
+    return curves[c].group ? &curves[c] : NULL;
+}
+
+/* ---- key state ---- */
+
+typedef enum key_type { KT_RSA, KT_EC, KT_OKP } key_type;
+
+typedef struct pkey_state {
+    webcrypto_algorithm kind;
+    key_type type;
+    EVP_PKEY *pkey;
+    const curve_info *curve; /* EC */
+    size_t size;             /* RSA: modulus bytes; EC: field size; OKP: 32 */
+    wc_pkey_fields f;        /* pointers into mem */
+    uint8_t *mem;
+    size_t mem_len;
+} pkey_state;
+
+static key_type type_of(webcrypto_algorithm kind) {
+    switch (kind) {
+    case WEBCRYPTO_ALG_ECDSA:
+    case WEBCRYPTO_ALG_ECDH: return KT_EC;
+    case WEBCRYPTO_ALG_ED25519:
+    case WEBCRYPTO_ALG_X25519: return KT_OKP;
+    default: return KT_RSA;
+    }
+}
+
+static bool is_asym(webcrypto_algorithm kind) {
+    return kind >= WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5 && kind <= WEBCRYPTO_ALG_X25519;
+}
+
+/* ---- errors ---- */
+
+/* ossl_fail's message, but DataError (a bad key rather than a failure). */
+static webcrypto_status data_fail(const char *what) {
+    webcrypto_status st = wc_ossl_fail(what);
+    return st == WEBCRYPTO_ERR_NO_MEMORY ? st : WEBCRYPTO_ERR_DATA;
+}
+
+static webcrypto_status no_memory(const char *what) {
+    ERR_clear_error();
+    return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "OpenSSL: out of memory (%s)", what);
+}
+
+static webcrypto_status hash_unavailable(webcrypto_algorithm hash) {
+    const char *name = webcrypto_algorithm_name(hash);
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL: %s is not available",
+                    name ? name : "this hash");
+}
+
+/* ---- init: builds the EC groups and probes each algorithm ---- */
+
+uint64_t wc_ossl_pkey_init(void) {
+    uint64_t c = 0;
+    bool groups = true;
+    for (int i = WEBCRYPTO_CURVE_P256; i <= WEBCRYPTO_CURVE_P521; i++) {
+        curve_info *ci = &curves[i];
+        if (!ci->group) ci->group = EC_GROUP_new_by_curve_name_ex(NULL, NULL, ci->nid);
+        const BIGNUM *p = ci->group ? EC_GROUP_get0_field(ci->group) : NULL;
+        if (!p || BN_bn2binpad(p, ci->p, (int)ci->fs) != (int)ci->fs) {
+            EC_GROUP_free(ci->group);
+            ci->group = NULL;
+            groups = false;
+        }
+    }
+
+    /* Each algorithm needs its key management and its operation. */
+    EVP_KEYMGMT *km_rsa = EVP_KEYMGMT_fetch(NULL, "RSA", NULL);
+    EVP_KEYMGMT *km_ec = EVP_KEYMGMT_fetch(NULL, "EC", NULL);
+    EVP_KEYMGMT *km_ed = EVP_KEYMGMT_fetch(NULL, "ED25519", NULL);
+    EVP_KEYMGMT *km_x = EVP_KEYMGMT_fetch(NULL, "X25519", NULL);
+    EVP_SIGNATURE *sig_rsa = EVP_SIGNATURE_fetch(NULL, "RSA", NULL);
+    EVP_SIGNATURE *sig_ec = EVP_SIGNATURE_fetch(NULL, "ECDSA", NULL);
+    EVP_SIGNATURE *sig_ed = EVP_SIGNATURE_fetch(NULL, "ED25519", NULL);
+    EVP_ASYM_CIPHER *enc_rsa = EVP_ASYM_CIPHER_fetch(NULL, "RSA", NULL);
+    EVP_KEYEXCH *kex_ec = EVP_KEYEXCH_fetch(NULL, "ECDH", NULL);
+    EVP_KEYEXCH *kex_x = EVP_KEYEXCH_fetch(NULL, "X25519", NULL);
+
+    if (km_rsa && sig_rsa)
+        c |= WC_CAP(WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5) | WC_CAP(WEBCRYPTO_ALG_RSA_PSS);
+    if (km_rsa && enc_rsa) c |= WC_CAP(WEBCRYPTO_ALG_RSA_OAEP);
+    if (km_ec && groups && sig_ec) c |= WC_CAP(WEBCRYPTO_ALG_ECDSA);
+    if (km_ec && groups && kex_ec) c |= WC_CAP(WEBCRYPTO_ALG_ECDH);
+    if (km_ed && sig_ed) c |= WC_CAP(WEBCRYPTO_ALG_ED25519);
+    if (km_x && kex_x) c |= WC_CAP(WEBCRYPTO_ALG_X25519);
+
+    EVP_KEYMGMT_free(km_rsa);
+    EVP_KEYMGMT_free(km_ec);
+    EVP_KEYMGMT_free(km_ed);
+    EVP_KEYMGMT_free(km_x);
+    EVP_SIGNATURE_free(sig_rsa);
+    EVP_SIGNATURE_free(sig_ec);
+    EVP_SIGNATURE_free(sig_ed);
+    EVP_ASYM_CIPHER_free(enc_rsa);
+    EVP_KEYEXCH_free(kex_ec);
+    EVP_KEYEXCH_free(kex_x);
+    ERR_clear_error(); /* a missing algorithm only removes its bit */
+    return c;
+}
+
+/* ---- reading a key's material into the state ---- */
+
+static void state_free(pkey_state *s) {
+    if (!s) return;
+    EVP_PKEY_free(s->pkey); /* the providers cleanse private key material */
+    if (s->mem) {
+        wc_wipe(s->mem, s->mem_len);
+        free(s->mem);
+    }
+    wc_wipe(s, sizeof *s);
+    free(s);
+}
+
+/* RSA: n, e (and d, p, q, dp, dq, qi), minimal big-endian. */
+static webcrypto_status rsa_fields(pkey_state *s) {
+    static const char *const names[8] = {
+        OSSL_PKEY_PARAM_RSA_N,         OSSL_PKEY_PARAM_RSA_E,
+        OSSL_PKEY_PARAM_RSA_D,         OSSL_PKEY_PARAM_RSA_FACTOR1,
+        OSSL_PKEY_PARAM_RSA_FACTOR2,   OSSL_PKEY_PARAM_RSA_EXPONENT1,
+        OSSL_PKEY_PARAM_RSA_EXPONENT2, OSSL_PKEY_PARAM_RSA_COEFFICIENT1,
+    };
+    wc_bytes *dst[8] = {&s->f.n, &s->f.e, &s->f.d, &s->f.p,
+                        &s->f.q, &s->f.dp, &s->f.dq, &s->f.qi};
+    BIGNUM *bn[8] = {NULL};
+    int count = s->f.is_private ? 8 : 2;
+    webcrypto_status st = WEBCRYPTO_OK;
+    size_t total = 0;
+    for (int i = 0; i < count; i++) {
+        if (EVP_PKEY_get_bn_param(s->pkey, names[i], &bn[i]) != 1) {
+            st = wc_ossl_fail("reading the RSA key");
+            goto done;
+        }
+        total += (size_t)BN_num_bytes(bn[i]);
+    }
+    s->mem = malloc(total ? total : 1);
+    if (!s->mem) {
+        st = wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
+        goto done;
+    }
+    s->mem_len = total;
+    uint8_t *w = s->mem;
+    for (int i = 0; i < count; i++) {
+        int n = BN_bn2bin(bn[i], w);
+        dst[i]->p = w;
+        dst[i]->n = (size_t)n;
+        w += n;
+    }
+    int bytes = EVP_PKEY_get_size(s->pkey);
+    if (bytes <= 0 || (size_t)bytes != s->f.n.n) {
+        st = wc_error(WEBCRYPTO_ERR_OPERATION, "OpenSSL: unexpected RSA key size");
+        goto done;
+    }
+    s->size = (size_t)bytes;
+done:
+    for (int i = 0; i < count; i++) BN_clear_free(bn[i]);
+    return st;
+}
+
+/* EC: x, y (and d), each the field size. */
+static webcrypto_status ec_fields(pkey_state *s) {
+    size_t fs = s->curve->fs;
+    uint8_t pub[1 + 2 * MAX_FIELD];
+    size_t pub_len = 0;
+    if (EVP_PKEY_get_octet_string_param(s->pkey, OSSL_PKEY_PARAM_PUB_KEY, pub, sizeof pub,
+                                        &pub_len) != 1)
+        return wc_ossl_fail("reading the EC public key");
+    if (pub_len != 1 + 2 * fs || pub[0] != 0x04)
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "OpenSSL: the EC public key is not uncompressed");
+    s->mem_len = (s->f.is_private ? 3 : 2) * fs;
+    s->mem = malloc(s->mem_len);
+    if (!s->mem) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
+    memcpy(s->mem, pub + 1, 2 * fs);
+    s->f.x = (wc_bytes){s->mem, fs};
+    s->f.y = (wc_bytes){s->mem + fs, fs};
+    if (s->f.is_private) {
+        BIGNUM *d = NULL;
+        if (EVP_PKEY_get_bn_param(s->pkey, OSSL_PKEY_PARAM_PRIV_KEY, &d) != 1)
+            return wc_ossl_fail("reading the EC private key");
+        int n = BN_bn2binpad(d, s->mem + 2 * fs, (int)fs);
+        BN_clear_free(d);
+        if (n != (int)fs)
+            return wc_error(WEBCRYPTO_ERR_OPERATION, "OpenSSL: EC private key too long");
+        s->f.d = (wc_bytes){s->mem + 2 * fs, fs};
+    }
+    s->size = fs;
+    return WEBCRYPTO_OK;
+}
+
+/* OKP: x (and d), 32 bytes each. */
+static webcrypto_status okp_fields(pkey_state *s) {
+    s->mem_len = (s->f.is_private ? 2 : 1) * OKP_LEN;
+    s->mem = malloc(s->mem_len);
+    if (!s->mem) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
+    size_t n = OKP_LEN;
+    if (EVP_PKEY_get_raw_public_key(s->pkey, s->mem, &n) != 1 || n != OKP_LEN)
+        return wc_ossl_fail("reading the public key");
+    s->f.x = (wc_bytes){s->mem, OKP_LEN};
+    if (s->f.is_private) {
+        n = OKP_LEN;
+        if (EVP_PKEY_get_raw_private_key(s->pkey, s->mem + OKP_LEN, &n) != 1 || n != OKP_LEN)
+            return wc_ossl_fail("reading the private key");
+        s->f.d = (wc_bytes){s->mem + OKP_LEN, OKP_LEN};
+    }
+    s->size = OKP_LEN;
+    return WEBCRYPTO_OK;
+}
+
+/* Takes pkey into a new state and reads its material; frees pkey on failure. */
+static webcrypto_status state_new(webcrypto_algorithm kind, EVP_PKEY *pkey, bool is_private,
+                                  const curve_info *curve, void **state) {
+    pkey_state *s = calloc(1, sizeof *s);
+    if (!s) {
+        EVP_PKEY_free(pkey);
+        return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
+    }
+    s->kind = kind;
+    s->type = type_of(kind);
+    s->pkey = pkey;
+    s->curve = curve;
+    s->f.is_private = is_private;
+    s->f.curve = curve ? (webcrypto_named_curve)(curve - curves) : WEBCRYPTO_CURVE_NONE;
+    webcrypto_status st = s->type == KT_RSA  ? rsa_fields(s)
+                          : s->type == KT_EC ? ec_fields(s)
+                                             : okp_fields(s);
+    if (st != WEBCRYPTO_OK) {
+        state_free(s);
+        return st;
+    }
+    *state = s;
+    return WEBCRYPTO_OK;
+}
+
+/* ---- import ---- */
+
+/* EVP_PKEY_fromdata for key type `name`; a refusal is DataError. */
+static webcrypto_status from_data(const char *name, int selection, OSSL_PARAM_BLD *bld,
+                                  EVP_PKEY **out) {
+    OSSL_PARAM *params = OSSL_PARAM_BLD_to_param(bld);
+    if (!params) return no_memory("OSSL_PARAM_BLD_to_param");
+    webcrypto_status st = WEBCRYPTO_OK;
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(NULL, name, NULL);
+    if (!ctx)
+        st = wc_ossl_fail("EVP_PKEY_CTX_new_from_name");
+    else if (EVP_PKEY_fromdata_init(ctx) != 1)
+        st = wc_ossl_fail("EVP_PKEY_fromdata_init");
+    else if (EVP_PKEY_fromdata(ctx, out, selection, params) != 1)
+        st = data_fail("importing the key");
+    EVP_PKEY_CTX_free(ctx);
+    /* Private values were pushed as secure BIGNUMs, which OSSL_PARAM_free
+     * clears (they live in the secure part of the block). */
+    OSSL_PARAM_free(params);
+    return st;
+}
+
+/* Runs one of EVP_PKEY_{public,pairwise}_check; a failure is DataError. */
+static webcrypto_status check_key(EVP_PKEY *pkey, int (*check)(EVP_PKEY_CTX *),
+                                  const char *what) {
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(NULL, pkey, NULL);
+    if (!ctx) return wc_ossl_fail("EVP_PKEY_CTX_new_from_pkey");
+    int r = check(ctx);
+    EVP_PKEY_CTX_free(ctx);
+    if (r == 1) return WEBCRYPTO_OK;
+    webcrypto_status st = wc_ossl_fail(what);
+    return st == WEBCRYPTO_ERR_NO_MEMORY ? st : WEBCRYPTO_ERR_DATA;
+}
+
+static BIGNUM *bn_from(wc_bytes b, bool secret) {
+    if (b.n > INT_MAX) return NULL;
+    BIGNUM *bn = secret ? BN_secure_new() : BN_new();
+    if (!bn) return NULL;
+    if (!BN_bin2bn(BYTES_OR_EMPTY(b.p, b.n), (int)b.n, bn)) {
+        BN_clear_free(bn);
+        return NULL;
+    }
+    return bn;
+}
+
+/* RSA private key consistency (RFC 8017 section 3.2): n = pq, dp = d mod
+ * (p-1) with e dp = 1 mod (p-1), the same for q, and qi q = 1 mod p (so
+ * e d = 1 mod lambda(n)). Like BoringSSL's RSA_check_key, p and q are not
+ * tested for primality: OpenSSL's EVP_PKEY_pairwise_check does, and costs
+ * about 100 ms per 2048-bit key (measured), on every import.
+ * bn: n, e, d, p, q, dp, dq, qi. Returns 1 consistent, 0 not, -1 error. */
+static int rsa_consistent(BIGNUM *const bn[8]) {
+    const BIGNUM *n = bn[0], *e = bn[1], *d = bn[2], *p = bn[3], *q = bn[4];
+    const BIGNUM *dp = bn[5], *dq = bn[6], *qi = bn[7];
+    if (BN_cmp(p, BN_value_one()) <= 0 || BN_cmp(q, BN_value_one()) <= 0) return 0;
+    BN_CTX *ctx = BN_CTX_secure_new();
+    if (!ctx) return -1;
+    BN_CTX_start(ctx);
+    BIGNUM *t = BN_CTX_get(ctx), *m = BN_CTX_get(ctx);
+    int ok = -1;
+    if (!m) goto done;
+    /* n = p q */
+    if (!BN_mul(t, p, q, ctx)) goto done;
+    ok = BN_cmp(t, n) == 0;
+    /* the CRT exponents, for (prime, exponent) = (p, dp) then (q, dq) */
+    for (int i = 0; i < 2 && ok == 1; i++) {
+        const BIGNUM *prime = i ? q : p, *exp = i ? dq : dp;
+        if (!BN_sub(m, prime, BN_value_one()) || !BN_mod(t, d, m, ctx)) goto fail;
+        ok = BN_cmp(t, exp) == 0;
+        if (ok != 1) break;
+        if (!BN_mod_mul(t, e, exp, m, ctx)) goto fail;
+        ok = BN_is_one(t);
+    }
+    /* qi = q^-1 mod p */
+    if (ok == 1) {
+        if (BN_cmp(qi, p) >= 0) {
+            ok = 0;
+        } else {
+            if (!BN_mod_mul(t, qi, q, p, ctx)) goto fail;
+            ok = BN_is_one(t);
+        }
+    }
+    goto done;
+fail:
+    ok = -1;
+done:
+    BN_CTX_end(ctx); /* clears the secure temporaries */
+    BN_CTX_free(ctx);
+    return ok;
+}
+
+static webcrypto_status rsa_import(webcrypto_algorithm kind, const wc_pkey_fields *f,
+                                   void **state) {
+    static const char *const names[8] = {
+        OSSL_PKEY_PARAM_RSA_N,         OSSL_PKEY_PARAM_RSA_E,
+        OSSL_PKEY_PARAM_RSA_D,         OSSL_PKEY_PARAM_RSA_FACTOR1,
+        OSSL_PKEY_PARAM_RSA_FACTOR2,   OSSL_PKEY_PARAM_RSA_EXPONENT1,
+        OSSL_PKEY_PARAM_RSA_EXPONENT2, OSSL_PKEY_PARAM_RSA_COEFFICIENT1,
+    };
+    const wc_bytes src[8] = {f->n, f->e, f->d, f->p, f->q, f->dp, f->dq, f->qi};
+    int count = f->is_private ? 8 : 2;
+    for (int i = 0; i < count; i++)
+        if (src[i].n == 0 || src[i].n > 4096)
+            return wc_error(WEBCRYPTO_ERR_DATA, "RSA key: a member is missing or too long");
+
+    BIGNUM *bn[8] = {NULL};
+    OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
+    EVP_PKEY *pkey = NULL;
+    webcrypto_status st = WEBCRYPTO_OK;
+    if (!bld) {
+        st = no_memory("OSSL_PARAM_BLD_new");
+        goto done;
+    }
+    for (int i = 0; i < count; i++) {
+        bn[i] = bn_from(src[i], i >= 2);
+        if (!bn[i]) {
+            st = no_memory("BN_bin2bn");
+            goto done;
+        }
+        if (OSSL_PARAM_BLD_push_BN(bld, names[i], bn[i]) != 1) {
+            st = wc_ossl_fail("OSSL_PARAM_BLD_push_BN");
+            goto done;
+        }
+    }
+    /* Any RSA key: an odd modulus of at most OpenSSL's 16384 bits, an odd
+     * exponent in [3, n). */
+    if (!BN_is_odd(bn[0]) || BN_num_bits(bn[0]) > 16384 || !BN_is_odd(bn[1]) ||
+        BN_is_one(bn[1]) || BN_cmp(bn[1], bn[0]) >= 0) {
+        st = wc_error(WEBCRYPTO_ERR_DATA, "RSA key: invalid modulus or public exponent");
+        goto done;
+    }
+    if (f->is_private) {
+        int r = rsa_consistent(bn);
+        if (r < 0) {
+            st = wc_ossl_fail("checking the RSA private key");
+            goto done;
+        }
+        if (r == 0) {
+            st = wc_error(WEBCRYPTO_ERR_DATA, "RSA key: the private key is inconsistent");
+            goto done;
+        }
+    }
+    st = from_data("RSA", f->is_private ? EVP_PKEY_KEYPAIR : EVP_PKEY_PUBLIC_KEY, bld, &pkey);
+done:
+    for (int i = 0; i < count; i++) BN_clear_free(bn[i]);
+    OSSL_PARAM_BLD_free(bld);
+    if (st != WEBCRYPTO_OK) {
+        EVP_PKEY_free(pkey);
+        return st;
+    }
+    return state_new(kind, pkey, f->is_private, NULL, state);
+}
+
+/* Decodes a SEC1 point (02/03 || x or 04 || x || y, coordinates below p)
+ * on the curve into q. */
+static webcrypto_status ec_decode_point(const curve_info *ci, const uint8_t *enc, size_t len,
+                                        EC_POINT *q, BN_CTX *bnctx) {
+    size_t fs = ci->fs;
+    bool compressed = len == 1 + fs && (enc[0] == 0x02 || enc[0] == 0x03);
+    bool uncompressed = len == 1 + 2 * fs && enc[0] == 0x04;
+    if (!compressed && !uncompressed)
+        return wc_error(WEBCRYPTO_ERR_DATA,
+                        "EC key: the point is not a compressed or uncompressed %s point",
+                        webcrypto_curve_name((webcrypto_named_curve)(ci - curves)));
+    /* OpenSSL reduces coordinates mod p; SEC1 requires them below p. */
+    if (memcmp(enc + 1, ci->p, fs) >= 0 || (uncompressed && memcmp(enc + 1 + fs, ci->p, fs) >= 0))
+        return wc_error(WEBCRYPTO_ERR_DATA, "EC key: a coordinate is not below the field prime");
+    if (EC_POINT_oct2point(ci->group, q, enc, len, bnctx) != 1)
+        return data_fail("decoding the EC point");
+    if (EC_POINT_is_at_infinity(ci->group, q) == 1)
+        return wc_error(WEBCRYPTO_ERR_DATA, "EC key: the point is at infinity");
+    return WEBCRYPTO_OK;
+}
+
+static webcrypto_status ec_import(webcrypto_algorithm kind, const wc_pkey_fields *f,
+                                  void **state) {
+    const curve_info *ci = curve_for(f->curve);
+    if (!ci) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL: this curve is not available");
+    size_t fs = ci->fs;
+    bool have_pub = f->point.n > 0 || f->x.n > 0 || f->y.n > 0;
+    if (!have_pub && !f->is_private)
+        return wc_error(WEBCRYPTO_ERR_DATA, "EC key: the public point is missing");
+    if (f->point.n == 0 && have_pub && (f->x.n != fs || f->y.n != fs))
+        return wc_error(WEBCRYPTO_ERR_DATA, "EC key: x and y must be %zu bytes each", fs);
+
+    webcrypto_status st = WEBCRYPTO_OK;
+    BN_CTX *bnctx = BN_CTX_secure_new();
+    EC_POINT *q = EC_POINT_new(ci->group), *qd = EC_POINT_new(ci->group);
+    OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
+    BIGNUM *d = NULL;
+    EVP_PKEY *pkey = NULL;
+    uint8_t enc[1 + 2 * MAX_FIELD];
+    if (!bnctx || !q || !qd || !bld) {
+        st = no_memory("EC import");
+        goto done;
+    }
+    if (f->point.n > 0) {
+        st = ec_decode_point(ci, f->point.p, f->point.n, q, bnctx);
+    } else if (have_pub) {
+        enc[0] = 0x04;
+        memcpy(enc + 1, f->x.p, fs);
+        memcpy(enc + 1 + fs, f->y.p, fs);
+        st = ec_decode_point(ci, enc, 1 + 2 * fs, q, bnctx);
+    }
+    if (st != WEBCRYPTO_OK) goto done;
+
+    if (f->is_private) {
+        /* d in [1, n-1]; its public point computed (a constant-time
+         * multiplication) and, if a point was given, compared with it. */
+        d = bn_from(f->d, true);
+        if (!d) {
+            st = no_memory("BN_bin2bn");
+            goto done;
+        }
+        if (f->d.n == 0 || BN_is_zero(d) ||
+            BN_cmp(d, EC_GROUP_get0_order(ci->group)) >= 0) {
+            st = wc_error(WEBCRYPTO_ERR_DATA, "EC key: the private key is out of range");
+            goto done;
+        }
+        if (EC_POINT_mul(ci->group, qd, d, NULL, NULL, bnctx) != 1) {
+            st = wc_ossl_fail("EC_POINT_mul");
+            goto done;
+        }
+        if (have_pub) {
+            int r = EC_POINT_cmp(ci->group, q, qd, bnctx);
+            if (r < 0) {
+                st = wc_ossl_fail("EC_POINT_cmp");
+                goto done;
+            }
+            if (r != 0) {
+                st = wc_error(WEBCRYPTO_ERR_DATA,
+                              "EC key: the public point does not match the private key");
+                goto done;
+            }
+        } else if (EC_POINT_copy(q, qd) != 1) {
+            st = wc_ossl_fail("EC_POINT_copy");
+            goto done;
+        }
+    }
+
+    size_t enc_len = EC_POINT_point2oct(ci->group, q, POINT_CONVERSION_UNCOMPRESSED, enc,
+                                        sizeof enc, bnctx);
+    if (enc_len != 1 + 2 * fs) {
+        st = wc_ossl_fail("EC_POINT_point2oct");
+        goto done;
+    }
+    if (OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_GROUP_NAME, ci->group_name, 0) != 1 ||
+        OSSL_PARAM_BLD_push_octet_string(bld, OSSL_PKEY_PARAM_PUB_KEY, enc, enc_len) != 1 ||
+        (d && OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_PRIV_KEY, d) != 1)) {
+        st = wc_ossl_fail("OSSL_PARAM_BLD_push");
+        goto done;
+    }
+    st = from_data("EC", f->is_private ? EVP_PKEY_KEYPAIR : EVP_PKEY_PUBLIC_KEY, bld, &pkey);
+    /* The point: on the curve, not infinity, of the group's order. */
+    if (st == WEBCRYPTO_OK)
+        st = check_key(pkey, EVP_PKEY_public_check, "EC public key check");
+done:
+    BN_clear_free(d);
+    EC_POINT_clear_free(qd);
+    EC_POINT_free(q);
+    BN_CTX_free(bnctx);
+    OSSL_PARAM_BLD_free(bld);
+    if (st != WEBCRYPTO_OK) {
+        EVP_PKEY_free(pkey);
+        return st;
+    }
+    return state_new(kind, pkey, f->is_private, ci, state);
+}
+
+static webcrypto_status okp_import(webcrypto_algorithm kind, const wc_pkey_fields *f,
+                                   void **state) {
+    const char *name = kind == WEBCRYPTO_ALG_ED25519 ? "ED25519" : "X25519";
+    const char *shown = kind == WEBCRYPTO_ALG_ED25519 ? "Ed25519" : "X25519";
+    if ((f->is_private && f->d.n != OKP_LEN) || (f->x.n != 0 && f->x.n != OKP_LEN) ||
+        (!f->is_private && f->x.n == 0))
+        return wc_error(WEBCRYPTO_ERR_DATA, "%s key: keys are %d bytes", shown, OKP_LEN);
+    EVP_PKEY *pkey;
+    /* From the private key OpenSSL derives the public one. */
+    if (f->is_private)
+        pkey = EVP_PKEY_new_raw_private_key_ex(NULL, name, NULL, f->d.p, OKP_LEN);
+    else
+        pkey = EVP_PKEY_new_raw_public_key_ex(NULL, name, NULL, f->x.p, OKP_LEN);
+    if (!pkey) return data_fail("importing the key");
+    if (f->is_private && f->x.n == OKP_LEN) {
+        uint8_t x[OKP_LEN];
+        size_t n = sizeof x;
+        if (EVP_PKEY_get_raw_public_key(pkey, x, &n) != 1 || n != OKP_LEN) {
+            EVP_PKEY_free(pkey);
+            return wc_ossl_fail("EVP_PKEY_get_raw_public_key");
+        }
+        if (!wc_equal_ct(x, f->x.p, OKP_LEN)) {
+            EVP_PKEY_free(pkey);
+            return wc_error(WEBCRYPTO_ERR_DATA,
+                            "%s key: the public key does not match the private key", shown);
+        }
+    }
+    return state_new(kind, pkey, f->is_private, NULL, state);
+}
+
+webcrypto_status wc_ossl_pkey_import(const void *bctx, webcrypto_algorithm kind,
+                                     const wc_pkey_fields *f, void **state) {
+    (void)bctx;
+    if (!is_asym(kind))
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL backend: not an asymmetric algorithm");
+    switch (type_of(kind)) {
+    case KT_RSA: return rsa_import(kind, f, state);
+    case KT_EC: return ec_import(kind, f, state);
+    default: return okp_import(kind, f, state);
+    }
+}
+
+/* ---- generate ---- */
+
+webcrypto_status wc_ossl_pkey_generate(const void *bctx, webcrypto_algorithm kind,
+                                       size_t modulus_bits, wc_bytes e,
+                                       webcrypto_named_curve curve, void **state) {
+    (void)bctx;
+    if (!is_asym(kind))
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL backend: not an asymmetric algorithm");
+    key_type type = type_of(kind);
+    const curve_info *ci = NULL;
+    const char *name = "RSA";
+    if (type == KT_EC) {
+        ci = curve_for(curve);
+        if (!ci)
+            return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL: this curve is not available");
+        name = "EC";
+    } else if (type == KT_OKP) {
+        name = kind == WEBCRYPTO_ALG_ED25519 ? "ED25519" : "X25519";
+    } else if (modulus_bits > INT_MAX || e.n == 0 || e.n > 8) {
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "RSA: unsupported modulus length or exponent");
+    }
+
+    webcrypto_status st = WEBCRYPTO_OK;
+    EVP_PKEY *pkey = NULL;
+    BIGNUM *bn_e = NULL;
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(NULL, name, NULL);
+    if (!ctx) return wc_ossl_fail("EVP_PKEY_CTX_new_from_name");
+    if (EVP_PKEY_keygen_init(ctx) != 1) {
+        st = wc_ossl_fail("EVP_PKEY_keygen_init");
+        goto done;
+    }
+    if (type == KT_RSA) {
+        bn_e = bn_from(e, false);
+        if (!bn_e) {
+            st = no_memory("BN_bin2bn");
+            goto done;
+        }
+        if (EVP_PKEY_CTX_set_rsa_keygen_bits(ctx, (int)modulus_bits) != 1 ||
+            EVP_PKEY_CTX_set1_rsa_keygen_pubexp(ctx, bn_e) != 1) {
+            st = wc_ossl_fail("setting the RSA key generation parameters");
+            goto done;
+        }
+    } else if (type == KT_EC && EVP_PKEY_CTX_set_group_name(ctx, ci->group_name) != 1) {
+        st = wc_ossl_fail("EVP_PKEY_CTX_set_group_name");
+        goto done;
+    }
+    if (EVP_PKEY_keygen(ctx, &pkey) != 1) st = wc_ossl_fail("EVP_PKEY_keygen");
+done:
+    BN_free(bn_e);
+    EVP_PKEY_CTX_free(ctx);
+    if (st != WEBCRYPTO_OK) {
+        EVP_PKEY_free(pkey);
+        return st;
+    }
+    return state_new(kind, pkey, true, ci, state);
+}
+
+webcrypto_status wc_ossl_pkey_fields(const void *state, wc_pkey_fields *out) {
+    const pkey_state *s = state;
+    *out = s->f;
+    return WEBCRYPTO_OK;
+}
+
+void wc_ossl_pkey_free(void *state) { state_free(state); }
+
+/* ---- signatures ---- */
+
+/* A digest-sign or digest-verify context on s's key; md NULL for Ed25519. */
+static webcrypto_status md_ctx_start(const pkey_state *s, const EVP_MD *md, bool sign,
+                                     EVP_MD_CTX **out, EVP_PKEY_CTX **pctx) {
+    EVP_MD_CTX *m = EVP_MD_CTX_new();
+    if (!m) return no_memory("EVP_MD_CTX_new");
+    int r = sign ? EVP_DigestSignInit(m, pctx, md, NULL, s->pkey)
+                 : EVP_DigestVerifyInit(m, pctx, md, NULL, s->pkey);
+    if (r != 1) {
+        EVP_MD_CTX_free(m);
+        return wc_ossl_fail(sign ? "EVP_DigestSignInit" : "EVP_DigestVerifyInit");
+    }
+    *out = m;
+    return WEBCRYPTO_OK;
+}
+
+/* The RSA context, ready for the padding (salt_len <= INT_MAX). */
+static webcrypto_status rsa_sig_start(const pkey_state *s, wc_rsa_padding padding,
+                                      webcrypto_algorithm hash, size_t salt_len, bool sign,
+                                      EVP_MD_CTX **out) {
+    const EVP_MD *md = wc_ossl_md(hash);
+    if (!md) return hash_unavailable(hash);
+    EVP_PKEY_CTX *pc = NULL;
+    webcrypto_status st = md_ctx_start(s, md, sign, out, &pc);
+    if (st != WEBCRYPTO_OK) return st;
+    int ok = padding == WC_RSA_PSS
+                 ? EVP_PKEY_CTX_set_rsa_padding(pc, RSA_PKCS1_PSS_PADDING) == 1 &&
+                       EVP_PKEY_CTX_set_rsa_pss_saltlen(pc, (int)salt_len) == 1 &&
+                       EVP_PKEY_CTX_set_rsa_mgf1_md(pc, md) == 1
+                 : EVP_PKEY_CTX_set_rsa_padding(pc, RSA_PKCS1_PADDING) == 1;
+    if (!ok) {
+        EVP_MD_CTX_free(*out);
+        *out = NULL;
+        return wc_ossl_fail("setting the RSA signature padding");
+    }
+    return WEBCRYPTO_OK;
+}
+
+webcrypto_status wc_ossl_rsa_sign(const void *state, wc_rsa_padding padding,
+                                  webcrypto_algorithm hash, size_t salt_len, const uint8_t *msg,
+                                  size_t len, uint8_t *sig, size_t *sig_len) {
+    const pkey_state *s = state;
+    if (padding == WC_RSA_PSS && salt_len > INT_MAX)
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "RSA-PSS: the salt is too long for the key");
+    EVP_MD_CTX *m = NULL;
+    webcrypto_status st = rsa_sig_start(s, padding, hash, salt_len, true, &m);
+    if (st != WEBCRYPTO_OK) return st;
+    size_t n = s->size;
+    if (EVP_DigestSign(m, sig, &n, BYTES_OR_EMPTY(msg, len), len) != 1)
+        st = wc_ossl_fail("RSA signing (EVP_DigestSign)");
+    else
+        *sig_len = n;
+    EVP_MD_CTX_free(m);
+    return st;
+}
+
+webcrypto_status wc_ossl_rsa_verify(const void *state, wc_rsa_padding padding,
+                                    webcrypto_algorithm hash, size_t salt_len, const uint8_t *msg,
+                                    size_t len, const uint8_t *sig, size_t sig_len, bool *valid) {
+    const pkey_state *s = state;
+    *valid = false;
+    /* RFC 8017 8.1.2 / 8.2.2: a signature of another length is invalid; so
+     * is a PSS salt no key could hold. */
+    if (sig_len != s->size || (padding == WC_RSA_PSS && salt_len > INT_MAX)) return WEBCRYPTO_OK;
+    EVP_MD_CTX *m = NULL;
+    webcrypto_status st = rsa_sig_start(s, padding, hash, salt_len, false, &m);
+    if (st != WEBCRYPTO_OK) return st;
+    *valid = EVP_DigestVerify(m, sig, sig_len, BYTES_OR_EMPTY(msg, len), len) == 1;
+    ERR_clear_error();
+    EVP_MD_CTX_free(m);
+    return WEBCRYPTO_OK;
+}
+
+/* ---- RSA-OAEP ---- */
+
+static webcrypto_status oaep_start(const pkey_state *s, webcrypto_algorithm hash,
+                                   const uint8_t *label, size_t label_len, bool encrypt,
+                                   EVP_PKEY_CTX **out) {
+    const EVP_MD *md = wc_ossl_md(hash);
+    if (!md) return hash_unavailable(hash);
+    if (label_len > INT_MAX) return wc_error(WEBCRYPTO_ERR_OPERATION, "RSA-OAEP: label too long");
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(NULL, s->pkey, NULL);
+    if (!ctx) return wc_ossl_fail("EVP_PKEY_CTX_new_from_pkey");
+    webcrypto_status st = WEBCRYPTO_OK;
+    if ((encrypt ? EVP_PKEY_encrypt_init(ctx) : EVP_PKEY_decrypt_init(ctx)) != 1 ||
+        EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_OAEP_PADDING) != 1 ||
+        EVP_PKEY_CTX_set_rsa_oaep_md(ctx, md) != 1 || EVP_PKEY_CTX_set_rsa_mgf1_md(ctx, md) != 1) {
+        st = wc_ossl_fail("setting up RSA-OAEP");
+    } else if (label_len > 0) {
+        /* The context takes ownership of the label's copy. */
+        void *copy = OPENSSL_memdup(label, label_len);
+        if (!copy) {
+            st = no_memory("OPENSSL_memdup");
+        } else if (EVP_PKEY_CTX_set0_rsa_oaep_label(ctx, copy, (int)label_len) != 1) {
+            OPENSSL_free(copy);
+            st = wc_ossl_fail("setting the RSA-OAEP label");
+        }
+    }
+    if (st != WEBCRYPTO_OK) {
+        EVP_PKEY_CTX_free(ctx);
+        return st;
+    }
+    *out = ctx;
+    return WEBCRYPTO_OK;
+}
+
+webcrypto_status wc_ossl_rsa_oaep_encrypt(const void *state, webcrypto_algorithm hash,
+                                          const uint8_t *label, size_t label_len,
+                                          const uint8_t *in, size_t len, uint8_t *out,
+                                          size_t *out_len) {
+    const pkey_state *s = state;
+    EVP_PKEY_CTX *ctx = NULL;
+    webcrypto_status st = oaep_start(s, hash, label, label_len, true, &ctx);
+    if (st != WEBCRYPTO_OK) return st;
+    size_t n = s->size;
+    if (EVP_PKEY_encrypt(ctx, out, &n, BYTES_OR_EMPTY(in, len), len) != 1)
+        st = wc_ossl_fail("RSA-OAEP encryption (is the plaintext too long for the key?)");
+    else
+        *out_len = n;
+    EVP_PKEY_CTX_free(ctx);
+    return st;
+}
+
+webcrypto_status wc_ossl_rsa_oaep_decrypt(const void *state, webcrypto_algorithm hash,
+                                          const uint8_t *label, size_t label_len,
+                                          const uint8_t *in, size_t len, uint8_t *out,
+                                          size_t *out_len) {
+    const pkey_state *s = state;
+    EVP_PKEY_CTX *ctx = NULL;
+    webcrypto_status st = oaep_start(s, hash, label, label_len, false, &ctx);
+    if (st != WEBCRYPTO_OK) return st;
+    size_t n = s->size;
+    /* One message for every failure (RFC 8017 7.1.2 note: an attacker must
+     * not learn which check failed). */
+    if (len != s->size || EVP_PKEY_decrypt(ctx, out, &n, in, len) != 1) {
+        ERR_clear_error();
+        wc_wipe(out, s->size);
+        st = wc_error(WEBCRYPTO_ERR_OPERATION, "RSA-OAEP: decryption error");
+    } else {
+        *out_len = n;
+    }
+    EVP_PKEY_CTX_free(ctx);
+    return st;
+}
+
+/* ---- ECDSA ---- */
+
+webcrypto_status wc_ossl_ecdsa_sign(const void *state, webcrypto_algorithm hash,
+                                    const uint8_t *msg, size_t len, uint8_t *sig,
+                                    size_t *sig_len) {
+    const pkey_state *s = state;
+    const EVP_MD *md = wc_ossl_md(hash);
+    if (!md) return hash_unavailable(hash);
+    size_t fs = s->size;
+    EVP_MD_CTX *m = NULL;
+    webcrypto_status st = md_ctx_start(s, md, true, &m, NULL);
+    if (st != WEBCRYPTO_OK) return st;
+    /* DER ECDSA-Sig-Value: SEQUENCE of two INTEGERs of at most fs + 1 bytes. */
+    uint8_t der[2 * (MAX_FIELD + 4) + 8];
+    size_t der_len = sizeof der;
+    ECDSA_SIG *es = NULL;
+    if (EVP_DigestSign(m, der, &der_len, BYTES_OR_EMPTY(msg, len), len) != 1) {
+        st = wc_ossl_fail("ECDSA signing (EVP_DigestSign)");
+    } else {
+        const unsigned char *p = der;
+        es = d2i_ECDSA_SIG(NULL, &p, (long)der_len);
+        const BIGNUM *r = NULL, *sv = NULL;
+        if (es) ECDSA_SIG_get0(es, &r, &sv);
+        if (!es || p != der + der_len || BN_bn2binpad(r, sig, (int)fs) != (int)fs ||
+            BN_bn2binpad(sv, sig + fs, (int)fs) != (int)fs)
+            st = wc_ossl_fail("decoding OpenSSL's ECDSA signature");
+        else
+            *sig_len = 2 * fs;
+    }
+    ECDSA_SIG_free(es);
+    EVP_MD_CTX_free(m);
+    return st;
+}
+
+webcrypto_status wc_ossl_ecdsa_verify(const void *state, webcrypto_algorithm hash,
+                                      const uint8_t *msg, size_t len, const uint8_t *sig,
+                                      size_t sig_len, bool *valid) {
+    const pkey_state *s = state;
+    *valid = false;
+    const EVP_MD *md = wc_ossl_md(hash);
+    if (!md) return hash_unavailable(hash);
+    size_t fs = s->size;
+    if (sig_len != 2 * fs) return WEBCRYPTO_OK; /* not r || s: invalid */
+
+    webcrypto_status st = WEBCRYPTO_OK;
+    const BIGNUM *order = EC_GROUP_get0_order(s->curve->group);
+    BIGNUM *r = BN_bin2bn(sig, (int)fs, NULL), *sv = BN_bin2bn(sig + fs, (int)fs, NULL);
+    ECDSA_SIG *es = ECDSA_SIG_new();
+    unsigned char *der = NULL;
+    EVP_MD_CTX *m = NULL;
+    if (!r || !sv || !es) {
+        st = no_memory("ECDSA signature");
+        goto done;
+    }
+    /* r and s in [1, n-1], else invalid (OpenSSL checks too; this keeps
+     * out-of-range values from reaching the DER encoder at all). */
+    if (BN_is_zero(r) || BN_is_zero(sv) || BN_cmp(r, order) >= 0 || BN_cmp(sv, order) >= 0)
+        goto done;
+    if (ECDSA_SIG_set0(es, r, sv) != 1) {
+        st = wc_ossl_fail("ECDSA_SIG_set0");
+        goto done;
+    }
+    r = sv = NULL; /* owned by es */
+    int der_len = i2d_ECDSA_SIG(es, &der);
+    if (der_len <= 0) {
+        st = wc_ossl_fail("i2d_ECDSA_SIG");
+        goto done;
+    }
+    st = md_ctx_start(s, md, false, &m, NULL);
+    if (st != WEBCRYPTO_OK) goto done;
+    *valid = EVP_DigestVerify(m, der, (size_t)der_len, BYTES_OR_EMPTY(msg, len), len) == 1;
+done:
+    ERR_clear_error();
+    EVP_MD_CTX_free(m);
+    OPENSSL_free(der);
+    ECDSA_SIG_free(es);
+    BN_free(r);
+    BN_free(sv);
+    return st;
+}
+
+/* ---- Ed25519 (pure: one-shot, no digest) ---- */
+
+webcrypto_status wc_ossl_ed25519_sign(const void *state, const uint8_t *msg, size_t len,
+                                      uint8_t sig[64]) {
+    const pkey_state *s = state;
+    EVP_MD_CTX *m = NULL;
+    webcrypto_status st = md_ctx_start(s, NULL, true, &m, NULL);
+    if (st != WEBCRYPTO_OK) return st;
+    size_t n = 64;
+    if (EVP_DigestSign(m, sig, &n, BYTES_OR_EMPTY(msg, len), len) != 1 || n != 64)
+        st = wc_ossl_fail("Ed25519 signing (EVP_DigestSign)");
+    EVP_MD_CTX_free(m);
+    return st;
+}
+
+webcrypto_status wc_ossl_ed25519_verify(const void *state, const uint8_t *msg, size_t len,
+                                        const uint8_t *sig, size_t sig_len, bool *valid) {
+    const pkey_state *s = state;
+    *valid = false;
+    if (sig_len != 64) return WEBCRYPTO_OK;
+    EVP_MD_CTX *m = NULL;
+    webcrypto_status st = md_ctx_start(s, NULL, false, &m, NULL);
+    if (st != WEBCRYPTO_OK) return st;
+    *valid = EVP_DigestVerify(m, sig, sig_len, BYTES_OR_EMPTY(msg, len), len) == 1;
+    ERR_clear_error();
+    EVP_MD_CTX_free(m);
+    return WEBCRYPTO_OK;
+}
+
+/* ---- key agreement ---- */
+
+static webcrypto_status derive(const pkey_state *priv, const pkey_state *pub, uint8_t *out,
+                               size_t want) {
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(NULL, priv->pkey, NULL);
+    if (!ctx) return wc_ossl_fail("EVP_PKEY_CTX_new_from_pkey");
+    webcrypto_status st = WEBCRYPTO_OK;
+    size_t n = want;
+    /* The peer was validated when it was imported: no second check. */
+    if (EVP_PKEY_derive_init(ctx) != 1 || EVP_PKEY_derive_set_peer_ex(ctx, pub->pkey, 0) != 1)
+        st = wc_ossl_fail("setting up the key agreement");
+    else if (EVP_PKEY_derive(ctx, out, &n) != 1)
+        st = wc_ossl_fail("key agreement (EVP_PKEY_derive)");
+    else if (n != want) {
+        wc_wipe(out, n < want ? n : want);
+        st = wc_error(WEBCRYPTO_ERR_OPERATION, "OpenSSL: the shared secret has %zu bytes, not %zu",
+                      n, want);
+    }
+    EVP_PKEY_CTX_free(ctx);
+    return st;
+}
+
+webcrypto_status wc_ossl_ecdh(const void *private_state, const void *public_state,
+                              uint8_t *out, size_t *out_len) {
+    const pkey_state *priv = private_state;
+    webcrypto_status st = derive(priv, public_state, out, priv->size);
+    if (st == WEBCRYPTO_OK) *out_len = priv->size;
+    return st;
+}
+
+webcrypto_status wc_ossl_x25519(const void *private_state, const void *public_state,
+                                uint8_t out[32]) {
+    webcrypto_status st = derive(private_state, public_state, out, 32);
+    if (st != WEBCRYPTO_OK) return st;
+    /* RFC 7748 section 6.1: an all-zero result means a small-order public
+     * key. (OpenSSL refuses it too; this does not depend on that.) */
+    uint8_t acc = 0;
+    for (int i = 0; i < 32; i++) acc |= out[i];
+    if (acc == 0)
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "X25519: the shared secret is all zeros "
+                                                 "(the public key has small order)");
+    return WEBCRYPTO_OK;
+}
