@@ -816,6 +816,522 @@ out:
 }
 
 /* ------------------------------------------------------------------------ */
+/* Asymmetric algorithms: shared pieces                                     */
+/* ------------------------------------------------------------------------ */
+
+/* The vectors' hash names; NONE for one WebCrypto does not have (SHA-224,
+ * SHA-512/256, SHA-3), whose cases are skipped. */
+static webcrypto_algorithm wp_hash_by_name(const char *name) {
+    if (!name) return WEBCRYPTO_ALG_NONE;
+    if (strcmp(name, "SHA-1") == 0) return WEBCRYPTO_ALG_SHA_1;
+    if (strcmp(name, "SHA-256") == 0) return WEBCRYPTO_ALG_SHA_256;
+    if (strcmp(name, "SHA-384") == 0) return WEBCRYPTO_ALG_SHA_384;
+    if (strcmp(name, "SHA-512") == 0) return WEBCRYPTO_ALG_SHA_512;
+    return WEBCRYPTO_ALG_NONE;
+}
+
+/* The vectors' curve names (SEC 2 or JWK spelling); NONE for one WebCrypto
+ * does not have (secp256k1, brainpool, ...). */
+static webcrypto_named_curve wp_curve_by_name(const char *name) {
+    if (!name) return WEBCRYPTO_CURVE_NONE;
+    if (strcmp(name, "secp256r1") == 0 || strcmp(name, "P-256") == 0) return WEBCRYPTO_CURVE_P256;
+    if (strcmp(name, "secp384r1") == 0 || strcmp(name, "P-384") == 0) return WEBCRYPTO_CURVE_P384;
+    if (strcmp(name, "secp521r1") == 0 || strcmp(name, "P-521") == 0) return WEBCRYPTO_CURVE_P521;
+    return WEBCRYPTO_CURVE_NONE;
+}
+
+static size_t wp_curve_bytes(webcrypto_named_curve curve) {
+    return curve == WEBCRYPTO_CURVE_P256 ? 32 : curve == WEBCRYPTO_CURVE_P384 ? 48 : 66;
+}
+
+static const char *str_member(const json_t *obj, const char *name) {
+    return json_string_value(json_object_get(obj, name));
+}
+
+/* importKey of bytes; on failure `err` says why and NULL is returned. */
+static webcrypto_key *wp_import(wp_case *c, webcrypto_key_format fmt, const uint8_t *data,
+                                size_t len, const webcrypto_params *p, unsigned usages,
+                                webcrypto_status *st, char *err, size_t err_cap) {
+    webcrypto_key *k = NULL;
+    *st = webcrypto_import_key(c->backend, fmt, data, len, p, false, usages, &k);
+    if (*st != WEBCRYPTO_OK) {
+        describe(err, err_cap, "importKey", *st);
+        return NULL;
+    }
+    return k;
+}
+
+/* importKey of a JWK given as a JSON object of the vector file. */
+static webcrypto_key *wp_import_jwk(wp_case *c, const json_t *jwk, const webcrypto_params *p,
+                                    unsigned usages, webcrypto_status *st, char *err,
+                                    size_t err_cap) {
+    char *text = json_dumps(jwk, JSON_COMPACT);
+    assert_non_null(text);
+    webcrypto_key *k = wp_import(c, WEBCRYPTO_FORMAT_JWK, (const uint8_t *)text, strlen(text), p,
+                                 usages, st, err, err_cap);
+    free(text);
+    return k;
+}
+
+/* Imports a group's key, which Wycheproof makes valid: a refusal is a
+ * failure of the case, whatever its result. */
+static webcrypto_key *wp_import_group_key(wp_case *c, const char *what, webcrypto_key_format fmt,
+                                          const uint8_t *data, size_t len, const json_t *jwk,
+                                          const webcrypto_params *p, unsigned usages) {
+    webcrypto_status st;
+    char err[512];
+    webcrypto_key *k = jwk ? wp_import_jwk(c, jwk, p, usages, &st, err, sizeof err)
+                           : wp_import(c, fmt, data, len, p, usages, &st, err, sizeof err);
+    if (!k) case_fail(c, "the group's %s key did not import: %s", what, err);
+    return k;
+}
+
+/* Verifies sig over msg with each of keys (one public key imported from
+ * different formats, named by what[]): they must agree, and a wrong
+ * signature is OK with false, never an error. */
+static void judge_verify(wp_case *c, const webcrypto_params *p, webcrypto_key *const *keys,
+                         const char *const *what, size_t n_keys, const wp_buf *msg,
+                         const wp_buf *sig) {
+    bool first = false;
+    for (size_t i = 0; i < n_keys; i++) {
+        bool valid = false;
+        webcrypto_status s = webcrypto_verify(p, keys[i], sig->p, sig->n, msg->p, msg->n, &valid);
+        if (s != WEBCRYPTO_OK) {
+            char err[512];
+            describe(err, sizeof err, "verify", s);
+            case_fail(c, "%s key: %s (a wrong signature must give OK and false)", what[i], err);
+            return;
+        }
+        if (i == 0) {
+            first = valid;
+        } else if (valid != first) {
+            case_fail(c, "verify with the %s key says %s, with the %s key %s", what[0],
+                      first ? "true" : "false", what[i], valid ? "true" : "false");
+            return;
+        }
+    }
+    if (first)
+        case_accepted(c);
+    else
+        case_rejected(c, "verify returned false");
+}
+
+/* ------------------------------------------------------------------------ */
+/* ECDSA (ecdsa_p1363_verify_schema_v1): r || s signatures                  */
+/* ------------------------------------------------------------------------ */
+
+/* The group's public key through raw import (the uncompressed point) and
+ * JWK; a signature of any length is verified (a wrong length is false). */
+static void run_ecdsa_p1363(wp_case *c, const json_t *group, const json_t *test) {
+    wp_buf msg = {0}, sig = {0}, point = {0};
+    webcrypto_key *keys[2] = {NULL, NULL};
+    const json_t *pk = json_object_get(group, "publicKey");
+    if (!hex_field(c, test, "msg", &msg) || !hex_field(c, test, "sig", &sig) ||
+        !hex_field(c, pk, "uncompressed", &point))
+        goto out;
+    webcrypto_named_curve curve = wp_curve_by_name(str_member(pk, "curve"));
+    webcrypto_algorithm hash = wp_hash_by_name(str_member(group, "sha"));
+    if (curve == WEBCRYPTO_CURVE_NONE) {
+        case_skip(c, "curve not in WebCrypto (P-256, P-384, P-521)");
+        goto out;
+    }
+    if (hash == WEBCRYPTO_ALG_NONE) {
+        case_skip(c, "hash not in WebCrypto (SHA-1, SHA-256, SHA-384, SHA-512)");
+        goto out;
+    }
+    webcrypto_params kp = {0};
+    kp.name = WEBCRYPTO_ALG_ECDSA;
+    kp.named_curve = curve;
+    keys[0] = wp_import_group_key(c, "raw", WEBCRYPTO_FORMAT_RAW, point.p, point.n, NULL, &kp,
+                                  WEBCRYPTO_USAGE_VERIFY);
+    if (!keys[0]) goto out;
+    size_t n_keys = 1;
+    const json_t *jwk = json_object_get(group, "publicKeyJwk");
+    if (json_is_object(jwk)) {
+        keys[1] = wp_import_group_key(c, "jwk", WEBCRYPTO_FORMAT_JWK, NULL, 0, jwk, &kp,
+                                      WEBCRYPTO_USAGE_VERIFY);
+        if (!keys[1]) goto out;
+        n_keys = 2;
+    }
+    webcrypto_params p = {0};
+    p.name = WEBCRYPTO_ALG_ECDSA;
+    p.hash = hash;
+    static const char *const what[] = {"raw", "jwk"};
+    judge_verify(c, &p, keys, what, n_keys, &msg, &sig);
+out:
+    webcrypto_key_free(keys[0]);
+    webcrypto_key_free(keys[1]);
+    buf_free(&msg); buf_free(&sig); buf_free(&point);
+}
+
+/* ------------------------------------------------------------------------ */
+/* ECDH (ecdh_webcrypto_test_schema_v1): JWK private and public keys        */
+/* ------------------------------------------------------------------------ */
+
+/* An invalid public key must be refused by importKey (DataError) or by
+ * deriveBits (OperationError, or InvalidAccessError for a key that imported
+ * on another curve); a valid one must give the shared secret. */
+static void run_ecdh_webcrypto(wp_case *c, const json_t *group, const json_t *test) {
+    wp_buf shared = {0};
+    webcrypto_key *priv = NULL, *pub = NULL;
+    uint8_t *out = NULL;
+    char err[512];
+    webcrypto_status st;
+    if (!hex_field(c, test, "shared", &shared)) goto out;
+    const json_t *jpriv = json_object_get(test, "private"), *jpub = json_object_get(test, "public");
+    if (!json_is_object(jpriv) || !json_is_object(jpub)) {
+        case_fail(c, "vector has no JWK \"private\" / \"public\" objects");
+        goto out;
+    }
+    webcrypto_named_curve curve = wp_curve_by_name(str_member(group, "curve"));
+    if (curve == WEBCRYPTO_CURVE_NONE) {
+        case_skip(c, "curve not in WebCrypto (P-256, P-384, P-521)");
+        goto out;
+    }
+    webcrypto_params kp = {0};
+    kp.name = WEBCRYPTO_ALG_ECDH;
+    kp.named_curve = curve;
+    priv = wp_import_jwk(c, jpriv, &kp, WEBCRYPTO_USAGE_DERIVE_BITS, &st, err, sizeof err);
+    if (!priv) {
+        /* the private keys are valid in every case: only the public ones vary */
+        case_fail(c, "the private key did not import: %s", err);
+        goto out;
+    }
+    pub = wp_import_jwk(c, jpub, &kp, 0, &st, err, sizeof err);
+    if (!pub) {
+        if (st != WEBCRYPTO_ERR_DATA)
+            case_fail(c, "public key refused with %s, WebCrypto says DataError", err);
+        else
+            case_rejected(c, err);
+        goto out;
+    }
+    size_t n = wp_curve_bytes(curve);
+    out = malloc(n);
+    assert_non_null(out);
+    memset(out, (int)WP_FILL, n);
+    webcrypto_params p = {0};
+    p.name = WEBCRYPTO_ALG_ECDH;
+    p.public_key = pub;
+    st = webcrypto_derive_bits(&p, priv, WEBCRYPTO_LENGTH_FULL, out, n);
+    if (st != WEBCRYPTO_OK) {
+        describe(err, sizeof err, "deriveBits", st);
+        if (st != WEBCRYPTO_ERR_OPERATION && st != WEBCRYPTO_ERR_INVALID_ACCESS)
+            case_fail(c, "%s (WebCrypto: OperationError)", err);
+        else
+            case_rejected(c, err);
+    } else if (c->result == WP_INVALID) {
+        case_fail(c, "both keys imported and deriveBits succeeded on an invalid public key");
+    } else if (!bytes_equal(out, n, shared.p, shared.n)) {
+        case_fail(c, "deriveBits gave %s, expected %s", hexstr(out, n),
+                  hexstr(shared.p, shared.n));
+    } else {
+        case_accepted(c);
+    }
+out:
+    free(out);
+    webcrypto_key_free(priv);
+    webcrypto_key_free(pub);
+    buf_free(&shared);
+}
+
+/* ------------------------------------------------------------------------ */
+/* RSA signatures: RSASSA-PKCS1-v1_5 (rsassa_pkcs1_verify_schema_v1) and    */
+/* RSA-PSS (rsassa_pss_verify_schema_v1)                                    */
+/* ------------------------------------------------------------------------ */
+
+/* WebCrypto's RSA-PSS and RSA-OAEP use MGF1 with the key's hash: a group
+ * with another mask generation function cannot be expressed. Returns the
+ * hash, or NONE after recording a skip. */
+static webcrypto_algorithm rsa_group_hash(wp_case *c, const json_t *group, bool has_mgf) {
+    webcrypto_algorithm hash = wp_hash_by_name(str_member(group, "sha"));
+    if (hash == WEBCRYPTO_ALG_NONE) {
+        case_skip(c, "hash not in WebCrypto (SHA-1, SHA-256, SHA-384, SHA-512)");
+        return WEBCRYPTO_ALG_NONE;
+    }
+    if (has_mgf) {
+        const char *mgf = str_member(group, "mgf");
+        if (!mgf || strcmp(mgf, "MGF1") != 0) {
+            case_skip(c, "mask generation function is not MGF1");
+            return WEBCRYPTO_ALG_NONE;
+        }
+        if (wp_hash_by_name(str_member(group, "mgfSha")) != hash) {
+            case_skip(c, "MGF1 hash differs from the message hash (WebCrypto uses one hash)");
+            return WEBCRYPTO_ALG_NONE;
+        }
+    }
+    return hash;
+}
+
+/* The group's public key from its SPKI (publicKeyDer) and its JWK
+ * (`jwk_member`), verified with both. */
+static void run_rsa_verify(wp_case *c, const json_t *group, const json_t *test,
+                           webcrypto_algorithm alg, const char *jwk_member) {
+    wp_buf msg = {0}, sig = {0}, der = {0};
+    webcrypto_key *keys[2] = {NULL, NULL};
+    json_int_t slen = 0;
+    if (!hex_field(c, test, "msg", &msg) || !hex_field(c, test, "sig", &sig) ||
+        !hex_field(c, group, "publicKeyDer", &der))
+        goto out;
+    if (alg == WEBCRYPTO_ALG_RSA_PSS && !int_field(c, group, "sLen", &slen)) goto out;
+    if (slen < 0) {
+        case_fail(c, "vector sLen %lld out of range", (long long)slen);
+        goto out;
+    }
+    webcrypto_algorithm hash = rsa_group_hash(c, group, alg == WEBCRYPTO_ALG_RSA_PSS);
+    if (hash == WEBCRYPTO_ALG_NONE) goto out;
+    webcrypto_params kp = {0};
+    kp.name = alg;
+    kp.hash = hash;
+    keys[0] = wp_import_group_key(c, "spki", WEBCRYPTO_FORMAT_SPKI, der.p, der.n, NULL, &kp,
+                                  WEBCRYPTO_USAGE_VERIFY);
+    if (!keys[0]) goto out;
+    size_t n_keys = 1;
+    const json_t *jwk = json_object_get(group, jwk_member);
+    if (json_is_object(jwk)) {
+        keys[1] = wp_import_group_key(c, "jwk", WEBCRYPTO_FORMAT_JWK, NULL, 0, jwk, &kp,
+                                      WEBCRYPTO_USAGE_VERIFY);
+        if (!keys[1]) goto out;
+        n_keys = 2;
+    }
+    webcrypto_params p = {0};
+    p.name = alg;
+    p.salt_length = (size_t)slen;
+    static const char *const what[] = {"spki", "jwk"};
+    judge_verify(c, &p, keys, what, n_keys, &msg, &sig);
+out:
+    webcrypto_key_free(keys[0]);
+    webcrypto_key_free(keys[1]);
+    buf_free(&msg); buf_free(&sig); buf_free(&der);
+}
+
+static void run_rsa_pkcs1(wp_case *c, const json_t *group, const json_t *test) {
+    run_rsa_verify(c, group, test, WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5, "keyJwk");
+}
+
+static void run_rsa_pss(wp_case *c, const json_t *group, const json_t *test) {
+    run_rsa_verify(c, group, test, WEBCRYPTO_ALG_RSA_PSS, "publicKeyJwk");
+}
+
+/* ------------------------------------------------------------------------ */
+/* RSA-OAEP (rsaes_oaep_decrypt_schema_v1)                                  */
+/* ------------------------------------------------------------------------ */
+
+/* The first decryption failure's description in the file being run: every
+ * other failure must read the same (the error must not say which check
+ * failed). */
+static const wp_handler *g_oaep_file;
+static char g_oaep_error[512];
+
+/* The group's private key from PKCS #8 and from JWK; decrypt must give msg
+ * with both, or fail the same way with both. */
+static void run_rsa_oaep(wp_case *c, const json_t *group, const json_t *test) {
+    wp_buf msg = {0}, ct = {0}, label = {0}, der = {0}, out[2] = {{0}, {0}};
+    webcrypto_key *keys[2] = {NULL, NULL};
+    char err[2][512] = {"", ""};
+    if (!hex_field(c, test, "msg", &msg) || !hex_field(c, test, "ct", &ct) ||
+        !hex_field(c, test, "label", &label) || !hex_field(c, group, "privateKeyPkcs8", &der))
+        goto out;
+    webcrypto_algorithm hash = rsa_group_hash(c, group, true);
+    if (hash == WEBCRYPTO_ALG_NONE) goto out;
+    webcrypto_params kp = {0};
+    kp.name = WEBCRYPTO_ALG_RSA_OAEP;
+    kp.hash = hash;
+    keys[0] = wp_import_group_key(c, "pkcs8", WEBCRYPTO_FORMAT_PKCS8, der.p, der.n, NULL, &kp,
+                                  WEBCRYPTO_USAGE_DECRYPT);
+    if (!keys[0]) goto out;
+    size_t n_keys = 1;
+    const json_t *jwk = json_object_get(group, "privateKeyJwk");
+    if (json_is_object(jwk)) {
+        keys[1] = wp_import_group_key(c, "jwk", WEBCRYPTO_FORMAT_JWK, NULL, 0, jwk, &kp,
+                                      WEBCRYPTO_USAGE_DECRYPT);
+        if (!keys[1]) goto out;
+        n_keys = 2;
+    }
+    webcrypto_params p = {0};
+    p.name = WEBCRYPTO_ALG_RSA_OAEP;
+    p.label = label.p;
+    p.label_len = label.n;
+    webcrypto_status st[2] = {WEBCRYPTO_OK, WEBCRYPTO_OK};
+    for (size_t i = 0; i < n_keys; i++)
+        st[i] = run_crypt(c, webcrypto_decrypt, true, "decrypt", &p, keys[i], &ct, &out[i],
+                          err[i], sizeof err[i]);
+    if (c->done) goto out; /* run_crypt found the buffer contract broken */
+    if (n_keys == 2 && ((st[0] == WEBCRYPTO_OK) != (st[1] == WEBCRYPTO_OK) ||
+                        (st[0] == WEBCRYPTO_OK &&
+                         !bytes_equal(out[0].p, out[0].n, out[1].p, out[1].n)))) {
+        case_fail(c, "the pkcs8 and jwk keys disagree: %s / %s",
+                  st[0] == WEBCRYPTO_OK ? "decrypted" : err[0],
+                  st[1] == WEBCRYPTO_OK ? "decrypted" : err[1]);
+        goto out;
+    }
+    if (st[0] != WEBCRYPTO_OK) {
+        if (g_oaep_file != c->h) {
+            g_oaep_file = c->h;
+            snprintf(g_oaep_error, sizeof g_oaep_error, "%s", err[0]);
+        }
+        if (st[0] != WEBCRYPTO_ERR_OPERATION) {
+            case_fail(c, "%s (WebCrypto: OperationError)", err[0]);
+        } else if (strcmp(err[0], g_oaep_error) != 0 ||
+                   (n_keys == 2 && strcmp(err[1], g_oaep_error) != 0)) {
+            case_fail(c, "decryption failures read differently: \"%s\", earlier \"%s\"",
+                      strcmp(err[0], g_oaep_error) != 0 ? err[0] : err[1], g_oaep_error);
+        } else {
+            case_rejected(c, err[0]);
+        }
+    } else if (c->result == WP_INVALID) {
+        case_fail(c, "decrypt accepted the invalid ciphertext (%zu bytes out)", out[0].n);
+    } else if (!bytes_equal(out[0].p, out[0].n, msg.p, msg.n)) {
+        case_fail(c, "decrypt gave %zu bytes %s, expected %zu bytes %s", out[0].n,
+                  hexstr(out[0].p, out[0].n), msg.n, hexstr(msg.p, msg.n));
+    } else {
+        case_accepted(c);
+    }
+out:
+    webcrypto_key_free(keys[0]);
+    webcrypto_key_free(keys[1]);
+    buf_free(&msg); buf_free(&ct); buf_free(&label); buf_free(&der);
+    buf_free(&out[0]); buf_free(&out[1]);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Ed25519 (eddsa_verify_schema_v1)                                         */
+/* ------------------------------------------------------------------------ */
+
+static void run_ed25519(wp_case *c, const json_t *group, const json_t *test) {
+    wp_buf msg = {0}, sig = {0}, pk = {0};
+    webcrypto_key *keys[2] = {NULL, NULL};
+    const json_t *key = json_object_get(group, "publicKey");
+    const char *curve = str_member(key, "curve");
+    if (!curve || strcmp(curve, "edwards25519") != 0) {
+        case_skip(c, "curve not in WebCrypto (Ed25519 only)");
+        goto out;
+    }
+    if (!hex_field(c, test, "msg", &msg) || !hex_field(c, test, "sig", &sig) ||
+        !hex_field(c, key, "pk", &pk))
+        goto out;
+    webcrypto_params kp = {0};
+    kp.name = WEBCRYPTO_ALG_ED25519;
+    keys[0] = wp_import_group_key(c, "raw", WEBCRYPTO_FORMAT_RAW, pk.p, pk.n, NULL, &kp,
+                                  WEBCRYPTO_USAGE_VERIFY);
+    if (!keys[0]) goto out;
+    size_t n_keys = 1;
+    const json_t *jwk = json_object_get(group, "publicKeyJwk");
+    if (json_is_object(jwk)) {
+        keys[1] = wp_import_group_key(c, "jwk", WEBCRYPTO_FORMAT_JWK, NULL, 0, jwk, &kp,
+                                      WEBCRYPTO_USAGE_VERIFY);
+        if (!keys[1]) goto out;
+        n_keys = 2;
+    }
+    static const char *const what[] = {"raw", "jwk"};
+    judge_verify(c, &kp, keys, what, n_keys, &msg, &sig);
+out:
+    webcrypto_key_free(keys[0]);
+    webcrypto_key_free(keys[1]);
+    buf_free(&msg); buf_free(&sig); buf_free(&pk);
+}
+
+/* ------------------------------------------------------------------------ */
+/* X25519 (xdh_comp_schema_v1)                                              */
+/* ------------------------------------------------------------------------ */
+
+/* RFC 8410 PrivateKeyInfo header for a 32-byte X25519 private key. */
+static const uint8_t X25519_PKCS8_PREFIX[16] = {0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06,
+                                                0x03, 0x2b, 0x65, 0x6e, 0x04, 0x22, 0x04, 0x20};
+
+static bool all_zero(const uint8_t *p, size_t n) {
+    uint8_t acc = 0;
+    for (size_t i = 0; i < n; i++) acc |= p[i];
+    return acc == 0;
+}
+
+/* WebCrypto's X25519 accepts any 32-byte public key (twist points and
+ * non-canonical encodings included: RFC 7748 defines the function for all of
+ * them) and refuses only an all-zero result, with OperationError. So
+ * Wycheproof's "acceptable" cases have one right answer here: the secret, or
+ * OperationError when the secret is zero. */
+static void run_x25519(wp_case *c, const json_t *group, const json_t *test) {
+    wp_buf pub = {0}, priv = {0}, shared = {0};
+    webcrypto_key *kpriv = NULL, *kpub = NULL;
+    char err[512];
+    webcrypto_status st;
+    const char *curve = str_member(group, "curve");
+    if (!curve || strcmp(curve, "curve25519") != 0) {
+        case_skip(c, "curve not in WebCrypto (X25519 only)");
+        goto out;
+    }
+    if (!hex_field(c, test, "public", &pub) || !hex_field(c, test, "private", &priv) ||
+        !hex_field(c, test, "shared", &shared))
+        goto out;
+    if (priv.n != 32) {
+        case_skip(c, "private key not 32 bytes (no X25519 key)");
+        goto out;
+    }
+    webcrypto_params kp = {0};
+    kp.name = WEBCRYPTO_ALG_X25519;
+    uint8_t p8[48];
+    memcpy(p8, X25519_PKCS8_PREFIX, 16);
+    memcpy(p8 + 16, priv.p, 32);
+    kpriv = wp_import(c, WEBCRYPTO_FORMAT_PKCS8, p8, sizeof p8, &kp, WEBCRYPTO_USAGE_DERIVE_BITS,
+                      &st, err, sizeof err);
+    if (!kpriv) {
+        case_fail(c, "the private key did not import as pkcs8: %s", err);
+        goto out;
+    }
+    kpub = wp_import(c, WEBCRYPTO_FORMAT_RAW, pub.p, pub.n, &kp, 0, &st, err, sizeof err);
+    if (pub.n != 32) {
+        if (kpub) {
+            case_fail(c, "importKey accepted a %zu-byte X25519 public key", pub.n);
+        } else if (st != WEBCRYPTO_ERR_DATA) {
+            case_fail(c, "%zu-byte public key: %s (WebCrypto: DataError)", pub.n, err);
+        } else if (c->result == WP_INVALID) {
+            case_rejected(c, err);
+        } else {
+            case_skip(c, "public key not 32 bytes (WebCrypto: DataError)");
+        }
+        goto out;
+    }
+    if (!kpub) {
+        case_fail(c, "a 32-byte public key was refused: %s (WebCrypto imports any)", err);
+        goto out;
+    }
+    uint8_t out[32];
+    memset(out, (int)WP_FILL, sizeof out);
+    webcrypto_params p = {0};
+    p.name = WEBCRYPTO_ALG_X25519;
+    p.public_key = kpub;
+    st = webcrypto_derive_bits(&p, kpriv, WEBCRYPTO_LENGTH_FULL, out, sizeof out);
+    if (st != WEBCRYPTO_OK) describe(err, sizeof err, "deriveBits", st);
+    bool zero = shared.n == 32 && all_zero(shared.p, shared.n);
+    if (zero) {
+        if (st == WEBCRYPTO_OK) {
+            case_fail(c, "deriveBits gave %s for an all-zero secret (WebCrypto: OperationError)",
+                      hexstr(out, sizeof out));
+        } else if (st != WEBCRYPTO_ERR_OPERATION) {
+            case_fail(c, "%s (WebCrypto: OperationError for an all-zero secret)", err);
+        } else if (c->result == WP_VALID) {
+            case_skip(c, "all-zero shared secret (WebCrypto: OperationError)");
+        } else {
+            case_rejected(c, err);
+        }
+    } else if (st != WEBCRYPTO_OK) {
+        if (c->result == WP_INVALID)
+            case_rejected(c, err);
+        else
+            case_fail(c, "%s (WebCrypto defines this secret; only an all-zero one is refused)",
+                      err);
+    } else if (!bytes_equal(out, sizeof out, shared.p, shared.n)) {
+        case_fail(c, "deriveBits gave %s, expected %s", hexstr(out, sizeof out),
+                  hexstr(shared.p, shared.n));
+    } else {
+        case_accepted(c);
+    }
+out:
+    webcrypto_key_free(kpriv);
+    webcrypto_key_free(kpub);
+    buf_free(&pub); buf_free(&priv); buf_free(&shared);
+}
+
+/* ------------------------------------------------------------------------ */
 /* The table                                                                */
 /* ------------------------------------------------------------------------ */
 
@@ -850,6 +1366,22 @@ static const wp_handler handlers[] = {
      WEBCRYPTO_ALG_PBKDF2, WEBCRYPTO_ALG_SHA_384, run_pbkdf2},
     {"pbkdf2_hmacsha512_test.json", "pbkdf_test_schema.json", "PbkdfTest",
      WEBCRYPTO_ALG_PBKDF2, WEBCRYPTO_ALG_SHA_512, run_pbkdf2},
+    {"ecdsa_secp256r1_sha256_p1363_test.json", "ecdsa_p1363_verify_schema_v1.json",
+     "EcdsaP1363Verify", WEBCRYPTO_ALG_ECDSA, WEBCRYPTO_ALG_NONE, run_ecdsa_p1363},
+    {"ecdh_secp256r1_webcrypto_test.json", "ecdh_webcrypto_test_schema_v1.json",
+     "EcdhWebcryptoTest", WEBCRYPTO_ALG_ECDH, WEBCRYPTO_ALG_NONE, run_ecdh_webcrypto},
+    {"rsa_pss_2048_sha256_mgf1_32_test.json", "rsassa_pss_verify_schema_v1.json",
+     "RsassaPssVerify", WEBCRYPTO_ALG_RSA_PSS, WEBCRYPTO_ALG_NONE, run_rsa_pss},
+    {"rsa_oaep_2048_sha256_mgf1sha256_test.json", "rsaes_oaep_decrypt_schema_v1.json",
+     "RsaesOaepDecrypt", WEBCRYPTO_ALG_RSA_OAEP, WEBCRYPTO_ALG_NONE, run_rsa_oaep},
+    {"rsa_oaep_2048_sha1_mgf1sha1_test.json", "rsaes_oaep_decrypt_schema_v1.json",
+     "RsaesOaepDecrypt", WEBCRYPTO_ALG_RSA_OAEP, WEBCRYPTO_ALG_NONE, run_rsa_oaep},
+    {"rsa_signature_2048_sha256_test.json", "rsassa_pkcs1_verify_schema_v1.json",
+     "RsassaPkcs1Verify", WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5, WEBCRYPTO_ALG_NONE, run_rsa_pkcs1},
+    {"ed25519_test.json", "eddsa_verify_schema_v1.json", "EddsaVerify", WEBCRYPTO_ALG_ED25519,
+     WEBCRYPTO_ALG_NONE, run_ed25519},
+    {"x25519_test.json", "xdh_comp_schema_v1.json", "XdhComp", WEBCRYPTO_ALG_X25519,
+     WEBCRYPTO_ALG_NONE, run_x25519},
 };
 
 #define N_HANDLERS (sizeof handlers / sizeof handlers[0])

@@ -1,0 +1,6 @@
+# The asymmetric algorithms (RSA, EC, Ed25519, X25519): known answers, format
+# round trips, and every error kind through the public API.
+webcrypto_backend_test(test_pkey test_pkey.c)
+target_link_libraries(test_pkey PRIVATE PkgConfig::JANSSON)
+webcrypto_backend_test(test_pkey_errors test_pkey_errors.c)
+target_link_libraries(test_pkey_errors PRIVATE PkgConfig::JANSSON)
