@@ -6,8 +6,10 @@
 # check failed, 77 (skipped) if the tool is missing.
 #
 # Known answers are typed in from the standards (FIPS 180-4, NIST SP 800-38A,
-# the GCM specification, RFC 4231, RFC 5869, RFC 6070, RFC 7914); where the
-# openssl or node tools exist, the typed values are cross-checked with them too.
+# the GCM specification, RFC 4231, RFC 5869, RFC 6070, RFC 7914, RFC 8032,
+# RFC 7748, RFC 3394, RFC 8410); where the openssl or node tools exist, the
+# typed values are cross-checked with them too, and keys and signatures made
+# by the tool are checked by openssl.
 set -u
 
 WC=${1:-}
@@ -539,6 +541,448 @@ expect_err "generate-key --extractable false cannot print the key: InvalidAccess
     InvalidAccessError 3 generate-key AES-GCM --length 256 --extractable false
 expect_err "generate-key --extractable maybe is a usage error" UsageError 2 \
     generate-key AES-GCM --length 256 --extractable maybe
+
+# ---------------------------------------------------------------- key pairs (RSA, EC, Ed25519, X25519)
+# jwk_is FILE COND...: the JWK's members. COND: NAME=VALUE (a string member),
+# key_ops=a,b (sorted), has=NAME, no=NAME.
+jwk_is() {
+    local f=$1; shift
+    if $HAVE_NODE; then
+        node -e '
+            const [f, ...conds] = process.argv.slice(1);
+            let j;
+            try { j = JSON.parse(require("fs").readFileSync(f, "utf8")); } catch (e) { process.exit(1); }
+            for (const c of conds) {
+                const i = c.indexOf("="), k = c.slice(0, i), v = c.slice(i + 1);
+                const ok = k === "has" ? v in j : k === "no" ? !(v in j)
+                    : k === "key_ops" ? Array.isArray(j.key_ops) && [...j.key_ops].sort().join(",") === v
+                    : j[k] === v;
+                if (!ok) { console.error(`jwk_is: ${c} fails in ${JSON.stringify(j)}`); process.exit(1); }
+            }' "$f" "$@" 2>>"$T/err"
+    elif $HAVE_PYTHON; then
+        python3 -c '
+import json, sys
+f, conds = sys.argv[1], sys.argv[2:]
+j = json.load(open(f))
+for c in conds:
+    k, v = c.split("=", 1)
+    ok = (v in j if k == "has" else v not in j if k == "no"
+          else ",".join(sorted(j.get("key_ops", []))) == v if k == "key_ops" else j.get(k) == v)
+    if not ok: sys.exit(1)' "$f" "$@" 2>/dev/null
+    else
+        return 0 # no JSON parser: exit status and non-empty output were checked
+    fi
+}
+# jwk_field FILE NAME: a string member of a JWK ("" if absent or no parser).
+jwk_field() {
+    if $HAVE_NODE; then
+        node -e 'try { const v = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))[process.argv[2]];
+                       if (typeof v === "string") process.stdout.write(v); } catch (e) {}' "$1" "$2"
+    elif $HAVE_PYTHON; then
+        python3 -c 'import json, sys; v = json.load(open(sys.argv[1])).get(sys.argv[2]); print(v if isinstance(v, str) else "", end="")' "$1" "$2" 2>/dev/null
+    fi
+}
+quiet() { "$@" >/dev/null 2>&1; }
+# pem_of LABEL DERFILE: a PEM made with coreutils' base64, independent of the tool.
+pem_of() { echo "-----BEGIN $1-----"; base64 -w 64 "$2"; echo "-----END $1-----"; }
+
+K=$T/keys
+mkdir "$K"
+# gen_pair NAME FILEBASE ALG ARGS...: generate-key for a key pair.
+gen_pair() {
+    local name=$1 base=$2; shift 2
+    run generate-key "$@" --out-private "$K/$base.jwk" --out-public "$K/$base.pub.jwk"
+    check "$name" [ "$RC" -eq 0 -a -s "$K/$base.jwk" -a -s "$K/$base.pub.jwk" -a ! -s "$T/out" ]
+}
+gen_pair "generate-key ECDSA P-256 writes two JWK files" ec256 ECDSA --curve P-256
+check "ECDSA private JWK: EC P-256 with d, key_ops [sign]" jwk_is "$K/ec256.jwk" kty=EC crv=P-256 has=d key_ops=sign
+check "ECDSA public JWK: no d, key_ops [verify]" jwk_is "$K/ec256.pub.jwk" kty=EC crv=P-256 no=d key_ops=verify
+gen_pair "generate-key ECDSA P-521" ec521 ECDSA --curve P-521
+gen_pair "generate-key ECDH P-384" ecdh384a ECDH --curve P-384
+gen_pair "generate-key ECDH P-384 (second pair)" ecdh384b ECDH --curve P-384
+check "ECDH private key_ops deriveBits,deriveKey; public none" eval \
+    'jwk_is "$K/ecdh384a.jwk" crv=P-384 key_ops=deriveBits,deriveKey && jwk_is "$K/ecdh384a.pub.jwk" key_ops='
+gen_pair "generate-key Ed25519" ed Ed25519
+check "Ed25519 JWKs are OKP Ed25519" eval 'jwk_is "$K/ed.jwk" kty=OKP crv=Ed25519 has=d && jwk_is "$K/ed.pub.jwk" kty=OKP no=d'
+gen_pair "generate-key ECDH P-256" ecdh256 ECDH --curve P-256
+gen_pair "generate-key X25519" xa X25519
+gen_pair "generate-key X25519 (second pair)" xb X25519
+gen_pair "generate-key RSA-PSS 2048 SHA-256" pss RSA-PSS --modulus-length 2048 --hash SHA-256
+check "RSA-PSS JWK: alg PS256, e AQAB, CRT members" jwk_is "$K/pss.jwk" kty=RSA alg=PS256 e=AQAB has=p has=q has=dp has=dq has=qi
+gen_pair "generate-key RSASSA-PKCS1-v1_5 SHA-384 with --public-exponent 03" rs RSASSA-PKCS1-v1_5 \
+    --modulus-length 2048 --hash SHA-384 --public-exponent 03
+check "RSASSA JWK: alg RS384, e Aw (3)" jwk_is "$K/rs.pub.jwk" alg=RS384 e=Aw key_ops=verify
+gen_pair "generate-key RSA-OAEP 2048 SHA-256" oaep RSA-OAEP --modulus-length 2048 --hash SHA-256
+check "RSA-OAEP JWKs: alg RSA-OAEP-256, usages split" eval \
+    'jwk_is "$K/oaep.jwk" alg=RSA-OAEP-256 key_ops=decrypt,unwrapKey && jwk_is "$K/oaep.pub.jwk" key_ops=encrypt,wrapKey'
+check "the private JWK file is not readable by others" [ -z "$(find "$K/ec256.jwk" -perm /077)" ]
+run generate-key ECDSA --curve P-256 --out-private "$K/x.jwk" --out-public "$K/x.pub.jwk" --usages verify
+expect_err_result "generate-key ECDSA --usages verify (no private usage) is SyntaxError" SyntaxError 3
+expect_err "generate-key ECDSA --curve P-192 is NotSupportedError" NotSupportedError 3 \
+    generate-key ECDSA --curve P-192 --out-private "$K/x.jwk" --out-public "$K/x.pub.jwk"
+expect_err "generate-key RSA-PSS --modulus-length 100 is OperationError" OperationError 3 \
+    generate-key RSA-PSS --modulus-length 100 --hash SHA-256 --out-private "$K/x.jwk" --out-public "$K/x.pub.jwk"
+run generate-key Ed25519 --extractable false --out-private "$K/x.jwk" --out-public "$K/x.pub.jwk"
+expect_err_result "generate-key Ed25519 --extractable false cannot write the private JWK: InvalidAccessError" InvalidAccessError 3
+check "failed pair generations left no files" [ ! -e "$K/x.jwk" -a ! -e "$K/x.pub.jwk" ]
+expect_err "generate-key ECDSA without --curve is a usage error" UsageError 2 \
+    generate-key ECDSA --out-private "$K/x.jwk" --out-public "$K/x.pub.jwk"
+expect_err "generate-key Ed25519 without --out-public is a usage error" UsageError 2 \
+    generate-key Ed25519 --out-private "$K/x.jwk"
+expect_err "generate-key Ed25519 --out is a usage error" UsageError 2 generate-key Ed25519 --out "$K/x.jwk"
+expect_err "generate-key RSA-OAEP without --hash is a usage error" UsageError 2 \
+    generate-key RSA-OAEP --modulus-length 2048 --out-private "$K/x.jwk" --out-public "$K/x.pub.jwk"
+expect_err "generate-key AES-GCM --curve is a usage error" UsageError 2 generate-key AES-GCM --length 128 --curve P-256
+
+# ---------------------------------------------------------------- sign / verify with key pairs
+sign_verify() { # NAME ALG PRIV PUB ARGS...: sign then verify; wrong data is false
+    local name=$1 alg=$2 priv=$3 pub=$4; shift 4
+    run sign "$alg" --key "$K/$priv" "$@" "$T/data"
+    local sig; sig=$(out_text)
+    if [ "$RC" -ne 0 ] || ! matches "$sig" '^[0-9a-f]+$'; then fail "$name: sign" "exit $RC"; return; fi
+    printf '%s' "$sig" >"$K/last.sig"
+    expect_out "$name: verify prints true" true verify "$alg" --key "$K/$pub" --signature "$sig" "$@" "$T/data"
+    run verify "$alg" --key "$K/$pub" --signature "$sig" "$@" "$T/abc"
+    check "$name: verify of other data prints false, exit 1" [ "$RC" -eq 1 -a "$(out_text)" = false ]
+}
+sign_verify "ECDSA P-256 SHA-384" ECDSA ec256.jwk ec256.pub.jwk --hash SHA-384
+check "ECDSA P-256 signature is r || s, 64 bytes" is_hex "$(cat "$K/last.sig")" 128
+sign_verify "ECDSA P-521 SHA-512" ECDSA ec521.jwk ec521.pub.jwk --hash SHA-512
+check "ECDSA P-521 signature is r || s, 132 bytes" is_hex "$(cat "$K/last.sig")" 264
+sign_verify "Ed25519" Ed25519 ed.jwk ed.pub.jwk
+sign_verify "RSA-PSS salt 32" RSA-PSS pss.jwk pss.pub.jwk --salt-length 32
+sign_verify "RSASSA-PKCS1-v1_5 SHA-384" RSASSA-PKCS1-v1_5 rs.jwk rs.pub.jwk
+RS_SIG=$(cat "$K/last.sig")
+run_in "$T/data" sign RSASSA-PKCS1-v1_5 --key "$K/rs.jwk"
+check "RSASSA sign from stdin is the same signature (deterministic)" [ "$RC" -eq 0 -a "$(out_text)" = "$RS_SIG" ]
+expect_err "ECDSA sign without --hash is a usage error" UsageError 2 sign ECDSA --key "$K/ec256.jwk" "$T/abc"
+expect_err "RSA-PSS sign without --salt-length is a usage error" UsageError 2 sign RSA-PSS --key "$K/pss.jwk" "$T/abc"
+expect_err "ECDSA sign with a public key is SyntaxError (importKey's usages)" SyntaxError 3 \
+    sign ECDSA --key "$K/ec256.pub.jwk" --hash SHA-256 "$T/abc"
+expect_err "Ed25519 sign with an ECDSA JWK is DataError" DataError 3 sign Ed25519 --key "$K/ec256.jwk" "$T/abc"
+expect_err "ECDSA sign with --curve P-384 on a P-256 JWK is DataError" DataError 3 \
+    sign ECDSA --key "$K/ec256.jwk" --curve P-384 --hash SHA-256 "$T/abc"
+expect_err "RSA-PSS sign with an RSASSA JWK is DataError" DataError 3 \
+    sign RSA-PSS --key "$K/rs.jwk" --salt-length 32 "$T/abc"
+expect_err "ECDSA sign with a garbage JWK is DataError" DataError 3 \
+    sign ECDSA --key "$T/bad1.jwk" --hash SHA-256 "$T/abc"
+printf '{"kty":"EC","x":"AAAA","y":"AAAA"}' >"$K/nocrv.jwk"
+expect_err "ECDSA JWK without crv and no --curve is a usage error" UsageError 2 \
+    sign ECDSA --key "$K/nocrv.jwk" --hash SHA-256 "$T/abc"
+expect_err "sign RSA-OAEP is NotSupportedError" NotSupportedError 3 sign RSA-OAEP --key "$K/oaep.jwk" "$T/abc"
+expect_err "--salt-length with ECDSA is a usage error" UsageError 2 \
+    sign ECDSA --key "$K/ec256.jwk" --hash SHA-256 --salt-length 3 "$T/abc"
+
+# RFC 8032 section 7.1 TEST 1 and TEST 2 through hand-made JWKs.
+ED1_SK=9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60
+ED1_PK=d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a
+ED1_SIG=e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b
+ED2_SK=4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb
+ED2_PK=3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c
+ED2_SIG=92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00
+for n in 1 2; do
+    eval "sk=\$ED${n}_SK pk=\$ED${n}_PK"
+    printf '{"kty":"OKP","crv":"Ed25519","d":"%s","x":"%s"}' "$(b64url $sk)" "$(b64url $pk)" >"$K/rfc$n.jwk"
+    printf '{"kty":"OKP","crv":"Ed25519","x":"%s"}' "$(b64url $pk)" >"$K/rfc$n.pub.jwk"
+done
+unhex 72 >"$T/m72"
+expect_out "Ed25519 RFC 8032 TEST 1 (empty message)" $ED1_SIG sign Ed25519 --key "$K/rfc1.jwk" "$T/empty"
+expect_out "Ed25519 RFC 8032 TEST 2 (message 72)" $ED2_SIG sign Ed25519 --key "$K/rfc2.jwk" "$T/m72"
+expect_out "Ed25519 RFC 8032 TEST 2 verifies" true verify Ed25519 --key "$K/rfc2.pub.jwk" --signature $ED2_SIG "$T/m72"
+run verify Ed25519 --key "$K/rfc2.pub.jwk" --signature $ED1_SIG "$T/m72"
+check "Ed25519 TEST 1's signature does not verify TEST 2's message" [ "$RC" -eq 1 -a "$(out_text)" = false ]
+run export --key "$K/rfc2.jwk" --alg Ed25519 --format pkcs8
+check "Ed25519 hand-made JWK exported as pkcs8 is the RFC 8410 encoding" \
+    [ "$RC" -eq 0 -a "$(hex "$T/out")" = "302e020100300506032b657004220420$ED2_SK" ]
+run export --key "$K/rfc2.pub.jwk" --alg Ed25519 --format spki
+check "Ed25519 hand-made JWK exported as spki is the RFC 8410 encoding" \
+    [ "$RC" -eq 0 -a "$(hex "$T/out")" = "302a300506032b6570032100$ED2_PK" ]
+run export --key "$K/rfc2.pub.jwk" --alg Ed25519 --format raw
+check "Ed25519 raw export is the 32-byte public key" [ "$RC" -eq 0 -a "$(hex "$T/out")" = $ED2_PK ]
+unhex "302e020100300506032b657004220420$ED2_SK" >"$K/rfc2.p8"
+pem_of "PRIVATE KEY" "$K/rfc2.p8" >"$K/rfc2.pem"
+run import --alg Ed25519 "$K/rfc2.pem"
+cp "$T/out" "$K/rfc2-imported.jwk"
+check "import of a PEM PRIVATE KEY (made with base64) gives the RFC 8032 d and x" rc0 \
+    jwk_is "$K/rfc2-imported.jwk" kty=OKP crv=Ed25519 d="$(b64url $ED2_SK)" x="$(b64url $ED2_PK)" key_ops=sign
+expect_out "the imported PEM key signs TEST 2" $ED2_SIG sign Ed25519 --key "$K/rfc2-imported.jwk" "$T/m72"
+if $HAVE_OPENSSL; then
+    check "typed RFC 8032 TEST 2 agrees with openssl pkeyutl" [ "$(openssl pkeyutl -sign -rawin \
+        -inkey "$K/rfc2.pem" -in "$T/m72" | od -An -v -tx1 | tr -d ' \n')" = $ED2_SIG ]
+    check "typed RFC 8032 TEST 2 public key agrees with openssl" [ "$(openssl pkey -in "$K/rfc2.pem" \
+        -pubout -outform DER | od -An -v -tx1 | tr -d ' \n')" = "302a300506032b6570032100$ED2_PK" ]
+else
+    skip "RFC 8032 cross-checks (no openssl)"
+fi
+
+# Signatures checked by openssl (PEM public keys from export --pem).
+if $HAVE_OPENSSL; then
+    run export --key "$K/rs.jwk" --alg RSASSA-PKCS1-v1_5 --format pkcs8 --pem --out "$K/rs.pem"
+    check "export RSA pkcs8 --pem --out writes a PEM PRIVATE KEY" \
+        [ "$RC" -eq 0 -a "$(head -n 1 "$K/rs.pem")" = "-----BEGIN PRIVATE KEY-----" ]
+    check "RSASSA-PKCS1-v1_5 SHA-384 signature equals openssl dgst -sign (deterministic)" \
+        [ "$(openssl dgst -sha384 -sign "$K/rs.pem" "$T/data" | od -An -v -tx1 | tr -d ' \n')" = "$RS_SIG" ]
+    "$WC" export --key "$K/pss.pub.jwk" --alg RSA-PSS --format spki --pem >"$K/pss.pub.pem"
+    "$WC" sign RSA-PSS --key "$K/pss.jwk" --salt-length 32 "$T/data" | tr -d '\n' >"$K/pss.sig.hex"
+    unhex "$(cat "$K/pss.sig.hex")" >"$K/pss.sig"
+    check "RSA-PSS signature verifies with openssl (salt 32)" quiet openssl dgst -sha256 -sigopt rsa_padding_mode:pss \
+        -sigopt rsa_pss_saltlen:32 -verify "$K/pss.pub.pem" -signature "$K/pss.sig" "$T/data"
+    "$WC" export --key "$K/ed.pub.jwk" --alg Ed25519 --format spki --pem >"$K/ed.pub.pem"
+    "$WC" sign Ed25519 --key "$K/ed.jwk" "$T/abc" | tr -d '\n' >"$K/ed.sig.hex"
+    unhex "$(cat "$K/ed.sig.hex")" >"$K/ed.sig"
+    check "Ed25519 signature verifies with openssl" quiet openssl pkeyutl -verify -rawin -pubin \
+        -inkey "$K/ed.pub.pem" -sigfile "$K/ed.sig" -in "$T/abc"
+    # A key made by openssl signs through the tool as openssl does.
+    openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$K/ossl-rsa.pem" 2>/dev/null
+    run import --alg RSASSA-PKCS1-v1_5 --hash SHA-256 "$K/ossl-rsa.pem" --out "$K/ossl-rsa.jwk"
+    check "import of an openssl RSA PRIVATE KEY PEM" rc0 jwk_is "$K/ossl-rsa.jwk" alg=RS256 has=d
+    expect_out "its RSASSA SHA-256 signature equals openssl's" \
+        "$(openssl dgst -sha256 -sign "$K/ossl-rsa.pem" "$T/data" | od -An -v -tx1 | tr -d ' \n')" \
+        sign RSASSA-PKCS1-v1_5 --key "$K/ossl-rsa.jwk" "$T/data"
+    openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-384 -out "$K/ossl-ec.pem" 2>/dev/null
+    run import --alg ECDSA --curve P-384 "$K/ossl-ec.pem" --out "$K/ossl-ec.jwk"
+    check "import of an openssl EC P-384 PRIVATE KEY PEM" [ "$RC" -eq 0 ]
+    run export --key "$K/ossl-ec.jwk" --alg ECDSA --format pkcs8
+    cp "$T/out" "$K/ossl-ec.p8"
+    check "its pkcs8 export parses in openssl, with the same public key" eval \
+        '[ "$(openssl pkey -inform DER -in "$K/ossl-ec.p8" -pubout -outform DER | od -An -v -tx1)" = \
+           "$(openssl pkey -in "$K/ossl-ec.pem" -pubout -outform DER | od -An -v -tx1)" ]'
+    openssl pkey -in "$K/ossl-ec.pem" -pubout -outform DER -out "$K/ossl-ec.spki"
+    run import --alg ECDSA --curve P-384 --format spki "$K/ossl-ec.spki" --out "$K/ossl-ec.pub.jwk"
+    run export --key "$K/ossl-ec.pub.jwk" --alg ECDSA --format spki
+    check "openssl's EC spki DER: import then export gives the same bytes" rc0 cmp -s "$T/out" "$K/ossl-ec.spki"
+else
+    skip "signature and key cross-checks with openssl (no openssl)"
+fi
+
+# ---------------------------------------------------------------- export / import
+run export --key "$K/ec256.pub.jwk" --alg ECDSA --format spki --out "$K/ec256.spki"
+check "export ECDSA spki (DER) is 91 bytes" [ "$RC" -eq 0 -a "$(wc -c <"$K/ec256.spki")" -eq 91 ]
+run import --alg ECDSA --curve P-256 --format spki "$K/ec256.spki"
+cp "$T/out" "$K/ec256.back.jwk"
+check "spki DER imports back to the same x, y" rc0 jwk_is "$K/ec256.back.jwk" kty=EC crv=P-256 \
+    x="$(jwk_field "$K/ec256.pub.jwk" x)" y="$(jwk_field "$K/ec256.pub.jwk" y)" key_ops=verify
+run export --key "$K/ec256.pub.jwk" --alg ECDSA --format raw
+check "export ECDSA raw is the 65-byte uncompressed point" [ "$RC" -eq 0 -a "$(wc -c <"$T/out")" -eq 65 -a "$(hex "$T/out" | head -c 2)" = 04 ]
+cp "$T/out" "$K/ec256.raw"
+run import --alg ECDSA --curve P-256 --format raw "$K/ec256.raw"
+cp "$T/out" "$K/ec256.raw.jwk"
+check "raw point imports back to the same x" rc0 jwk_is "$K/ec256.raw.jwk" x="$(jwk_field "$K/ec256.pub.jwk" x)"
+run export --key "$K/ec256.jwk" --alg ECDSA --format pkcs8 --pem
+cp "$T/out" "$K/ec256.pem"
+check "export pkcs8 --pem: BEGIN/END PRIVATE KEY lines of 64 characters" eval \
+    '[ "$RC" -eq 0 ] && [ "$(head -n 1 "$K/ec256.pem")" = "-----BEGIN PRIVATE KEY-----" ] &&
+     [ "$(tail -n 1 "$K/ec256.pem")" = "-----END PRIVATE KEY-----" ] && ! awk "length > 64" "$K/ec256.pem" | grep -q .'
+run import --alg ECDSA "$K/ec256.pem" --curve P-256
+cp "$T/out" "$K/ec256.pem.jwk"
+check "pkcs8 PEM imports back to the same d" rc0 jwk_is "$K/ec256.pem.jwk" d="$(jwk_field "$K/ec256.jwk" d)" key_ops=sign
+sed 1d "$K/ec256.pem" | sed '$d' | base64 -d >"$K/ec256.p8" 2>/dev/null
+run export --key "$K/ec256.jwk" --alg ECDSA --format pkcs8
+check "the PEM's base64 is the DER export (checked with coreutils base64)" rc0 same_nonempty "$T/out" "$K/ec256.p8"
+run export --key "$K/pss.jwk" --alg RSA-PSS --format jwk
+cp "$T/out" "$K/pss.again.jwk"
+check "export --format jwk gives the JWK back" rc0 jwk_is "$K/pss.again.jwk" alg=PS256 n="$(jwk_field "$K/pss.jwk" n)" d="$(jwk_field "$K/pss.jwk" d)"
+run export --key "$K/pss.pub.jwk" --alg RSA-PSS --format spki --pem
+cp "$T/out" "$K/pss.pub.pem"
+run import --alg RSA-PSS --hash SHA-256 "$K/pss.pub.pem"
+cp "$T/out" "$K/pss.pem.jwk"
+check "RSA spki PEM imports back (n, e, alg PS256)" rc0 jwk_is "$K/pss.pem.jwk" kty=RSA alg=PS256 e=AQAB n="$(jwk_field "$K/pss.pub.jwk" n)"
+head -c 60 "$K/ec256.spki" >"$K/trunc.spki"
+expect_err "import of truncated spki DER is DataError" DataError 3 import --alg ECDSA --curve P-256 --format spki "$K/trunc.spki"
+expect_err "import of spki as pkcs8 is DataError" DataError 3 import --alg ECDSA --curve P-256 --format pkcs8 "$K/ec256.spki"
+expect_err "import of a P-256 spki with --curve P-384 is DataError" DataError 3 \
+    import --alg ECDSA --curve P-384 --format spki "$K/ec256.spki"
+expect_err "import of an EC spki as Ed25519 is DataError" DataError 3 import --alg Ed25519 --format spki "$K/ec256.spki"
+expect_err "import of a 64-byte raw P-256 point is DataError" DataError 3 \
+    import --alg ECDSA --curve P-256 --format raw "$T/abc"
+expect_err "import of DER without --format is a usage error" UsageError 2 import --alg ECDSA --curve P-256 "$K/ec256.spki"
+expect_err "import of an EC spki without --curve is a usage error" UsageError 2 import --alg ECDSA --format spki "$K/ec256.spki"
+expect_err "import --format pkcs8 of a PEM PUBLIC KEY is a usage error" UsageError 2 \
+    import --alg RSA-PSS --hash SHA-256 --format pkcs8 "$K/pss.pub.pem"
+expect_err "import --format pem is TypeError" TypeError 3 import --alg Ed25519 --format pem "$K/rfc2.pem"
+sed 's/^MC4CAQAw/MC4CAQA!/' "$K/rfc2.pem" >"$K/bad64.pem"
+expect_err "a PEM with a non-base64 character is DataError" DataError 3 import --alg Ed25519 "$K/bad64.pem"
+sed 's/PRIVATE KEY/RSA PRIVATE KEY/' "$K/rfc2.pem" >"$K/rsalabel.pem"
+expect_err "PEM RSA PRIVATE KEY (PKCS #1) is DataError" DataError 3 import --alg RSASSA-PKCS1-v1_5 --hash SHA-256 "$K/rsalabel.pem"
+head -n 2 "$K/rfc2.pem" >"$K/noend.pem"
+expect_err "a PEM without its END line is DataError" DataError 3 import --alg Ed25519 "$K/noend.pem"
+expect_err "export of a public key as pkcs8 is InvalidAccessError" InvalidAccessError 3 \
+    export --key "$K/ec256.pub.jwk" --alg ECDSA --format pkcs8
+expect_err "export of an RSA key as raw is NotSupportedError" NotSupportedError 3 \
+    export --key "$K/pss.pub.jwk" --alg RSA-PSS --format raw
+expect_err "export --pem with --format raw is a usage error" UsageError 2 \
+    export --key "$K/ec256.pub.jwk" --alg ECDSA --format raw --pem
+expect_err "export of a garbage JWK is DataError" DataError 3 export --key "$T/bad1.jwk" --alg Ed25519 --format raw
+expect_err "export --hash of an Ed25519 key is a usage error" UsageError 2 \
+    export --key "$K/ed.pub.jwk" --alg Ed25519 --hash SHA-256 --format raw
+run export --key "$K/ec256.jwk" --alg ECDSA --format spki --out "$K/nofile"
+expect_err_result "export of a private key as spki is InvalidAccessError" InvalidAccessError 3
+check "... and creates no file" [ ! -e "$K/nofile" ]
+run import --alg AES-GCM --format raw "$T/tc4.pt"
+expect_err_result "import of 60 bytes as an AES key is DataError" DataError 3
+unhex $TC4_K >"$K/aes.raw"
+run import --alg AES-GCM --format raw --usages encrypt "$K/aes.raw"
+cp "$T/out" "$K/aes.jwk"
+check "import of a raw AES key gives its JWK" rc0 jwk_is "$K/aes.jwk" kty=oct alg=A128GCM k="$(b64url $TC4_K)" key_ops=encrypt
+
+# ---------------------------------------------------------------- RSA-OAEP
+printf 'a short secret message' >"$T/short"
+run encrypt RSA-OAEP --key "$K/oaep.pub.jwk" --label 6c6162656c "$T/short"
+cp "$T/out" "$K/oaep.ct"
+check "RSA-OAEP ciphertext is 256 bytes" [ "$RC" -eq 0 -a "$(wc -c <"$K/oaep.ct")" -eq 256 ]
+run decrypt RSA-OAEP --key "$K/oaep.jwk" --label 6c6162656c "$K/oaep.ct"
+check "RSA-OAEP round trip with a label" rc0 cmp -s "$T/out" "$T/short"
+expect_err "RSA-OAEP decrypt without the label is OperationError" OperationError 3 \
+    decrypt RSA-OAEP --key "$K/oaep.jwk" "$K/oaep.ct"
+run encrypt RSA-OAEP --key "$K/oaep.pub.jwk" "$T/short"
+cp "$T/out" "$K/oaep2.ct"
+run decrypt RSA-OAEP --key "$K/oaep.jwk" --out "$K/oaep2.pt" "$K/oaep2.ct"
+check "RSA-OAEP round trip without a label, to --out" rc0 cmp -s "$K/oaep2.pt" "$T/short"
+expect_err "RSA-OAEP encrypt of 1 MB is OperationError" OperationError 3 encrypt RSA-OAEP --key "$K/oaep.pub.jwk" "$T/big"
+expect_err "RSA-OAEP decrypt with the public key is SyntaxError" SyntaxError 3 decrypt RSA-OAEP --key "$K/oaep.pub.jwk" "$K/oaep.ct"
+expect_err "RSA-OAEP decrypt with an RSA-PSS key is DataError" DataError 3 decrypt RSA-OAEP --key "$K/pss.jwk" "$K/oaep.ct"
+expect_err "--label with AES-GCM is a usage error" UsageError 2 \
+    encrypt AES-GCM --key "$T/gcm.jwk" --iv $IV12 --label 00 "$T/abc"
+if $HAVE_OPENSSL; then
+    "$WC" export --key "$K/oaep.pub.jwk" --alg RSA-OAEP --format spki --pem >"$K/oaep.pub.pem"
+    openssl pkeyutl -encrypt -pubin -inkey "$K/oaep.pub.pem" -pkeyopt rsa_padding_mode:oaep \
+        -pkeyopt rsa_oaep_md:sha256 -pkeyopt rsa_mgf1_md:sha256 -pkeyopt rsa_oaep_label:6c6162656c \
+        -in "$T/short" -out "$K/ossl.ct"
+    run decrypt RSA-OAEP --key "$K/oaep.jwk" --label 6c6162656c "$K/ossl.ct"
+    check "RSA-OAEP SHA-256 ciphertext made by openssl (with a label) decrypts" rc0 cmp -s "$T/out" "$T/short"
+else
+    skip "RSA-OAEP cross-check (no openssl)"
+fi
+
+# ---------------------------------------------------------------- ECDH, X25519
+run derive-bits ECDH --key "$K/ecdh384a.jwk" --public-key "$K/ecdh384b.pub.jwk"
+S1=$(out_text)
+run derive-bits ECDH --key "$K/ecdh384b.jwk" --public-key "$K/ecdh384a.pub.jwk"
+check "ECDH P-384 secret is 48 bytes" is_hex "$S1" 96
+check "ECDH P-384 secrets agree both ways" [ "$RC" -eq 0 -a "$(out_text)" = "$S1" ]
+expect_out "ECDH --length 128 is the secret's first 16 bytes" "${S1:0:32}" \
+    derive-bits ECDH --key "$K/ecdh384a.jwk" --public-key "$K/ecdh384b.pub.jwk" --length 128
+XA_SK=77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a
+XA_PK=8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a
+XB_SK=5dab087e624a8a4b79e17f8b83800ee66f3bb1292618b6fd1c2f8b27ff88e0eb
+XB_PK=de9edb7d7b7dc1b4d35b61c2ece435373f8343c85b78674dadfc7e146f882b4f
+X_SHARED=4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742
+printf '{"kty":"OKP","crv":"X25519","d":"%s","x":"%s"}' "$(b64url $XA_SK)" "$(b64url $XA_PK)" >"$K/alice.jwk"
+printf '{"kty":"OKP","crv":"X25519","x":"%s"}' "$(b64url $XA_PK)" >"$K/alice.pub.jwk"
+printf '{"kty":"OKP","crv":"X25519","d":"%s","x":"%s"}' "$(b64url $XB_SK)" "$(b64url $XB_PK)" >"$K/bob.jwk"
+printf '{"kty":"OKP","crv":"X25519","x":"%s"}' "$(b64url $XB_PK)" >"$K/bob.pub.jwk"
+expect_out "X25519 RFC 7748 section 6.1: Alice's side" $X_SHARED derive-bits X25519 --key "$K/alice.jwk" --public-key "$K/bob.pub.jwk"
+expect_out "X25519 RFC 7748 section 6.1: Bob's side" $X_SHARED derive-bits X25519 --key "$K/bob.jwk" --public-key "$K/alice.pub.jwk"
+if $HAVE_OPENSSL; then
+    unhex "302e020100300506032b656e04220420$XA_SK" >"$K/alice.p8"
+    unhex "302a300506032b656e032100$XB_PK" >"$K/bob.spki"
+    check "typed RFC 7748 shared secret agrees with openssl pkeyutl -derive" [ "$(openssl pkeyutl -derive \
+        -keyform DER -inkey "$K/alice.p8" -peerform DER -peerkey "$K/bob.spki" | od -An -v -tx1 | tr -d ' \n')" = $X_SHARED ]
+else
+    skip "X25519 cross-check (no openssl)"
+fi
+run derive-bits X25519 --key "$K/xa.jwk" --public-key "$K/xb.pub.jwk"
+S2=$(out_text)
+expect_out "X25519 generated pairs agree both ways" "$S2" derive-bits X25519 --key "$K/xb.jwk" --public-key "$K/xa.pub.jwk"
+printf '{"kty":"OKP","crv":"X25519","x":"%s"}' "$(b64url 0000000000000000000000000000000000000000000000000000000000000000)" >"$K/zero.pub.jwk"
+expect_err "X25519 with an all-zero public key (all-zero secret) is OperationError" OperationError 3 \
+    derive-bits X25519 --key "$K/xa.jwk" --public-key "$K/zero.pub.jwk"
+expect_err "X25519 --length 512 is OperationError" OperationError 3 \
+    derive-bits X25519 --key "$K/xa.jwk" --public-key "$K/xb.pub.jwk" --length 512
+expect_err "ECDH between P-384 and P-256 keys is InvalidAccessError" InvalidAccessError 3 \
+    derive-bits ECDH --key "$K/ecdh384a.jwk" --public-key "$K/ecdh256.pub.jwk"
+expect_err "ECDH with an X25519 key is DataError" DataError 3 \
+    derive-bits ECDH --key "$K/xa.jwk" --public-key "$K/xb.pub.jwk"
+expect_err "ECDH with an ECDSA key is DataError" DataError 3 \
+    derive-bits ECDH --key "$K/ec256.jwk" --public-key "$K/ec256.pub.jwk"
+expect_err "derive-bits ECDH without --public-key is a usage error" UsageError 2 derive-bits ECDH --key "$K/ecdh384a.jwk"
+run derive-key ECDH --key "$K/ecdh384a.jwk" --public-key "$K/ecdh384b.pub.jwk" --derived AES-GCM --derived-length 256
+cp "$T/out" "$K/dk-a.jwk"
+check "derive-key ECDH to AES-GCM 256 is the secret's first 32 bytes" rc0 \
+    jwk_is "$K/dk-a.jwk" kty=oct alg=A256GCM k="$(b64url "${S1:0:64}")" key_ops=decrypt,encrypt
+run derive-key X25519 --key "$K/bob.jwk" --public-key "$K/alice.pub.jwk" --derived HMAC --derived-hash SHA-256 \
+    --derived-length 256 --usages sign
+cp "$T/out" "$K/dk-x.jwk"
+check "derive-key X25519 (RFC 7748) to HMAC is the shared secret" rc0 \
+    jwk_is "$K/dk-x.jwk" alg=HS256 k="$(b64url $X_SHARED)" key_ops=sign
+run derive-key HKDF --key-hex $IKM --hash SHA-256 --salt 000102030405060708090a0b0c --info f0f1f2f3f4f5f6f7f8f9 \
+    --derived AES-CBC --derived-length 128
+cp "$T/out" "$K/dk-h.jwk"
+check "derive-key HKDF (RFC 5869 case 1) to AES-CBC 128: the OKM's first 16 bytes" rc0 \
+    jwk_is "$K/dk-h.jwk" alg=A128CBC k="$(b64url "${HKDF_OKM:0:32}")"
+run derive-key PBKDF2 --key-hex 70617373776f7264 --hash SHA-1 --salt 73616c74 --iterations 2 \
+    --derived HMAC --derived-hash SHA-1 --derived-length 160
+cp "$T/out" "$K/dk-p.jwk"
+check "derive-key PBKDF2 (RFC 6070 case 2) to HMAC SHA-1 160 bits" rc0 jwk_is "$K/dk-p.jwk" alg=HS1 k="$(b64url $PBKDF2_2)"
+expect_err "derive-key to AES-GCM without --derived-length is TypeError" TypeError 3 \
+    derive-key ECDH --key "$K/ecdh384a.jwk" --public-key "$K/ecdh384b.pub.jwk" --derived AES-GCM
+expect_err "derive-key to AES-GCM 100 bits is OperationError" OperationError 3 \
+    derive-key ECDH --key "$K/ecdh384a.jwk" --public-key "$K/ecdh384b.pub.jwk" --derived AES-GCM --derived-length 100
+expect_err "derive-key to ECDSA is NotSupportedError" NotSupportedError 3 \
+    derive-key X25519 --key "$K/xa.jwk" --public-key "$K/xb.pub.jwk" --derived ECDSA
+expect_err "derive-key without --derived is a usage error" UsageError 2 \
+    derive-key X25519 --key "$K/xa.jwk" --public-key "$K/xb.pub.jwk"
+expect_err "derive-key AES-GCM is NotSupportedError" NotSupportedError 3 derive-key AES-GCM --key "$T/gcm.jwk" --derived AES-GCM
+
+# ---------------------------------------------------------------- wrap-key / unwrap-key
+# RFC 3394 section 4.1: 128-bit key data wrapped with a 128-bit KEK.
+KW_KEK=000102030405060708090a0b0c0d0e0f
+KW_DATA=00112233445566778899aabbccddeeff
+KW_OUT=1fa68b0a8112b447aef34bd8fb5a7b829d3e862371d2cfe5
+printf '{"kty":"oct","k":"%s","alg":"A128KW"}' "$(b64url $KW_KEK)" >"$K/kek.jwk"
+printf '{"kty":"oct","k":"%s","alg":"A128GCM"}' "$(b64url $KW_DATA)" >"$K/inner.jwk"
+run wrap-key --key "$K/inner.jwk" --alg AES-GCM --format raw --wrapping-key "$K/kek.jwk" --wrap-alg AES-KW
+check "wrap-key AES-KW: RFC 3394 section 4.1 known answer" [ "$RC" -eq 0 -a "$(hex "$T/out")" = $KW_OUT ]
+if $HAVE_OPENSSL; then
+    check "typed RFC 3394 vector agrees with openssl enc -id-aes128-wrap" [ "$(unhex $KW_DATA | openssl enc \
+        -id-aes128-wrap -K $KW_KEK -iv a6a6a6a6a6a6a6a6 | od -An -v -tx1 | tr -d ' \n')" = $KW_OUT ]
+else
+    skip "AES-KW cross-check (no openssl)"
+fi
+unhex $KW_OUT >"$K/kw.bin"
+run unwrap-key --wrapping-key "$K/kek.jwk" --wrap-alg AES-KW --format raw --alg AES-GCM "$K/kw.bin"
+cp "$T/out" "$K/unwrapped.jwk"
+check "unwrap-key AES-KW gives the RFC 3394 key data" rc0 jwk_is "$K/unwrapped.jwk" alg=A128GCM k="$(b64url $KW_DATA)"
+unhex 1fa68b0a8112b447aef34bd8fb5a7b829d3e862371d2cfe4 >"$K/kw-bad.bin"
+expect_err "unwrap-key of a modified AES-KW blob is OperationError" OperationError 3 \
+    unwrap-key --wrapping-key "$K/kek.jwk" --wrap-alg AES-KW --format raw --alg AES-GCM "$K/kw-bad.bin"
+expect_err "wrap-key jwk with AES-KW: the JWK is not whole 64-bit blocks, OperationError (WebCrypto pads nothing)" \
+    OperationError 3 wrap-key --key "$K/inner.jwk" --alg AES-GCM --format jwk --wrapping-key "$K/kek.jwk" --wrap-alg AES-KW
+"$WC" generate-key AES-GCM --length 256 --usages wrapKey,unwrapKey >"$K/wrapgcm.jwk"
+run wrap-key --key "$K/ec256.jwk" --alg ECDSA --format pkcs8 --wrapping-key "$K/wrapgcm.jwk" --wrap-alg AES-GCM \
+    --iv $IV12 --aad $AAD --out "$K/ec256.wrapped"
+check "wrap-key pkcs8 of an ECDSA key with AES-GCM --out" [ "$RC" -eq 0 -a -s "$K/ec256.wrapped" ]
+run unwrap-key --wrapping-key "$K/wrapgcm.jwk" --wrap-alg AES-GCM --iv $IV12 --aad $AAD --format pkcs8 \
+    --alg ECDSA --curve P-256 "$K/ec256.wrapped"
+cp "$T/out" "$K/ec256.unwrapped.jwk"
+check "unwrap-key gives the ECDSA private key back (same d, key_ops [sign])" rc0 \
+    jwk_is "$K/ec256.unwrapped.jwk" crv=P-256 d="$(jwk_field "$K/ec256.jwk" d)" key_ops=sign
+expect_err "unwrap-key with other AAD is OperationError" OperationError 3 unwrap-key --wrapping-key "$K/wrapgcm.jwk" \
+    --wrap-alg AES-GCM --iv $IV12 --aad 00 --format pkcs8 --alg ECDSA --curve P-256 "$K/ec256.wrapped"
+expect_err "unwrap-key as ECDSA P-384 is DataError" DataError 3 unwrap-key --wrapping-key "$K/wrapgcm.jwk" \
+    --wrap-alg AES-GCM --iv $IV12 --aad $AAD --format pkcs8 --alg ECDSA --curve P-384 "$K/ec256.wrapped"
+expect_err "unwrap-key pkcs8 ECDSA without --curve is a usage error" UsageError 2 unwrap-key --wrapping-key "$K/wrapgcm.jwk" \
+    --wrap-alg AES-GCM --iv $IV12 --aad $AAD --format pkcs8 --alg ECDSA "$K/ec256.wrapped"
+run wrap-key --key "$K/inner.jwk" --alg AES-GCM --format jwk --wrapping-key "$K/oaep.pub.jwk" --wrap-alg RSA-OAEP --label 01
+cp "$T/out" "$K/jwk.oaep"
+check "wrap-key jwk with RSA-OAEP (label)" [ "$RC" -eq 0 -a "$(wc -c <"$K/jwk.oaep")" -eq 256 ]
+run_in "$K/jwk.oaep" unwrap-key --wrapping-key "$K/oaep.jwk" --wrap-alg RSA-OAEP --label 01 --format jwk --alg AES-GCM --usages decrypt
+cp "$T/out" "$K/jwk.oaep.jwk"
+check "unwrap-key RSA-OAEP from stdin gives the AES key (usages decrypt)" rc0 \
+    jwk_is "$K/jwk.oaep.jwk" k="$(b64url $KW_DATA)" key_ops=decrypt
+expect_err "wrap-key with the unwrapping (private) RSA key is SyntaxError" SyntaxError 3 \
+    wrap-key --key "$K/inner.jwk" --alg AES-GCM --format raw --wrapping-key "$K/oaep.jwk" --wrap-alg RSA-OAEP
+expect_err "wrap-key with an encrypt-only AES-GCM key lacks wrapKey: DataError" DataError 3 \
+    wrap-key --key "$K/inner.jwk" --alg AES-GCM --format raw --wrapping-key "$T/gcm-tc4.jwk" --wrap-alg AES-GCM --iv $IV12
+expect_err "wrap-key of a public key as pkcs8 is InvalidAccessError" InvalidAccessError 3 \
+    wrap-key --key "$K/ec256.pub.jwk" --alg ECDSA --format pkcs8 --wrapping-key "$K/wrapgcm.jwk" --wrap-alg AES-GCM --iv $IV12
+expect_err "wrap-key --wrap-alg HMAC is NotSupportedError" NotSupportedError 3 \
+    wrap-key --key "$K/inner.jwk" --alg AES-GCM --format raw --wrapping-key "$T/hmac.jwk" --wrap-alg HMAC
+expect_err "wrap-key AES-GCM without --iv is a usage error" UsageError 2 \
+    wrap-key --key "$K/inner.jwk" --alg AES-GCM --format raw --wrapping-key "$K/wrapgcm.jwk" --wrap-alg AES-GCM
+expect_err "encrypt AES-KW is NotSupportedError (wrap-key only)" NotSupportedError 3 encrypt AES-KW --key "$K/kek.jwk" "$T/abc"
+expect_err "two inputs from stdin is a usage error" UsageError 2 \
+    unwrap-key --wrapping-key - --wrap-alg AES-KW --format raw --alg AES-GCM -
 
 # ---------------------------------------------------------------- usage, help, I/O errors
 run --help

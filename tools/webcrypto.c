@@ -39,23 +39,57 @@ static const char usage_text[] =
     "\n"
     "Commands:\n"
     "  digest ALG [FILE]                      hex digest (SHA-1, SHA-256, SHA-384, SHA-512)\n"
-    "  generate-key AES-GCM|AES-CBC|AES-CTR --length 128|192|256\n"
+    "  generate-key AES-GCM|AES-CBC|AES-CTR|AES-KW --length 128|192|256\n"
     "  generate-key HMAC --hash HASH [--length BITS]\n"
     "               [--usages LIST] [--extractable true|false]\n"
     "                                         print a new key as a JWK; by default\n"
-    "                                         extractable, usages encrypt,decrypt (AES)\n"
-    "                                         or sign,verify (HMAC)\n"
+    "                                         extractable, usages encrypt,decrypt (AES),\n"
+    "                                         wrapKey,unwrapKey (AES-KW) or sign,verify (HMAC)\n"
+    "  generate-key RSASSA-PKCS1-v1_5|RSA-PSS|RSA-OAEP --modulus-length BITS --hash HASH\n"
+    "               [--public-exponent HEX] --out-private FILE --out-public FILE\n"
+    "  generate-key ECDSA|ECDH --curve P-256|P-384|P-521 --out-private FILE --out-public FILE\n"
+    "  generate-key Ed25519|X25519 --out-private FILE --out-public FILE\n"
+    "               [--usages LIST] [--extractable true|false]\n"
+    "                                         a key pair as two JWK files, written only\n"
+    "                                         when both are complete; by default all the\n"
+    "                                         usages of the algorithm, exponent 010001\n"
+    "  export --key JWKFILE --alg ALG --format spki|pkcs8|raw|jwk [--pem]\n"
+    "               [--hash HASH] [--curve CURVE]\n"
+    "                                         the key in another format: DER (spki, pkcs8),\n"
+    "                                         PEM with --pem, raw bytes, or JWK\n"
+    "  import --alg ALG [--format spki|pkcs8|raw|jwk] [--hash HASH] [--curve CURVE]\n"
+    "               [--usages LIST] [--extractable true|false] [FILE]\n"
+    "                                         a key file as a JWK; PEM (BEGIN PUBLIC KEY,\n"
+    "                                         BEGIN PRIVATE KEY) is recognised by its header,\n"
+    "                                         anything else needs --format\n"
     "  encrypt|decrypt AES-GCM --key JWKFILE --iv HEX [--aad HEX] [--tag-length BITS] [FILE]\n"
     "  encrypt|decrypt AES-CBC --key JWKFILE --iv HEX [FILE]\n"
     "  encrypt|decrypt AES-CTR --key JWKFILE --counter HEX --length BITS [FILE]\n"
+    "  encrypt|decrypt RSA-OAEP --key JWKFILE [--label HEX] [FILE]\n"
     "                                         raw ciphertext / plaintext (AES-GCM: data || tag)\n"
-    "  sign HMAC --key JWKFILE [--hash HASH] [FILE]\n"
-    "                                         hex MAC\n"
-    "  verify HMAC --key JWKFILE --signature HEX [--hash HASH] [FILE]\n"
+    "  sign HMAC|RSASSA-PKCS1-v1_5|Ed25519 --key JWKFILE [FILE]\n"
+    "  sign RSA-PSS --key JWKFILE --salt-length BYTES [FILE]\n"
+    "  sign ECDSA --key JWKFILE --hash HASH [FILE]\n"
+    "                                         hex MAC or signature (ECDSA: r || s)\n"
+    "  verify ALG (as sign) --key JWKFILE --signature HEX [FILE]\n"
     "                                         print true (exit 0) or false (exit 1)\n"
     "  derive-bits HKDF --key-hex HEX --hash HASH --salt HEX --info HEX --length BITS\n"
     "  derive-bits PBKDF2 --key-hex HEX --hash HASH --salt HEX --iterations N --length BITS\n"
-    "                                         hex derived bits\n"
+    "  derive-bits ECDH|X25519 --key JWKFILE --public-key JWKFILE [--length BITS]\n"
+    "                                         hex derived bits (ECDH, X25519: the whole\n"
+    "                                         shared secret without --length)\n"
+    "  derive-key HKDF|PBKDF2|ECDH|X25519 (the derive-bits options, without --length)\n"
+    "               --derived AES-GCM|AES-CBC|AES-CTR|AES-KW|HMAC [--derived-length BITS]\n"
+    "               [--derived-hash HASH] [--usages LIST] [--extractable true|false]\n"
+    "                                         the derived key as a JWK (HMAC: --derived-hash)\n"
+    "  wrap-key --key JWKFILE --alg ALG --format raw|pkcs8|spki|jwk --wrapping-key JWKFILE\n"
+    "               --wrap-alg AES-KW|AES-GCM|AES-CBC|AES-CTR|RSA-OAEP [the wrap-alg's\n"
+    "               encrypt options: --iv, --aad, --tag-length, --counter, --length, --label]\n"
+    "                                         the wrapped key's bytes\n"
+    "  unwrap-key --wrapping-key JWKFILE --wrap-alg ALG [its options] --format FORMAT\n"
+    "               --alg ALG [--hash HASH] [--curve CURVE] [--usages LIST]\n"
+    "               [--extractable true|false] [FILE]\n"
+    "                                         the unwrapped key as a JWK\n"
     "  random N                               N random bytes (N <= 65536) as hex\n"
     "  uuid                                   a random version 4 UUID\n"
     "  backends                               compiled-in backends, availability, algorithms\n"
@@ -66,20 +100,36 @@ static const char usage_text[] =
     "Options (before or after COMMAND, in any order; --opt=VALUE also works):\n"
     "  --backend NAME  use backend NAME (default: the library's default, openssl)\n"
     "  --key FILE      key as a JWK (JSON) file; it is imported with the single usage\n"
-    "                  the command needs (encrypt, decrypt, sign or verify)\n"
-    "  --hash HASH     HMAC: the key's hash, default from the JWK's alg (HS1..HS512)\n"
-    "  --usages LIST   generate-key: comma-separated WebCrypto usages (\"sign,verify\")\n"
-    "  --extractable B generate-key: true (default) or false; a non-extractable key\n"
-    "                  cannot be printed (InvalidAccessError), as WebCrypto says\n"
+    "                  the command needs (encrypt, decrypt, sign, verify, deriveBits, ...)\n"
+    "  --hash HASH     HMAC and RSA keys: the key's hash, default from the JWK's alg\n"
+    "                  (HS256, RS384, PS512, RSA-OAEP-256, ...); ECDSA sign/verify: the\n"
+    "                  signature's hash; HKDF, PBKDF2: the KDF's hash\n"
+    "  --curve CURVE   ECDSA and ECDH keys: P-256, P-384 or P-521, default from the\n"
+    "                  JWK's crv\n"
+    "  --alg ALG       export, import, wrap-key, unwrap-key: the algorithm of the key\n"
+    "  --format F      raw, pkcs8 (DER), spki (DER) or jwk\n"
+    "  --pem           export: spki or pkcs8 as PEM (BEGIN PUBLIC KEY / PRIVATE KEY)\n"
+    "  --public-key F  ECDH, X25519: the peer's public key (JWK file)\n"
+    "  --wrapping-key F  wrap-key, unwrap-key: the wrapping key (JWK file) of --wrap-alg;\n"
+    "                  --wrap-hash HASH is its hash (RSA-OAEP) if its JWK has no alg\n"
+    "  --salt-length N RSA-PSS: the salt length in bytes\n"
+    "  --label HEX     RSA-OAEP: the label (default: none)\n"
+    "  --usages LIST   generate-key, import, derive-key, unwrap-key: comma-separated\n"
+    "                  WebCrypto usages (\"sign,verify\"); by default all the key allows\n"
+    "  --extractable B generate-key, import, derive-key, unwrap-key: true (default) or\n"
+    "                  false; a non-extractable key cannot be printed (InvalidAccessError),\n"
+    "                  as WebCrypto says\n"
     "  --out FILE      write the result to FILE instead of stdout: a temporary file in\n"
     "                  FILE's directory, renamed over FILE only on success (AES-CBC and\n"
     "                  AES-CTR then stream, so data need not fit in memory)\n"
+    "  --out-private FILE, --out-public FILE  generate-key for key pairs: the two JWKs\n"
     "  --              end of options\n"
     "FILE absent or \"-\" means standard input. HEX is an even number of hex digits\n"
     "(\"\" is empty). Output goes to stdout only after the whole operation succeeded.\n"
     "\n"
     "Errors are reported on stderr as \"webcrypto: KIND: MESSAGE\", KIND being a\n"
-    "WebCrypto error name (DataError, OperationError, ...), UsageError or IOError.\n"
+    "WebCrypto error name (DataError, OperationError, ...), UsageError or IOError;\n"
+    "a malformed PEM file is a DataError, like malformed DER.\n"
     "Exit status: 0 success; 1 verify printed false; 2 usage error;\n"
     "             3 WebCrypto error from the library; 4 I/O error.\n";
 
@@ -422,15 +472,37 @@ enum opt_id {
     OPT_OUT,
     OPT_USAGES,
     OPT_EXTRACTABLE,
+    OPT_CURVE,
+    OPT_MODULUS_LENGTH,
+    OPT_PUBLIC_EXPONENT,
+    OPT_OUT_PRIVATE,
+    OPT_OUT_PUBLIC,
+    OPT_FORMAT,
+    OPT_ALG,
+    OPT_SALT_LENGTH,
+    OPT_LABEL,
+    OPT_PUBLIC_KEY,
+    OPT_DERIVED,
+    OPT_DERIVED_LENGTH,
+    OPT_DERIVED_HASH,
+    OPT_WRAPPING_KEY,
+    OPT_WRAP_ALG,
+    OPT_WRAP_HASH,
+    OPT_PEM, /* a flag: takes no value */
     OPT_COUNT
 };
 
 static const char *const opt_names[OPT_COUNT] = {
     "--backend", "--key",     "--key-hex", "--iv",   "--aad",  "--tag-length", "--counter",
     "--length",  "--hash",    "--signature", "--salt", "--info", "--iterations", "--out",
-    "--usages", "--extractable"};
+    "--usages", "--extractable", "--curve", "--modulus-length", "--public-exponent",
+    "--out-private", "--out-public", "--format", "--alg", "--salt-length", "--label",
+    "--public-key", "--derived", "--derived-length", "--derived-hash", "--wrapping-key",
+    "--wrap-alg", "--wrap-hash", "--pem"};
 
-#define OPTBIT(o) (1u << (o))
+/* A set of options, one bit each. */
+typedef uint64_t optset;
+#define OPTBIT(o) ((optset)1 << (o))
 #define MAX_POS 8
 
 typedef struct cli {
@@ -467,7 +539,10 @@ static int parse_args(int argc, char **argv, cli *c) {
                     id = k;
             if (id < 0) return usage_error("unknown option %.*s", (int)name_len, a);
             const char *value;
-            if (eq) {
+            if (id == OPT_PEM) {
+                if (eq) return usage_error("option --pem takes no value");
+                value = "";
+            } else if (eq) {
                 value = eq + 1;
             } else {
                 if (i + 1 >= argc) return usage_error("option %s needs a value", a);
@@ -492,7 +567,7 @@ static int check_key_source(const cli *c) {
 }
 
 /* Rejects options the command does not take. */
-static int check_options(const cli *c, const char *what, unsigned allowed) {
+static int check_options(const cli *c, const char *what, optset allowed) {
     allowed |= OPTBIT(OPT_BACKEND);
     for (int k = 0; k < OPT_COUNT; k++)
         if (c->opt[k] && !(allowed & OPTBIT(k)))
@@ -500,7 +575,7 @@ static int check_options(const cli *c, const char *what, unsigned allowed) {
     return EXIT_OK;
 }
 
-static int require_options(const cli *c, const char *what, unsigned required) {
+static int require_options(const cli *c, const char *what, optset required) {
     for (int k = 0; k < OPT_COUNT; k++)
         if ((required & OPTBIT(k)) && !c->opt[k])
             return usage_error("%s needs option %s", what, opt_names[k]);
@@ -527,7 +602,8 @@ static int not_supported(const char *command, webcrypto_algorithm alg) {
 }
 
 static bool is_aes(webcrypto_algorithm a) {
-    return a == WEBCRYPTO_ALG_AES_CBC || a == WEBCRYPTO_ALG_AES_CTR || a == WEBCRYPTO_ALG_AES_GCM;
+    return a == WEBCRYPTO_ALG_AES_CBC || a == WEBCRYPTO_ALG_AES_CTR || a == WEBCRYPTO_ALG_AES_GCM ||
+           a == WEBCRYPTO_ALG_AES_KW;
 }
 
 static int get_backend(cli *c) {
@@ -562,58 +638,352 @@ static void json_wiping_free(void *ptr) {
     wipe_free(p, JSON_HEADER + n);
 }
 
-/* The hash an HMAC JWK's "alg" names. *has_alg tells whether the text is a
- * JSON object with an "alg" member at all. Only a hint for choosing the
- * import parameters: the library does the real JWK validation. */
-static webcrypto_algorithm jwk_hmac_hash(const uint8_t *jwk, size_t len, bool *has_alg) {
+/* What a JWK says about itself, read only to choose import parameters (the
+ * library does the real JWK validation and reports its DataError). */
+typedef struct jwk_hints {
+    bool object;                /* the text is a JSON object */
+    bool has_alg;               /* it has an "alg" member */
+    bool has_d, is_oct;         /* a private key ("d"), a secret key (kty "oct") */
+    bool has_ops;               /* it has "key_ops"; ops then holds the known ones */
+    unsigned ops;
+    webcrypto_algorithm hash;   /* the hash its "alg" names (HS256, RS384, PS512, RSA-OAEP-256) */
+    char crv[16];               /* its "crv", if short */
+} jwk_hints;
+
+static void read_jwk_hints(const uint8_t *jwk, size_t len, jwk_hints *h) {
     static const struct {
         const char *alg;
         webcrypto_algorithm hash;
-    } map[] = {{"HS1", WEBCRYPTO_ALG_SHA_1},
-               {"HS256", WEBCRYPTO_ALG_SHA_256},
-               {"HS384", WEBCRYPTO_ALG_SHA_384},
-               {"HS512", WEBCRYPTO_ALG_SHA_512}};
-    webcrypto_algorithm hash = WEBCRYPTO_ALG_NONE;
+    } map[] = {{"HS1", WEBCRYPTO_ALG_SHA_1},       {"HS256", WEBCRYPTO_ALG_SHA_256},
+               {"HS384", WEBCRYPTO_ALG_SHA_384},   {"HS512", WEBCRYPTO_ALG_SHA_512},
+               {"RS1", WEBCRYPTO_ALG_SHA_1},       {"RS256", WEBCRYPTO_ALG_SHA_256},
+               {"RS384", WEBCRYPTO_ALG_SHA_384},   {"RS512", WEBCRYPTO_ALG_SHA_512},
+               {"PS1", WEBCRYPTO_ALG_SHA_1},       {"PS256", WEBCRYPTO_ALG_SHA_256},
+               {"PS384", WEBCRYPTO_ALG_SHA_384},   {"PS512", WEBCRYPTO_ALG_SHA_512},
+               {"RSA-OAEP", WEBCRYPTO_ALG_SHA_1},  {"RSA-OAEP-256", WEBCRYPTO_ALG_SHA_256},
+               {"RSA-OAEP-384", WEBCRYPTO_ALG_SHA_384}, {"RSA-OAEP-512", WEBCRYPTO_ALG_SHA_512}};
+    memset(h, 0, sizeof *h);
     json_t *root = json_loadb((const char *)jwk, len, 0, NULL);
+    h->object = json_is_object(root);
     json_t *alg_node = json_object_get(root, "alg");
     const char *alg = json_string_value(alg_node);
-    *has_alg = !json_is_object(root) || alg_node != NULL;
+    h->has_alg = alg_node != NULL;
     for (size_t i = 0; alg && i < sizeof map / sizeof map[0]; i++)
-        if (strcmp(alg, map[i].alg) == 0) hash = map[i].hash;
+        if (strcmp(alg, map[i].alg) == 0) h->hash = map[i].hash;
+    h->has_d = json_object_get(root, "d") != NULL;
+    const char *kty = json_string_value(json_object_get(root, "kty"));
+    h->is_oct = kty && strcmp(kty, "oct") == 0;
+    const char *crv = json_string_value(json_object_get(root, "crv"));
+    if (crv && strlen(crv) < sizeof h->crv) strcpy(h->crv, crv);
+    json_t *ops = json_object_get(root, "key_ops");
+    h->has_ops = json_is_array(ops);
+    size_t i;
+    json_t *op;
+    json_array_foreach(ops, i, op) {
+        unsigned u;
+        const char *name = json_string_value(op);
+        if (name && webcrypto_usage_from_name(name, &u) == WEBCRYPTO_OK) h->ops |= u;
+    }
     json_decref(root);
-    return hash;
+}
+
+static bool is_rsa(webcrypto_algorithm a) {
+    return a == WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5 || a == WEBCRYPTO_ALG_RSA_PSS ||
+           a == WEBCRYPTO_ALG_RSA_OAEP;
+}
+static bool is_ec(webcrypto_algorithm a) {
+    return a == WEBCRYPTO_ALG_ECDSA || a == WEBCRYPTO_ALG_ECDH;
+}
+static bool is_pair_alg(webcrypto_algorithm a) {
+    return is_rsa(a) || is_ec(a) || a == WEBCRYPTO_ALG_ED25519 || a == WEBCRYPTO_ALG_X25519;
+}
+
+/* The usages WebCrypto allows a key of this algorithm and type. */
+static unsigned allowed_usages(webcrypto_algorithm a, webcrypto_key_type type) {
+    const unsigned enc = WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_DECRYPT;
+    const unsigned wrap = WEBCRYPTO_USAGE_WRAP_KEY | WEBCRYPTO_USAGE_UNWRAP_KEY;
+    const unsigned derive = WEBCRYPTO_USAGE_DERIVE_KEY | WEBCRYPTO_USAGE_DERIVE_BITS;
+    bool priv = type == WEBCRYPTO_KEY_PRIVATE;
+    switch (a) {
+    case WEBCRYPTO_ALG_AES_GCM:
+    case WEBCRYPTO_ALG_AES_CBC:
+    case WEBCRYPTO_ALG_AES_CTR: return enc | wrap;
+    case WEBCRYPTO_ALG_AES_KW: return wrap;
+    case WEBCRYPTO_ALG_HMAC: return WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY;
+    case WEBCRYPTO_ALG_HKDF:
+    case WEBCRYPTO_ALG_PBKDF2: return derive;
+    case WEBCRYPTO_ALG_RSA_OAEP:
+        return priv ? WEBCRYPTO_USAGE_DECRYPT | WEBCRYPTO_USAGE_UNWRAP_KEY
+                    : WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_WRAP_KEY;
+    case WEBCRYPTO_ALG_ECDH:
+    case WEBCRYPTO_ALG_X25519: return priv ? derive : 0;
+    default: return priv ? WEBCRYPTO_USAGE_SIGN : WEBCRYPTO_USAGE_VERIFY;
+    }
+}
+
+static bool needs_hash(webcrypto_algorithm a) { return a == WEBCRYPTO_ALG_HMAC || is_rsa(a); }
+
+/* The hash (HMAC, RSA-*) and curve (ECDSA, ECDH) of a key to import: the
+ * options' values, else what the JWK (h, NULL for other formats) says. A
+ * JWK that is no object, or names no hash or curve we know, gets any: the
+ * library then reports its DataError. */
+static int resolve_key_params(const char *hash_opt, const char *hash_name, const char *curve_opt,
+                              const jwk_hints *h, const char *what, webcrypto_params *p) {
+    const char *name = webcrypto_algorithm_name(p->name);
+    if (needs_hash(p->name)) {
+        if (hash_opt) {
+            int rc = lookup_algorithm(hash_opt, &p->hash);
+            if (rc) return rc;
+        } else if (!h) {
+            return usage_error("%s: a %s key needs its hash: give it with %s", what, name, hash_name);
+        } else if (h->object && !h->has_alg) {
+            return usage_error("the JWK in %s has no \"alg\": give the %s hash with %s", what, name,
+                               hash_name);
+        } else {
+            p->hash = h->hash != WEBCRYPTO_ALG_NONE ? h->hash : WEBCRYPTO_ALG_SHA_256;
+        }
+    }
+    if (is_ec(p->name)) {
+        if (curve_opt) {
+            webcrypto_status st = webcrypto_curve_from_name(curve_opt, &p->named_curve);
+            if (st) return crypto_error(st);
+        } else if (!h) {
+            return usage_error("%s: a %s key needs its curve: give it with --curve", what, name);
+        } else if (h->object && !h->crv[0]) {
+            return usage_error("the JWK in %s has no \"crv\": give the curve with --curve", what);
+        } else if (webcrypto_curve_from_name(h->crv, &p->named_curve) != WEBCRYPTO_OK) {
+            p->named_curve = WEBCRYPTO_CURVE_P256;
+        }
+    }
+    return EXIT_OK;
+}
+
+/* Options that describe a key must fit its algorithm. */
+static int check_key_options(webcrypto_algorithm a, const char *hash_opt, const char *hash_name,
+                             const char *curve_opt) {
+    if (hash_opt && !needs_hash(a))
+        return usage_error("option %s does not apply to %s keys", hash_name, webcrypto_algorithm_name(a));
+    if (curve_opt && !is_ec(a))
+        return usage_error("option --curve does not apply to %s keys", webcrypto_algorithm_name(a));
+    return EXIT_OK;
+}
+
+/* How a key file is imported: the algorithm, and where its hash and curve
+ * come from when the JWK does not say (option values, NULL if none). */
+typedef struct key_source {
+    const char *path;      /* the JWK file */
+    const char *what;      /* its option, for messages: "--key" */
+    webcrypto_algorithm alg;
+    const char *hash_opt;  /* HMAC, RSA-*: the key's hash */
+    const char *hash_name; /* the option that gives it: "--hash" */
+    const char *curve_opt; /* ECDSA, ECDH */
+    bool extractable;
+    bool usages_from_jwk;  /* usages: all the JWK's type allows (and its key_ops) */
+    unsigned usages;       /* otherwise these */
+} key_source;
+
+/* Reads a JWK file and imports it. For HMAC and RSA keys the hash is the
+ * option's, else the one the JWK's "alg" names; for EC keys the curve is
+ * --curve's, else the JWK's "crv". */
+static int import_key_file(const cli *c, const key_source *src, webcrypto_key **key) {
+    webcrypto_params p = {0};
+    p.name = src->alg;
+    uint8_t *jwk;
+    size_t len, cap;
+    int rc = read_all(src->path, &jwk, &len, &cap);
+    if (rc) return rc;
+    jwk_hints h;
+    read_jwk_hints(jwk, len, &h);
+    rc = resolve_key_params(src->hash_opt, src->hash_name, src->curve_opt, &h, src->what, &p);
+    if (rc) {
+        wipe_free(jwk, cap);
+        return rc;
+    }
+    unsigned usages = src->usages;
+    if (src->usages_from_jwk) {
+        webcrypto_key_type type = h.is_oct  ? WEBCRYPTO_KEY_SECRET
+                                  : h.has_d ? WEBCRYPTO_KEY_PRIVATE
+                                            : WEBCRYPTO_KEY_PUBLIC;
+        usages = allowed_usages(src->alg, type);
+        if (h.has_ops) usages &= h.ops;
+    }
+    webcrypto_status st = webcrypto_import_key(c->backend, WEBCRYPTO_FORMAT_JWK, jwk, len, &p,
+                                               src->extractable, usages, key);
+    wipe_free(jwk, cap);
+    return st == WEBCRYPTO_OK ? EXIT_OK : crypto_error(st);
 }
 
 /* Imports the JWK in file --key for `alg` with the one usage the command
- * needs, not extractable. For HMAC the hash is --hash, else the JWK's alg.
- * A JWK the library rejects is its DataError, as importKey would say. */
+ * needs, not extractable; the hash is --hash's (HMAC, RSA-*), the curve
+ * --curve's (ECDSA, ECDH), else the JWK's. */
 static int import_jwk(const cli *c, webcrypto_algorithm alg, unsigned usage,
                       webcrypto_key **key) {
-    webcrypto_params p = {0};
-    p.name = alg;
-    if (alg == WEBCRYPTO_ALG_HMAC && c->opt[OPT_HASH]) {
-        int rc = lookup_algorithm(c->opt[OPT_HASH], &p.hash);
-        if (rc) return rc;
-    }
-    uint8_t *jwk;
-    size_t len, cap;
-    int rc = read_all(c->opt[OPT_KEY], &jwk, &len, &cap);
-    if (rc) return rc;
-    if (alg == WEBCRYPTO_ALG_HMAC && p.hash == WEBCRYPTO_ALG_NONE) {
-        bool has_alg;
-        p.hash = jwk_hmac_hash(jwk, len, &has_alg);
-        if (!has_alg) {
-            wipe_free(jwk, cap);
-            return usage_error("the JWK has no \"alg\": give the HMAC hash with --hash");
+    key_source src = {.path = c->opt[OPT_KEY], .what = "--key", .alg = alg,
+                      .hash_opt = c->opt[OPT_HASH], .hash_name = "--hash",
+                      .curve_opt = c->opt[OPT_CURVE], .usages = usage};
+    return import_key_file(c, &src, key);
+}
+
+/* ------------------------------------------------------------------------ */
+/* PEM: base64 of the DER between BEGIN and END lines (RFC 7468)            */
+/* ------------------------------------------------------------------------ */
+
+static const char b64_digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+static const char *pem_label(webcrypto_key_format f) {
+    return f == WEBCRYPTO_FORMAT_SPKI ? "PUBLIC KEY" : "PRIVATE KEY";
+}
+
+/* Writes DER as PEM to the sink: 64 base64 characters a line. */
+static int sink_write_pem(sink *s, webcrypto_key_format f, const uint8_t *der, size_t len) {
+    char line[80];
+    int n = snprintf(line, sizeof line, "-----BEGIN %s-----\n", pem_label(f));
+    int rc = sink_write(s, (const uint8_t *)line, (size_t)n);
+    for (size_t i = 0; !rc && i < len;) {
+        size_t k = 0;
+        for (; i < len && k < 64; i += 3) {
+            uint32_t v = (uint32_t)der[i] << 16;
+            if (i + 1 < len) v |= (uint32_t)der[i + 1] << 8;
+            if (i + 2 < len) v |= der[i + 2];
+            line[k++] = b64_digits[v >> 18 & 63];
+            line[k++] = b64_digits[v >> 12 & 63];
+            line[k++] = i + 1 < len ? b64_digits[v >> 6 & 63] : '=';
+            line[k++] = i + 2 < len ? b64_digits[v & 63] : '=';
         }
-        /* An alg that names no HMAC hash, or text that is no JSON object:
-         * any hash will do, the library then reports the JWK's DataError. */
-        if (p.hash == WEBCRYPTO_ALG_NONE) p.hash = WEBCRYPTO_ALG_SHA_256;
+        line[k++] = '\n';
+        rc = sink_write(s, (const uint8_t *)line, k);
     }
-    webcrypto_status st =
-        webcrypto_import_key(c->backend, WEBCRYPTO_FORMAT_JWK, jwk, len, &p, false, usage, key);
-    wipe_free(jwk, cap);
-    return st == WEBCRYPTO_OK ? EXIT_OK : crypto_error(st);
+    wipe(line, sizeof line);
+    if (!rc) {
+        n = snprintf(line, sizeof line, "-----END %s-----\n", pem_label(f));
+        rc = sink_write(s, (const uint8_t *)line, (size_t)n);
+    }
+    return rc;
+}
+
+static int pem_error(const char *what) {
+    print_error(webcrypto_status_name(WEBCRYPTO_ERR_DATA), "not a PEM key: %s", what);
+    return EXIT_CRYPTO;
+}
+
+static bool starts_with(const uint8_t *p, size_t n, const char *prefix) {
+    size_t k = strlen(prefix);
+    return n >= k && memcmp(p, prefix, k) == 0;
+}
+
+/* Decodes PEM text in place (the DER is never longer than its base64) and
+ * tells its format from the label: PUBLIC KEY is spki, PRIVATE KEY pkcs8.
+ * Whitespace between base64 characters is allowed, nothing else. */
+static int pem_decode(uint8_t *text, size_t len, size_t *der_len, webcrypto_key_format *format) {
+    static const char begin[] = "-----BEGIN ";
+    if (!starts_with(text, len, begin)) return pem_error("no BEGIN line");
+    size_t i = sizeof begin - 1, label_start = i;
+    while (i < len && text[i] != '-' && text[i] != '\n') i++;
+    size_t label_len = i - label_start;
+    if (!starts_with(text + i, len - i, "-----")) return pem_error("a malformed BEGIN line");
+    char label[32];
+    if (label_len >= sizeof label) return pem_error("an unknown label");
+    memcpy(label, text + label_start, label_len);
+    label[label_len] = 0;
+    if (strcmp(label, "PUBLIC KEY") == 0) *format = WEBCRYPTO_FORMAT_SPKI;
+    else if (strcmp(label, "PRIVATE KEY") == 0) *format = WEBCRYPTO_FORMAT_PKCS8;
+    else {
+        print_error(webcrypto_status_name(WEBCRYPTO_ERR_DATA),
+                    "PEM \"%s\" is not a key format WebCrypto knows: use PUBLIC KEY (spki) or "
+                    "PRIVATE KEY (pkcs8)", label);
+        return EXIT_CRYPTO;
+    }
+    i += 5;
+    size_t out = 0, pad = 0;
+    uint32_t acc = 0;
+    unsigned nacc = 0;
+    for (;; i++) {
+        if (i >= len) return pem_error("no END line");
+        uint8_t ch = text[i];
+        if (ch == '-') break;
+        if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n') continue;
+        if (ch == '=') {
+            pad++;
+            acc <<= 6;
+            nacc++;
+        } else {
+            const char *d = memchr(b64_digits, ch, 64);
+            if (!d || pad) return pem_error("a character that is not base64");
+            acc = acc << 6 | (uint32_t)(d - b64_digits);
+            nacc++;
+        }
+        if (nacc == 4) {
+            uint8_t b[3] = {(uint8_t)(acc >> 16), (uint8_t)(acc >> 8), (uint8_t)acc};
+            if (pad > 2) return pem_error("bad base64 padding");
+            memcpy(text + out, b, 3 - pad);
+            out += 3 - pad;
+            acc = 0;
+            nacc = 0;
+        }
+    }
+    if (nacc != 0) return pem_error("base64 that is not a multiple of 4 characters");
+    char end[64];
+    int n = snprintf(end, sizeof end, "-----END %s-----", label);
+    if (!starts_with(text + i, len - i, end)) return pem_error("an END line that does not match");
+    for (i += (size_t)n; i < len; i++)
+        if (text[i] != '\r' && text[i] != '\n' && text[i] != ' ' && text[i] != '\t')
+            return pem_error("text after the END line");
+    *der_len = out;
+    return EXIT_OK;
+}
+
+static int parse_format(const char *name, webcrypto_key_format *out) {
+    static const struct {
+        const char *name;
+        webcrypto_key_format f;
+    } map[] = {{"raw", WEBCRYPTO_FORMAT_RAW}, {"pkcs8", WEBCRYPTO_FORMAT_PKCS8},
+               {"spki", WEBCRYPTO_FORMAT_SPKI}, {"jwk", WEBCRYPTO_FORMAT_JWK}};
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strcmp(name, map[i].name) == 0) {
+            *out = map[i].f;
+            return EXIT_OK;
+        }
+    /* importKey's format is an enum: anything else is a TypeError */
+    print_error(webcrypto_status_name(WEBCRYPTO_ERR_INVALID_ARGUMENT),
+                "--format must be raw, pkcs8, spki or jwk, not \"%s\"", name);
+    return EXIT_CRYPTO;
+}
+
+/* --extractable B (default true). */
+static int parse_extractable(const cli *c, bool *out) {
+    *out = true;
+    if (!c->opt[OPT_EXTRACTABLE]) return EXIT_OK;
+    if (strcmp(c->opt[OPT_EXTRACTABLE], "false") == 0) *out = false;
+    else if (strcmp(c->opt[OPT_EXTRACTABLE], "true") != 0)
+        return usage_error("--extractable takes true or false");
+    return EXIT_OK;
+}
+
+/* At most one of the inputs may be standard input. */
+static int check_stdin_once(const cli *c, const char *in_path, bool reads_input) {
+    static const int key_opts[] = {OPT_KEY, OPT_PUBLIC_KEY, OPT_WRAPPING_KEY};
+    int n = reads_input && is_stdin(in_path);
+    for (size_t i = 0; i < sizeof key_opts / sizeof key_opts[0]; i++)
+        if (c->opt[key_opts[i]] && is_stdin(c->opt[key_opts[i]])) n++;
+    if (n > 1) return usage_error("only one input can be standard input (\"-\")");
+    return EXIT_OK;
+}
+
+/* Prints a key as its JWK text and a newline (to --out or stdout). */
+static int output_jwk(const cli *c, const webcrypto_key *key) {
+    uint8_t *jwk = NULL;
+    size_t jwk_len = 0;
+    webcrypto_status st = webcrypto_export_key(WEBCRYPTO_FORMAT_JWK, key, &jwk, &jwk_len);
+    if (st) return crypto_error(st);
+    sink s;
+    int rc = sink_open(&s, c->opt[OPT_OUT]);
+    if (!rc) {
+        rc = sink_write(&s, jwk, jwk_len);
+        if (!rc) rc = sink_commit(&s, (const uint8_t *)"\n", 1);
+        else sink_abort(&s);
+    }
+    webcrypto_buffer_free(jwk, jwk_len);
+    return rc;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -677,54 +1047,294 @@ static int parse_usages(const char *list, unsigned *out) {
     return EXIT_OK;
 }
 
+/* generate-key's and derive-key's usages when --usages is absent. */
+static unsigned default_usages(webcrypto_algorithm a) {
+    if (a == WEBCRYPTO_ALG_AES_GCM || a == WEBCRYPTO_ALG_AES_CBC || a == WEBCRYPTO_ALG_AES_CTR)
+        return WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_DECRYPT;
+    if (is_pair_alg(a))
+        return allowed_usages(a, WEBCRYPTO_KEY_PUBLIC) | allowed_usages(a, WEBCRYPTO_KEY_PRIVATE);
+    return allowed_usages(a, WEBCRYPTO_KEY_SECRET);
+}
+
+/* --usages LIST, else `def`. */
+static int usages_option(const cli *c, unsigned def, unsigned *out) {
+    *out = def;
+    return c->opt[OPT_USAGES] ? parse_usages(c->opt[OPT_USAGES], out) : EXIT_OK;
+}
+
+/* A key pair: both JWKs are written to temporary files first and renamed
+ * into place only when both are complete. */
+static int generate_pair(cli *c, webcrypto_params *p) {
+    const char *name = webcrypto_algorithm_name(p->name);
+    optset allowed = OPTBIT(OPT_OUT_PRIVATE) | OPTBIT(OPT_OUT_PUBLIC) | OPTBIT(OPT_USAGES) |
+                     OPTBIT(OPT_EXTRACTABLE);
+    if (is_rsa(p->name))
+        allowed |= OPTBIT(OPT_MODULUS_LENGTH) | OPTBIT(OPT_HASH) | OPTBIT(OPT_PUBLIC_EXPONENT);
+    if (is_ec(p->name)) allowed |= OPTBIT(OPT_CURVE);
+    int rc = check_options(c, name, allowed);
+    if (!rc) rc = require_options(c, "generate-key for a key pair",
+                                  OPTBIT(OPT_OUT_PRIVATE) | OPTBIT(OPT_OUT_PUBLIC));
+    if (!rc && is_rsa(p->name))
+        rc = require_options(c, "generate-key for RSA", OPTBIT(OPT_MODULUS_LENGTH) | OPTBIT(OPT_HASH));
+    if (!rc && strcmp(c->opt[OPT_OUT_PRIVATE], c->opt[OPT_OUT_PUBLIC]) == 0)
+        rc = usage_error("--out-private and --out-public name the same file");
+    static const uint8_t f4[] = {0x01, 0x00, 0x01};
+    uint8_t *exponent = NULL;
+    size_t exponent_len = 0;
+    if (!rc && is_rsa(p->name)) {
+        rc = parse_size("--modulus-length", c->opt[OPT_MODULUS_LENGTH], SIZE_MAX, &p->modulus_length);
+        if (!rc && c->opt[OPT_PUBLIC_EXPONENT])
+            rc = parse_hex("--public-exponent", c->opt[OPT_PUBLIC_EXPONENT], &exponent, &exponent_len);
+        p->public_exponent = c->opt[OPT_PUBLIC_EXPONENT] ? exponent : f4;
+        p->public_exponent_len = c->opt[OPT_PUBLIC_EXPONENT] ? exponent_len : sizeof f4;
+    }
+    if (!rc) rc = resolve_key_params(c->opt[OPT_HASH], "--hash", c->opt[OPT_CURVE], NULL,
+                                     "generate-key", p);
+    unsigned usages = 0;
+    bool extractable = true;
+    if (!rc) rc = usages_option(c, default_usages(p->name), &usages);
+    if (!rc) rc = parse_extractable(c, &extractable);
+    if (!rc) rc = get_backend(c);
+    webcrypto_key *pub = NULL, *priv = NULL;
+    webcrypto_status st;
+    if (!rc) {
+        st = webcrypto_generate_key_pair(c->backend, p, extractable, usages, &pub, &priv);
+        if (st) rc = crypto_error(st);
+    }
+    uint8_t *priv_jwk = NULL, *pub_jwk = NULL;
+    size_t priv_len = 0, pub_len = 0;
+    if (!rc) {
+        st = webcrypto_export_key(WEBCRYPTO_FORMAT_JWK, priv, &priv_jwk, &priv_len);
+        if (!st) st = webcrypto_export_key(WEBCRYPTO_FORMAT_JWK, pub, &pub_jwk, &pub_len);
+        if (st) rc = crypto_error(st);
+    }
+    webcrypto_key_free(pub);
+    webcrypto_key_free(priv);
+    free(exponent);
+    sink sp, sq;
+    bool sp_open = false, sq_open = false;
+    if (!rc) sp_open = (rc = sink_open(&sp, c->opt[OPT_OUT_PUBLIC])) == EXIT_OK;
+    if (!rc) sq_open = (rc = sink_open(&sq, c->opt[OPT_OUT_PRIVATE])) == EXIT_OK;
+    if (!rc) rc = sink_write(&sp, pub_jwk, pub_len);
+    if (!rc) rc = sink_write(&sp, (const uint8_t *)"\n", 1);
+    if (!rc) rc = sink_write(&sq, priv_jwk, priv_len);
+    if (!rc) rc = sink_write(&sq, (const uint8_t *)"\n", 1);
+    if (!rc) {
+        sp_open = false;
+        rc = sink_commit(&sp, NULL, 0);
+    }
+    if (!rc) {
+        sq_open = false;
+        rc = sink_commit(&sq, NULL, 0);
+        if (rc) unlink(c->opt[OPT_OUT_PUBLIC]); /* no half of a pair */
+    }
+    if (sp_open) sink_abort(&sp);
+    if (sq_open) sink_abort(&sq);
+    webcrypto_buffer_free(priv_jwk, priv_len);
+    webcrypto_buffer_free(pub_jwk, pub_len);
+    return rc;
+}
+
 static int cmd_generate_key(cli *c) {
     int rc = check_options(c, "generate-key",
                            OPTBIT(OPT_LENGTH) | OPTBIT(OPT_HASH) | OPTBIT(OPT_OUT) |
-                               OPTBIT(OPT_USAGES) | OPTBIT(OPT_EXTRACTABLE));
+                               OPTBIT(OPT_USAGES) | OPTBIT(OPT_EXTRACTABLE) | OPTBIT(OPT_CURVE) |
+                               OPTBIT(OPT_MODULUS_LENGTH) | OPTBIT(OPT_PUBLIC_EXPONENT) |
+                               OPTBIT(OPT_OUT_PRIVATE) | OPTBIT(OPT_OUT_PUBLIC));
     if (!rc) rc = check_positionals(c, 1, 1);
     webcrypto_params p = {0};
     if (!rc) rc = lookup_algorithm(c->pos[1], &p.name);
     if (rc) return rc;
-    unsigned usages;
+    if (is_pair_alg(p.name)) return generate_pair(c, &p);
     if (is_aes(p.name)) {
         if (c->opt[OPT_HASH]) return usage_error("option --hash does not apply to AES keys");
         rc = require_options(c, "generate-key for AES", OPTBIT(OPT_LENGTH));
-        usages = WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_DECRYPT;
     } else if (p.name == WEBCRYPTO_ALG_HMAC) {
         rc = require_options(c, "generate-key HMAC", OPTBIT(OPT_HASH));
         if (!rc) rc = lookup_algorithm(c->opt[OPT_HASH], &p.hash);
-        usages = WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY;
     } else {
         return not_supported("generate-key", p.name);
     }
+    if (!rc) rc = check_options(c, "secret keys",
+                                OPTBIT(OPT_LENGTH) | OPTBIT(OPT_HASH) | OPTBIT(OPT_OUT) |
+                                    OPTBIT(OPT_USAGES) | OPTBIT(OPT_EXTRACTABLE));
     if (!rc && c->opt[OPT_LENGTH]) rc = parse_size("--length", c->opt[OPT_LENGTH], SIZE_MAX, &p.length);
-    if (!rc && c->opt[OPT_USAGES]) rc = parse_usages(c->opt[OPT_USAGES], &usages);
+    unsigned usages = 0;
     bool extractable = true;
-    if (!rc && c->opt[OPT_EXTRACTABLE]) {
-        if (strcmp(c->opt[OPT_EXTRACTABLE], "false") == 0) extractable = false;
-        else if (strcmp(c->opt[OPT_EXTRACTABLE], "true") != 0)
-            rc = usage_error("--extractable takes true or false");
-    }
+    if (!rc) rc = usages_option(c, default_usages(p.name), &usages);
+    if (!rc) rc = parse_extractable(c, &extractable);
     if (!rc) rc = get_backend(c);
     if (rc) return rc;
 
     webcrypto_key *key = NULL;
     webcrypto_status st = webcrypto_generate_key(c->backend, &p, extractable, usages, &key);
     if (st) return crypto_error(st);
-    uint8_t *jwk = NULL;
-    size_t jwk_len = 0;
-    st = webcrypto_export_key(WEBCRYPTO_FORMAT_JWK, key, &jwk, &jwk_len);
+    rc = output_jwk(c, key);
     webcrypto_key_free(key);
-    if (st) return crypto_error(st);
-    sink s;
-    rc = sink_open(&s, c->opt[OPT_OUT]);
-    if (!rc) rc = sink_write(&s, jwk, jwk_len);
+    return rc;
+}
+
+/* export: a JWK key file to spki, pkcs8, raw or jwk (DER, or PEM with --pem). */
+static int cmd_export(cli *c) {
+    int rc = check_options(c, "export",
+                           OPTBIT(OPT_KEY) | OPTBIT(OPT_ALG) | OPTBIT(OPT_HASH) | OPTBIT(OPT_CURVE) |
+                               OPTBIT(OPT_FORMAT) | OPTBIT(OPT_PEM) | OPTBIT(OPT_OUT));
+    if (!rc) rc = check_positionals(c, 0, 0);
+    if (!rc) rc = require_options(c, "export", OPTBIT(OPT_KEY) | OPTBIT(OPT_ALG) | OPTBIT(OPT_FORMAT));
+    webcrypto_algorithm alg = WEBCRYPTO_ALG_NONE;
+    webcrypto_key_format fmt = WEBCRYPTO_FORMAT_RAW;
+    if (!rc) rc = lookup_algorithm(c->opt[OPT_ALG], &alg);
+    if (!rc) rc = check_key_options(alg, c->opt[OPT_HASH], "--hash", c->opt[OPT_CURVE]);
+    if (!rc) rc = parse_format(c->opt[OPT_FORMAT], &fmt);
+    if (!rc && c->opt[OPT_PEM] && fmt != WEBCRYPTO_FORMAT_SPKI && fmt != WEBCRYPTO_FORMAT_PKCS8)
+        rc = usage_error("--pem applies to the spki and pkcs8 formats only");
+    if (!rc) rc = get_backend(c);
+    webcrypto_key *key = NULL;
+    key_source src = {.path = c->opt[OPT_KEY], .what = "--key", .alg = alg,
+                      .hash_opt = c->opt[OPT_HASH], .hash_name = "--hash",
+                      .curve_opt = c->opt[OPT_CURVE], .extractable = true, .usages_from_jwk = true};
+    if (!rc) rc = import_key_file(c, &src, &key);
+    uint8_t *out = NULL;
+    size_t n = 0;
     if (!rc) {
-        rc = sink_commit(&s, (const uint8_t *)"\n", 1);
-    } else {
-        sink_abort(&s);
+        webcrypto_status st = webcrypto_export_key(fmt, key, &out, &n);
+        if (st) rc = crypto_error(st);
     }
-    webcrypto_buffer_free(jwk, jwk_len);
+    webcrypto_key_free(key);
+    if (!rc) {
+        sink s;
+        rc = sink_open(&s, c->opt[OPT_OUT]);
+        if (!rc) {
+            if (c->opt[OPT_PEM]) rc = sink_write_pem(&s, fmt, out, n);
+            else rc = sink_write(&s, out, n);
+            if (!rc && fmt == WEBCRYPTO_FORMAT_JWK) rc = sink_write(&s, (const uint8_t *)"\n", 1);
+            if (!rc) rc = sink_commit(&s, NULL, 0);
+            else sink_abort(&s);
+        }
+    }
+    webcrypto_buffer_free(out, n);
+    return rc;
+}
+
+/* The type a key in `fmt` will have: what default usages are chosen for. */
+static webcrypto_key_type type_of_format(webcrypto_algorithm alg, webcrypto_key_format fmt,
+                                         const jwk_hints *h) {
+    if (!is_pair_alg(alg)) return WEBCRYPTO_KEY_SECRET;
+    switch (fmt) {
+    case WEBCRYPTO_FORMAT_PKCS8: return WEBCRYPTO_KEY_PRIVATE;
+    case WEBCRYPTO_FORMAT_JWK: return !h || h->has_d ? WEBCRYPTO_KEY_PRIVATE : WEBCRYPTO_KEY_PUBLIC;
+    default: return WEBCRYPTO_KEY_PUBLIC;
+    }
+}
+
+/* import: a key file (PEM, DER, raw or JWK) to a JWK. */
+static int cmd_import(cli *c) {
+    int rc = check_options(c, "import",
+                           OPTBIT(OPT_ALG) | OPTBIT(OPT_HASH) | OPTBIT(OPT_CURVE) | OPTBIT(OPT_FORMAT) |
+                               OPTBIT(OPT_USAGES) | OPTBIT(OPT_EXTRACTABLE) | OPTBIT(OPT_OUT));
+    if (!rc) rc = check_positionals(c, 0, 1);
+    if (!rc) rc = require_options(c, "import", OPTBIT(OPT_ALG));
+    webcrypto_params p = {0};
+    webcrypto_key_format fmt = WEBCRYPTO_FORMAT_RAW;
+    if (!rc) rc = lookup_algorithm(c->opt[OPT_ALG], &p.name);
+    if (!rc) rc = check_key_options(p.name, c->opt[OPT_HASH], "--hash", c->opt[OPT_CURVE]);
+    if (!rc && c->opt[OPT_FORMAT]) rc = parse_format(c->opt[OPT_FORMAT], &fmt);
+    bool extractable = true;
+    if (!rc) rc = parse_extractable(c, &extractable);
+    if (!rc) rc = get_backend(c);
+    if (rc) return rc;
+    const char *in_path = c->npos > 1 ? c->pos[1] : NULL;
+    uint8_t *data;
+    size_t len, cap;
+    rc = read_all(in_path, &data, &len, &cap);
+    if (rc) return rc;
+    size_t key_len = len;
+    if (starts_with(data, len, "-----BEGIN ")) {
+        webcrypto_key_format pem_fmt = WEBCRYPTO_FORMAT_SPKI;
+        rc = pem_decode(data, len, &key_len, &pem_fmt);
+        if (!rc && c->opt[OPT_FORMAT] && fmt != pem_fmt)
+            rc = usage_error("%s is PEM %s, not --format %s", display_name(in_path),
+                             pem_label(pem_fmt), c->opt[OPT_FORMAT]);
+        fmt = pem_fmt;
+    } else if (!c->opt[OPT_FORMAT]) {
+        rc = usage_error("import needs --format for a key that is not PEM");
+    }
+    jwk_hints h;
+    if (!rc && fmt == WEBCRYPTO_FORMAT_JWK) read_jwk_hints(data, key_len, &h);
+    const jwk_hints *hp = fmt == WEBCRYPTO_FORMAT_JWK ? &h : NULL;
+    if (!rc) rc = resolve_key_params(c->opt[OPT_HASH], "--hash", c->opt[OPT_CURVE], hp,
+                                     display_name(in_path), &p);
+    unsigned usages = 0;
+    if (!rc) {
+        usages = allowed_usages(p.name, type_of_format(p.name, fmt, hp));
+        if (hp && h.has_ops) usages &= h.ops;
+        rc = usages_option(c, usages, &usages);
+    }
+    webcrypto_key *key = NULL;
+    if (!rc) {
+        webcrypto_status st =
+            webcrypto_import_key(c->backend, fmt, data, key_len, &p, extractable, usages, &key);
+        if (st) rc = crypto_error(st);
+    }
+    wipe_free(data, cap);
+    if (!rc) rc = output_jwk(c, key);
+    webcrypto_key_free(key);
+    return rc;
+}
+
+/* The options of each encrypting algorithm; AES-KW only when wrapping. */
+static bool cipher_options(webcrypto_algorithm a, bool wrapping, optset *allowed, optset *required) {
+    switch (a) {
+    case WEBCRYPTO_ALG_AES_GCM:
+        *allowed = OPTBIT(OPT_IV) | OPTBIT(OPT_AAD) | OPTBIT(OPT_TAG_LENGTH);
+        *required = OPTBIT(OPT_IV);
+        return true;
+    case WEBCRYPTO_ALG_AES_CBC:
+        *allowed = *required = OPTBIT(OPT_IV);
+        return true;
+    case WEBCRYPTO_ALG_AES_CTR:
+        *allowed = *required = OPTBIT(OPT_COUNTER) | OPTBIT(OPT_LENGTH);
+        return true;
+    case WEBCRYPTO_ALG_RSA_OAEP:
+        *allowed = OPTBIT(OPT_LABEL);
+        *required = 0;
+        return true;
+    case WEBCRYPTO_ALG_AES_KW:
+        *allowed = *required = 0;
+        return wrapping;
+    default:
+        return false;
+    }
+}
+
+/* The decoded hex options of a cipher call; free with cipher_bufs_free. */
+typedef struct cipher_bufs {
+    uint8_t *iv, *aad, *counter, *label;
+} cipher_bufs;
+
+static void cipher_bufs_free(cipher_bufs *b) {
+    free(b->iv);
+    free(b->aad);
+    free(b->counter);
+    free(b->label);
+}
+
+static int parse_cipher_values(const cli *c, webcrypto_params *p, cipher_bufs *b) {
+    int rc = EXIT_OK;
+    memset(b, 0, sizeof *b);
+    if (c->opt[OPT_IV]) rc = parse_hex("--iv", c->opt[OPT_IV], &b->iv, &p->iv_len);
+    if (!rc && c->opt[OPT_AAD])
+        rc = parse_hex("--aad", c->opt[OPT_AAD], &b->aad, &p->additional_data_len);
+    if (!rc && c->opt[OPT_COUNTER])
+        rc = parse_hex("--counter", c->opt[OPT_COUNTER], &b->counter, &p->counter_len);
+    if (!rc && c->opt[OPT_LABEL]) rc = parse_hex("--label", c->opt[OPT_LABEL], &b->label, &p->label_len);
+    if (!rc && c->opt[OPT_TAG_LENGTH])
+        rc = parse_size("--tag-length", c->opt[OPT_TAG_LENGTH], SIZE_MAX, &p->tag_length);
+    if (!rc && c->opt[OPT_LENGTH]) rc = parse_size("--length", c->opt[OPT_LENGTH], SIZE_MAX, &p->length);
+    p->iv = b->iv;
+    p->additional_data = b->aad;
+    p->counter = b->counter;
+    p->label = b->label;
     return rc;
 }
 
@@ -775,46 +1385,21 @@ static int cmd_cipher(cli *c, bool encrypt) {
     int rc = check_options(c, cmd,
                            OPTBIT(OPT_KEY) | OPTBIT(OPT_IV) | OPTBIT(OPT_AAD) |
                                OPTBIT(OPT_TAG_LENGTH) | OPTBIT(OPT_COUNTER) | OPTBIT(OPT_LENGTH) |
-                               OPTBIT(OPT_OUT));
+                               OPTBIT(OPT_LABEL) | OPTBIT(OPT_HASH) | OPTBIT(OPT_OUT));
     if (!rc) rc = check_positionals(c, 1, 2);
     webcrypto_params p = {0};
     if (!rc) rc = lookup_algorithm(c->pos[1], &p.name);
     if (rc) return rc;
-    unsigned allowed, required;
-    switch (p.name) {
-    case WEBCRYPTO_ALG_AES_GCM:
-        allowed = OPTBIT(OPT_IV) | OPTBIT(OPT_AAD) | OPTBIT(OPT_TAG_LENGTH);
-        required = OPTBIT(OPT_IV);
-        break;
-    case WEBCRYPTO_ALG_AES_CBC:
-        allowed = required = OPTBIT(OPT_IV);
-        break;
-    case WEBCRYPTO_ALG_AES_CTR:
-        allowed = required = OPTBIT(OPT_COUNTER) | OPTBIT(OPT_LENGTH);
-        break;
-    default:
-        return not_supported(cmd, p.name);
-    }
+    optset allowed, required;
+    if (!cipher_options(p.name, false, &allowed, &required)) return not_supported(cmd, p.name);
+    if (p.name == WEBCRYPTO_ALG_RSA_OAEP) allowed |= OPTBIT(OPT_HASH); /* the key's hash */
     rc = check_options(c, webcrypto_algorithm_name(p.name),
                        allowed | OPTBIT(OPT_KEY) | OPTBIT(OPT_OUT));
     if (!rc) rc = require_options(c, cmd, required | OPTBIT(OPT_KEY));
     if (!rc) rc = check_key_source(c);
-    uint8_t *iv = NULL, *aad = NULL, *counter = NULL;
-    size_t iv_len = 0, aad_len = 0, counter_len = 0;
-    if (!rc && c->opt[OPT_IV]) rc = parse_hex("--iv", c->opt[OPT_IV], &iv, &iv_len);
-    if (!rc && c->opt[OPT_AAD]) rc = parse_hex("--aad", c->opt[OPT_AAD], &aad, &aad_len);
-    if (!rc && c->opt[OPT_COUNTER])
-        rc = parse_hex("--counter", c->opt[OPT_COUNTER], &counter, &counter_len);
-    if (!rc && c->opt[OPT_TAG_LENGTH])
-        rc = parse_size("--tag-length", c->opt[OPT_TAG_LENGTH], SIZE_MAX, &p.tag_length);
-    if (!rc && c->opt[OPT_LENGTH])
-        rc = parse_size("--length", c->opt[OPT_LENGTH], SIZE_MAX, &p.length);
-    p.iv = iv;
-    p.iv_len = iv_len;
-    p.additional_data = aad;
-    p.additional_data_len = aad_len;
-    p.counter = counter;
-    p.counter_len = counter_len;
+    cipher_bufs bufs;
+    if (!rc) rc = parse_cipher_values(c, &p, &bufs);
+    else memset(&bufs, 0, sizeof bufs);
     if (!rc) rc = get_backend(c);
     webcrypto_key *key = NULL;
     if (!rc)
@@ -822,7 +1407,8 @@ static int cmd_cipher(cli *c, bool encrypt) {
                         &key);
     const char *in_path = c->npos > 2 ? c->pos[2] : NULL;
 
-    if (!rc && c->opt[OPT_OUT] && p.name != WEBCRYPTO_ALG_AES_GCM) {
+    if (!rc && c->opt[OPT_OUT] &&
+        (p.name == WEBCRYPTO_ALG_AES_CBC || p.name == WEBCRYPTO_ALG_AES_CTR)) {
         rc = cipher_stream(c, &p, key, encrypt, in_path);
     } else if (!rc) {
         /* One shot: the result exists only once the whole input was
@@ -854,35 +1440,28 @@ static int cmd_cipher(cli *c, bool encrypt) {
         wipe_free(out, out_cap);
     }
     webcrypto_key_free(key);
-    free(iv);
-    free(aad);
-    free(counter);
+    cipher_bufs_free(&bufs);
     return rc;
 }
 
-/* sign prints the MAC in hex; verify prints true or false. Both stream. */
-static int cmd_sign_verify(cli *c, bool sign) {
+/* HMAC: sign prints the MAC in hex; verify prints true or false. Both stream. */
+static int sign_verify_hmac(cli *c, bool sign, webcrypto_params *p) {
     const char *cmd = sign ? "sign" : "verify";
-    unsigned allowed = OPTBIT(OPT_KEY) | OPTBIT(OPT_HASH) | OPTBIT(OPT_OUT);
-    if (!sign) allowed |= OPTBIT(OPT_SIGNATURE);
-    int rc = check_options(c, cmd, allowed);
-    if (!rc) rc = check_positionals(c, 1, 2);
-    webcrypto_params p = {0};
-    if (!rc) rc = lookup_algorithm(c->pos[1], &p.name);
-    if (rc) return rc;
-    if (p.name != WEBCRYPTO_ALG_HMAC) return not_supported(cmd, p.name);
-    rc = require_options(c, cmd, OPTBIT(OPT_KEY) | (sign ? 0 : OPTBIT(OPT_SIGNATURE)));
+    int rc = check_options(c, "HMAC",
+                           OPTBIT(OPT_KEY) | OPTBIT(OPT_HASH) | OPTBIT(OPT_OUT) |
+                               (sign ? 0 : OPTBIT(OPT_SIGNATURE)));
+    if (!rc) rc = require_options(c, cmd, OPTBIT(OPT_KEY) | (sign ? 0 : OPTBIT(OPT_SIGNATURE)));
     if (!rc) rc = check_key_source(c);
     uint8_t *sig = NULL;
     size_t sig_len = 0;
     if (!rc && !sign) rc = parse_hex("--signature", c->opt[OPT_SIGNATURE], &sig, &sig_len);
     if (!rc) rc = get_backend(c);
     webcrypto_key *key = NULL;
-    if (!rc) rc = import_jwk(c, p.name, sign ? WEBCRYPTO_USAGE_SIGN : WEBCRYPTO_USAGE_VERIFY, &key);
+    if (!rc) rc = import_jwk(c, p->name, sign ? WEBCRYPTO_USAGE_SIGN : WEBCRYPTO_USAGE_VERIFY, &key);
     webcrypto_sign_ctx *ctx = NULL;
     webcrypto_status st;
     if (!rc) {
-        st = sign ? webcrypto_sign_init(&p, key, &ctx) : webcrypto_verify_init(&p, key, &ctx);
+        st = sign ? webcrypto_sign_init(p, key, &ctx) : webcrypto_verify_init(p, key, &ctx);
         if (st) rc = crypto_error(st);
     }
     const char *in_path = c->npos > 2 ? c->pos[2] : NULL;
@@ -924,47 +1503,196 @@ static int cmd_sign_verify(cli *c, bool sign) {
     return rc;
 }
 
+/* RSASSA-PKCS1-v1_5, RSA-PSS, ECDSA, Ed25519: one shot over the whole input
+ * (the library signs these in one call). */
+static int sign_verify_pkey(cli *c, bool sign, webcrypto_params *p) {
+    const char *cmd = sign ? "sign" : "verify";
+    optset allowed = OPTBIT(OPT_KEY) | OPTBIT(OPT_OUT) | (sign ? 0 : OPTBIT(OPT_SIGNATURE));
+    optset required = OPTBIT(OPT_KEY) | (sign ? 0 : OPTBIT(OPT_SIGNATURE));
+    if (is_rsa(p->name)) allowed |= OPTBIT(OPT_HASH); /* the key's hash */
+    if (p->name == WEBCRYPTO_ALG_RSA_PSS) {
+        allowed |= OPTBIT(OPT_SALT_LENGTH);
+        required |= OPTBIT(OPT_SALT_LENGTH);
+    }
+    if (p->name == WEBCRYPTO_ALG_ECDSA) { /* the hash of this signature */
+        allowed |= OPTBIT(OPT_HASH) | OPTBIT(OPT_CURVE);
+        required |= OPTBIT(OPT_HASH);
+    }
+    int rc = check_options(c, webcrypto_algorithm_name(p->name), allowed);
+    if (!rc) rc = require_options(c, cmd, required);
+    if (!rc) rc = check_key_source(c);
+    uint8_t *sig = NULL;
+    size_t sig_len = 0;
+    if (!rc && !sign) rc = parse_hex("--signature", c->opt[OPT_SIGNATURE], &sig, &sig_len);
+    if (!rc && c->opt[OPT_SALT_LENGTH])
+        rc = parse_size("--salt-length", c->opt[OPT_SALT_LENGTH], SIZE_MAX, &p->salt_length);
+    if (!rc && p->name == WEBCRYPTO_ALG_ECDSA) rc = lookup_algorithm(c->opt[OPT_HASH], &p->hash);
+    if (!rc) rc = get_backend(c);
+    webcrypto_key *key = NULL;
+    key_source src = {.path = c->opt[OPT_KEY], .what = "--key", .alg = p->name,
+                      .hash_opt = is_rsa(p->name) ? c->opt[OPT_HASH] : NULL, .hash_name = "--hash",
+                      .curve_opt = c->opt[OPT_CURVE],
+                      .usages = sign ? WEBCRYPTO_USAGE_SIGN : WEBCRYPTO_USAGE_VERIFY};
+    if (!rc) rc = import_key_file(c, &src, &key);
+    uint8_t *data = NULL, *out = NULL;
+    size_t data_len = 0, data_cap = 0, out_cap = 0, out_len = 0;
+    const char *in_path = c->npos > 2 ? c->pos[2] : NULL;
+    if (!rc) rc = read_all(in_path, &data, &data_len, &data_cap);
+    webcrypto_status st;
+    bool valid = false;
+    if (!rc && sign) {
+        st = webcrypto_sign(p, key, data, data_len, NULL, 0, &out_cap);
+        if (!st) st = (out = malloc(out_cap ? out_cap : 1)) ? WEBCRYPTO_OK : WEBCRYPTO_ERR_NO_MEMORY;
+        if (!st) st = webcrypto_sign(p, key, data, data_len, out, out_cap, &out_len);
+        if (st) rc = st == WEBCRYPTO_ERR_NO_MEMORY && !out ? no_memory() : crypto_error(st);
+    } else if (!rc) {
+        st = webcrypto_verify(p, key, sig, sig_len, data, data_len, &valid);
+        if (st) rc = crypto_error(st);
+    }
+    webcrypto_key_free(key);
+    wipe_free(data, data_cap);
+    free(sig);
+    if (!rc) {
+        sink s;
+        rc = sink_open(&s, c->opt[OPT_OUT]);
+        if (!rc) rc = sign ? sink_commit_hex(&s, out, out_len)
+                           : sink_commit_text(&s, valid ? "true\n" : "false\n");
+        if (!rc && !sign && !valid) rc = EXIT_VERIFY_FALSE;
+    }
+    free(out); /* a signature: nothing secret */
+    return rc;
+}
+
+static int cmd_sign_verify(cli *c, bool sign) {
+    const char *cmd = sign ? "sign" : "verify";
+    optset allowed = OPTBIT(OPT_KEY) | OPTBIT(OPT_HASH) | OPTBIT(OPT_OUT) | OPTBIT(OPT_CURVE) |
+                     OPTBIT(OPT_SALT_LENGTH);
+    if (!sign) allowed |= OPTBIT(OPT_SIGNATURE);
+    int rc = check_options(c, cmd, allowed);
+    if (!rc) rc = check_positionals(c, 1, 2);
+    webcrypto_params p = {0};
+    if (!rc) rc = lookup_algorithm(c->pos[1], &p.name);
+    if (rc) return rc;
+    if (p.name == WEBCRYPTO_ALG_HMAC) return sign_verify_hmac(c, sign, &p);
+    if (p.name == WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5 || p.name == WEBCRYPTO_ALG_RSA_PSS ||
+        p.name == WEBCRYPTO_ALG_ECDSA || p.name == WEBCRYPTO_ALG_ED25519)
+        return sign_verify_pkey(c, sign, &p);
+    return not_supported(cmd, p.name);
+}
+
+/* The base key of an ECDH or X25519 derivation: --key (private, with
+ * `usage`) and --public-key (the peer's), which p->public_key then points to. */
+static int import_agreement_keys(cli *c, webcrypto_params *p, unsigned usage, webcrypto_key **priv,
+                                 webcrypto_key **pub) {
+    key_source src = {.path = c->opt[OPT_KEY], .what = "--key", .alg = p->name,
+                      .curve_opt = c->opt[OPT_CURVE], .usages = usage};
+    int rc = import_key_file(c, &src, priv);
+    if (!rc) {
+        src.path = c->opt[OPT_PUBLIC_KEY];
+        src.what = "--public-key";
+        src.usages = 0; /* public ECDH and X25519 keys have no usages */
+        rc = import_key_file(c, &src, pub);
+    }
+    p->public_key = *pub;
+    return rc;
+}
+
+static int derive_bits_agreement(cli *c, webcrypto_params *p) {
+    int rc = check_options(c, webcrypto_algorithm_name(p->name),
+                           OPTBIT(OPT_KEY) | OPTBIT(OPT_PUBLIC_KEY) | OPTBIT(OPT_LENGTH) |
+                               OPTBIT(OPT_OUT) | (is_ec(p->name) ? OPTBIT(OPT_CURVE) : 0));
+    if (!rc) rc = require_options(c, "derive-bits", OPTBIT(OPT_KEY) | OPTBIT(OPT_PUBLIC_KEY));
+    if (!rc) rc = check_stdin_once(c, NULL, false);
+    size_t bits = WEBCRYPTO_LENGTH_FULL;
+    if (!rc && c->opt[OPT_LENGTH]) rc = parse_size("--length", c->opt[OPT_LENGTH], 65536, &bits);
+    if (!rc) rc = get_backend(c);
+    webcrypto_key *priv = NULL, *pub = NULL;
+    if (!rc) rc = import_agreement_keys(c, p, WEBCRYPTO_USAGE_DERIVE_BITS, &priv, &pub);
+    uint8_t out[66]; /* the longest secret: P-521 */
+    if (!rc) {
+        webcrypto_status st = webcrypto_derive_bits(p, priv, bits, out, sizeof out);
+        if (st) rc = crypto_error(st);
+    }
+    if (!rc) {
+        static const size_t full[] = {32, 32, 48, 66}; /* X25519, P-256, P-384, P-521 */
+        webcrypto_named_curve curve = webcrypto_key_get_named_curve(priv);
+        size_t n = bits == WEBCRYPTO_LENGTH_FULL ? full[curve <= WEBCRYPTO_CURVE_P521 ? curve : 0]
+                                                 : (bits + 7) / 8;
+        sink s;
+        rc = sink_open(&s, c->opt[OPT_OUT]);
+        if (!rc) rc = sink_commit_hex(&s, out, n);
+    }
+    wipe(out, sizeof out);
+    webcrypto_key_free(priv);
+    webcrypto_key_free(pub);
+    return rc;
+}
+
+/* HKDF and PBKDF2's members from the options; the secret is --key-hex. */
+typedef struct kdf_bufs {
+    uint8_t *secret, *salt, *info;
+    size_t secret_len;
+} kdf_bufs;
+
+static int parse_kdf(const cli *c, webcrypto_params *p, kdf_bufs *b) {
+    size_t iterations = 0;
+    memset(b, 0, sizeof *b);
+    int rc = lookup_algorithm(c->opt[OPT_HASH], &p->hash);
+    if (!rc) rc = parse_hex("--key-hex", c->opt[OPT_KEY_HEX], &b->secret, &b->secret_len);
+    if (!rc) rc = parse_hex("--salt", c->opt[OPT_SALT], &b->salt, &p->salt_len);
+    if (!rc && c->opt[OPT_INFO]) rc = parse_hex("--info", c->opt[OPT_INFO], &b->info, &p->info_len);
+    if (!rc && c->opt[OPT_ITERATIONS])
+        rc = parse_size("--iterations", c->opt[OPT_ITERATIONS], UINT32_MAX, &iterations);
+    p->salt = b->salt;
+    p->info = b->info;
+    p->iterations = (uint32_t)iterations;
+    return rc;
+}
+
+static void kdf_bufs_free(kdf_bufs *b) {
+    wipe_free(b->secret, b->secret_len);
+    free(b->salt);
+    free(b->info);
+}
+
+/* HKDF or PBKDF2's base key: the --key-hex secret as a raw key. */
+static int import_kdf_key(const cli *c, webcrypto_algorithm alg, const kdf_bufs *b, unsigned usage,
+                          webcrypto_key **key) {
+    webcrypto_params ip = {0};
+    ip.name = alg;
+    webcrypto_status st = webcrypto_import_key(c->backend, WEBCRYPTO_FORMAT_RAW, b->secret,
+                                               b->secret_len, &ip, false, usage, key);
+    return st ? crypto_error(st) : EXIT_OK;
+}
+
 static int cmd_derive_bits(cli *c) {
     int rc = check_options(c, "derive-bits",
                            OPTBIT(OPT_KEY_HEX) | OPTBIT(OPT_HASH) | OPTBIT(OPT_SALT) |
                                OPTBIT(OPT_INFO) | OPTBIT(OPT_ITERATIONS) | OPTBIT(OPT_LENGTH) |
+                               OPTBIT(OPT_KEY) | OPTBIT(OPT_PUBLIC_KEY) | OPTBIT(OPT_CURVE) |
                                OPTBIT(OPT_OUT));
     if (!rc) rc = check_positionals(c, 1, 1);
     webcrypto_params p = {0};
     if (!rc) rc = lookup_algorithm(c->pos[1], &p.name);
     if (rc) return rc;
-    unsigned common = OPTBIT(OPT_KEY_HEX) | OPTBIT(OPT_HASH) | OPTBIT(OPT_SALT) | OPTBIT(OPT_LENGTH);
-    unsigned specific;
+    if (p.name == WEBCRYPTO_ALG_ECDH || p.name == WEBCRYPTO_ALG_X25519)
+        return derive_bits_agreement(c, &p);
+    optset common = OPTBIT(OPT_KEY_HEX) | OPTBIT(OPT_HASH) | OPTBIT(OPT_SALT) | OPTBIT(OPT_LENGTH);
+    optset specific;
     if (p.name == WEBCRYPTO_ALG_HKDF) specific = OPTBIT(OPT_INFO);
     else if (p.name == WEBCRYPTO_ALG_PBKDF2) specific = OPTBIT(OPT_ITERATIONS);
     else return not_supported("derive-bits", p.name);
     rc = check_options(c, webcrypto_algorithm_name(p.name), common | specific | OPTBIT(OPT_OUT));
     if (!rc) rc = require_options(c, "derive-bits", common | specific);
-    uint8_t *secret = NULL, *salt = NULL, *info = NULL;
-    size_t secret_len = 0, salt_len = 0, info_len = 0, bits = 0, iterations = 0;
-    if (!rc) rc = lookup_algorithm(c->opt[OPT_HASH], &p.hash);
-    if (!rc) rc = parse_hex("--key-hex", c->opt[OPT_KEY_HEX], &secret, &secret_len);
-    if (!rc) rc = parse_hex("--salt", c->opt[OPT_SALT], &salt, &salt_len);
-    if (!rc && c->opt[OPT_INFO]) rc = parse_hex("--info", c->opt[OPT_INFO], &info, &info_len);
-    if (!rc && c->opt[OPT_ITERATIONS])
-        rc = parse_size("--iterations", c->opt[OPT_ITERATIONS], UINT32_MAX, &iterations);
+    kdf_bufs b;
+    size_t bits = 0;
+    if (!rc) rc = parse_kdf(c, &p, &b);
+    else memset(&b, 0, sizeof b);
     /* Bounded so that the output buffer stays allocatable (512 MiB). */
     if (!rc) rc = parse_size("--length", c->opt[OPT_LENGTH], UINT32_MAX, &bits);
-    p.salt = salt;
-    p.salt_len = salt_len;
-    p.info = info;
-    p.info_len = info_len;
-    p.iterations = (uint32_t)iterations;
     if (!rc) rc = get_backend(c);
     webcrypto_key *key = NULL;
-    if (!rc) {
-        webcrypto_params ip = {0};
-        ip.name = p.name;
-        webcrypto_status st = webcrypto_import_key(c->backend, WEBCRYPTO_FORMAT_RAW, secret,
-                                                   secret_len, &ip, false,
-                                                   WEBCRYPTO_USAGE_DERIVE_BITS, &key);
-        if (st) rc = crypto_error(st);
-    }
+    if (!rc) rc = import_kdf_key(c, p.name, &b, WEBCRYPTO_USAGE_DERIVE_BITS, &key);
     size_t out_cap = (bits + 7) / 8;
     uint8_t *out = NULL;
     if (!rc) {
@@ -981,10 +1709,184 @@ static int cmd_derive_bits(cli *c) {
         if (!rc) rc = sink_commit_hex(&s, out, bits / 8);
     }
     webcrypto_key_free(key);
-    wipe_free(secret, secret_len);
+    kdf_bufs_free(&b);
     wipe_free(out, out_cap);
-    free(salt);
-    free(info);
+    return rc;
+}
+
+/* derive-key: HKDF, PBKDF2, ECDH or X25519 to an AES or HMAC key, printed
+ * as a JWK. */
+static int cmd_derive_key(cli *c) {
+    const optset derived = OPTBIT(OPT_DERIVED) | OPTBIT(OPT_DERIVED_LENGTH) |
+                           OPTBIT(OPT_DERIVED_HASH) | OPTBIT(OPT_USAGES) |
+                           OPTBIT(OPT_EXTRACTABLE) | OPTBIT(OPT_OUT);
+    int rc = check_options(c, "derive-key",
+                           derived | OPTBIT(OPT_KEY_HEX) | OPTBIT(OPT_HASH) | OPTBIT(OPT_SALT) |
+                               OPTBIT(OPT_INFO) | OPTBIT(OPT_ITERATIONS) | OPTBIT(OPT_KEY) |
+                               OPTBIT(OPT_PUBLIC_KEY) | OPTBIT(OPT_CURVE));
+    if (!rc) rc = check_positionals(c, 1, 1);
+    webcrypto_params p = {0};
+    if (!rc) rc = lookup_algorithm(c->pos[1], &p.name);
+    if (rc) return rc;
+    optset base, extra = 0;
+    bool agreement = p.name == WEBCRYPTO_ALG_ECDH || p.name == WEBCRYPTO_ALG_X25519;
+    if (p.name == WEBCRYPTO_ALG_HKDF)
+        base = OPTBIT(OPT_KEY_HEX) | OPTBIT(OPT_HASH) | OPTBIT(OPT_SALT) | OPTBIT(OPT_INFO);
+    else if (p.name == WEBCRYPTO_ALG_PBKDF2)
+        base = OPTBIT(OPT_KEY_HEX) | OPTBIT(OPT_HASH) | OPTBIT(OPT_SALT) | OPTBIT(OPT_ITERATIONS);
+    else if (agreement) {
+        base = OPTBIT(OPT_KEY) | OPTBIT(OPT_PUBLIC_KEY);
+        if (p.name == WEBCRYPTO_ALG_ECDH) extra = OPTBIT(OPT_CURVE);
+    } else
+        return not_supported("derive-key", p.name);
+    rc = check_options(c, webcrypto_algorithm_name(p.name), base | extra | derived);
+    if (!rc) rc = require_options(c, "derive-key", base | OPTBIT(OPT_DERIVED));
+    /* The derived key's type; its checks are the library's. */
+    webcrypto_params dt = {0};
+    if (!rc) rc = lookup_algorithm(c->opt[OPT_DERIVED], &dt.name);
+    if (!rc && c->opt[OPT_DERIVED_LENGTH])
+        rc = parse_size("--derived-length", c->opt[OPT_DERIVED_LENGTH], SIZE_MAX, &dt.length);
+    if (!rc && c->opt[OPT_DERIVED_HASH]) rc = lookup_algorithm(c->opt[OPT_DERIVED_HASH], &dt.hash);
+    unsigned usages = 0;
+    bool extractable = true;
+    if (!rc) rc = usages_option(c, default_usages(dt.name), &usages);
+    if (!rc) rc = parse_extractable(c, &extractable);
+    kdf_bufs b;
+    memset(&b, 0, sizeof b);
+    if (!rc && !agreement) rc = parse_kdf(c, &p, &b);
+    if (!rc && agreement) rc = check_stdin_once(c, NULL, false);
+    if (!rc) rc = get_backend(c);
+    webcrypto_key *base_key = NULL, *pub = NULL, *key = NULL;
+    if (!rc)
+        rc = agreement ? import_agreement_keys(c, &p, WEBCRYPTO_USAGE_DERIVE_KEY, &base_key, &pub)
+                       : import_kdf_key(c, p.name, &b, WEBCRYPTO_USAGE_DERIVE_KEY, &base_key);
+    if (!rc) {
+        webcrypto_status st = webcrypto_derive_key(&p, base_key, &dt, extractable, usages, &key);
+        if (st) rc = crypto_error(st);
+    }
+    if (!rc) rc = output_jwk(c, key);
+    webcrypto_key_free(key);
+    webcrypto_key_free(base_key);
+    webcrypto_key_free(pub);
+    kdf_bufs_free(&b);
+    return rc;
+}
+
+/* The wrapping algorithm (--wrap-alg) and its options, shared by wrap-key
+ * and unwrap-key. */
+static int wrap_alg_params(cli *c, const char *cmd, optset others, webcrypto_params *wp,
+                           cipher_bufs *bufs) {
+    memset(bufs, 0, sizeof *bufs);
+    int rc = lookup_algorithm(c->opt[OPT_WRAP_ALG], &wp->name);
+    if (rc) return rc;
+    optset allowed, required;
+    if (!cipher_options(wp->name, true, &allowed, &required)) return not_supported(cmd, wp->name);
+    if (wp->name == WEBCRYPTO_ALG_RSA_OAEP) allowed |= OPTBIT(OPT_WRAP_HASH);
+    rc = check_options(c, webcrypto_algorithm_name(wp->name), allowed | others);
+    if (!rc) rc = require_options(c, cmd, required);
+    if (!rc) rc = parse_cipher_values(c, wp, bufs);
+    return rc;
+}
+
+/* The wrapping key (--wrapping-key, a JWK of --wrap-alg) with `usage`. */
+static int import_wrapping_key(cli *c, webcrypto_algorithm alg, unsigned usage, webcrypto_key **key) {
+    key_source src = {.path = c->opt[OPT_WRAPPING_KEY], .what = "--wrapping-key", .alg = alg,
+                      .hash_opt = c->opt[OPT_WRAP_HASH], .hash_name = "--wrap-hash",
+                      .usages = usage};
+    return import_key_file(c, &src, key);
+}
+
+#define WRAP_CIPHER_OPTS                                                                         \
+    (OPTBIT(OPT_IV) | OPTBIT(OPT_AAD) | OPTBIT(OPT_TAG_LENGTH) | OPTBIT(OPT_COUNTER) |          \
+     OPTBIT(OPT_LENGTH) | OPTBIT(OPT_LABEL) | OPTBIT(OPT_WRAP_HASH))
+
+/* wrap-key: exports --key in --format and wraps it; writes the wrapped bytes. */
+static int cmd_wrap_key(cli *c) {
+    const optset others = OPTBIT(OPT_KEY) | OPTBIT(OPT_ALG) | OPTBIT(OPT_HASH) | OPTBIT(OPT_CURVE) |
+                          OPTBIT(OPT_WRAPPING_KEY) | OPTBIT(OPT_WRAP_ALG) | OPTBIT(OPT_FORMAT) |
+                          OPTBIT(OPT_OUT);
+    int rc = check_options(c, "wrap-key", others | WRAP_CIPHER_OPTS);
+    if (!rc) rc = check_positionals(c, 0, 0);
+    if (!rc) rc = require_options(c, "wrap-key", OPTBIT(OPT_KEY) | OPTBIT(OPT_ALG) |
+                                                    OPTBIT(OPT_WRAPPING_KEY) | OPTBIT(OPT_WRAP_ALG) |
+                                                    OPTBIT(OPT_FORMAT));
+    webcrypto_params wp = {0};
+    webcrypto_algorithm alg = WEBCRYPTO_ALG_NONE;
+    webcrypto_key_format fmt = WEBCRYPTO_FORMAT_RAW;
+    cipher_bufs bufs;
+    memset(&bufs, 0, sizeof bufs);
+    if (!rc) rc = lookup_algorithm(c->opt[OPT_ALG], &alg);
+    if (!rc) rc = check_key_options(alg, c->opt[OPT_HASH], "--hash", c->opt[OPT_CURVE]);
+    if (!rc) rc = wrap_alg_params(c, "wrap-key", others, &wp, &bufs);
+    if (!rc) rc = parse_format(c->opt[OPT_FORMAT], &fmt);
+    if (!rc) rc = check_stdin_once(c, NULL, false);
+    if (!rc) rc = get_backend(c);
+    webcrypto_key *key = NULL, *wrapping = NULL;
+    key_source src = {.path = c->opt[OPT_KEY], .what = "--key", .alg = alg,
+                      .hash_opt = c->opt[OPT_HASH], .hash_name = "--hash",
+                      .curve_opt = c->opt[OPT_CURVE], .extractable = true, .usages_from_jwk = true};
+    if (!rc) rc = import_key_file(c, &src, &key);
+    if (!rc) rc = import_wrapping_key(c, wp.name, WEBCRYPTO_USAGE_WRAP_KEY, &wrapping);
+    uint8_t *out = NULL;
+    size_t n = 0;
+    if (!rc) {
+        webcrypto_status st = webcrypto_wrap_key(fmt, key, wrapping, &wp, &out, &n);
+        if (st) rc = crypto_error(st);
+    }
+    if (!rc) {
+        sink s;
+        rc = sink_open(&s, c->opt[OPT_OUT]);
+        if (!rc) rc = sink_commit(&s, out, n);
+    }
+    webcrypto_buffer_free(out, n);
+    webcrypto_key_free(key);
+    webcrypto_key_free(wrapping);
+    cipher_bufs_free(&bufs);
+    return rc;
+}
+
+/* unwrap-key: unwraps FILE with --wrapping-key and imports the result as a
+ * key of --alg in --format; prints it as a JWK. */
+static int cmd_unwrap_key(cli *c) {
+    const optset others = OPTBIT(OPT_ALG) | OPTBIT(OPT_HASH) | OPTBIT(OPT_CURVE) |
+                          OPTBIT(OPT_WRAPPING_KEY) | OPTBIT(OPT_WRAP_ALG) | OPTBIT(OPT_FORMAT) |
+                          OPTBIT(OPT_USAGES) | OPTBIT(OPT_EXTRACTABLE) | OPTBIT(OPT_OUT);
+    int rc = check_options(c, "unwrap-key", others | WRAP_CIPHER_OPTS);
+    if (!rc) rc = check_positionals(c, 0, 1);
+    if (!rc) rc = require_options(c, "unwrap-key", OPTBIT(OPT_ALG) | OPTBIT(OPT_WRAPPING_KEY) |
+                                                      OPTBIT(OPT_WRAP_ALG) | OPTBIT(OPT_FORMAT));
+    webcrypto_params wp = {0}, ip = {0};
+    webcrypto_key_format fmt = WEBCRYPTO_FORMAT_RAW;
+    cipher_bufs bufs;
+    memset(&bufs, 0, sizeof bufs);
+    if (!rc) rc = lookup_algorithm(c->opt[OPT_ALG], &ip.name);
+    if (!rc) rc = check_key_options(ip.name, c->opt[OPT_HASH], "--hash", c->opt[OPT_CURVE]);
+    if (!rc) rc = wrap_alg_params(c, "unwrap-key", others, &wp, &bufs);
+    if (!rc) rc = parse_format(c->opt[OPT_FORMAT], &fmt);
+    if (!rc) rc = resolve_key_params(c->opt[OPT_HASH], "--hash", c->opt[OPT_CURVE], NULL,
+                                     "unwrap-key", &ip);
+    unsigned usages = 0;
+    bool extractable = true;
+    if (!rc) rc = usages_option(c, allowed_usages(ip.name, type_of_format(ip.name, fmt, NULL)), &usages);
+    if (!rc) rc = parse_extractable(c, &extractable);
+    const char *in_path = c->npos > 1 ? c->pos[1] : NULL;
+    if (!rc) rc = check_stdin_once(c, in_path, true);
+    if (!rc) rc = get_backend(c);
+    webcrypto_key *unwrapping = NULL, *key = NULL;
+    if (!rc) rc = import_wrapping_key(c, wp.name, WEBCRYPTO_USAGE_UNWRAP_KEY, &unwrapping);
+    uint8_t *data = NULL;
+    size_t len = 0, cap = 0;
+    if (!rc) rc = read_all(in_path, &data, &len, &cap);
+    if (!rc) {
+        webcrypto_status st = webcrypto_unwrap_key(fmt, data, len, unwrapping, &wp, &ip, extractable,
+                                                   usages, &key);
+        if (st) rc = crypto_error(st);
+    }
+    if (!rc) rc = output_jwk(c, key);
+    if (data) wipe_free(data, cap);
+    webcrypto_key_free(key);
+    webcrypto_key_free(unwrapping);
+    cipher_bufs_free(&bufs);
     return rc;
 }
 
@@ -1115,6 +2017,16 @@ int main(int argc, char **argv) {
         rc = cmd_sign_verify(&c, cmd[0] == 's');
     } else if (strcmp(cmd, "derive-bits") == 0) {
         rc = cmd_derive_bits(&c);
+    } else if (strcmp(cmd, "derive-key") == 0) {
+        rc = cmd_derive_key(&c);
+    } else if (strcmp(cmd, "export") == 0) {
+        rc = cmd_export(&c);
+    } else if (strcmp(cmd, "import") == 0) {
+        rc = cmd_import(&c);
+    } else if (strcmp(cmd, "wrap-key") == 0) {
+        rc = cmd_wrap_key(&c);
+    } else if (strcmp(cmd, "unwrap-key") == 0) {
+        rc = cmd_unwrap_key(&c);
     } else if (strcmp(cmd, "random") == 0) {
         rc = cmd_random(&c);
     } else if (strcmp(cmd, "uuid") == 0) {

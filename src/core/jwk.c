@@ -481,7 +481,11 @@ webcrypto_status wc_jwk_export_pkey(const webcrypto_key *key, const wc_pkey_fiel
     int bad = !jwk || !ops;
     for (unsigned u = 1; !bad && u <= WEBCRYPTO_USAGE_UNWRAP_KEY; u <<= 1)
         if (key->usages & u) bad |= json_array_append_new(ops, json_string(webcrypto_usage_name(u)));
-    const char *alg = pkey_alg_name(key->alg, key->hash, key->curve);
+    /* ECDSA keys export no "alg": the spec's ECDSA export sets none (the hash
+     * is chosen per signature), though import checks one that is present. */
+    const char *alg = key->alg == WEBCRYPTO_ALG_ECDSA
+                          ? NULL
+                          : pkey_alg_name(key->alg, key->hash, key->curve);
     /* Members in lexicographic order, as browsers write them. */
     if (!bad && alg) bad |= json_object_set_new(jwk, "alg", json_string(alg));
     if (wc_is_rsa(key->alg)) {

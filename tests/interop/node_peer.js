@@ -1,0 +1,397 @@
+'use strict';
+/*
+ * node_peer.js - Node's crypto.subtle as the other side of the interop test.
+ *
+ *   node node_peer.js produce DIR/node.json       phase 1: Node's keys, signatures,
+ *                                                 ciphertexts, secrets, wrapped keys
+ *   node node_peer.js consume DIR/c.json DIR/node.json
+ *                                                 phase 2: check what the C peer wrote
+ *
+ * Both peers write and read the same manifest (see README.md beside this
+ * file): keys in every format, then operations whose results the other side
+ * checks with its own implementation. Each check prints one line; the last
+ * line is "node: N passed, N failed, N skipped". Exit status 1 if a check failed.
+ */
+const fs = require('fs');
+const { webcrypto } = require('crypto');
+const { subtle } = webcrypto;
+
+let passed = 0, failed = 0, skipped = 0;
+const pass = (name) => { passed++; console.log(`ok   - node: ${name}`); };
+const fail = (name, why) => { failed++; console.log(`FAIL - node: ${name}${why ? ` (${why})` : ''}`); };
+const skip = (name, why) => { skipped++; console.log(`skip - node: ${name} (${why})`); };
+
+const hex = (b) => Buffer.from(b instanceof ArrayBuffer ? new Uint8Array(b) : b).toString('hex');
+const unhex = (h) => new Uint8Array(Buffer.from(h, 'hex'));
+const errName = (e) => (e && e.name ? `${e.name}: ${e.message}` : String(e));
+
+/* One check: fn returns true (pass), false or a string (fail with that reason), or throws. */
+async function check(name, fn) {
+  try {
+    const r = await fn();
+    if (r === true) pass(name); else fail(name, typeof r === 'string' ? r : 'mismatch');
+  } catch (e) {
+    fail(name, errName(e));
+  }
+}
+/* A check that the promise rejects with an error of the given name. */
+async function checkRejects(name, errorName, fn) {
+  try {
+    await fn();
+    fail(name, `no error, want ${errorName}`);
+  } catch (e) {
+    if (e && e.name === errorName) pass(name); else fail(name, `got ${errName(e)}, want ${errorName}`);
+  }
+}
+
+const SIGN = new Set(['RSASSA-PKCS1-v1_5', 'RSA-PSS', 'ECDSA', 'Ed25519']);
+function usagesFor(name, priv) {
+  if (SIGN.has(name)) return priv ? ['sign'] : ['verify'];
+  if (name === 'RSA-OAEP') return priv ? ['decrypt', 'unwrapKey'] : ['encrypt', 'wrapKey'];
+  return priv ? ['deriveBits', 'deriveKey'] : []; /* ECDH, X25519 */
+}
+/* The import form of a generation algorithm (modulusLength etc. dropped). */
+function importAlg(alg) {
+  if (alg.hash) return { name: alg.name, hash: alg.hash };
+  if (alg.namedCurve) return { name: alg.name, namedCurve: alg.namedCurve };
+  return { name: alg.name };
+}
+const hasRaw = (name) => !name.startsWith('RSA');
+const sorted = (a) => [...a].sort().join(',');
+
+/* JWKs compared as JSON values: every member, key_ops as a set. */
+function jwkDiff(a, b) {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const k of keys) {
+    if (k === 'key_ops') {
+      if (!Array.isArray(a[k]) || !Array.isArray(b[k]) || sorted(a[k]) !== sorted(b[k]))
+        return `key_ops ${JSON.stringify(a[k])} vs ${JSON.stringify(b[k])}`;
+    } else if (JSON.stringify(a[k]) !== JSON.stringify(b[k])) {
+      return `member ${k}: ${JSON.stringify(a[k])} vs ${JSON.stringify(b[k])}`;
+    }
+  }
+  return true;
+}
+const sameHex = (buf, h) => (hex(buf) === h ? true : `got ${hex(buf).slice(0, 40)}..., want ${h.slice(0, 40)}...`);
+
+/* ---------------------------------------------------------------- what is made */
+
+const DATA = new Uint8Array(Buffer.concat([Buffer.from('libwebcrypto interop: '), webcrypto.getRandomValues(Buffer.alloc(1000))]));
+const E65537 = new Uint8Array([1, 0, 1]);
+const RSA = (name, hash, bits, e, extra) => ({ alg: { name, hash, modulusLength: bits, publicExponent: e || E65537 }, ...extra });
+
+/* Key pairs: id, generation algorithm, and what to do with them. */
+const CATALOG = [
+  { id: 'RSASSA-SHA-256', ...RSA('RSASSA-PKCS1-v1_5', 'SHA-256', 2048), sign: [{}] },
+  { id: 'RSASSA-SHA-1', ...RSA('RSASSA-PKCS1-v1_5', 'SHA-1', 1024), sign: [{}] },
+  { id: 'RSASSA-SHA-512', ...RSA('RSASSA-PKCS1-v1_5', 'SHA-512', 2048), sign: [{}] },
+  { id: 'RSA-PSS-SHA-256', ...RSA('RSA-PSS', 'SHA-256', 2048), sign: [{ saltLength: 32 }, { saltLength: 0 }] },
+  { id: 'RSA-PSS-SHA-384', ...RSA('RSA-PSS', 'SHA-384', 3072), sign: [{ saltLength: 48 }, { saltLength: 20 }] },
+  { id: 'RSA-OAEP-SHA-256', ...RSA('RSA-OAEP', 'SHA-256', 2048), encrypt: [{}, { label: '6c6162656c' }] },
+  { id: 'RSA-OAEP-SHA-1-e3', ...RSA('RSA-OAEP', 'SHA-1', 2048, new Uint8Array([3])), encrypt: [{}, { label: '00ff' }] },
+  { id: 'ECDSA-P-256', alg: { name: 'ECDSA', namedCurve: 'P-256' }, sign: [{ hash: 'SHA-256' }, { hash: 'SHA-384' }, { hash: 'SHA-1' }] },
+  { id: 'ECDSA-P-384', alg: { name: 'ECDSA', namedCurve: 'P-384' }, sign: [{ hash: 'SHA-384' }, { hash: 'SHA-256' }, { hash: 'SHA-512' }] },
+  { id: 'ECDSA-P-521', alg: { name: 'ECDSA', namedCurve: 'P-521' }, sign: [{ hash: 'SHA-512' }, { hash: 'SHA-256' }] },
+  { id: 'Ed25519', alg: { name: 'Ed25519' }, sign: [{}] },
+  { id: 'ECDH-P-256-A', alg: { name: 'ECDH', namedCurve: 'P-256' } },
+  { id: 'ECDH-P-256-B', alg: { name: 'ECDH', namedCurve: 'P-256' } },
+  { id: 'ECDH-P-384-A', alg: { name: 'ECDH', namedCurve: 'P-384' } },
+  { id: 'ECDH-P-384-B', alg: { name: 'ECDH', namedCurve: 'P-384' } },
+  { id: 'ECDH-P-521-A', alg: { name: 'ECDH', namedCurve: 'P-521' } },
+  { id: 'ECDH-P-521-B', alg: { name: 'ECDH', namedCurve: 'P-521' } },
+  { id: 'X25519-A', alg: { name: 'X25519' } },
+  { id: 'X25519-B', alg: { name: 'X25519' } },
+];
+/* Secrets: DH(a's private key, b's public key); length null is the whole secret. */
+const DERIVES = [
+  ['ECDH-P-256-A', 'ECDH-P-256-B', null], ['ECDH-P-256-A', 'ECDH-P-256-B', 128],
+  ['ECDH-P-384-A', 'ECDH-P-384-B', null], ['ECDH-P-521-A', 'ECDH-P-521-B', null],
+  ['ECDH-P-521-A', 'ECDH-P-521-B', 512], ['ECDH-P-521-A', 'ECDH-P-521-B', 521], ['X25519-A', 'X25519-B', null], ['X25519-A', 'X25519-B', 64],
+];
+
+/* Which asymmetric algorithms this Node has in crypto.subtle (Node 18 lacks some). */
+async function probe() {
+  const have = new Set();
+  const tries = {
+    'RSASSA-PKCS1-v1_5': null, 'RSA-PSS': null, 'RSA-OAEP': null,
+    ECDSA: [{ name: 'ECDSA', namedCurve: 'P-256' }, ['sign', 'verify']],
+    ECDH: [{ name: 'ECDH', namedCurve: 'P-256' }, ['deriveBits']],
+    Ed25519: [{ name: 'Ed25519' }, ['sign', 'verify']],
+    X25519: [{ name: 'X25519' }, ['deriveBits']],
+  };
+  for (const [name, t] of Object.entries(tries)) {
+    if (!t) { have.add(name); continue; } /* RSA: in every Node with crypto.subtle */
+    try { await subtle.generateKey(t[0], true, t[1]); have.add(name); } catch (e) { /* absent */ }
+  }
+  return have;
+}
+
+async function exportAll(pair, name) {
+  const k = {
+    spki: hex(await subtle.exportKey('spki', pair.publicKey)),
+    pkcs8: hex(await subtle.exportKey('pkcs8', pair.privateKey)),
+    jwkPub: await subtle.exportKey('jwk', pair.publicKey),
+    jwkPriv: await subtle.exportKey('jwk', pair.privateKey),
+  };
+  if (hasRaw(name)) k.raw = hex(await subtle.exportKey('raw', pair.publicKey));
+  return k;
+}
+
+function signParams(alg, p) {
+  const r = { name: alg.name };
+  if (p.hash) r.hash = p.hash;
+  if (p.saltLength !== undefined) r.saltLength = p.saltLength;
+  return r;
+}
+
+async function produce(outFile) {
+  const have = await probe();
+  const m = { producer: `node ${process.version}`, data: hex(DATA), keys: {}, ops: [] };
+  const pairs = {};
+  for (const e of CATALOG) {
+    if (!have.has(e.alg.name)) { skip(`generate ${e.id}`, `this Node's crypto.subtle has no ${e.alg.name}`); continue; }
+    const pair = await subtle.generateKey(e.alg, true, [...usagesFor(e.alg.name, true), ...usagesFor(e.alg.name, false)]);
+    pairs[e.id] = pair;
+    const id = `node-${e.id}`;
+    const alg = { ...e.alg };
+    if (alg.publicExponent) alg.publicExponent = hex(alg.publicExponent);
+    m.keys[id] = { alg, ...(await exportAll(pair, e.alg.name)) };
+    for (const p of e.sign || []) {
+      const params = signParams(e.alg, p);
+      m.ops.push({ op: 'sign', key: id, params, sig: hex(await subtle.sign(params, pair.privateKey, DATA)) });
+    }
+    for (const p of e.encrypt || []) {
+      const params = { name: 'RSA-OAEP' };
+      if (p.label !== undefined) params.label = unhex(p.label);
+      /* OAEP takes at most k - 2 * hLen - 2 bytes: 100 fit every key here */
+      m.ops.push({ op: 'encrypt', key: id, params: { name: 'RSA-OAEP', ...(p.label !== undefined ? { label: p.label } : {}) },
+                   dataLength: 100, ct: hex(await subtle.encrypt(params, pair.publicKey, DATA.subarray(0, 100))) });
+    }
+  }
+  for (const [a, b, length] of DERIVES) {
+    if (!pairs[a] || !pairs[b]) continue;
+    const alg = pairs[a].privateKey.algorithm;
+    const bits = await subtle.deriveBits({ name: alg.name, public: pairs[b].publicKey }, pairs[a].privateKey, length);
+    m.ops.push({ op: 'derive', a: `node-${a}`, b: `node-${b}`, length, bits: hex(bits) });
+  }
+  await produceSecret(m, pairs);
+  fs.writeFileSync(outFile, JSON.stringify(m, null, 1));
+  pass(`wrote ${Object.keys(m.keys).length} key pairs and ${m.ops.length} operations for the C peer`);
+}
+
+/* AES, HMAC and key wrapping: the keys travel as raw bytes beside the result. */
+async function produceSecret(m, pairs) {
+  const aes = async (name, bits, usages) => {
+    const k = await subtle.generateKey({ name, length: bits }, true, usages || ['encrypt', 'decrypt']);
+    return [k, hex(await subtle.exportKey('raw', k))];
+  };
+  const ciphers = [
+    { name: 'AES-GCM', bits: 256, p: { iv: '000102030405060708090a0b', additionalData: 'feedface', tagLength: 128 } },
+    { name: 'AES-GCM', bits: 128, p: { iv: 'cafebabefacedbaddecaf888', tagLength: 96 } },
+    { name: 'AES-GCM', bits: 192, p: { iv: '00112233445566778899aabbccddeeff0011' } },
+    { name: 'AES-CBC', bits: 256, p: { iv: '000102030405060708090a0b0c0d0e0f' } },
+    { name: 'AES-CBC', bits: 128, p: { iv: 'ffeeddccbbaa99887766554433221100' } },
+    { name: 'AES-CTR', bits: 128, p: { counter: '000102030405060708090a0b0c0d0e0f', length: 64 } },
+    /* the low 8 counter bits start at fe and wrap on their own inside the data */
+    { name: 'AES-CTR', bits: 256, p: { counter: 'f0f1f2f3f4f5f6f7f8f9fafbfcfdfefe', length: 8 } },
+  ];
+  for (const c of ciphers) {
+    const [key, raw] = await aes(c.name, c.bits);
+    const params = { name: c.name };
+    for (const [k, v] of Object.entries(c.p)) params[k] = typeof v === 'string' ? unhex(v) : v;
+    const data = c.name === 'AES-CTR' && c.p.length === 8 ? DATA.subarray(0, 16 * 200) : DATA;
+    m.ops.push({ op: 'cipher', params: { name: c.name, ...c.p }, key: raw, dataLength: data.length,
+                 ct: hex(await subtle.encrypt(params, key, data)) });
+  }
+  for (const [hash, length] of [['SHA-256', undefined], ['SHA-384', 256], ['SHA-512', undefined], ['SHA-1', 160]]) {
+    const k = await subtle.generateKey({ name: 'HMAC', hash, ...(length ? { length } : {}) }, true, ['sign', 'verify']);
+    m.ops.push({ op: 'mac', hash, key: hex(await subtle.exportKey('raw', k)),
+                 mac: hex(await subtle.sign('HMAC', k, DATA)) });
+  }
+  /* Wrapped keys: an AES key as raw and jwk, an EC private key as pkcs8. */
+  const [inner, innerRaw] = await aes('AES-GCM', 256);
+  const [kw, kwRaw] = await aes('AES-KW', 256, ['wrapKey', 'unwrapKey']);
+  const [gcm, gcmRaw] = await aes('AES-GCM', 128, ['wrapKey', 'unwrapKey']);
+  const wraps = [
+    { format: 'raw', wrapAlg: { name: 'AES-KW' }, wrappingKey: { raw: kwRaw }, key: kw },
+    { format: 'jwk', wrapAlg: { name: 'AES-KW' }, wrappingKey: { raw: kwRaw }, key: kw },
+    { format: 'raw', wrapAlg: { name: 'AES-GCM', iv: '0f0e0d0c0b0a090807060504' }, wrappingKey: { raw: gcmRaw }, key: gcm },
+    { format: 'jwk', wrapAlg: { name: 'AES-GCM', iv: '0f0e0d0c0b0a090807060505', additionalData: '01' }, wrappingKey: { raw: gcmRaw }, key: gcm },
+  ];
+  if (pairs['RSA-OAEP-SHA-256']) {
+    const ref = { ref: 'node-RSA-OAEP-SHA-256' }, key = pairs['RSA-OAEP-SHA-256'].publicKey;
+    wraps.push({ format: 'raw', wrapAlg: { name: 'RSA-OAEP' }, wrappingKey: ref, key });
+    wraps.push({ format: 'jwk', wrapAlg: { name: 'RSA-OAEP', label: '77726170' }, wrappingKey: ref, key });
+  }
+  for (const w of wraps) {
+    const params = { name: w.wrapAlg.name };
+    for (const [k, v] of Object.entries(w.wrapAlg)) if (k !== 'name') params[k] = unhex(v);
+    m.ops.push({ op: 'wrap', format: w.format, wrapAlg: w.wrapAlg, wrappingKey: w.wrappingKey,
+                 inner: { alg: { name: 'AES-GCM' }, usages: ['encrypt', 'decrypt'], raw: innerRaw },
+                 wrapped: hex(await subtle.wrapKey(w.format, inner, w.key, params)) });
+  }
+  if (pairs['ECDSA-P-384']) {
+    m.ops.push({ op: 'wrap', format: 'pkcs8', wrapAlg: { name: 'AES-GCM', iv: '0f0e0d0c0b0a090807060506' },
+                 wrappingKey: { raw: gcmRaw },
+                 inner: { alg: { name: 'ECDSA', namedCurve: 'P-384' }, usages: ['sign'], pkcs8: m.keys['node-ECDSA-P-384'].pkcs8 },
+                 wrapped: hex(await subtle.wrapKey('pkcs8', pairs['ECDSA-P-384'].privateKey, gcm,
+                                                  { name: 'AES-GCM', iv: unhex('0f0e0d0c0b0a090807060506') })) });
+  }
+}
+
+/* ---------------------------------------------------------------- checking the peer */
+
+const fromHexParams = (p) => {
+  const r = {};
+  for (const [k, v] of Object.entries(p)) r[k] = (typeof v === 'string' && k !== 'name' && k !== 'hash') ? unhex(v) : v;
+  return r;
+};
+
+async function consume(peerFile, ownFile) {
+  const have = await probe();
+  const m = JSON.parse(fs.readFileSync(peerFile, 'utf8'));
+  const own = ownFile ? JSON.parse(fs.readFileSync(ownFile, 'utf8')) : { keys: {} };
+  const data = unhex(m.data);
+  console.log(`# node ${process.version} checks ${m.producer}`);
+  /* ids of keys this Node can use, and their imported forms */
+  const keys = {};
+  const allKeys = { ...own.keys, ...m.keys };
+  for (const [id, k] of Object.entries(allKeys)) {
+    if (!have.has(k.alg.name)) {
+      if (m.keys[id]) skip(`key ${id}`, `this Node's crypto.subtle has no ${k.alg.name}`);
+      continue;
+    }
+    const alg = importAlg(k.alg);
+    const pubU = usagesFor(k.alg.name, false), privU = usagesFor(k.alg.name, true);
+    try {
+      keys[id] = {
+        spec: k,
+        pub: await subtle.importKey('spki', unhex(k.spki), alg, true, pubU),
+        priv: await subtle.importKey('pkcs8', unhex(k.pkcs8), alg, true, privU),
+      };
+    } catch (e) {
+      fail(`import ${id} (spki, pkcs8)`, errName(e));
+      continue;
+    }
+    if (!m.keys[id]) continue; /* our own key: used below, checked in phase 1 */
+    await checkFormats(id, k, alg, pubU, privU);
+  }
+  for (const op of m.ops) {
+    try {
+      await checkOp(op, keys, data);
+    } catch (e) {
+      fail(`${op.op} ${op.key || op.a || op.params && op.params.name || ''}`, errName(e));
+    }
+  }
+}
+
+/* The peer's key in each format imports here, and exporting it in every
+ * format gives the peer's bytes (JWK: the same members). */
+async function checkFormats(id, k, alg, pubU, privU) {
+  const name = k.alg.name;
+  const pubFormats = [['spki', unhex(k.spki)], ['jwk', k.jwkPub]];
+  if (hasRaw(name)) pubFormats.push(['raw', unhex(k.raw)]);
+  for (const [fmt, bytes] of pubFormats) {
+    await check(`${id}: public ${fmt} imports; re-exported as spki${hasRaw(name) ? ', raw' : ''} and jwk it equals the peer's`, async () => {
+      const key = await subtle.importKey(fmt, bytes, alg, true, pubU);
+      let r = sameHex(await subtle.exportKey('spki', key), k.spki);
+      if (r !== true) return `spki ${r}`;
+      if (hasRaw(name)) { r = sameHex(await subtle.exportKey('raw', key), k.raw); if (r !== true) return `raw ${r}`; }
+      r = jwkDiff(await subtle.exportKey('jwk', key), k.jwkPub);
+      return r === true ? true : `jwk ${r}`;
+    });
+  }
+  for (const [fmt, bytes] of [['pkcs8', unhex(k.pkcs8)], ['jwk', k.jwkPriv]]) {
+    await check(`${id}: private ${fmt} imports; re-exported as pkcs8 and jwk it equals the peer's`, async () => {
+      const key = await subtle.importKey(fmt, bytes, alg, true, privU);
+      let r = sameHex(await subtle.exportKey('pkcs8', key), k.pkcs8);
+      if (r !== true) return `pkcs8 ${r}`;
+      r = jwkDiff(await subtle.exportKey('jwk', key), k.jwkPriv);
+      return r === true ? true : `jwk ${r}`;
+    });
+  }
+}
+
+async function importSecret(raw, alg, usages) {
+  return subtle.importKey('raw', unhex(raw), alg, true, usages);
+}
+
+async function checkOp(op, keys, data) {
+  switch (op.op) {
+  case 'sign': {
+    const k = keys[op.key];
+    const what = `${op.key} ${JSON.stringify(op.params)}`;
+    if (!k) return skip(`verify ${what}`, 'key unusable here');
+    const sig = unhex(op.sig);
+    await check(`verify ${what}: the peer's signature is valid`, () => subtle.verify(op.params, k.pub, sig, data));
+    const bad = sig.slice(); bad[bad.length >> 1] ^= 0x10;
+    await check(`verify ${what}: a flipped bit is invalid`, async () => !(await subtle.verify(op.params, k.pub, bad, data)));
+    if (op.params.name === 'RSASSA-PKCS1-v1_5' || op.params.name === 'Ed25519')
+      await check(`sign ${what}: deterministic, same bytes as the peer`, async () => sameHex(await subtle.sign(op.params, k.priv, data), op.sig));
+    return;
+  }
+  case 'encrypt': {
+    const k = keys[op.key];
+    const params = fromHexParams(op.params);
+    const what = `RSA-OAEP ${op.key}${op.params.label !== undefined ? ` label ${op.params.label}` : ' no label'}`;
+    if (!k) return skip(`decrypt ${what}`, 'key unusable here');
+    await check(`decrypt ${what}: the peer's ciphertext gives the data`, async () => sameHex(await subtle.decrypt(params, k.priv, unhex(op.ct)), hex(data.subarray(0, op.dataLength))));
+    const other = { name: 'RSA-OAEP', label: unhex(op.params.label === '01' ? '02' : '01') };
+    await checkRejects(`decrypt ${what} with another label: OperationError`, 'OperationError', () => subtle.decrypt(other, k.priv, unhex(op.ct)));
+    return;
+  }
+  case 'derive': {
+    const a = keys[op.a], b = keys[op.b];
+    const what = `${op.b} x ${op.a}${op.length === null ? '' : ` (${op.length} bits)`}`;
+    if (!a || !b) return skip(`derive ${what}`, 'key unusable here');
+    /* the other direction: b's private key with a's public key */
+    await check(`deriveBits ${what}: secrets agree`, async () =>
+      sameHex(await subtle.deriveBits({ name: a.spec.alg.name, public: a.pub }, b.priv, op.length), op.bits));
+    return;
+  }
+  case 'cipher': {
+    const params = fromHexParams(op.params);
+    const key = await importSecret(op.key, op.params.name, ['encrypt', 'decrypt']);
+    const what = `${op.params.name}-${op.key.length * 4} ${JSON.stringify(op.params)}`;
+    const pt = data.subarray(0, op.dataLength);
+    await check(`decrypt ${what}: the peer's ciphertext gives the data`, async () => sameHex(await subtle.decrypt(params, key, unhex(op.ct)), hex(pt)));
+    await check(`encrypt ${what}: same bytes as the peer`, async () => sameHex(await subtle.encrypt(params, key, pt), op.ct));
+    return;
+  }
+  case 'mac': {
+    const key = await importSecret(op.key, { name: 'HMAC', hash: op.hash }, ['sign', 'verify']);
+    const what = `HMAC ${op.hash} (${op.key.length * 4} bits)`;
+    await check(`verify ${what}: the peer's MAC is valid`, () => subtle.verify('HMAC', key, unhex(op.mac), data));
+    await check(`sign ${what}: same MAC as the peer`, async () => sameHex(await subtle.sign('HMAC', key, data), op.mac));
+    return;
+  }
+  case 'wrap': {
+    const params = fromHexParams(op.wrapAlg);
+    const what = `${op.format} key wrapped with ${JSON.stringify(op.wrapAlg)}`;
+    let uk;
+    if (op.wrappingKey.ref) {
+      if (!keys[op.wrappingKey.ref]) return skip(`unwrap ${what}`, 'key unusable here');
+      uk = keys[op.wrappingKey.ref].priv;
+    } else {
+      uk = await importSecret(op.wrappingKey.raw, op.wrapAlg.name, ['wrapKey', 'unwrapKey']);
+    }
+    await check(`unwrapKey ${what}: gives the peer's key`, async () => {
+      const k = await subtle.unwrapKey(op.format, unhex(op.wrapped), uk, params, op.inner.alg, true, op.inner.usages);
+      return op.inner.raw ? sameHex(await subtle.exportKey('raw', k), op.inner.raw)
+                          : sameHex(await subtle.exportKey('pkcs8', k), op.inner.pkcs8);
+    });
+    return;
+  }
+  default:
+    fail(`unknown operation ${op.op}`);
+  }
+}
+
+(async () => {
+  const [phase, file, own] = process.argv.slice(2);
+  if (phase === 'produce') await produce(file);
+  else if (phase === 'consume') await consume(file, own);
+  else { console.error('usage: node node_peer.js produce OUT.json | consume PEER.json [OWN.json]'); process.exit(2); }
+  console.log(`node: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+  process.exit(failed ? 1 : 0);
+})().catch((e) => { console.log(`FAIL - node: ${errName(e)}`); console.error(e.stack); console.log(`node: ${passed} passed, ${failed + 1} failed, ${skipped} skipped`); process.exit(1); });
