@@ -162,9 +162,16 @@ static webcrypto_status variant_handle(webcrypto_backend *base, const char *full
     return WEBCRYPTO_OK;
 }
 
+/* openssl when built, else the first backend registered. */
+static const char *default_backend_name(void) {
+    for (size_t i = 0; i < WC_REGISTRY_COUNT; i++)
+        if (strcmp(wc_registry[i].name, WC_DEFAULT_BACKEND) == 0) return WC_DEFAULT_BACKEND;
+    return wc_registry[0].name;
+}
+
 webcrypto_status webcrypto_backend_get(const char *name, const webcrypto_backend **out) {
     WC_REQUIRE(out, "backend_get: out must not be NULL");
-    if (!name) name = WC_DEFAULT_BACKEND;
+    if (!name) name = WC_REGISTRY_COUNT ? default_backend_name() : WC_DEFAULT_BACKEND;
     const char *colon = strchr(name, ':');
     size_t base_len = colon ? (size_t)(colon - name) : strlen(name);
     for (size_t i = 0; i < WC_REGISTRY_COUNT; i++) {

@@ -27,6 +27,7 @@
 #include <openssl/rand.h>
 
 #include "core/backend.h"
+#include "gcm_siv.h"
 
 /* EVP_*Update take int lengths: feed larger inputs in chunks of this many
  * bytes (a multiple of the AES block, so chunking never splits a block). */
@@ -182,6 +183,7 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, uint64_t *ca
     }
     kdf_hkdf = EVP_KDF_fetch(NULL, "HKDF", NULL);
     kdf_pbkdf2 = EVP_KDF_fetch(NULL, "PBKDF2", NULL);
+    bool gcm_siv = wc_ossl_gcm_siv_init();
     ERR_clear_error();
 
     /* HMAC is built on the digests (RFC 2104), so it needs only them; a key
@@ -191,6 +193,7 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, uint64_t *ca
     if (ctr) c |= WC_CAP(WEBCRYPTO_ALG_AES_CTR);
     if (gcm) c |= WC_CAP(WEBCRYPTO_ALG_AES_GCM);
     if (kw) c |= WC_CAP(WEBCRYPTO_ALG_AES_KW);
+    if (gcm_siv) c |= WC_CAP(WEBCRYPTO_ALG_AES_GCM_SIV);
     if (kdf_hkdf && any_md) c |= WC_CAP(WEBCRYPTO_ALG_HKDF);
     if (kdf_pbkdf2 && any_md) c |= WC_CAP(WEBCRYPTO_ALG_PBKDF2);
     c |= wc_ossl_pkey_init(); /* RSA, EC, Ed25519, X25519: each probed */
@@ -422,6 +425,7 @@ static webcrypto_status ossl_secret_key_new(const void *bctx, webcrypto_algorith
     case WEBCRYPTO_ALG_AES_CTR:
     case WEBCRYPTO_ALG_AES_GCM:
     case WEBCRYPTO_ALG_AES_KW: return aes_key_new(alg, key, key_len, state);
+    case WEBCRYPTO_ALG_AES_GCM_SIV: return wc_ossl_gcm_siv_key_new(key, key_len, state);
     case WEBCRYPTO_ALG_HKDF:
     case WEBCRYPTO_ALG_PBKDF2:
         /* The KDFs take the raw key from the core on every call. */
@@ -437,6 +441,8 @@ static void ossl_secret_key_free(void *state) {
     if (!state) return;
     if (*(const webcrypto_algorithm *)state == WEBCRYPTO_ALG_HMAC)
         hmac_state_free(state);
+    else if (*(const webcrypto_algorithm *)state == WEBCRYPTO_ALG_AES_GCM_SIV)
+        wc_ossl_gcm_siv_key_free(state);
     else
         aes_state_free(state);
 }
@@ -876,6 +882,8 @@ const wc_backend_ops wc_backend_openssl = {
     .ed25519_verify = wc_ossl_ed25519_verify,
     .ecdh = wc_ossl_ecdh,
     .x25519 = wc_ossl_x25519,
+    .aes_gcm_siv_seal = wc_ossl_gcm_siv_seal,
+    .aes_gcm_siv_open = wc_ossl_gcm_siv_open,
     .hkdf = ossl_hkdf,
     .pbkdf2 = ossl_pbkdf2,
 };

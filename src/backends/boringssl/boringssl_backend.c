@@ -1,0 +1,608 @@
+/*
+ * boringssl_backend.c - the "boringssl" backend, over BoringSSL's libcrypto.
+ *
+ * Built as a module (webcrypto-boringssl.so, see backend.h): BoringSSL and
+ * OpenSSL export the same symbol names, and the core loads this module with
+ * its own symbol scope.
+ *
+ * Design (see backend.h for the contract):
+ *  - Digests and HMAC use BoringSSL's low-level SHA-1/SHA-2 functions on
+ *    contexts held by value: EVP_DigestInit allocates per call, these do not.
+ *    An HMAC key keeps the two hash states that have absorbed K0^ipad and
+ *    K0^opad (RFC 2104); each call copies them (a struct copy).
+ *  - AES-CBC and AES-CTR use AES_KEY schedules made once per key, with
+ *    AES_cbc_encrypt / AES_ctr128_encrypt (size_t lengths, no allocation).
+ *  - AES-GCM and AES-GCM-SIV use an EVP_AEAD_CTX prepared once per key, which
+ *    BoringSSL documents as usable by many threads at once. The GCM AEAD takes
+ *    any non-empty nonce; a tag shorter than 16 bytes is the prefix of the
+ *    full tag on sealing, and is checked with a per-call context initialised
+ *    for that tag length on opening (rare; that open costs about 2.3x a
+ *    16-byte-tag open at 64 bytes, measured).
+ *  - Every BoringSSL failure becomes OPERATION (NO_MEMORY for allocation
+ *    failures) with BoringSSL's reason in the message; the error queue is
+ *    cleared so nothing leaks into later calls.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/base.h> /* BoringSSL only: OpenSSL has no openssl/base.h */
+#ifndef OPENSSL_IS_BORINGSSL
+#error "boringssl_backend.c must be compiled against BoringSSL's headers, not OpenSSL's"
+#endif
+#include <openssl/aead.h>
+#include <openssl/aes.h>
+#include <openssl/crypto.h>
+#include <openssl/digest.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/hkdf.h>
+#include <openssl/rand.h>
+#include <openssl/sha.h>
+
+#include "core/backend.h"
+
+/* Stands in for an empty buffer, so no NULL pointer reaches the library. */
+static const uint8_t empty_buf[1] = {0};
+#define NONNULL(p, len) ((len) ? (p) : empty_buf)
+
+static char description_text[160];
+
+/* ---- errors ---- */
+
+static webcrypto_status bssl_fail(const char *what) {
+    uint32_t e = ERR_peek_last_error();
+    webcrypto_status st = WEBCRYPTO_ERR_OPERATION;
+    char reason[256];
+    if (e != 0) {
+        ERR_error_string_n(e, reason, sizeof reason);
+        if (ERR_GET_REASON(e) == ERR_GET_REASON(ERR_R_MALLOC_FAILURE))
+            st = WEBCRYPTO_ERR_NO_MEMORY;
+    } else {
+        snprintf(reason, sizeof reason, "no reason given");
+    }
+    ERR_clear_error();
+    return wc_error(st, "BoringSSL: %s failed: %s", what, reason);
+}
+
+static webcrypto_status out_of_memory(void) {
+    return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
+}
+
+/* ---- hashes: the low-level functions on a by-value state ---- */
+
+typedef union hash_state {
+    SHA_CTX sha1;
+    SHA256_CTX sha256;
+    SHA512_CTX sha512; /* SHA-384 too */
+} hash_state;
+
+/* Digest and block sizes of SHA_1..SHA_512; 0 for anything else. */
+static size_t hash_size(webcrypto_algorithm hash) {
+    switch (hash) {
+    case WEBCRYPTO_ALG_SHA_1: return SHA_DIGEST_LENGTH;
+    case WEBCRYPTO_ALG_SHA_256: return SHA256_DIGEST_LENGTH;
+    case WEBCRYPTO_ALG_SHA_384: return SHA384_DIGEST_LENGTH;
+    case WEBCRYPTO_ALG_SHA_512: return SHA512_DIGEST_LENGTH;
+    default: return 0;
+    }
+}
+
+static size_t hash_block(webcrypto_algorithm hash) {
+    return hash == WEBCRYPTO_ALG_SHA_384 || hash == WEBCRYPTO_ALG_SHA_512 ? 128 : 64;
+}
+
+static const EVP_MD *hash_md(webcrypto_algorithm hash) {
+    switch (hash) {
+    case WEBCRYPTO_ALG_SHA_1: return EVP_sha1();
+    case WEBCRYPTO_ALG_SHA_256: return EVP_sha256();
+    case WEBCRYPTO_ALG_SHA_384: return EVP_sha384();
+    case WEBCRYPTO_ALG_SHA_512: return EVP_sha512();
+    default: return NULL;
+    }
+}
+
+/* A module links only util.c and module_shim.c of the core, so it cannot call
+ * webcrypto_algorithm_name(): messages give the algorithm's number. */
+static webcrypto_status hash_unavailable(webcrypto_algorithm hash) {
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL backend: no hash (algorithm %d)",
+                    (int)hash);
+}
+
+/* These return BoringSSL's status (always 1 in this version; checked anyway). */
+static int hash_init(webcrypto_algorithm hash, hash_state *s) {
+    switch (hash) {
+    case WEBCRYPTO_ALG_SHA_1: return SHA1_Init(&s->sha1);
+    case WEBCRYPTO_ALG_SHA_256: return SHA256_Init(&s->sha256);
+    case WEBCRYPTO_ALG_SHA_384: return SHA384_Init(&s->sha512);
+    case WEBCRYPTO_ALG_SHA_512: return SHA512_Init(&s->sha512);
+    default: return 0;
+    }
+}
+
+static int hash_update(webcrypto_algorithm hash, hash_state *s, const uint8_t *in, size_t len) {
+    if (len == 0) return 1;
+    switch (hash) {
+    case WEBCRYPTO_ALG_SHA_1: return SHA1_Update(&s->sha1, in, len);
+    case WEBCRYPTO_ALG_SHA_256: return SHA256_Update(&s->sha256, in, len);
+    case WEBCRYPTO_ALG_SHA_384: return SHA384_Update(&s->sha512, in, len);
+    case WEBCRYPTO_ALG_SHA_512: return SHA512_Update(&s->sha512, in, len);
+    default: return 0;
+    }
+}
+
+static int hash_final(webcrypto_algorithm hash, hash_state *s, uint8_t *out) {
+    switch (hash) {
+    case WEBCRYPTO_ALG_SHA_1: return SHA1_Final(out, &s->sha1);
+    case WEBCRYPTO_ALG_SHA_256: return SHA256_Final(out, &s->sha256);
+    case WEBCRYPTO_ALG_SHA_384: return SHA384_Final(out, &s->sha512);
+    case WEBCRYPTO_ALG_SHA_512: return SHA512_Final(out, &s->sha512);
+    default: return 0;
+    }
+}
+
+/* ---- init ---- */
+
+static webcrypto_status bssl_init(const char *variant, void **bctx, uint64_t *caps,
+                                  const char **description) {
+    (void)bctx;
+    if (variant)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "the boringssl backend has no variant \"%s\"", variant);
+    CRYPTO_library_init();
+    uint64_t c = WC_CAP(WEBCRYPTO_ALG_SHA_1) | WC_CAP(WEBCRYPTO_ALG_SHA_256) |
+                 WC_CAP(WEBCRYPTO_ALG_SHA_384) | WC_CAP(WEBCRYPTO_ALG_SHA_512) |
+                 WC_CAP(WEBCRYPTO_ALG_HMAC) | WC_CAP(WEBCRYPTO_ALG_AES_CBC) |
+                 WC_CAP(WEBCRYPTO_ALG_AES_CTR) | WC_CAP(WEBCRYPTO_ALG_HKDF) |
+                 WC_CAP(WEBCRYPTO_ALG_PBKDF2);
+    if (EVP_aead_aes_128_gcm() && EVP_aead_aes_192_gcm() && EVP_aead_aes_256_gcm())
+        c |= WC_CAP(WEBCRYPTO_ALG_AES_GCM);
+    if (EVP_aead_aes_128_gcm_siv() && EVP_aead_aes_256_gcm_siv())
+        c |= WC_CAP(WEBCRYPTO_ALG_AES_GCM_SIV);
+#ifdef WC_BORINGSSL_PACKAGE
+    snprintf(description_text, sizeof description_text,
+             "%s (Android, %s, BORINGSSL_API_VERSION %d)", OpenSSL_version(OPENSSL_VERSION),
+             WC_BORINGSSL_PACKAGE, BORINGSSL_API_VERSION);
+#else
+    snprintf(description_text, sizeof description_text, "%s (BORINGSSL_API_VERSION %d)",
+             OpenSSL_version(OPENSSL_VERSION), BORINGSSL_API_VERSION);
+#endif
+    *caps = c;
+    *description = description_text;
+    return WEBCRYPTO_OK;
+}
+
+/* ---- random ---- */
+
+static webcrypto_status bssl_random_bytes(const void *bctx, uint8_t *out, size_t len) {
+    (void)bctx;
+    if (len > 0 && RAND_bytes(out, len) != 1) return bssl_fail("RAND_bytes");
+    return WEBCRYPTO_OK;
+}
+
+/* ---- digest ---- */
+
+typedef struct digest_ctx {
+    webcrypto_algorithm hash;
+    hash_state st;
+} digest_ctx;
+
+static webcrypto_status bssl_digest(const void *bctx, webcrypto_algorithm hash,
+                                    const uint8_t *in, size_t len, uint8_t *out) {
+    (void)bctx;
+    hash_state s;
+    if (hash_size(hash) == 0) return hash_unavailable(hash);
+    int ok = hash_init(hash, &s) && hash_update(hash, &s, in, len) && hash_final(hash, &s, out);
+    wc_wipe(&s, sizeof s); /* the input may be secret */
+    return ok ? WEBCRYPTO_OK : bssl_fail("digest");
+}
+
+static webcrypto_status bssl_digest_new(const void *bctx, webcrypto_algorithm hash, void **ctx) {
+    (void)bctx;
+    if (hash_size(hash) == 0) return hash_unavailable(hash);
+    digest_ctx *d = malloc(sizeof *d);
+    if (!d) return out_of_memory();
+    d->hash = hash;
+    if (!hash_init(hash, &d->st)) {
+        free(d);
+        return bssl_fail("digest init");
+    }
+    *ctx = d;
+    return WEBCRYPTO_OK;
+}
+
+static webcrypto_status bssl_digest_update(void *ctx, const uint8_t *in, size_t len) {
+    digest_ctx *d = ctx;
+    return hash_update(d->hash, &d->st, in, len) ? WEBCRYPTO_OK : bssl_fail("digest update");
+}
+
+static webcrypto_status bssl_digest_final(void *ctx, uint8_t *out) {
+    digest_ctx *d = ctx;
+    return hash_final(d->hash, &d->st, out) ? WEBCRYPTO_OK : bssl_fail("digest final");
+}
+
+static void bssl_digest_free(void *ctx) {
+    if (!ctx) return;
+    wc_wipe(ctx, sizeof(digest_ctx));
+    free(ctx);
+}
+
+/* ---- secret key state ---- */
+
+typedef struct hmac_key {
+    webcrypto_algorithm alg; /* WEBCRYPTO_ALG_HMAC; first member of every state */
+    webcrypto_algorithm hash;
+    size_t md_size;
+    hash_state inner; /* has absorbed K0 ^ ipad */
+    hash_state outer; /* has absorbed K0 ^ opad */
+} hmac_key;
+
+typedef struct aes_key {
+    webcrypto_algorithm alg; /* AES_CBC, AES_CTR, AES_GCM or AES_GCM_SIV */
+    AES_KEY enc;             /* CBC, CTR */
+    AES_KEY dec;             /* CBC */
+    bool have_aead;
+    EVP_AEAD_CTX aead;       /* GCM (16-byte tag), GCM-SIV */
+    const EVP_AEAD *gcm;     /* GCM: for a context with a shorter tag */
+    size_t key_len;
+    uint8_t key[32];         /* GCM: for that context */
+} aes_key;
+
+static webcrypto_status hmac_key_new(webcrypto_algorithm hash, const uint8_t *key,
+                                     size_t key_len, void **state) {
+    size_t size = hash_size(hash), block = hash_block(hash);
+    if (size == 0) return hash_unavailable(hash);
+    hmac_key *s = calloc(1, sizeof *s);
+    if (!s) return out_of_memory();
+    s->alg = WEBCRYPTO_ALG_HMAC;
+    s->hash = hash;
+    s->md_size = size;
+
+    /* K0 (RFC 2104): a key longer than the block is hashed; then zero-padded. */
+    uint8_t k0[128] = {0}, pad[128];
+    hash_state t;
+    int ok = 1;
+    if (key_len > block)
+        ok = hash_init(hash, &t) && hash_update(hash, &t, key, key_len) && hash_final(hash, &t, k0);
+    else if (key_len > 0)
+        memcpy(k0, key, key_len);
+    for (size_t i = 0; i < block; i++) pad[i] = (uint8_t)(k0[i] ^ 0x36);
+    ok = ok && hash_init(hash, &s->inner) && hash_update(hash, &s->inner, pad, block);
+    for (size_t i = 0; i < block; i++) pad[i] = (uint8_t)(k0[i] ^ 0x5c);
+    ok = ok && hash_init(hash, &s->outer) && hash_update(hash, &s->outer, pad, block);
+    wc_wipe(k0, sizeof k0);
+    wc_wipe(pad, sizeof pad);
+    wc_wipe(&t, sizeof t);
+    if (!ok) {
+        wc_wipe(s, sizeof *s);
+        free(s);
+        return bssl_fail("HMAC key setup");
+    }
+    *state = s;
+    return WEBCRYPTO_OK;
+}
+
+static const EVP_AEAD *gcm_aead(size_t key_len) {
+    switch (key_len) {
+    case 16: return EVP_aead_aes_128_gcm();
+    case 24: return EVP_aead_aes_192_gcm();
+    default: return EVP_aead_aes_256_gcm();
+    }
+}
+
+static void aes_key_free(aes_key *s) {
+    if (s->have_aead) EVP_AEAD_CTX_cleanup(&s->aead);
+    wc_wipe(s, sizeof *s); /* the schedules, the AEAD state and the key copy */
+    free(s);
+}
+
+static webcrypto_status aes_key_new(webcrypto_algorithm alg, const uint8_t *key, size_t key_len,
+                                    void **state) {
+    aes_key *s = calloc(1, sizeof *s);
+    if (!s) return out_of_memory();
+    s->alg = alg;
+    webcrypto_status st = WEBCRYPTO_OK;
+    unsigned bits = (unsigned)key_len * 8;
+    switch (alg) {
+    case WEBCRYPTO_ALG_AES_CBC:
+    case WEBCRYPTO_ALG_AES_CTR:
+        if (AES_set_encrypt_key(key, bits, &s->enc) != 0 ||
+            (alg == WEBCRYPTO_ALG_AES_CBC && AES_set_decrypt_key(key, bits, &s->dec) != 0))
+            st = wc_error(WEBCRYPTO_ERR_OPERATION, "BoringSSL: AES key schedule failed");
+        break;
+    case WEBCRYPTO_ALG_AES_GCM:
+        s->gcm = gcm_aead(key_len);
+        memcpy(s->key, key, key_len);
+        s->key_len = key_len;
+        if (EVP_AEAD_CTX_init(&s->aead, s->gcm, key, key_len, 16, NULL) != 1)
+            st = bssl_fail("EVP_AEAD_CTX_init (AES-GCM)");
+        else
+            s->have_aead = true;
+        break;
+    case WEBCRYPTO_ALG_AES_GCM_SIV: {
+        const EVP_AEAD *a = key_len == 16 ? EVP_aead_aes_128_gcm_siv() : EVP_aead_aes_256_gcm_siv();
+        if (EVP_AEAD_CTX_init(&s->aead, a, key, key_len, EVP_AEAD_DEFAULT_TAG_LENGTH, NULL) != 1)
+            st = bssl_fail("EVP_AEAD_CTX_init (AES-GCM-SIV)");
+        else
+            s->have_aead = true;
+        break;
+    }
+    default:
+        st = wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL backend: no AES mode %d", (int)alg);
+    }
+    if (st != WEBCRYPTO_OK) {
+        aes_key_free(s);
+        return st;
+    }
+    *state = s;
+    return WEBCRYPTO_OK;
+}
+
+static webcrypto_status bssl_secret_key_new(const void *bctx, webcrypto_algorithm alg,
+                                            webcrypto_algorithm hash, const uint8_t *key,
+                                            size_t key_len, void **state) {
+    (void)bctx;
+    switch (alg) {
+    case WEBCRYPTO_ALG_HMAC: return hmac_key_new(hash, NONNULL(key, key_len), key_len, state);
+    case WEBCRYPTO_ALG_AES_CBC:
+    case WEBCRYPTO_ALG_AES_CTR:
+    case WEBCRYPTO_ALG_AES_GCM:
+    case WEBCRYPTO_ALG_AES_GCM_SIV: return aes_key_new(alg, key, key_len, state);
+    case WEBCRYPTO_ALG_HKDF:
+    case WEBCRYPTO_ALG_PBKDF2: /* the KDFs read the core's copy of the key */
+        *state = NULL;
+        return WEBCRYPTO_OK;
+    default:
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "BoringSSL backend: no secret keys for algorithm %d", (int)alg);
+    }
+}
+
+static void bssl_secret_key_free(void *state) {
+    if (!state) return;
+    if (*(const webcrypto_algorithm *)state == WEBCRYPTO_ALG_HMAC) {
+        wc_wipe(state, sizeof(hmac_key));
+        free(state);
+    } else {
+        aes_key_free(state);
+    }
+}
+
+/* ---- HMAC ---- */
+
+typedef struct hmac_ctx {
+    const hmac_key *key;
+    hash_state st; /* a copy of the key's inner state, then the message */
+} hmac_ctx;
+
+/* out = H(K0^opad || H(K0^ipad || msg)), st holding the inner hash so far. */
+static webcrypto_status hmac_finish(const hmac_key *k, hash_state *st, uint8_t *out) {
+    uint8_t inner[SHA512_DIGEST_LENGTH];
+    int ok = hash_final(k->hash, st, inner);
+    *st = k->outer;
+    ok = ok && hash_update(k->hash, st, inner, k->md_size) && hash_final(k->hash, st, out);
+    wc_wipe(inner, sizeof inner);
+    wc_wipe(st, sizeof *st);
+    return ok ? WEBCRYPTO_OK : bssl_fail("HMAC");
+}
+
+static webcrypto_status bssl_hmac(const void *key_state, const uint8_t *in, size_t len,
+                                  uint8_t *out) {
+    const hmac_key *k = key_state;
+    hash_state st = k->inner;
+    if (!hash_update(k->hash, &st, in, len)) {
+        wc_wipe(&st, sizeof st);
+        return bssl_fail("HMAC update");
+    }
+    return hmac_finish(k, &st, out);
+}
+
+static webcrypto_status bssl_hmac_new(const void *key_state, void **ctx) {
+    hmac_ctx *h = malloc(sizeof *h);
+    if (!h) return out_of_memory();
+    h->key = key_state;
+    h->st = h->key->inner;
+    *ctx = h;
+    return WEBCRYPTO_OK;
+}
+
+static webcrypto_status bssl_hmac_update(void *ctx, const uint8_t *in, size_t len) {
+    hmac_ctx *h = ctx;
+    return hash_update(h->key->hash, &h->st, in, len) ? WEBCRYPTO_OK : bssl_fail("HMAC update");
+}
+
+static webcrypto_status bssl_hmac_final(void *ctx, uint8_t *out) {
+    hmac_ctx *h = ctx;
+    return hmac_finish(h->key, &h->st, out);
+}
+
+static void bssl_hmac_free(void *ctx) {
+    if (!ctx) return;
+    wc_wipe(ctx, sizeof(hmac_ctx));
+    free(ctx);
+}
+
+/* ---- AES-CBC, AES-CTR ---- */
+
+static webcrypto_status bssl_aes_cbc(const void *key_state, bool encrypt, const uint8_t iv[16],
+                                     const uint8_t *in, size_t len, uint8_t *out) {
+    const aes_key *s = key_state;
+    if (len == 0) return WEBCRYPTO_OK;
+    uint8_t chain[16]; /* AES_cbc_encrypt updates the IV it is given */
+    memcpy(chain, iv, 16);
+    AES_cbc_encrypt(in, out, len, encrypt ? &s->enc : &s->dec, chain,
+                    encrypt ? AES_ENCRYPT : AES_DECRYPT);
+    return WEBCRYPTO_OK;
+}
+
+static webcrypto_status bssl_aes_ctr(const void *key_state, const uint8_t counter[16],
+                                     const uint8_t *in, size_t len, uint8_t *out) {
+    const aes_key *s = key_state;
+    if (len == 0) return WEBCRYPTO_OK;
+    /* BoringSSL carries the counter into all 128 bits, as the contract asks. */
+    uint8_t ctr[16], keystream[16];
+    unsigned num = 0;
+    memcpy(ctr, counter, 16);
+    AES_ctr128_encrypt(in, out, len, &s->enc, ctr, keystream, &num);
+    wc_wipe(keystream, sizeof keystream);
+    return WEBCRYPTO_OK;
+}
+
+/* ---- AES-GCM ---- */
+
+static webcrypto_status bssl_aes_gcm_seal(const void *key_state, const uint8_t *iv,
+                                          size_t iv_len, const uint8_t *aad, size_t aad_len,
+                                          const uint8_t *in, size_t len, uint8_t *out,
+                                          uint8_t *tag, size_t tag_len) {
+    const aes_key *s = key_state;
+    /* A shorter GCM tag is the full tag's prefix (SP 800-38D 7.1). */
+    uint8_t full[16];
+    uint8_t *t = tag_len == sizeof full ? tag : full;
+    size_t got = 0;
+    if (EVP_AEAD_CTX_seal_scatter(&s->aead, out, t, &got, sizeof full, iv, iv_len,
+                                  NONNULL(in, len), len, NULL, 0, NONNULL(aad, aad_len),
+                                  aad_len) != 1)
+        return bssl_fail("EVP_AEAD_CTX_seal_scatter (AES-GCM)");
+    if (got != sizeof full)
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "BoringSSL: AES-GCM gave a %zu-byte tag", got);
+    if (t == full) memcpy(tag, full, tag_len);
+    return WEBCRYPTO_OK;
+}
+
+static webcrypto_status gcm_tag_mismatch(void) {
+    ERR_clear_error();
+    return wc_error(WEBCRYPTO_ERR_OPERATION,
+                    "AES-GCM: the authentication tag does not match (wrong key, IV, additional "
+                    "data or tag, or altered ciphertext)");
+}
+
+static webcrypto_status bssl_aes_gcm_open(const void *key_state, const uint8_t *iv,
+                                          size_t iv_len, const uint8_t *aad, size_t aad_len,
+                                          const uint8_t *in, size_t len, const uint8_t *tag,
+                                          size_t tag_len, uint8_t *out) {
+    const aes_key *s = key_state;
+    /* BoringSSL compares tags with CRYPTO_memcmp (constant time) and zeroes
+     * out on a mismatch. */
+    if (tag_len == 16) {
+        if (EVP_AEAD_CTX_open_gather(&s->aead, out, iv, iv_len, NONNULL(in, len), len, tag,
+                                     tag_len, NONNULL(aad, aad_len), aad_len) != 1)
+            return gcm_tag_mismatch();
+        return WEBCRYPTO_OK;
+    }
+    /* open_gather wants the tag length the context was made with. */
+    EVP_AEAD_CTX c;
+    if (EVP_AEAD_CTX_init(&c, s->gcm, s->key, s->key_len, tag_len, NULL) != 1)
+        return bssl_fail("EVP_AEAD_CTX_init (AES-GCM, short tag)");
+    int ok = EVP_AEAD_CTX_open_gather(&c, out, iv, iv_len, NONNULL(in, len), len, tag, tag_len,
+                                      NONNULL(aad, aad_len), aad_len);
+    EVP_AEAD_CTX_cleanup(&c);
+    wc_wipe(&c, sizeof c);
+    return ok == 1 ? WEBCRYPTO_OK : gcm_tag_mismatch();
+}
+
+/* ---- AES-GCM-SIV ---- */
+
+static webcrypto_status bssl_aes_gcm_siv_seal(const void *key_state, const uint8_t nonce[12],
+                                              const uint8_t *aad, size_t aad_len,
+                                              const uint8_t *in, size_t len, uint8_t *out,
+                                              uint8_t tag[16]) {
+    const aes_key *s = key_state;
+    size_t got = 0;
+    if (EVP_AEAD_CTX_seal_scatter(&s->aead, out, tag, &got, 16, nonce, 12, NONNULL(in, len), len,
+                                  NULL, 0, NONNULL(aad, aad_len), aad_len) != 1)
+        return bssl_fail("EVP_AEAD_CTX_seal_scatter (AES-GCM-SIV)");
+    if (got != 16)
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "BoringSSL: AES-GCM-SIV gave a %zu-byte tag",
+                        got);
+    return WEBCRYPTO_OK;
+}
+
+static webcrypto_status bssl_aes_gcm_siv_open(const void *key_state, const uint8_t nonce[12],
+                                              const uint8_t *aad, size_t aad_len,
+                                              const uint8_t *in, size_t len,
+                                              const uint8_t tag[16], uint8_t *out) {
+    const aes_key *s = key_state;
+    /* BoringSSL's AES-NI GCM-SIV has no open_gather, only open on
+     * ciphertext || tag: use the caller's buffer when the tag follows the
+     * ciphertext (as the core passes it), else a joined copy. It verifies
+     * the tag in constant time and zeroes out on a mismatch. */
+    const uint8_t *joined = in;
+    uint8_t *copy = NULL;
+    if (len == 0 || tag != in + len) {
+        if (len > SIZE_MAX - 16) return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM-SIV: too long");
+        copy = malloc(len + 16);
+        if (!copy) return out_of_memory();
+        if (len) memcpy(copy, in, len);
+        memcpy(copy + len, tag, 16);
+        joined = copy;
+    }
+    size_t got = 0;
+    int ok = EVP_AEAD_CTX_open(&s->aead, len ? out : copy, &got, len, nonce, 12, joined,
+                               len + 16, NONNULL(aad, aad_len), aad_len);
+    free(copy); /* ciphertext and tag only: nothing secret */
+    if (ok != 1 || got != len) {
+        ERR_clear_error();
+        return wc_error(WEBCRYPTO_ERR_OPERATION,
+                        "AES-GCM-SIV: the authentication tag does not match (wrong key, nonce, "
+                        "additional data or tag, or altered ciphertext)");
+    }
+    return WEBCRYPTO_OK;
+}
+
+/* ---- KDFs ---- */
+
+static webcrypto_status bssl_hkdf(const void *bctx, webcrypto_algorithm hash, const uint8_t *ikm,
+                                  size_t ikm_len, const uint8_t *salt, size_t salt_len,
+                                  const uint8_t *info, size_t info_len, uint8_t *out,
+                                  size_t out_len) {
+    (void)bctx;
+    const EVP_MD *md = hash_md(hash);
+    if (!md) return hash_unavailable(hash);
+    /* An empty salt means HashLen zero bytes (RFC 5869), which is what
+     * HMAC with an empty key computes. */
+    if (HKDF(out, out_len, md, NONNULL(ikm, ikm_len), ikm_len, NONNULL(salt, salt_len), salt_len,
+             NONNULL(info, info_len), info_len) != 1)
+        return bssl_fail("HKDF");
+    return WEBCRYPTO_OK;
+}
+
+static webcrypto_status bssl_pbkdf2(const void *bctx, webcrypto_algorithm hash,
+                                    const uint8_t *password, size_t password_len,
+                                    const uint8_t *salt, size_t salt_len, uint32_t iterations,
+                                    uint8_t *out, size_t out_len) {
+    (void)bctx;
+    const EVP_MD *md = hash_md(hash);
+    if (!md) return hash_unavailable(hash);
+    if (PKCS5_PBKDF2_HMAC((const char *)NONNULL(password, password_len), password_len,
+                          NONNULL(salt, salt_len), salt_len, iterations, md, out_len,
+                          out) != 1)
+        return bssl_fail("PKCS5_PBKDF2_HMAC");
+    return WEBCRYPTO_OK;
+}
+
+const wc_backend_ops wc_backend_boringssl = {
+    .name = "boringssl",
+    .init = bssl_init,
+    .random_bytes = bssl_random_bytes,
+    .digest = bssl_digest,
+    .digest_new = bssl_digest_new,
+    .digest_update = bssl_digest_update,
+    .digest_final = bssl_digest_final,
+    .digest_free = bssl_digest_free,
+    .secret_key_new = bssl_secret_key_new,
+    .secret_key_free = bssl_secret_key_free,
+    .hmac = bssl_hmac,
+    .hmac_new = bssl_hmac_new,
+    .hmac_update = bssl_hmac_update,
+    .hmac_final = bssl_hmac_final,
+    .hmac_free = bssl_hmac_free,
+    .aes_cbc = bssl_aes_cbc,
+    .aes_ctr = bssl_aes_ctr,
+    .aes_gcm_seal = bssl_aes_gcm_seal,
+    .aes_gcm_open = bssl_aes_gcm_open,
+    .aes_gcm_siv_seal = bssl_aes_gcm_siv_seal,
+    .aes_gcm_siv_open = bssl_aes_gcm_siv_open,
+    .hkdf = bssl_hkdf,
+    .pbkdf2 = bssl_pbkdf2,
+};

@@ -1,0 +1,513 @@
+/*
+ * jca_jvm.c - the jca backend's JVM: loading libjvm lazily, creating or
+ * joining the JVM, the classes and method IDs cached for the process, the
+ * per-thread state (attachment, reusable arrays, engines), and the mapping of
+ * Java exceptions to statuses.
+ *
+ * libjvm is never linked: it is dlopen'ed on the first init of a jca
+ * variant, so a program that never selects jca never loads a JVM.
+ */
+#define _GNU_SOURCE /* RTLD_DEFAULT */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/core.h"
+#include "jca_internal.h"
+
+#ifndef WEBCRYPTO_JCA_JDK_HOME
+#define WEBCRYPTO_JCA_JDK_HOME ""
+#endif
+#ifndef WEBCRYPTO_JCA_DEFAULT_CLASSPATH
+#define WEBCRYPTO_JCA_DEFAULT_CLASSPATH ""
+#endif
+
+JavaVM *jca_vm;
+jca_refs jca;
+atomic_long jca_stat_globals;
+atomic_long jca_stat_unbalanced;
+atomic_long jca_stat_pending;
+
+static webcrypto_status start_status = WEBCRYPTO_OK;
+static bool started;
+static char start_message[512];
+static char java_description[256];
+static pthread_key_t thread_key;
+
+typedef jint(JNICALL *create_vm_fn)(JavaVM **, void **, void *);
+typedef jint(JNICALL *created_vms_fn)(JavaVM **, jsize, jsize *);
+
+/* ---- exceptions: the one place they become statuses ---- */
+
+webcrypto_status jca_exception(JNIEnv *env, const char *what) {
+    jthrowable ex = (*env)->ExceptionOccurred(env);
+    (*env)->ExceptionClear(env);
+    if (!ex) return wc_error(WEBCRYPTO_ERR_OPERATION, "jca: %s failed", what);
+    webcrypto_status st = WEBCRYPTO_ERR_OPERATION;
+    if ((*env)->IsInstanceOf(env, ex, jca.AEADBadTagException) ||
+        (*env)->IsInstanceOf(env, ex, jca.BadPaddingException))
+        st = WEBCRYPTO_ERR_OPERATION;
+    else if ((*env)->IsInstanceOf(env, ex, jca.InvalidKeySpecException))
+        st = WEBCRYPTO_ERR_DATA;
+    else if ((*env)->IsInstanceOf(env, ex, jca.NoSuchAlgorithmException) ||
+             (*env)->IsInstanceOf(env, ex, jca.NoSuchProviderException))
+        st = WEBCRYPTO_ERR_NOT_SUPPORTED;
+    else if ((*env)->IsInstanceOf(env, ex, jca.OutOfMemoryError))
+        st = WEBCRYPTO_ERR_NO_MEMORY;
+    /* Throwable.toString(): the class name and the message. */
+    char text[400] = "(no description)";
+    jstring s = (*env)->CallObjectMethod(env, ex, jca.thr_to_string);
+    if ((*env)->ExceptionCheck(env)) {
+        (*env)->ExceptionClear(env);
+    } else if (s) {
+        const char *u = (*env)->GetStringUTFChars(env, s, NULL);
+        if (u) {
+            snprintf(text, sizeof text, "%s", u);
+            (*env)->ReleaseStringUTFChars(env, s, u);
+        } else {
+            (*env)->ExceptionClear(env);
+        }
+        (*env)->DeleteLocalRef(env, s);
+    }
+    (*env)->DeleteLocalRef(env, ex);
+    return wc_error(st, "jca: %s: %s", what, text);
+}
+
+/* ---- references and frames ---- */
+
+jobject jca_global(JNIEnv *env, jobject local) {
+    if (!local) return NULL;
+    jobject g = (*env)->NewGlobalRef(env, local);
+    if (g) atomic_fetch_add_explicit(&jca_stat_globals, 1, memory_order_relaxed);
+    return g;
+}
+
+void jca_global_free(JNIEnv *env, jobject global) {
+    if (!global) return;
+    (*env)->DeleteGlobalRef(env, global);
+    atomic_fetch_sub_explicit(&jca_stat_globals, 1, memory_order_relaxed);
+}
+
+webcrypto_status jca_frame_push(jca_thread *t, jint capacity) {
+    if ((*t->env)->PushLocalFrame(t->env, capacity) != 0)
+        return jca_exception(t->env, "PushLocalFrame");
+    t->frame_depth++;
+    return WEBCRYPTO_OK;
+}
+
+void jca_frame_pop(jca_thread *t) {
+    (*t->env)->PopLocalFrame(t->env, NULL);
+    if (--t->frame_depth != 0)
+        atomic_fetch_add_explicit(&jca_stat_unbalanced, 1, memory_order_relaxed);
+}
+
+/* ---- per-thread state ---- */
+
+static void engines_free(JNIEnv *env, jca_thread_engines *e) {
+    for (int h = 0; h < JCA_N_HASH; h++) {
+        jca_global_free(env, e->md[h]);
+        for (int s = 0; s < JCA_MAC_SLOTS; s++) jca_global_free(env, e->mac[h][s]);
+    }
+    jca_global_free(env, e->cbc);
+    jca_global_free(env, e->ctr);
+    jca_global_free(env, e->gcm.c);
+    jca_global_free(env, e->siv.c);
+}
+
+/* At thread exit (pthread key destructor): drops the thread's engines and
+ * arrays, and detaches the thread if this backend attached it. */
+static void thread_free(void *p) {
+    jca_thread *t = p;
+    if (!t) return;
+    JNIEnv *env = NULL;
+    bool temp_attach = false;
+    jint r = (*jca_vm)->GetEnv(jca_vm, (void **)&env, JCA_JNI_VERSION);
+    if (r == JNI_EDETACHED) {
+        /* The host detached a thread it had attached: attach briefly so the
+         * global references can be released. */
+        if ((*jca_vm)->AttachCurrentThreadAsDaemon(jca_vm, (void **)&env, NULL) != JNI_OK) {
+            free(t);
+            return;
+        }
+        temp_attach = true;
+    } else if (r != JNI_OK) {
+        free(t);
+        return;
+    }
+    for (int i = 0; i < JCA_MAX_VARIANTS; i++) engines_free(env, &t->v[i]);
+    jca_global_free(env, t->in_buf);
+    jca_global_free(env, t->out_buf);
+    if (t->attached_by_us || temp_attach) (*jca_vm)->DetachCurrentThread(jca_vm);
+    free(t);
+}
+
+static _Thread_local jca_thread *tl_thread;
+
+static jbyteArray new_global_array(JNIEnv *env, size_t len) {
+    jbyteArray a = (*env)->NewByteArray(env, (jsize)len);
+    if ((*env)->ExceptionCheck(env) || !a) return NULL;
+    jbyteArray g = jca_global(env, a);
+    (*env)->DeleteLocalRef(env, a);
+    return g;
+}
+
+/* Attaches the thread (as a daemon, so it never holds up the JVM's
+ * shutdown) on first use; the key's destructor detaches it. */
+static jca_thread *thread_new(void) {
+    JNIEnv *env = NULL;
+    bool attached = false;
+    jint r = (*jca_vm)->GetEnv(jca_vm, (void **)&env, JCA_JNI_VERSION);
+    if (r == JNI_EDETACHED) {
+        JavaVMAttachArgs args = {.version = JCA_JNI_VERSION, .name = (char *)"webcrypto-jca",
+                                 .group = NULL};
+        r = (*jca_vm)->AttachCurrentThreadAsDaemon(jca_vm, (void **)&env, &args);
+        attached = r == JNI_OK;
+    }
+    if (r != JNI_OK || !env) {
+        wc_error(WEBCRYPTO_ERR_OPERATION, "jca: cannot attach this thread to the JVM (JNI error %d)",
+                 (int)r);
+        return NULL;
+    }
+    jca_thread *t = calloc(1, sizeof *t);
+    if (!t) {
+        if (attached) (*jca_vm)->DetachCurrentThread(jca_vm);
+        wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
+        return NULL;
+    }
+    t->env = env;
+    t->attached_by_us = attached;
+    t->in_buf = new_global_array(env, JCA_CHUNK + JCA_OUT_SLACK);
+    if (t->in_buf) t->out_buf = new_global_array(env, JCA_CHUNK + JCA_OUT_SLACK);
+    if (!t->out_buf) {
+        webcrypto_status st = (*env)->ExceptionCheck(env) ? jca_exception(env, "NewByteArray")
+                                                          : WEBCRYPTO_ERR_NO_MEMORY;
+        (void)st;
+        jca_global_free(env, t->in_buf);
+        if (attached) (*jca_vm)->DetachCurrentThread(jca_vm);
+        free(t);
+        wc_error(WEBCRYPTO_ERR_NO_MEMORY, "jca: cannot allocate the thread's Java arrays");
+        return NULL;
+    }
+    if (pthread_setspecific(thread_key, t) != 0) {
+        thread_free(t);
+        wc_error(WEBCRYPTO_ERR_NO_MEMORY, "jca: pthread_setspecific failed");
+        return NULL;
+    }
+    tl_thread = t;
+    return t;
+}
+
+jca_thread *jca_thread_get(void) {
+    jca_thread *t = tl_thread;
+    if (t) {
+        if (!t->attached_by_us) {
+            /* A thread the host attached may have been detached and attached
+             * again since: its JNIEnv is looked up each time (cheap). */
+            JNIEnv *env = NULL;
+            if ((*jca_vm)->GetEnv(jca_vm, (void **)&env, JCA_JNI_VERSION) != JNI_OK) {
+                JavaVMAttachArgs args = {.version = JCA_JNI_VERSION,
+                                         .name = (char *)"webcrypto-jca", .group = NULL};
+                if ((*jca_vm)->AttachCurrentThreadAsDaemon(jca_vm, (void **)&env, &args) !=
+                    JNI_OK) {
+                    wc_error(WEBCRYPTO_ERR_OPERATION, "jca: cannot attach this thread to the JVM");
+                    return NULL;
+                }
+                t->attached_by_us = true;
+            }
+            t->env = env;
+        }
+        return t;
+    }
+    return thread_new();
+}
+
+/* ---- loading the JVM ---- */
+
+static bool readable(const char *path) { return path && *path && access(path, R_OK) == 0; }
+
+/* The libjvm already in the process (a host JVM), else the first of
+ * $JAVA_HOME, /usr/lib/jvm/default-java and the JDK found at build time. */
+static void *libjvm_open(char *tried, size_t tried_cap) {
+    void *h = dlopen("libjvm.so", RTLD_NOW | RTLD_NOLOAD);
+    if (h) return h;
+    const char *homes[3] = {getenv("JAVA_HOME"), "/usr/lib/jvm/default-java",
+                            WEBCRYPTO_JCA_JDK_HOME};
+    size_t used = 0;
+    tried[0] = 0;
+    for (int i = 0; i < 3; i++) {
+        if (!homes[i] || !*homes[i]) continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/lib/server/libjvm.so", homes[i]);
+        int w = snprintf(tried + used, tried_cap - used, "%s%s", used ? ", " : "", path);
+        if (w > 0 && (size_t)w < tried_cap - used) used += (size_t)w;
+        if (!readable(path)) continue;
+        /* RTLD_GLOBAL, as the java launcher does: the JDK's own libraries
+         * resolve JVM symbols through it. */
+        h = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+        if (h) return h;
+        w = snprintf(tried + used, tried_cap - used, " (%s)", dlerror());
+        if (w > 0 && (size_t)w < tried_cap - used) used += (size_t)w;
+    }
+    return NULL;
+}
+
+static void *sym(void *h, const char *name) {
+    void *p = dlsym(h, name);
+    if (!p) p = dlsym(RTLD_DEFAULT, name);
+    return p;
+}
+
+/* The options a JVM this backend creates gets: the class path
+ * ($WEBCRYPTO_JCA_CLASSPATH, else BouncyCastle's jar when installed), -Xrs
+ * (the JVM leaves SIGINT/SIGTERM/SIGQUIT/SIGHUP to the host program), then
+ * $WEBCRYPTO_JCA_OPTIONS split at spaces. */
+#define MAX_OPTIONS 64
+static webcrypto_status create_vm(create_vm_fn create, JNIEnv **env) {
+    static char classpath[4096];
+    static char user[4096];
+    JavaVMOption opts[MAX_OPTIONS];
+    int n = 0;
+    const char *cp = getenv("WEBCRYPTO_JCA_CLASSPATH");
+    if (!cp) cp = readable(WEBCRYPTO_JCA_DEFAULT_CLASSPATH) ? WEBCRYPTO_JCA_DEFAULT_CLASSPATH : "";
+    if (*cp) {
+        snprintf(classpath, sizeof classpath, "-Djava.class.path=%s", cp);
+        opts[n++].optionString = classpath;
+    }
+    opts[n++].optionString = (char *)"-Xrs";
+    const char *uo = getenv("WEBCRYPTO_JCA_OPTIONS");
+    if (uo) {
+        snprintf(user, sizeof user, "%s", uo);
+        char *save = NULL;
+        for (char *o = strtok_r(user, " \t\n", &save); o; o = strtok_r(NULL, " \t\n", &save)) {
+            if (n == MAX_OPTIONS)
+                return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                                "jca: no Java VM could be started: more than %d options",
+                                MAX_OPTIONS);
+            opts[n++].optionString = o;
+        }
+    }
+    for (int i = 0; i < n; i++) opts[i].extraInfo = NULL;
+    JavaVMInitArgs args = {.version = JCA_JNI_VERSION, .nOptions = n, .options = opts,
+                           .ignoreUnrecognized = JNI_FALSE};
+    jint r = create(&jca_vm, (void **)env, &args);
+    if (r != JNI_OK)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "jca: no Java VM could be started: JNI_CreateJavaVM returned %d "
+                        "(check WEBCRYPTO_JCA_OPTIONS)", (int)r);
+    return WEBCRYPTO_OK;
+}
+
+/* ---- classes and methods ---- */
+
+static jclass find_class(JNIEnv *env, const char *name, bool optional, webcrypto_status *st) {
+    if (*st != WEBCRYPTO_OK) return NULL;
+    jclass c = (*env)->FindClass(env, name);
+    if ((*env)->ExceptionCheck(env) || !c) {
+        if (optional) {
+            (*env)->ExceptionClear(env);
+            return NULL;
+        }
+        *st = jca_exception(env, name);
+        return NULL;
+    }
+    jclass g = jca_global(env, c);
+    (*env)->DeleteLocalRef(env, c);
+    if (!g) *st = wc_error(WEBCRYPTO_ERR_NO_MEMORY, "jca: NewGlobalRef failed");
+    return g;
+}
+
+static jmethodID method(JNIEnv *env, jclass c, bool is_static, const char *name, const char *sig,
+                        webcrypto_status *st) {
+    if (*st != WEBCRYPTO_OK || !c) return NULL;
+    jmethodID m = is_static ? (*env)->GetStaticMethodID(env, c, name, sig)
+                            : (*env)->GetMethodID(env, c, name, sig);
+    if ((*env)->ExceptionCheck(env) || !m) *st = jca_exception(env, name);
+    return m;
+}
+
+static webcrypto_status resolve(JNIEnv *env) {
+    webcrypto_status st = WEBCRYPTO_OK;
+    /* The exception classes first: jca_exception needs them. */
+    jca.Throwable = find_class(env, "java/lang/Throwable", false, &st);
+    jca.thr_to_string = method(env, jca.Throwable, false, "toString", "()Ljava/lang/String;", &st);
+    jca.AEADBadTagException = find_class(env, "javax/crypto/AEADBadTagException", false, &st);
+    jca.BadPaddingException = find_class(env, "javax/crypto/BadPaddingException", false, &st);
+    jca.InvalidKeySpecException =
+        find_class(env, "java/security/spec/InvalidKeySpecException", false, &st);
+    jca.NoSuchAlgorithmException =
+        find_class(env, "java/security/NoSuchAlgorithmException", false, &st);
+    jca.NoSuchProviderException =
+        find_class(env, "java/security/NoSuchProviderException", false, &st);
+    jca.OutOfMemoryError = find_class(env, "java/lang/OutOfMemoryError", false, &st);
+
+    jca.MessageDigest = find_class(env, "java/security/MessageDigest", false, &st);
+    jca.Mac = find_class(env, "javax/crypto/Mac", false, &st);
+    jca.Cipher = find_class(env, "javax/crypto/Cipher", false, &st);
+    jca.SecretKeySpec = find_class(env, "javax/crypto/spec/SecretKeySpec", false, &st);
+    jca.IvParameterSpec = find_class(env, "javax/crypto/spec/IvParameterSpec", false, &st);
+    jca.GCMParameterSpec = find_class(env, "javax/crypto/spec/GCMParameterSpec", false, &st);
+    jca.SecureRandom = find_class(env, "java/security/SecureRandom", false, &st);
+    jca.Security = find_class(env, "java/security/Security", false, &st);
+    jca.Provider = find_class(env, "java/security/Provider", false, &st);
+    jca.SecretKeyFactory = find_class(env, "javax/crypto/SecretKeyFactory", false, &st);
+    jca.PBEKeySpec = find_class(env, "javax/crypto/spec/PBEKeySpec", false, &st);
+    jca.Key = find_class(env, "java/security/Key", false, &st);
+    jca.System = find_class(env, "java/lang/System", false, &st);
+    jca.KDF = find_class(env, "javax/crypto/KDF", true, &st);
+    jca.HKDFParameterSpec = find_class(env, "javax/crypto/spec/HKDFParameterSpec", true, &st);
+    jca.HKDFBuilder = find_class(env, "javax/crypto/spec/HKDFParameterSpec$Builder", true, &st);
+
+    const char *P = "Ljava/security/Provider;";
+    char sig[200];
+#define GETI(cls, ret, field, fieldp)                                                        \
+    do {                                                                                     \
+        snprintf(sig, sizeof sig, "(Ljava/lang/String;)L%s;", ret);                          \
+        jca.field = method(env, jca.cls, true, "getInstance", sig, &st);                     \
+        snprintf(sig, sizeof sig, "(Ljava/lang/String;%s)L%s;", P, ret);                     \
+        jca.fieldp = method(env, jca.cls, true, "getInstance", sig, &st);                    \
+    } while (0)
+    GETI(MessageDigest, "java/security/MessageDigest", md_get, md_get_p);
+    GETI(Mac, "javax/crypto/Mac", mac_get, mac_get_p);
+    GETI(Cipher, "javax/crypto/Cipher", c_get, c_get_p);
+    GETI(SecretKeyFactory, "javax/crypto/SecretKeyFactory", skf_get, skf_get_p);
+    if (jca.KDF && jca.HKDFParameterSpec && jca.HKDFBuilder) GETI(KDF, "javax/crypto/KDF", kdf_get, kdf_get_p);
+#undef GETI
+    jca.md_provider = method(env, jca.MessageDigest, false, "getProvider", "()Ljava/security/Provider;", &st);
+    jca.mac_provider = method(env, jca.Mac, false, "getProvider", "()Ljava/security/Provider;", &st);
+    jca.skf_provider = method(env, jca.SecretKeyFactory, false, "getProvider", "()Ljava/security/Provider;", &st);
+    jca.md_update = method(env, jca.MessageDigest, false, "update", "([BII)V", &st);
+    jca.md_digest = method(env, jca.MessageDigest, false, "digest", "([BII)I", &st);
+    jca.mac_init = method(env, jca.Mac, false, "init", "(Ljava/security/Key;)V", &st);
+    jca.mac_update = method(env, jca.Mac, false, "update", "([BII)V", &st);
+    jca.mac_final = method(env, jca.Mac, false, "doFinal", "([BI)V", &st);
+    jca.c_init = method(env, jca.Cipher, false, "init",
+                        "(ILjava/security/Key;Ljava/security/spec/AlgorithmParameterSpec;)V", &st);
+    jca.c_update = method(env, jca.Cipher, false, "update", "([BII[BI)I", &st);
+    jca.c_final = method(env, jca.Cipher, false, "doFinal", "([BII[BI)I", &st);
+    jca.c_aad = method(env, jca.Cipher, false, "updateAAD", "([BII)V", &st);
+    jca.c_provider = method(env, jca.Cipher, false, "getProvider", "()Ljava/security/Provider;", &st);
+    jca.sks_new = method(env, jca.SecretKeySpec, false, "<init>", "([BLjava/lang/String;)V", &st);
+    jca.iv_new = method(env, jca.IvParameterSpec, false, "<init>", "([BII)V", &st);
+    jca.gcm_new = method(env, jca.GCMParameterSpec, false, "<init>", "(I[BII)V", &st);
+    jca.sr_new = method(env, jca.SecureRandom, false, "<init>", "()V", &st);
+    jca.sr_next = method(env, jca.SecureRandom, false, "nextBytes", "([B)V", &st);
+    jca.sec_get_provider = method(env, jca.Security, true, "getProvider",
+                                  "(Ljava/lang/String;)Ljava/security/Provider;", &st);
+    jca.prov_name = method(env, jca.Provider, false, "getName", "()Ljava/lang/String;", &st);
+    jca.prov_version = method(env, jca.Provider, false, "getVersionStr", "()Ljava/lang/String;", &st);
+    jca.prov_info = method(env, jca.Provider, false, "getInfo", "()Ljava/lang/String;", &st);
+    jca.skf_generate = method(env, jca.SecretKeyFactory, false, "generateSecret",
+                              "(Ljava/security/spec/KeySpec;)Ljavax/crypto/SecretKey;", &st);
+    jca.key_encoded = method(env, jca.Key, false, "getEncoded", "()[B", &st);
+    jca.pbe_new = method(env, jca.PBEKeySpec, false, "<init>", "([C[BII)V", &st);
+    jca.pbe_clear = method(env, jca.PBEKeySpec, false, "clearPassword", "()V", &st);
+    jca.sys_property = method(env, jca.System, true, "getProperty",
+                              "(Ljava/lang/String;)Ljava/lang/String;", &st);
+    if (st == WEBCRYPTO_OK && jca.kdf_get) {
+        jca.kdf_derive = method(env, jca.KDF, false, "deriveData",
+                                "(Ljava/security/spec/AlgorithmParameterSpec;)[B", &st);
+        jca.hkdf_extract = method(env, jca.HKDFParameterSpec, true, "ofExtract",
+                                  "()Ljavax/crypto/spec/HKDFParameterSpec$Builder;", &st);
+        jca.hkdf_add_ikm = method(env, jca.HKDFBuilder, false, "addIKM",
+                                  "([B)Ljavax/crypto/spec/HKDFParameterSpec$Builder;", &st);
+        jca.hkdf_add_salt = method(env, jca.HKDFBuilder, false, "addSalt",
+                                   "([B)Ljavax/crypto/spec/HKDFParameterSpec$Builder;", &st);
+        jca.hkdf_then_expand =
+            method(env, jca.HKDFBuilder, false, "thenExpand",
+                   "([BI)Ljavax/crypto/spec/HKDFParameterSpec$ExtractThenExpand;", &st);
+    }
+    return st;
+}
+
+static void property(JNIEnv *env, const char *name, char *out, size_t cap) {
+    snprintf(out, cap, "?");
+    jstring key = (*env)->NewStringUTF(env, name);
+    if ((*env)->ExceptionCheck(env) || !key) {
+        (*env)->ExceptionClear(env);
+        return;
+    }
+    jstring v = (*env)->CallStaticObjectMethod(env, jca.System, jca.sys_property, key);
+    if ((*env)->ExceptionCheck(env)) {
+        (*env)->ExceptionClear(env);
+    } else if (v) {
+        const char *u = (*env)->GetStringUTFChars(env, v, NULL);
+        if (u) {
+            snprintf(out, cap, "%s", u);
+            (*env)->ReleaseStringUTFChars(env, v, u);
+        } else {
+            (*env)->ExceptionClear(env);
+        }
+        (*env)->DeleteLocalRef(env, v);
+    }
+    (*env)->DeleteLocalRef(env, key);
+}
+
+const char *jca_java_description(void) { return java_description; }
+
+static webcrypto_status start(void) {
+    char tried[2048];
+    JNIEnv *env = NULL;
+    JavaVM *host = wc_host_java_vm();
+    wc_host_java_vm_lock();
+    bool created = false;
+    if (host) {
+        jca_vm = host;
+    } else {
+        void *h = libjvm_open(tried, sizeof tried);
+        if (!h)
+            return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                            "jca: no Java VM could be started: libjvm.so not found (tried %s; "
+                            "set JAVA_HOME)", tried[0] ? tried : "nothing");
+        created_vms_fn created_vms;
+        create_vm_fn create;
+        void *p = sym(h, "JNI_GetCreatedJavaVMs");
+        memcpy(&created_vms, &p, sizeof p);
+        p = sym(h, "JNI_CreateJavaVM");
+        memcpy(&create, &p, sizeof p);
+        if (!created_vms || !create)
+            return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                            "jca: no Java VM could be started: libjvm lacks the JNI invocation API");
+        JavaVM *vms[1];
+        jsize nvms = 0;
+        if (created_vms(vms, 1, &nvms) == JNI_OK && nvms > 0) {
+            jca_vm = vms[0]; /* a JVM already runs in this process: join it */
+        } else {
+            webcrypto_status st = create_vm(create, &env);
+            if (st != WEBCRYPTO_OK) return st;
+            created = true;
+        }
+    }
+    if (pthread_key_create(&thread_key, thread_free) != 0)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: pthread_key_create failed");
+    jca_thread *t = jca_thread_get();
+    if (!t) return WEBCRYPTO_ERR_NOT_SUPPORTED;
+    /* The thread that created the JVM was attached by JNI_CreateJavaVM. */
+    if (created) t->attached_by_us = true;
+    env = t->env;
+    if ((*env)->PushLocalFrame(env, 64) != 0) return jca_exception(env, "PushLocalFrame");
+    webcrypto_status st = resolve(env);
+    if (st == WEBCRYPTO_OK) {
+        char version[64], vm[96];
+        property(env, "java.version", version, sizeof version);
+        property(env, "java.vm.name", vm, sizeof vm);
+        snprintf(java_description, sizeof java_description, "Java %s (%s)%s", version, vm,
+                 host ? ", host JVM" : created ? "" : ", joined JVM");
+    }
+    (*env)->PopLocalFrame(env, NULL);
+    return st;
+}
+
+webcrypto_status jca_jvm_start(void) {
+    /* The registry serialises init(), so no lock is needed here. */
+    if (!started) {
+        started = true;
+        start_status = start();
+        if (start_status != WEBCRYPTO_OK)
+            snprintf(start_message, sizeof start_message, "%s", webcrypto_error_message());
+    }
+    if (start_status != WEBCRYPTO_OK) return wc_error(start_status, "%s", start_message);
+    return WEBCRYPTO_OK;
+}

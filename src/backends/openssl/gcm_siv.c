@@ -1,0 +1,291 @@
+/*
+ * gcm_siv.c - AES-GCM-SIV (RFC 8452 section 4) on OpenSSL's AES.
+ *
+ * Per key (secret_key_new): an AES-ECB context keyed with the
+ * key-generating key, copied by each call (cheaper than a key schedule, and
+ * copying only reads it, so threads may share the key).
+ * Per message:
+ *  1. the message keys: AES over the blocks LE32(i) || nonce, keeping the
+ *     first 8 bytes of each (i = 0,1: authentication; 2..3 or 2..5: the
+ *     encryption key), and the copied context is re-keyed with the latter;
+ *  2. S = POLYVAL(auth, pad(AAD) || pad(plaintext) || LE64(bits(AAD)) ||
+ *     LE64(bits(plaintext))), XOR the nonce, top bit cleared, encrypted: the
+ *     tag;
+ *  3. CTR from the tag with its top bit set, where only the first 4 bytes
+ *     count, as a little-endian 32-bit counter that wraps on its own. That is
+ *     not OpenSSL's CTR (a big-endian 128-bit counter), so the counter blocks
+ *     are built here and encrypted with AES-ECB in batches of SIV_BATCH bytes.
+ * Opening decrypts into the caller's buffer, hashing each batch of plaintext
+ * while it is in cache, and wipes the buffer if the tag does not match.
+ *
+ * All AES is OpenSSL's: we write no AES of our own (an AES-NI path that
+ * interleaved the keystream with POLYVAL was faster at decryption, but it is
+ * an AES implementation, which the project leaves to the backend library).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/err.h>
+#include <openssl/evp.h>
+
+#include "gcm_siv.h"
+#include "polyval.h"
+
+
+/* Keystream bytes per AES-ECB call: large enough that the call overhead
+ * vanishes, small enough that counters, keystream and data stay in L1. */
+#define SIV_BATCH 4096
+
+static EVP_CIPHER *ecb128, *ecb256;
+
+typedef struct siv_key {
+    webcrypto_algorithm alg; /* WEBCRYPTO_ALG_AES_GCM_SIV; first, as in every key state */
+    size_t key_len;          /* 16 or 32 */
+    EVP_CIPHER_CTX *kgk;     /* AES-ECB keyed with the key-generating key */
+} siv_key;
+
+/* As the backend's ossl_fail: OpenSSL's reason in the message, its error
+ * queue cleared, OPERATION (NO_MEMORY for allocation failures). */
+static webcrypto_status siv_fail(const char *what) {
+    unsigned long e = ERR_peek_last_error();
+    webcrypto_status st = WEBCRYPTO_ERR_OPERATION;
+    char reason[256];
+    if (e != 0) {
+        ERR_error_string_n(e, reason, sizeof reason);
+        if (ERR_GET_REASON(e) == ERR_R_MALLOC_FAILURE) st = WEBCRYPTO_ERR_NO_MEMORY;
+    } else {
+        strcpy(reason, "no reason given");
+    }
+    ERR_clear_error();
+    return wc_error(st, "OpenSSL: %s failed (AES-GCM-SIV): %s", what, reason);
+}
+
+static void store_le32(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+}
+
+static uint32_t load_le32(const uint8_t *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void store_le64(uint8_t *p, uint64_t v) {
+    for (int i = 0; i < 8; i++) {
+        p[i] = (uint8_t)v;
+        v >>= 8;
+    }
+}
+
+bool wc_ossl_gcm_siv_init(void) {
+    ecb128 = EVP_CIPHER_fetch(NULL, "AES-128-ECB", NULL);
+    ecb256 = EVP_CIPHER_fetch(NULL, "AES-256-ECB", NULL);
+    return ecb128 && ecb256;
+}
+
+void wc_ossl_gcm_siv_key_free(void *state) {
+    siv_key *k = state;
+    if (!k) return;
+    EVP_CIPHER_CTX_free(k->kgk); /* cleanses the key schedule */
+    wc_wipe(k, sizeof *k);
+    free(k);
+}
+
+webcrypto_status wc_ossl_gcm_siv_key_new(const uint8_t *key, size_t key_len, void **state) {
+    const EVP_CIPHER *ecb = key_len == 16 ? ecb128 : key_len == 32 ? ecb256 : NULL;
+    if (!ecb)
+        return wc_error(WEBCRYPTO_ERR_DATA, "AES-GCM-SIV key must be 16 or 32 bytes, not %zu",
+                        key_len);
+    siv_key *k = calloc(1, sizeof *k);
+    if (!k) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
+    k->alg = WEBCRYPTO_ALG_AES_GCM_SIV;
+    k->key_len = key_len;
+    webcrypto_status st = WEBCRYPTO_OK;
+    k->kgk = EVP_CIPHER_CTX_new();
+    if (!k->kgk) {
+        ERR_clear_error();
+        st = wc_error(WEBCRYPTO_ERR_NO_MEMORY, "OpenSSL: out of memory (EVP_CIPHER_CTX_new)");
+    } else if (EVP_EncryptInit_ex2(k->kgk, ecb, key, NULL, NULL) != 1) {
+        st = siv_fail("EVP_EncryptInit_ex2 (key)");
+    } else if (EVP_CIPHER_CTX_set_padding(k->kgk, 0) != 1) {
+        st = siv_fail("EVP_CIPHER_CTX_set_padding");
+    }
+    if (st != WEBCRYPTO_OK) {
+        wc_ossl_gcm_siv_key_free(k);
+        return st;
+    }
+    *state = k;
+    return WEBCRYPTO_OK;
+}
+
+/* AES-ECB encryption of len bytes (a multiple of 16, at most SIV_BATCH, so
+ * it fits an int). ECB without padding outputs exactly its input, checked. */
+static webcrypto_status ecb_encrypt(EVP_CIPHER_CTX *c, uint8_t *out, const uint8_t *in,
+                                    size_t len) {
+    int got = 0;
+    if (EVP_EncryptUpdate(c, out, &got, in, (int)len) != 1) return siv_fail("EVP_EncryptUpdate");
+    if (got != (int)len)
+        return wc_error(WEBCRYPTO_ERR_OPERATION,
+                        "OpenSSL: AES-ECB output %d bytes, expected %zu (AES-GCM-SIV)", got, len);
+    return WEBCRYPTO_OK;
+}
+
+/* Step 1: the message-authentication key and the message-encryption key
+ * (key_len bytes to enc_key), and the per-call AES context *out (the
+ * key-generating key's, copied), which is re-keyed with the encryption key
+ * when rekey is set. */
+static webcrypto_status derive_keys(const siv_key *k, const uint8_t nonce[12], bool rekey,
+                                    EVP_CIPHER_CTX **out, uint8_t auth_key[16],
+                                    uint8_t enc_key[32]) {
+    size_t n = k->key_len == 32 ? 6 : 4;
+    uint8_t blocks[6 * 16];
+    EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+    if (!c) {
+        ERR_clear_error();
+        return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "OpenSSL: out of memory (EVP_CIPHER_CTX_new)");
+    }
+    webcrypto_status st = WEBCRYPTO_OK;
+    if (EVP_CIPHER_CTX_copy(c, k->kgk) != 1) {
+        st = siv_fail("EVP_CIPHER_CTX_copy");
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        store_le32(blocks + 16 * i, (uint32_t)i);
+        memcpy(blocks + 16 * i + 4, nonce, 12);
+    }
+    if ((st = ecb_encrypt(c, blocks, blocks, 16 * n)) != WEBCRYPTO_OK) goto done;
+    memcpy(auth_key, blocks, 8);
+    memcpy(auth_key + 8, blocks + 16, 8);
+    for (size_t i = 2; i < n; i++) memcpy(enc_key + 8 * (i - 2), blocks + 16 * i, 8);
+    /* Same cipher and key size as the key-generating key: only a new key. */
+    if (rekey && EVP_EncryptInit_ex2(c, NULL, enc_key, NULL, NULL) != 1)
+        st = siv_fail("EVP_EncryptInit_ex2 (message key)");
+done:
+    wc_wipe(blocks, sizeof blocks);
+    if (st != WEBCRYPTO_OK) {
+        EVP_CIPHER_CTX_free(c);
+        wc_wipe(auth_key, 16);
+        wc_wipe(enc_key, 32);
+        return st;
+    }
+    *out = c;
+    return WEBCRYPTO_OK;
+}
+
+/* Step 2's end: the length block, then S XOR nonce with the top bit cleared,
+ * which encrypted is the tag. */
+static void tag_input(wc_polyval *pv, const uint8_t nonce[12], size_t aad_len, size_t len,
+                      uint8_t s[16]) {
+    store_le64(s, (uint64_t)aad_len * 8); /* both at most 2^36 bytes (core) */
+    store_le64(s + 8, (uint64_t)len * 8);
+    wc_polyval_update(pv, s, 16);
+    wc_polyval_final(pv, s);
+    for (int i = 0; i < 12; i++) s[i] ^= nonce[i];
+    s[15] &= 0x7f;
+}
+
+/* out = in ^ ks, 16 bytes at a time where possible. out may equal in. */
+static void xor_bytes(uint8_t *out, const uint8_t *in, const uint8_t *ks, size_t n) {
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        uint64_t a, b, x, y;
+        memcpy(&a, in + i, 8);
+        memcpy(&b, in + i + 8, 8);
+        memcpy(&x, ks + i, 8);
+        memcpy(&y, ks + i + 8, 8);
+        a ^= x;
+        b ^= y;
+        memcpy(out + i, &a, 8);
+        memcpy(out + i + 8, &b, 8);
+    }
+    for (; i < n; i++) out[i] = (uint8_t)(in[i] ^ ks[i]);
+}
+
+/* Step 3 on OpenSSL: CTR with RFC 8452's counter. When pv is not NULL
+ * (opening), each batch of output is hashed right after it is written. */
+static webcrypto_status ctr32(EVP_CIPHER_CTX *c, const uint8_t tag[16], const uint8_t *in,
+                              size_t len, uint8_t *out, wc_polyval *pv) {
+    uint8_t ctrs[SIV_BATCH], ks[SIV_BATCH];
+    uint8_t first[16];
+    memcpy(first, tag, 16);
+    first[15] |= 0x80;
+    uint32_t ctr = load_le32(first);
+    size_t fill = len < SIV_BATCH ? (len + 15) & ~(size_t)15 : SIV_BATCH;
+    /* The last 12 bytes are the same in every block: written once. */
+    for (size_t off = 0; off < fill; off += 16) memcpy(ctrs + off, first, 16);
+    webcrypto_status st = WEBCRYPTO_OK;
+    while (len > 0) {
+        size_t n = len < SIV_BATCH ? len : SIV_BATCH;
+        size_t nb = (n + 15) / 16;
+        for (size_t b = 0; b < nb; b++) store_le32(ctrs + 16 * b, ctr++); /* wraps mod 2^32 */
+        if ((st = ecb_encrypt(c, ks, ctrs, 16 * nb)) != WEBCRYPTO_OK) break;
+        xor_bytes(out, in, ks, n);
+        if (pv) wc_polyval_update(pv, out, n); /* n % 16 != 0 only at the end */
+        in += n;
+        out += n;
+        len -= n;
+    }
+    wc_wipe(ks, sizeof ks);
+    return st;
+}
+
+
+webcrypto_status wc_ossl_gcm_siv_seal(const void *key_state, const uint8_t nonce[12],
+                                      const uint8_t *aad, size_t aad_len, const uint8_t *in,
+                                      size_t len, uint8_t *out, uint8_t tag[16]) {
+    const siv_key *k = key_state;
+    uint8_t auth_key[16], enc_key[32], s[16], t[16];
+    EVP_CIPHER_CTX *c = NULL;
+    webcrypto_status st = derive_keys(k, nonce, true, &c, auth_key, enc_key);
+    if (st != WEBCRYPTO_OK) return st;
+    wc_polyval pv;
+    wc_polyval_init(&pv, auth_key, WC_POLYVAL_AUTO);
+    wc_polyval_update(&pv, aad, aad_len);
+    wc_polyval_update(&pv, in, len); /* before out is written: out may be in */
+    {
+        tag_input(&pv, nonce, aad_len, len, s);
+        st = ecb_encrypt(c, t, s, 16);
+        if (st == WEBCRYPTO_OK) st = ctr32(c, t, in, len, out, NULL);
+        if (st == WEBCRYPTO_OK) memcpy(tag, t, 16);
+    }
+    wc_polyval_wipe(&pv);
+    wc_wipe(auth_key, sizeof auth_key);
+    wc_wipe(enc_key, sizeof enc_key);
+    wc_wipe(s, sizeof s);
+    EVP_CIPHER_CTX_free(c);
+    return st;
+}
+
+webcrypto_status wc_ossl_gcm_siv_open(const void *key_state, const uint8_t nonce[12],
+                                      const uint8_t *aad, size_t aad_len, const uint8_t *in,
+                                      size_t len, const uint8_t tag[16], uint8_t *out) {
+    const siv_key *k = key_state;
+    uint8_t auth_key[16], enc_key[32], given[16], expected[16], s[16];
+    memcpy(given, tag, 16); /* tag may sit right after in, which may be out */
+    EVP_CIPHER_CTX *c = NULL;
+    webcrypto_status st = derive_keys(k, nonce, true, &c, auth_key, enc_key);
+    if (st != WEBCRYPTO_OK) return st;
+    wc_polyval pv;
+    wc_polyval_init(&pv, auth_key, WC_POLYVAL_AUTO);
+    wc_polyval_update(&pv, aad, aad_len);
+    {
+        st = ctr32(c, given, in, len, out, &pv);
+        if (st == WEBCRYPTO_OK) {
+            tag_input(&pv, nonce, aad_len, len, s);
+            st = ecb_encrypt(c, expected, s, 16);
+        }
+    }
+    if (st == WEBCRYPTO_OK && !wc_equal_ct(expected, given, 16))
+        st = wc_error(WEBCRYPTO_ERR_OPERATION,
+                      "AES-GCM-SIV: the authentication tag does not match (wrong key, nonce, "
+                      "additional data or tag, or altered ciphertext)");
+    if (st != WEBCRYPTO_OK) wc_wipe(out, len); /* no unverified plaintext stays behind */
+    wc_polyval_wipe(&pv);
+    wc_wipe(auth_key, sizeof auth_key);
+    wc_wipe(enc_key, sizeof enc_key);
+    wc_wipe(expected, sizeof expected);
+    wc_wipe(s, sizeof s);
+    EVP_CIPHER_CTX_free(c);
+    return st;
+}

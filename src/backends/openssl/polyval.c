@@ -1,0 +1,361 @@
+/*
+ * polyval.c - POLYVAL (RFC 8452 section 3).
+ *
+ * POLYVAL works in GF(2^128) modulo x^128 + x^127 + x^126 + x^121 + 1 with
+ * little-endian elements (bit i of the 16 bytes read as a little-endian
+ * integer is the coefficient of x^i), and dot(a, b) = a * b * x^-128.
+ * S_0 = 0, S_j = dot(S_{j-1} ^ X_j, H).
+ *
+ * Every implementation computes the 256-bit carry-less product and then a
+ * Montgomery reduction by x^128 in two 64-bit folds: adding t0 * P (t0 the
+ * lowest 64 bits) clears them, P's low 128 bits being 1 + x^121 + x^126 +
+ * x^127 = 1 + x^64 * (x^57 + x^62 + x^63); the same again for the next 64
+ * bits; what is left above x^128 is the result.
+ *
+ * The carry-less versions fold WC_POLYVAL_STRIDE blocks per reduction:
+ * S_{j+k} = sum_i dot(X'_i, H^(k-i+1)) with X'_1 = X_1 ^ S_j, using the
+ * powers of H that init() precomputes (reduction is linear, so the
+ * products are summed unreduced and reduced once).
+ */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define WC_POLYVAL_X86 1
+#include <cpuid.h>
+#endif
+
+/* aarch64: built for a CPU with the crypto extension, PMULL is always there;
+ * otherwise GCC on Linux compiles it for those functions only and asks the
+ * kernel (HWCAP_PMULL) at run time. */
+#if defined(__aarch64__) && (defined(__ARM_FEATURE_CRYPTO) || defined(__ARM_FEATURE_AES))
+#define WC_POLYVAL_ARM 1
+#define WC_PMULL_ALWAYS 1
+#define PMULL_FN
+#include <arm_neon.h>
+#elif defined(__aarch64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
+#define WC_POLYVAL_ARM 1
+#define PMULL_FN __attribute__((target("+crypto")))
+#include <arm_neon.h>
+#include <sys/auxv.h>
+#ifndef HWCAP_PMULL
+#define HWCAP_PMULL (1 << 4)
+#endif
+#endif
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/backend.h" /* wc_wipe */
+#include "polyval.h"
+#include "polyval_clmul.h"
+
+/* ------------------------------------------------------------------------ */
+/* Portable, constant-time                                                  */
+/* ------------------------------------------------------------------------ */
+
+static uint64_t load_le64(const uint8_t *p) {
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--) v = v << 8 | p[i];
+    return v;
+}
+
+static void store_le64(uint8_t *p, uint64_t v) {
+    for (int i = 0; i < 8; i++) {
+        p[i] = (uint8_t)v;
+        v >>= 8;
+    }
+}
+
+/* 32 x 32 -> 64-bit carry-less product by integer multiplication "with
+ * holes": each operand is split into four parts keeping every fourth bit, so
+ * that in an integer product of two parts every 4-bit group holds a count of
+ * at most 8 terms and no carry reaches the next group; the low bit of each
+ * group is then the XOR of its terms. Integer multiplication takes the same
+ * time whatever the values on the CPUs this runs on, unlike table lookups. */
+static uint64_t clmul32(uint32_t x, uint32_t y) {
+    const uint64_t m0 = UINT64_C(0x1111111111111111), m1 = m0 << 1, m2 = m0 << 2,
+                   m3 = m0 << 3;
+    uint64_t x0 = x & (uint32_t)m0, x1 = x & (uint32_t)m1, x2 = x & (uint32_t)m2,
+             x3 = x & (uint32_t)m3;
+    uint64_t y0 = y & (uint32_t)m0, y1 = y & (uint32_t)m1, y2 = y & (uint32_t)m2,
+             y3 = y & (uint32_t)m3;
+    uint64_t z0 = (x0 * y0) ^ (x1 * y3) ^ (x2 * y2) ^ (x3 * y1);
+    uint64_t z1 = (x0 * y1) ^ (x1 * y0) ^ (x2 * y3) ^ (x3 * y2);
+    uint64_t z2 = (x0 * y2) ^ (x1 * y1) ^ (x2 * y0) ^ (x3 * y3);
+    uint64_t z3 = (x0 * y3) ^ (x1 * y2) ^ (x2 * y1) ^ (x3 * y0);
+    return (z0 & m0) | (z1 & m1) | (z2 & m2) | (z3 & m3);
+}
+
+/* 64 x 64 -> 128 (Karatsuba over 32-bit halves). */
+static void clmul64(uint64_t x, uint64_t y, uint64_t *hi, uint64_t *lo) {
+    uint32_t x0 = (uint32_t)x, x1 = (uint32_t)(x >> 32);
+    uint32_t y0 = (uint32_t)y, y1 = (uint32_t)(y >> 32);
+    uint64_t a = clmul32(x0, y0), b = clmul32(x1, y1);
+    uint64_t c = clmul32(x0 ^ x1, y0 ^ y1) ^ a ^ b;
+    *lo = a ^ (c << 32);
+    *hi = b ^ (c >> 32);
+}
+
+/* One 64-bit Montgomery fold (see the file comment): the product t * (x^57 +
+ * x^62 + x^63) is made of shifts, as that constant is public. */
+static void fold64(uint64_t t, uint64_t *next, uint64_t *next2) {
+    *next ^= (t << 57) ^ (t << 62) ^ (t << 63);
+    *next2 ^= t ^ (t >> 7) ^ (t >> 2) ^ (t >> 1);
+}
+
+/* dot(a, b) on (lo, hi) 64-bit halves. */
+static void portable_dot(uint64_t a_lo, uint64_t a_hi, uint64_t b_lo, uint64_t b_hi,
+                         uint64_t *r_lo, uint64_t *r_hi) {
+    uint64_t l_hi, l_lo, h_hi, h_lo, m_hi, m_lo;
+    clmul64(a_lo, b_lo, &l_hi, &l_lo);
+    clmul64(a_hi, b_hi, &h_hi, &h_lo);
+    clmul64(a_lo ^ a_hi, b_lo ^ b_hi, &m_hi, &m_lo);
+    m_lo ^= l_lo ^ h_lo;
+    m_hi ^= l_hi ^ h_hi;
+    uint64_t t0 = l_lo, t1 = l_hi ^ m_lo, t2 = h_lo ^ m_hi, t3 = h_hi;
+    fold64(t0, &t1, &t2);
+    fold64(t1, &t2, &t3);
+    *r_lo = t2;
+    *r_hi = t3;
+}
+
+static void portable_blocks(wc_polyval *ctx, const uint8_t *in, size_t nblocks) {
+    uint64_t h_lo = load_le64(ctx->h[0]), h_hi = load_le64(ctx->h[0] + 8);
+    uint64_t s_lo = load_le64(ctx->s), s_hi = load_le64(ctx->s + 8);
+    for (; nblocks > 0; nblocks--, in += 16) {
+        s_lo ^= load_le64(in);
+        s_hi ^= load_le64(in + 8);
+        portable_dot(s_lo, s_hi, h_lo, h_hi, &s_lo, &s_hi);
+    }
+    store_le64(ctx->s, s_lo);
+    store_le64(ctx->s + 8, s_hi);
+}
+
+static void portable_init(wc_polyval *ctx) {
+    /* Only H itself is used; no powers. */
+    (void)ctx;
+}
+
+/* ------------------------------------------------------------------------ */
+/* x86-64 PCLMULQDQ                                                         */
+/* ------------------------------------------------------------------------ */
+
+#ifdef WC_POLYVAL_X86
+/* The shared carry-less helpers are in polyval_clmul.h. */
+CLMUL_FN static void clmul_init(wc_polyval *ctx) {
+    __m128i h = _mm_loadu_si128((const __m128i *)ctx->h[0]);
+    __m128i hk = karatsuba_key(h), p = h;
+    _mm_storeu_si128((__m128i *)ctx->hk[0], hk);
+    for (int i = 1; i < WC_POLYVAL_STRIDE; i++) {
+        __m128i z = _mm_setzero_si128(), lo = z, hi = z, mid = z;
+        clmul_acc(p, h, hk, &lo, &hi, &mid);
+        p = clmul_finish(lo, hi, mid);
+        _mm_storeu_si128((__m128i *)ctx->h[i], p);
+        _mm_storeu_si128((__m128i *)ctx->hk[i], karatsuba_key(p));
+    }
+}
+
+/* k (1..STRIDE) blocks folded with H^k .. H^1, S added to the first. */
+CLMUL_FN static inline __m128i clmul_group(const wc_polyval *ctx, __m128i s, const uint8_t *in,
+                                           size_t k) {
+    __m128i z = _mm_setzero_si128(), lo = z, hi = z, mid = z;
+    for (size_t i = 0; i < k; i++) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(in + 16 * i));
+        if (i == 0) x = _mm_xor_si128(x, s);
+        size_t p = k - 1 - i;
+        clmul_acc(x, _mm_loadu_si128((const __m128i *)ctx->h[p]),
+                  _mm_loadu_si128((const __m128i *)ctx->hk[p]), &lo, &hi, &mid);
+    }
+    return clmul_finish(lo, hi, mid);
+}
+
+
+CLMUL_FN static void clmul_blocks(wc_polyval *ctx, const uint8_t *in, size_t nblocks) {
+    __m128i s = _mm_loadu_si128((const __m128i *)ctx->s);
+    for (; nblocks >= 8; nblocks -= 8, in += 16 * 8) s = clmul_group8(ctx, s, in);
+    if (nblocks > 0) s = clmul_group(ctx, s, in, nblocks);
+    _mm_storeu_si128((__m128i *)ctx->s, s);
+}
+
+static int cpu_has_pclmul(void) {
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
+    return (c & bit_PCLMUL) != 0;
+}
+#endif /* WC_POLYVAL_X86 */
+
+/* ------------------------------------------------------------------------ */
+/* aarch64 PMULL: the same algorithm as the x86-64 code above              */
+/* ------------------------------------------------------------------------ */
+
+#ifdef WC_POLYVAL_ARM
+PMULL_FN static inline uint8x16_t pmull_lo(uint8x16_t a, uint8x16_t b) {
+    poly64_t x = (poly64_t)vgetq_lane_u64(vreinterpretq_u64_u8(a), 0);
+    poly64_t y = (poly64_t)vgetq_lane_u64(vreinterpretq_u64_u8(b), 0);
+    return vreinterpretq_u8_p128(vmull_p64(x, y));
+}
+
+PMULL_FN static inline uint8x16_t pmull_hi(uint8x16_t a, uint8x16_t b) {
+    return vreinterpretq_u8_p128(vmull_high_p64(vreinterpretq_p64_u8(a), vreinterpretq_p64_u8(b)));
+}
+
+PMULL_FN static inline uint8x16_t swap64(uint8x16_t a) { return vextq_u8(a, a, 8); }
+
+PMULL_FN static inline uint8x16_t pmull_reduce(uint8x16_t lo, uint8x16_t hi) {
+    const uint8x16_t c = vreinterpretq_u8_u64(vdupq_n_u64(UINT64_C(0xc200000000000000)));
+    uint8x16_t t = pmull_lo(lo, c);
+    lo = veorq_u8(swap64(lo), t);
+    t = pmull_lo(lo, c);
+    lo = veorq_u8(swap64(lo), t);
+    return veorq_u8(lo, hi);
+}
+
+PMULL_FN static inline void pmull_acc(uint8x16_t x, uint8x16_t h, uint8x16_t hk, uint8x16_t *lo,
+                             uint8x16_t *hi, uint8x16_t *mid) {
+    *lo = veorq_u8(*lo, pmull_lo(x, h));
+    *hi = veorq_u8(*hi, pmull_hi(x, h));
+    *mid = veorq_u8(*mid, pmull_lo(veorq_u8(x, swap64(x)), hk));
+}
+
+PMULL_FN static inline uint8x16_t pmull_finish(uint8x16_t lo, uint8x16_t hi, uint8x16_t mid) {
+    const uint8x16_t z = vdupq_n_u8(0);
+    mid = veorq_u8(mid, veorq_u8(lo, hi));
+    lo = veorq_u8(lo, vextq_u8(z, mid, 8)); /* mid << 64 */
+    hi = veorq_u8(hi, vextq_u8(mid, z, 8)); /* mid >> 64 */
+    return pmull_reduce(lo, hi);
+}
+
+PMULL_FN static void pmull_init(wc_polyval *ctx) {
+    uint8x16_t h = vld1q_u8(ctx->h[0]);
+    uint8x16_t hk = veorq_u8(h, swap64(h)), p = h;
+    vst1q_u8(ctx->hk[0], hk);
+    for (int i = 1; i < WC_POLYVAL_STRIDE; i++) {
+        uint8x16_t z = vdupq_n_u8(0), lo = z, hi = z, mid = z;
+        pmull_acc(p, h, hk, &lo, &hi, &mid);
+        p = pmull_finish(lo, hi, mid);
+        vst1q_u8(ctx->h[i], p);
+        vst1q_u8(ctx->hk[i], veorq_u8(p, swap64(p)));
+    }
+}
+
+PMULL_FN static inline uint8x16_t pmull_group(const wc_polyval *ctx, uint8x16_t s, const uint8_t *in,
+                                     size_t k) {
+    uint8x16_t z = vdupq_n_u8(0), lo = z, hi = z, mid = z;
+    for (size_t i = 0; i < k; i++) {
+        uint8x16_t x = vld1q_u8(in + 16 * i);
+        if (i == 0) x = veorq_u8(x, s);
+        size_t p = k - 1 - i;
+        pmull_acc(x, vld1q_u8(ctx->h[p]), vld1q_u8(ctx->hk[p]), &lo, &hi, &mid);
+    }
+    return pmull_finish(lo, hi, mid);
+}
+
+PMULL_FN static void pmull_blocks(wc_polyval *ctx, const uint8_t *in, size_t nblocks) {
+    uint8x16_t s = vld1q_u8(ctx->s);
+    for (; nblocks >= WC_POLYVAL_STRIDE; nblocks -= WC_POLYVAL_STRIDE, in += 16 * WC_POLYVAL_STRIDE)
+        s = pmull_group(ctx, s, in, WC_POLYVAL_STRIDE);
+    if (nblocks > 0) s = pmull_group(ctx, s, in, nblocks);
+    vst1q_u8(ctx->s, s);
+}
+#endif /* WC_POLYVAL_ARM */
+
+/* ------------------------------------------------------------------------ */
+/* Choice and interface                                                     */
+/* ------------------------------------------------------------------------ */
+
+int wc_polyval_impl_available(wc_polyval_impl impl) {
+    switch (impl) {
+    case WC_POLYVAL_AUTO:
+    case WC_POLYVAL_PORTABLE: return 1;
+    case WC_POLYVAL_CLMUL:
+#ifdef WC_POLYVAL_X86
+        return cpu_has_pclmul();
+#else
+        return 0;
+#endif
+    case WC_POLYVAL_PMULL:
+#if defined(WC_PMULL_ALWAYS)
+        return 1; /* compiled for a CPU that has it */
+#elif defined(WC_POLYVAL_ARM)
+        return (getauxval(AT_HWCAP) & HWCAP_PMULL) != 0;
+#else
+        return 0;
+#endif
+    }
+    return 0;
+}
+
+const char *wc_polyval_impl_name(wc_polyval_impl impl) {
+    switch (impl) {
+    case WC_POLYVAL_AUTO: return "auto";
+    case WC_POLYVAL_PORTABLE: return "portable";
+    case WC_POLYVAL_CLMUL: return "pclmulqdq";
+    case WC_POLYVAL_PMULL: return "pmull";
+    }
+    return "?";
+}
+
+/* 0 until chosen; then a wc_polyval_impl. Racing first calls all compute the
+ * same value, so a plain atomic store suffices. */
+static _Atomic int g_default_impl;
+
+wc_polyval_impl wc_polyval_default_impl(void) {
+    int v = atomic_load_explicit(&g_default_impl, memory_order_relaxed);
+    if (v != 0) return (wc_polyval_impl)v;
+    wc_polyval_impl impl = WC_POLYVAL_PORTABLE;
+    const char *env = getenv("WEBCRYPTO_POLYVAL");
+    if (!(env && strcmp(env, "portable") == 0)) {
+        if (wc_polyval_impl_available(WC_POLYVAL_CLMUL))
+            impl = WC_POLYVAL_CLMUL;
+        else if (wc_polyval_impl_available(WC_POLYVAL_PMULL))
+            impl = WC_POLYVAL_PMULL;
+    }
+    atomic_store_explicit(&g_default_impl, (int)impl, memory_order_relaxed);
+    return impl;
+}
+
+void wc_polyval_init(wc_polyval *ctx, const uint8_t h[16], wc_polyval_impl impl) {
+    if (impl == WC_POLYVAL_AUTO)
+        impl = wc_polyval_default_impl();
+    else if (!wc_polyval_impl_available(impl))
+        impl = WC_POLYVAL_PORTABLE; /* never runs an instruction the CPU lacks */
+    memset(ctx, 0, sizeof *ctx);
+    memcpy(ctx->h[0], h, 16);
+    ctx->impl = impl;
+    switch (impl) {
+#ifdef WC_POLYVAL_X86
+    case WC_POLYVAL_CLMUL: clmul_init(ctx); break;
+#endif
+#ifdef WC_POLYVAL_ARM
+    case WC_POLYVAL_PMULL: pmull_init(ctx); break;
+#endif
+    default: portable_init(ctx); break;
+    }
+}
+
+static void blocks(wc_polyval *ctx, const uint8_t *in, size_t nblocks) {
+    switch (ctx->impl) {
+#ifdef WC_POLYVAL_X86
+    case WC_POLYVAL_CLMUL: clmul_blocks(ctx, in, nblocks); break;
+#endif
+#ifdef WC_POLYVAL_ARM
+    case WC_POLYVAL_PMULL: pmull_blocks(ctx, in, nblocks); break;
+#endif
+    default: portable_blocks(ctx, in, nblocks); break;
+    }
+}
+
+void wc_polyval_update(wc_polyval *ctx, const uint8_t *in, size_t len) {
+    size_t whole = len / 16;
+    if (whole > 0) blocks(ctx, in, whole);
+    size_t rest = len % 16;
+    if (rest > 0) {
+        uint8_t last[16] = {0};
+        memcpy(last, in + 16 * whole, rest);
+        blocks(ctx, last, 1);
+        wc_wipe(last, sizeof last);
+    }
+}
+
+void wc_polyval_final(const wc_polyval *ctx, uint8_t out[16]) { memcpy(out, ctx->s, 16); }
+
+void wc_polyval_wipe(wc_polyval *ctx) { wc_wipe(ctx, sizeof *ctx); }

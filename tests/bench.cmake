@@ -1,0 +1,10 @@
+# webcrypto-bench: its statistics (built from source here, so that the order
+# of add_subdirectory calls does not matter) and a smoke run of the harness.
+add_executable(test_bench_stats test_bench_stats.c ${PROJECT_SOURCE_DIR}/tools/bench/bench_stats.c)
+target_include_directories(test_bench_stats PRIVATE ${PROJECT_SOURCE_DIR}/tools/bench)
+target_link_libraries(test_bench_stats PRIVATE PkgConfig::CMOCKA m)
+target_compile_options(test_bench_stats PRIVATE ${WEBCRYPTO_WARNINGS})
+add_test(NAME bench_stats COMMAND test_bench_stats)
+add_test(NAME bench_smoke COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/bench_smoke.sh $<TARGET_FILE:webcrypto-bench>)
+set_tests_properties(bench_smoke PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
+  ENVIRONMENT "WEBCRYPTO_MODULE_DIR=${WEBCRYPTO_MODULE_BUILD_DIR};${WEBCRYPTO_TEST_ENVIRONMENT}")

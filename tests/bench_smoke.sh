@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# Smoke test of webcrypto-bench: a tiny run (two sizes, two iterations, tiny
+# warm-up) on every available target, raw-openssl included, with --json,
+# --csv and --svg; then checks the outputs' structure, the usage errors and
+# that SIGINT stops a run and still writes what was measured.
+# Usage: bench_smoke.sh BENCH_EXE    (exit 77: skipped, no executable)
+set -u
+BENCH=${1:-}
+if [ -z "$BENCH" ] || [ ! -x "$BENCH" ]; then
+    echo "bench_smoke: no executable ${BENCH:-(none given)}; skipping"
+    exit 77
+fi
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok   - $1"; }
+ko() { fail=$((fail + 1)); echo "FAIL - $1"; }
+check() { # check DESCRIPTION COMMAND...
+    local d=$1
+    shift
+    if "$@"; then ok "$d"; else ko "$d"; fi
+}
+
+# Which validators this machine has (said in the output).
+if command -v node >/dev/null 2>&1; then JSONV=node
+elif command -v python3 >/dev/null 2>&1; then JSONV=python3
+else JSONV=grep; fi
+if command -v xmllint >/dev/null 2>&1; then XMLV=xmllint
+elif command -v python3 >/dev/null 2>&1; then XMLV=python3
+elif command -v node >/dev/null 2>&1; then XMLV=node
+else XMLV=grep; fi
+# For testing the fallbacks: BENCH_SMOKE_JSONV=python3|grep, BENCH_SMOKE_XMLV=python3|node|grep
+JSONV=${BENCH_SMOKE_JSONV:-$JSONV}
+XMLV=${BENCH_SMOKE_XMLV:-$XMLV}
+echo "# JSON checked with: $JSONV; SVG checked with: $XMLV"
+
+# ---- what to expect: the ops and targets the executable lists ----
+"$BENCH" --list >"$T/list.txt" 2>"$T/list.err"
+rc=$?
+check "--list exits 0 (rc $rc)" test $rc -eq 0
+[ $rc -eq 0 ] || sed 's/^/#   /' "$T/list.err" | tail -5
+# (space-separated lists)
+OPS=$(awk '/^operations:/{m=1;next} /^targets:/{m=0} m{printf "%s ", $1}' "$T/list.txt")
+UNSIZED=$(awk '/^operations:/{m=1;next} /^targets:/{m=0} m && /one size/{printf "%s ", $1}' "$T/list.txt")
+# targets that start here (a backend module may be absent: "(unavailable: ...)")
+TARGETS=$(awk '/^targets:/{m=1;next} m && !/\(unavailable/{printf "%s ", $1}' "$T/list.txt")
+check "--list names operations" test -n "$OPS"
+check "--list names raw-openssl among the targets" grep -q "^  raw-openssl " "$T/list.txt"
+echo "# targets: $TARGETS"
+
+# ---- the tiny run ----
+# Every listed target, named explicitly (some, like raw-openssl-keyed, are
+# measured only when named).
+BACKENDS=$(echo $TARGETS | tr ' ' ',')
+"$BENCH" --backend "$BACKENDS" --sizes 64,1k --iterations 2 --warmup 1ms,1x --max-time 20 --pbkdf2-iterations 10 \
+    --json "$T/b.json" --csv "$T/b.csv" --svg "$T/b.svg" >"$T/out.txt" 2>"$T/err.txt"
+rc=$?
+check "tiny run exits 0 (rc $rc)" test $rc -eq 0
+[ $rc -eq 0 ] || sed 's/^/#   /' "$T/err.txt" | tail -20
+check "table printed on stdout" grep -q '^operation .* median .* ops/s .* MB/s' "$T/out.txt"
+check "machine facts printed (cpu, build)" grep -q '^cpu: ' "$T/out.txt"
+check "crossover summary printed" grep -q '^crossovers' "$T/out.txt"
+check "no FAILED cell in the table" bash -c "! grep -q FAILED '$T/out.txt'"
+check "every target printed" bash -c "for t in $TARGETS; do grep -q \" \$t \" '$T/out.txt' || exit 1; done"
+
+# ---- JSON: parses; every expected cell present with a positive median ----
+# Expected: for each target, each op it reports in "ops", sizes 64 and 1024
+# (size 0 for the one-size operations).
+case $JSONV in
+node)
+    node -e '
+const fs = require("fs");
+const j = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+const targets = process.argv[2].split(" ").filter(Boolean);
+const unsized = new Set(process.argv[3].split(" ").filter(Boolean));
+const names = j.backends.map(b => b.name);
+let bad = 0;
+for (const t of targets) if (!names.includes(t)) { console.log("# missing backend " + t); bad++; }
+let cells = 0;
+for (const b of j.backends) {
+  if (!b.ops.length) { console.log("# " + b.name + " supports no op"); bad++; }
+  for (const op of b.ops) for (const size of unsized.has(op) ? [0] : [64, 1024]) {
+    const r = j.results.find(r => r.op === op && r.size === size && r.backend === b.name);
+    if (!r || !r.ok || !(r.median_ns > 0) || !(r.min_ns > 0) || !(r.ops_per_s > 0)) {
+      console.log("# bad or missing cell " + op + " " + size + " " + b.name); bad++;
+    } else cells++;
+  }
+}
+if (j.interrupted !== false) { console.log("# interrupted is not false"); bad++; }
+console.log("# " + cells + " cells checked");
+process.exit(bad ? 1 : 0);' "$T/b.json" "$TARGETS" "$UNSIZED"
+    ;;
+python3)
+    python3 - "$T/b.json" "$TARGETS" "$UNSIZED" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+targets = sys.argv[2].split()
+unsized = set(sys.argv[3].split())
+names = [b["name"] for b in j["backends"]]
+bad = sum(1 for t in targets if t not in names)
+cells = 0
+for b in j["backends"]:
+    if not b["ops"]:
+        bad += 1
+    for op in b["ops"]:
+        for size in ([0] if op in unsized else [64, 1024]):
+            r = [r for r in j["results"] if r["op"] == op and r["size"] == size and r["backend"] == b["name"]]
+            if not r or not r[0]["ok"] or not r[0]["median_ns"] > 0 or not r[0]["min_ns"] > 0:
+                print("# bad or missing cell", op, size, b["name"]); bad += 1
+            else:
+                cells += 1
+if j["interrupted"] is not False:
+    bad += 1
+print("# %d cells checked" % cells)
+sys.exit(1 if bad else 0)
+PY
+    ;;
+grep)
+    # Structural check: the writer puts one result per line, fields in a
+    # fixed order, so each expected cell is one line with a median > 0.
+    bad=0
+    for t in $TARGETS; do
+        for op in $OPS; do
+            case " $UNSIZED " in *" $op "*) sizes=0 ;; *) sizes="64 1024" ;; esac
+            for s in $sizes; do
+                grep -q "{\"op\": \"$op\", \"size\": $s, \"backend\": \"$t\", \"ok\": true, .*\"median_ns\": [0-9.]*[1-9]" "$T/b.json" || { echo "# missing $op $s $t"; bad=1; }
+            done
+        done
+    done
+    head -c 1 "$T/b.json" | grep -q '{' && tail -c 2 "$T/b.json" | grep -q '}' || bad=1
+    [ $bad -eq 0 ]
+    ;;
+esac
+check "JSON parses and has every expected cell with positive medians ($JSONV)" test $? -eq 0
+
+# ---- CSV: a header and one row per JSON result ----
+rows=$(($(wc -l <"$T/b.csv") - 1))
+results=$(grep -c '^    {"op": "[^"]*", "size": ' "$T/b.json")
+check "CSV has a header" grep -q '^op,size,backend,ok,samples,batch,min_ns,median_ns' "$T/b.csv"
+check "CSV has one row per result ($rows rows, $results results)" test "$rows" -gt 0 -a "$rows" -eq "$results"
+
+# ---- SVG: well-formed XML, <svg> root, polylines ----
+case $XMLV in
+xmllint) xmllint --noout "$T/b.svg" ;;
+python3) python3 -c 'import sys, xml.dom.minidom as m; d = m.parse(sys.argv[1]); sys.exit(d.documentElement.tagName != "svg")' "$T/b.svg" ;;
+node)
+    node -e '
+const s = require("fs").readFileSync(process.argv[1], "utf8");
+const stack = []; const re = /<(\/?)([A-Za-z][\w:-]*)[^>]*?(\/?)>/g; let m;
+const body = s.replace(/<\?[^>]*\?>/g, "");
+while ((m = re.exec(body))) { if (m[3]) continue; if (!m[1]) stack.push(m[2]); else if (stack.pop() !== m[2]) process.exit(1); }
+process.exit(stack.length ? 1 : 0);' "$T/b.svg" ;;
+*) grep -q '</svg>' "$T/b.svg" ;;
+esac
+check "SVG is well-formed XML ($XMLV)" test $? -eq 0
+check "SVG root element is <svg>" bash -c "grep -v '^<?xml' '$T/b.svg' | head -1 | grep -q '^<svg '"
+npoly=$(grep -c '<polyline' "$T/b.svg")
+check "SVG has polylines ($npoly)" test "$npoly" -gt 0
+
+# ---- usage errors ----
+"$BENCH" --no-such-option >/dev/null 2>&1
+check "unknown option exits 2" test $? -eq 2
+"$BENCH" --op no-such-op >/dev/null 2>&1
+check "--op matching nothing exits 2" test $? -eq 2
+"$BENCH" --sizes 12q >/dev/null 2>&1
+check "bad --sizes exits 2" test $? -eq 2
+"$BENCH" --backend no-such-backend >/dev/null 2>&1
+check "unknown --backend exits 2" test $? -eq 2
+
+# ---- SIGINT: stops, prints and writes what was measured, exits 130 ----
+set -m # a background job of its own, so that it does not ignore SIGINT
+"$BENCH" --op digest --sizes 16,1k,64k --warmup 300ms --quiet --json "$T/int.json" \
+    >"$T/int.txt" 2>&1 &
+pid=$!
+set +m
+sleep 1.5
+kill -INT "$pid" 2>/dev/null
+wait "$pid"
+rc=$?
+check "SIGINT exits 130 (rc $rc)" test $rc -eq 130
+check "SIGINT: partial table printed" grep -q '^digest-sha-1 ' "$T/int.txt"
+check "SIGINT: JSON written and marked interrupted" grep -q '"interrupted": true' "$T/int.json"
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -1,0 +1,336 @@
+/*
+ * A few seconds of the jca backend under several threads: every algorithm,
+ * sizes from 0 bytes to a few MiB (across the backend's 256 KiB chunks),
+ * each result compared with the openssl backend's (GCM-SIV, which OpenSSL
+ * 3.0 lacks, with a round trip, a tampered tag, and the same answer on every
+ * thread). After each operation the thread must have no Java exception
+ * pending and no local frame open; at the end no frame was left unbalanced,
+ * no exception was left pending, and the JNI global references are back to
+ * what they were before the keys and threads existed (threads release their
+ * engines when they exit).
+ *
+ * Backend: $WEBCRYPTO_TEST_BACKEND (default "jca"). Exit 77 (skip) when the
+ * jca backend cannot start here, with the reason.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/jca/jca_debug.h"
+#include "webcrypto.h"
+
+#define THREADS 4
+#define ROUNDS 1
+
+static const webcrypto_backend *jca, *ref;
+static int failures;
+static pthread_mutex_t fail_lock = PTHREAD_MUTEX_INITIALIZER;
+
+#define CHECK(cond, ...)                                                          \
+    do {                                                                          \
+        if (!(cond)) {                                                            \
+            pthread_mutex_lock(&fail_lock);                                       \
+            if (failures++ < 20) {                                                \
+                fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);              \
+                fprintf(stderr, __VA_ARGS__);                                     \
+                fprintf(stderr, " [%s]\n", webcrypto_error_message());            \
+            }                                                                     \
+            pthread_mutex_unlock(&fail_lock);                                     \
+        }                                                                         \
+    } while (0)
+
+static const size_t sizes[] = {0,      1,      15,         16,         17,     1000,
+                               1024,   65535,  65536,      262143,     262144, 262145,
+                               524289, (1u << 20) + 3, 3u << 20};
+#define N_SIZES (sizeof sizes / sizeof *sizes)
+#define MAX_SIZE (3u << 20)
+
+/* One algorithm's key on both backends (raw bytes imported into each). */
+typedef struct key_pair {
+    webcrypto_key *j, *r;
+} key_pair;
+
+static struct {
+    key_pair cbc, ctr, gcm, hkdf, pbkdf2, hmac[5];
+    webcrypto_key *siv; /* jca only */
+} keys;
+
+static void import_pair(webcrypto_algorithm alg, webcrypto_algorithm hash, const uint8_t *raw,
+                        size_t len, unsigned usages, key_pair *kp) {
+    webcrypto_params p = {.name = alg, .hash = hash};
+    CHECK(webcrypto_import_key(jca, WEBCRYPTO_FORMAT_RAW, raw, len, &p, false, usages, &kp->j) ==
+              WEBCRYPTO_OK, "import %s on jca", webcrypto_algorithm_name(alg));
+    if (ref)
+        CHECK(webcrypto_import_key(ref, WEBCRYPTO_FORMAT_RAW, raw, len, &p, false, usages,
+                                   &kp->r) == WEBCRYPTO_OK,
+              "import %s on openssl", webcrypto_algorithm_name(alg));
+}
+
+/* The thread's JNI state after an operation. */
+static void check_jni(const char *what, size_t size) {
+    wc_jca_debug_stats s;
+    CHECK(wc_jca_debug_get(&s), "debug stats");
+    CHECK(!s.exception_pending, "Java exception pending after %s (%zu bytes)", what, size);
+    CHECK(s.frame_depth == 0, "local frame left open after %s (%zu bytes): depth %d", what, size,
+          s.frame_depth);
+}
+
+static void xorshift_fill(uint8_t *p, size_t n, uint64_t seed) {
+    uint64_t x = seed | 1;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        p[i] = (uint8_t)x;
+    }
+}
+
+static bool same(const uint8_t *a, size_t an, const uint8_t *b, size_t bn) {
+    return an == bn && (an == 0 || memcmp(a, b, an) == 0);
+}
+
+typedef struct worker_buf {
+    uint8_t *data, *a, *b, *c;
+} worker_buf;
+
+static void one_size(worker_buf *w, size_t n, unsigned seed) {
+    static const webcrypto_algorithm hashes[] = {WEBCRYPTO_ALG_SHA_1, WEBCRYPTO_ALG_SHA_256,
+                                                 WEBCRYPTO_ALG_SHA_384, WEBCRYPTO_ALG_SHA_512};
+    const size_t cap = MAX_SIZE + 64;
+    size_t la = 0, lb = 0, lc = 0;
+    uint8_t iv[16], iv12[12];
+    xorshift_fill(iv, sizeof iv, seed * 7919u + n);
+    memcpy(iv12, iv, 12);
+
+    /* digests, one-shot and streamed in two pieces */
+    for (size_t h = 0; h < 4; h++) {
+        CHECK(webcrypto_digest(jca, hashes[h], w->data, n, w->a, cap, &la) == WEBCRYPTO_OK,
+              "digest %zu", n);
+        check_jni("digest", n);
+        CHECK(webcrypto_digest(ref, hashes[h], w->data, n, w->b, cap, &lb) == WEBCRYPTO_OK,
+              "ref digest");
+        CHECK(same(w->a, la, w->b, lb), "digest %s of %zu bytes differs",
+              webcrypto_algorithm_name(hashes[h]), n);
+        webcrypto_digest_ctx *d = NULL;
+        CHECK(webcrypto_digest_init(jca, hashes[h], &d) == WEBCRYPTO_OK, "digest_init");
+        if (d) {
+            CHECK(webcrypto_digest_update(d, w->data, n / 3) == WEBCRYPTO_OK, "digest_update");
+            CHECK(webcrypto_digest_update(d, w->data + n / 3, n - n / 3) == WEBCRYPTO_OK,
+                  "digest_update");
+            CHECK(webcrypto_digest_final(d, w->c, cap, &lc) == WEBCRYPTO_OK, "digest_final");
+            CHECK(same(w->c, lc, w->b, lb), "streamed digest of %zu bytes differs", n);
+            webcrypto_digest_ctx_free(d);
+        }
+        check_jni("streamed digest", n);
+    }
+
+    /* HMAC: sign compared, verify of the reference MAC, streamed sign */
+    webcrypto_params mac = {.name = WEBCRYPTO_ALG_HMAC};
+    for (size_t h = 0; h < 4; h++) {
+        key_pair *k = &keys.hmac[hashes[h]];
+        CHECK(webcrypto_sign(&mac, k->j, w->data, n, w->a, cap, &la) == WEBCRYPTO_OK, "hmac");
+        CHECK(webcrypto_sign(&mac, k->r, w->data, n, w->b, cap, &lb) == WEBCRYPTO_OK, "ref hmac");
+        CHECK(same(w->a, la, w->b, lb), "HMAC %s of %zu bytes differs",
+              webcrypto_algorithm_name(hashes[h]), n);
+        bool valid = false;
+        CHECK(webcrypto_verify(&mac, k->j, w->b, lb, w->data, n, &valid) == WEBCRYPTO_OK && valid,
+              "hmac verify %zu", n);
+        webcrypto_sign_ctx *s = NULL;
+        CHECK(webcrypto_sign_init(&mac, k->j, &s) == WEBCRYPTO_OK, "sign_init");
+        if (s) {
+            CHECK(webcrypto_sign_update(s, w->data, n / 2) == WEBCRYPTO_OK, "sign_update");
+            CHECK(webcrypto_sign_update(s, w->data + n / 2, n - n / 2) == WEBCRYPTO_OK,
+                  "sign_update");
+            CHECK(webcrypto_sign_final(s, w->c, cap, &lc) == WEBCRYPTO_OK, "sign_final");
+            CHECK(same(w->c, lc, w->b, lb), "streamed HMAC of %zu bytes differs", n);
+            webcrypto_sign_ctx_free(s);
+        }
+        check_jni("hmac", n);
+    }
+
+    /* AES-CBC (the core pads; the backend does raw CBC) */
+    webcrypto_params cbc = {.name = WEBCRYPTO_ALG_AES_CBC, .iv = iv, .iv_len = 16};
+    CHECK(webcrypto_encrypt(&cbc, keys.cbc.j, w->data, n, w->a, cap, &la) == WEBCRYPTO_OK, "cbc");
+    CHECK(webcrypto_encrypt(&cbc, keys.cbc.r, w->data, n, w->b, cap, &lb) == WEBCRYPTO_OK,
+          "ref cbc");
+    CHECK(same(w->a, la, w->b, lb), "AES-CBC of %zu bytes differs", n);
+    CHECK(webcrypto_decrypt(&cbc, keys.cbc.j, w->b, lb, w->c, cap, &lc) == WEBCRYPTO_OK &&
+              same(w->c, lc, w->data, n),
+          "AES-CBC decrypt of %zu bytes", n);
+    check_jni("aes-cbc", n);
+
+    /* AES-CTR, a 64-bit counter */
+    webcrypto_params ctr = {.name = WEBCRYPTO_ALG_AES_CTR, .counter = iv, .counter_len = 16,
+                            .length = 64};
+    CHECK(webcrypto_encrypt(&ctr, keys.ctr.j, w->data, n, w->a, cap, &la) == WEBCRYPTO_OK, "ctr");
+    CHECK(webcrypto_encrypt(&ctr, keys.ctr.r, w->data, n, w->b, cap, &lb) == WEBCRYPTO_OK,
+          "ref ctr");
+    CHECK(same(w->a, la, w->b, lb), "AES-CTR of %zu bytes differs", n);
+    /* in place */
+    memcpy(w->c, w->b, lb);
+    CHECK(webcrypto_decrypt(&ctr, keys.ctr.j, w->c, lb, w->c, cap, &lc) == WEBCRYPTO_OK &&
+              same(w->c, lc, w->data, n),
+          "AES-CTR in-place decrypt of %zu bytes", n);
+    check_jni("aes-ctr", n);
+
+    /* AES-GCM with AAD, a tag length that varies, and a tampered tag */
+    static const size_t tags[] = {128, 96, 64, 32, 120};
+    size_t aad_len = n % 100;
+    webcrypto_params gcm = {.name = WEBCRYPTO_ALG_AES_GCM, .iv = iv12, .iv_len = 12,
+                            .additional_data = w->data + (n > aad_len ? n - aad_len : 0),
+                            .additional_data_len = n > aad_len ? aad_len : 0,
+                            .tag_length = tags[(n + seed) % 5]};
+    CHECK(webcrypto_encrypt(&gcm, keys.gcm.j, w->data, n, w->a, cap, &la) == WEBCRYPTO_OK, "gcm");
+    CHECK(webcrypto_encrypt(&gcm, keys.gcm.r, w->data, n, w->b, cap, &lb) == WEBCRYPTO_OK,
+          "ref gcm");
+    CHECK(same(w->a, la, w->b, lb), "AES-GCM of %zu bytes (tag %zu) differs", n, gcm.tag_length);
+    CHECK(webcrypto_decrypt(&gcm, keys.gcm.j, w->b, lb, w->c, cap, &lc) == WEBCRYPTO_OK &&
+              same(w->c, lc, w->data, n),
+          "AES-GCM decrypt of %zu bytes", n);
+    if (lb) {
+        w->b[lb - 1] ^= 1;
+        CHECK(webcrypto_decrypt(&gcm, keys.gcm.j, w->b, lb, w->c, cap, &lc) ==
+                  WEBCRYPTO_ERR_OPERATION,
+              "AES-GCM with a bad tag accepted (%zu bytes)", n);
+    }
+    check_jni("aes-gcm", n);
+
+    /* AES-GCM-SIV where the provider has it */
+    if (keys.siv) {
+        webcrypto_params siv = {.name = WEBCRYPTO_ALG_AES_GCM_SIV, .iv = iv12, .iv_len = 12,
+                                .additional_data = gcm.additional_data,
+                                .additional_data_len = gcm.additional_data_len};
+        CHECK(webcrypto_encrypt(&siv, keys.siv, w->data, n, w->a, cap, &la) == WEBCRYPTO_OK &&
+                  la == n + 16,
+              "gcm-siv %zu", n);
+        CHECK(webcrypto_encrypt(&siv, keys.siv, w->data, n, w->b, cap, &lb) == WEBCRYPTO_OK &&
+                  same(w->a, la, w->b, lb),
+              "AES-GCM-SIV is not deterministic (%zu bytes)", n);
+        CHECK(webcrypto_decrypt(&siv, keys.siv, w->a, la, w->c, cap, &lc) == WEBCRYPTO_OK &&
+                  same(w->c, lc, w->data, n),
+              "AES-GCM-SIV decrypt of %zu bytes", n);
+        w->a[0] ^= 0x80;
+        CHECK(webcrypto_decrypt(&siv, keys.siv, w->a, la, w->c, cap, &lc) ==
+                  WEBCRYPTO_ERR_OPERATION,
+              "AES-GCM-SIV with altered data accepted (%zu bytes)", n);
+        check_jni("aes-gcm-siv", n);
+    }
+
+    /* HKDF and PBKDF2 (salt and info from the data; a password that is not
+     * UTF-8 half the time) */
+    size_t small = n < 300 ? n : 300;
+    webcrypto_params hk = {.name = WEBCRYPTO_ALG_HKDF, .hash = hashes[n % 4], .salt = w->data,
+                           .salt_len = small / 2, .info = w->data + small / 2,
+                           .info_len = small - small / 2};
+    CHECK(webcrypto_derive_bits(&hk, keys.hkdf.j, 8 * 77, w->a, cap) == WEBCRYPTO_OK, "hkdf");
+    CHECK(webcrypto_derive_bits(&hk, keys.hkdf.r, 8 * 77, w->b, cap) == WEBCRYPTO_OK, "ref hkdf");
+    CHECK(same(w->a, 77, w->b, 77), "HKDF differs (%zu)", n);
+    webcrypto_params pb = {.name = WEBCRYPTO_ALG_PBKDF2, .hash = hashes[(n + 1) % 4],
+                           .salt = w->data, .salt_len = small % 33, .iterations = (uint32_t)(1 + n % 5)};
+    CHECK(webcrypto_derive_bits(&pb, keys.pbkdf2.j, 8 * 70, w->a, cap) == WEBCRYPTO_OK, "pbkdf2");
+    CHECK(webcrypto_derive_bits(&pb, keys.pbkdf2.r, 8 * 70, w->b, cap) == WEBCRYPTO_OK,
+          "ref pbkdf2");
+    CHECK(same(w->a, 70, w->b, 70), "PBKDF2 differs (%zu)", n);
+    check_jni("kdf", n);
+
+    uint8_t rnd[64] = {0}, zero[64] = {0};
+    CHECK(webcrypto_get_random_values(jca, rnd, sizeof rnd) == WEBCRYPTO_OK &&
+              memcmp(rnd, zero, sizeof rnd) != 0,
+          "random");
+    check_jni("random", n);
+}
+
+static void *worker(void *arg) {
+    unsigned id = (unsigned)(size_t)arg;
+    worker_buf w;
+    size_t cap = MAX_SIZE + 64;
+    w.data = malloc(cap);
+    w.a = malloc(cap);
+    w.b = malloc(cap);
+    w.c = malloc(cap);
+    if (!w.data || !w.a || !w.b || !w.c) {
+        CHECK(0, "out of memory");
+        return NULL;
+    }
+    xorshift_fill(w.data, cap, 0x9e3779b97f4a7c15u * (id + 1));
+    for (unsigned r = 0; r < ROUNDS; r++)
+        for (size_t i = 0; i < N_SIZES; i++) {
+            /* Each thread walks the sizes in its own order. */
+            size_t n = sizes[(i * 7 + id * 3 + r) % N_SIZES];
+            one_size(&w, n, id * 31u + r);
+        }
+    free(w.data);
+    free(w.a);
+    free(w.b);
+    free(w.c);
+    return NULL;
+}
+
+int main(void) {
+    const char *name = getenv("WEBCRYPTO_TEST_BACKEND");
+    if (!name || !*name) name = "jca";
+    if (webcrypto_backend_get(name, &jca) != WEBCRYPTO_OK) {
+        printf("SKIP: backend %s cannot start here: %s\n", name, webcrypto_error_message());
+        return 77;
+    }
+    if (webcrypto_backend_get("openssl", &ref) != WEBCRYPTO_OK) {
+        printf("SKIP: the openssl backend (the reference) is unavailable: %s\n",
+               webcrypto_error_message());
+        return 77;
+    }
+    printf("backend %s: %s\n", name, webcrypto_backend_description(jca));
+    wc_jca_debug_stats before, after;
+    if (!wc_jca_debug_get(&before)) {
+        printf("FAIL: %s is not the jca backend (no JNI counters)\n", name);
+        return 1;
+    }
+
+    uint8_t raw[64];
+    xorshift_fill(raw, sizeof raw, 42);
+    unsigned ed = WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_DECRYPT;
+    unsigned sv = WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY;
+    import_pair(WEBCRYPTO_ALG_AES_CBC, 0, raw, 32, ed, &keys.cbc);
+    import_pair(WEBCRYPTO_ALG_AES_CTR, 0, raw + 8, 16, ed, &keys.ctr);
+    import_pair(WEBCRYPTO_ALG_AES_GCM, 0, raw + 16, 24, ed, &keys.gcm);
+    import_pair(WEBCRYPTO_ALG_HKDF, 0, raw, 40, WEBCRYPTO_USAGE_DERIVE_BITS, &keys.hkdf);
+    /* 0xff and 0x80 make the password invalid UTF-8: the Mac path. */
+    uint8_t pw[12] = {'p', 'a', 's', 's', 0xff, 0x80, 'w', 'o', 'r', 'd', 0, '!'};
+    import_pair(WEBCRYPTO_ALG_PBKDF2, 0, pw, sizeof pw, WEBCRYPTO_USAGE_DERIVE_BITS, &keys.pbkdf2);
+    for (int h = WEBCRYPTO_ALG_SHA_1; h <= WEBCRYPTO_ALG_SHA_512; h++)
+        import_pair(WEBCRYPTO_ALG_HMAC, (webcrypto_algorithm)h, raw, (size_t)(h * 13 % 64), sv,
+                    &keys.hmac[h]);
+    if (webcrypto_backend_supports(jca, WEBCRYPTO_ALG_AES_GCM_SIV)) {
+        webcrypto_params p = {.name = WEBCRYPTO_ALG_AES_GCM_SIV};
+        CHECK(webcrypto_import_key(jca, WEBCRYPTO_FORMAT_RAW, raw, 32, &p, false, ed, &keys.siv) ==
+                  WEBCRYPTO_OK,
+              "import AES-GCM-SIV");
+    }
+    if (failures) return 1;
+
+    pthread_t t[THREADS];
+    for (size_t i = 0; i < THREADS; i++)
+        CHECK(pthread_create(&t[i], NULL, worker, (void *)i) == 0, "pthread_create");
+    for (size_t i = 0; i < THREADS; i++) pthread_join(t[i], NULL);
+
+    key_pair *all[] = {&keys.cbc, &keys.ctr, &keys.gcm, &keys.hkdf, &keys.pbkdf2, &keys.hmac[1],
+                       &keys.hmac[2], &keys.hmac[3], &keys.hmac[4]};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+        webcrypto_key_free(all[i]->j);
+        webcrypto_key_free(all[i]->r);
+    }
+    webcrypto_key_free(keys.siv);
+
+    CHECK(wc_jca_debug_get(&after), "debug stats");
+    CHECK(after.unbalanced_frames == 0, "%ld operations left a local frame open",
+          after.unbalanced_frames);
+    CHECK(after.pending_exceptions == 0, "%ld operations left a Java exception pending",
+          after.pending_exceptions);
+    CHECK(after.global_refs == before.global_refs,
+          "JNI global references: %ld before, %ld after (keys freed, threads gone)",
+          before.global_refs, after.global_refs);
+    printf("%d threads x %d rounds x %zu sizes (0 B .. 3 MiB); global refs %ld -> %ld; "
+           "%d failures\n",
+           THREADS, ROUNDS, N_SIZES, before.global_refs, after.global_refs, failures);
+    return failures ? 1 : 0;
+}

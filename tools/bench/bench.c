@@ -1,0 +1,873 @@
+/*
+ * webcrypto-bench: options, the measuring loop, threads and SIGINT.
+ * The method is described in docs/BENCHMARKS.md; in short, per cell
+ * (operation x size x target): set up (key import, inputs) untimed, warm up
+ * for at least --warmup time and calls while finding a batch size that makes
+ * one timed sample last >= sample_ns, then time `samples` batches with
+ * CLOCK_MONOTONIC and summarise the per-operation times.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "bench_internal.h"
+
+#ifndef WEBCRYPTO_BENCH_RAW_OPENSSL
+const bench_impl *bench_raw_impl(const bench_op *op, bool keyed) {
+    (void)op;
+    (void)keyed;
+    return NULL;
+}
+const char *bench_raw_description(void) { return NULL; }
+#endif
+
+#define MAX_BATCH 1000000u
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_sigint(int sig) {
+    (void)sig;
+    stop_requested = 1;
+}
+
+static double now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* ---- options ---- */
+
+static const char usage_text[] =
+    "usage: %s [options]\n"
+    "Measures libwebcrypto operations x input sizes x backends, with OpenSSL called\n"
+    "directly (raw-openssl) as the baseline. Results on stdout, progress on stderr.\n"
+    "\n"
+    "  --backend NAME[,NAME]  targets: backends, raw-openssl, raw-openssl-keyed\n"
+    "                         (default: every backend and raw-openssl)\n"
+    "  --op PATTERN[,...]     operations by glob (fnmatch); a pattern without * ? [\n"
+    "                         is a prefix: --op aes-gcm, --op '*-encrypt' (default: all)\n"
+    "  --sizes LIST           input sizes, suffixes k/m/g (x1024) and optional b/ib:\n"
+    "                         --sizes 64,4k,1m,16m (default 16,1k,10k,100k,1m)\n"
+    "  --iterations N         measured samples per cell (default 100; scaled down so a\n"
+    "                         cell measures for at most --max-time, never below 10)\n"
+    "  --warmup SPEC[,SPEC]   warm-up per cell: Nms or Ns (time, a bare number is ms)\n"
+    "                         and/or Nx (calls); both minimums hold (default 200ms,10x)\n"
+    "  --max-time MS          measuring budget per cell (default 1000)\n"
+    "  --sample-us US         minimum duration of one timed sample; fast operations\n"
+    "                         are batched to reach it (default 50)\n"
+    "  --threads N            also run each cell on N threads sharing one key:\n"
+    "                         aggregate ops/s and scaling against one thread\n"
+    "  --pbkdf2-iterations N  PBKDF2 iteration count (default 1000)\n"
+    "  --tie PCT              crossovers ignore differences up to PCT %% (default 3)\n"
+    "  --reference NAME       target the speedup column compares with (default openssl)\n"
+    "  --json FILE  --csv FILE  --svg FILE   also write the results there\n"
+    "  --list                 list the operations and targets, then exit\n"
+    "  --quiet                no progress on stderr\n"
+    "  --help                 this text\n"
+    "Ctrl-C stops the run; what was measured is printed and written.\n";
+
+static int usage_error(const char *prog, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static int usage_error(const char *prog, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", prog);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, " (see --help)\n");
+    va_end(ap);
+    return 2;
+}
+
+static int parse_uint(const char *s, unsigned long long max, unsigned long long *out) {
+    if (!s || !*s) return -1;
+    unsigned long long v = 0;
+    for (const char *p = s; *p; p++) {
+        if (*p < '0' || *p > '9') return -1;
+        unsigned d = (unsigned)(*p - '0');
+        if (v > (max - d) / 10) return -1;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return 0;
+}
+
+/* "64", "4k", "4KiB", "1m", "16MB" (k/m/g are powers of 1024). */
+static int parse_size(const char *s, size_t len, size_t *out) {
+    char buf[32];
+    if (len == 0 || len >= sizeof buf) return -1;
+    memcpy(buf, s, len);
+    buf[len] = 0;
+    size_t digits = 0;
+    while (buf[digits] >= '0' && buf[digits] <= '9') digits++;
+    if (digits == 0) return -1;
+    const char *suf = buf + digits;
+    unsigned long long mult = 1;
+    if (*suf) {
+        char u = (char)(*suf | 0x20);
+        if (u == 'k') mult = 1ull << 10;
+        else if (u == 'm') mult = 1ull << 20;
+        else if (u == 'g') mult = 1ull << 30;
+        else if (u != 'b') return -1;
+        if (u != 'b') {
+            suf++;
+            if ((*suf | 0x20) == 'i') suf++;
+            if ((*suf | 0x20) == 'b') suf++;
+        } else {
+            suf++;
+        }
+        if (*suf) return -1;
+    }
+    char num[32];
+    memcpy(num, buf, digits);
+    num[digits] = 0;
+    unsigned long long v;
+    /* 1 GiB at most: the raw baseline feeds one int-sized EVP update. */
+    if (parse_uint(num, 1ull << 30, &v) || v == 0 || v > (1ull << 30) / mult) return -1;
+    *out = (size_t)(v * mult);
+    return 0;
+}
+
+static int parse_sizes(const char *list, bench_config *cfg) {
+    cfg->nsizes = 0;
+    const char *p = list;
+    while (*p) {
+        const char *e = strchr(p, ',');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        size_t v;
+        if (cfg->nsizes == sizeof cfg->sizes / sizeof cfg->sizes[0]) return -1;
+        if (parse_size(p, n, &v)) return -1;
+        /* Keep them sorted and unique: the charts and crossovers need it. */
+        size_t i = cfg->nsizes;
+        bool dup = false;
+        for (size_t k = 0; k < cfg->nsizes; k++) dup |= cfg->sizes[k] == v;
+        if (!dup) {
+            while (i > 0 && cfg->sizes[i - 1] > v) {
+                cfg->sizes[i] = cfg->sizes[i - 1];
+                i--;
+            }
+            cfg->sizes[i] = v;
+            cfg->nsizes++;
+        }
+        p += n;
+        if (*p == ',') p++;
+    }
+    return cfg->nsizes ? 0 : -1;
+}
+
+/* "200ms", "1s", "200", "10x", "200ms,10x" */
+static int parse_warmup(const char *spec, bench_config *cfg) {
+    bool have_time = false, have_calls = false;
+    const char *p = spec;
+    while (*p) {
+        const char *e = strchr(p, ',');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        char buf[32];
+        if (n == 0 || n >= sizeof buf) return -1;
+        memcpy(buf, p, n);
+        buf[n] = 0;
+        size_t d = 0;
+        while (buf[d] >= '0' && buf[d] <= '9') d++;
+        char suf[8];
+        if (strlen(buf + d) >= sizeof suf) return -1;
+        strcpy(suf, buf + d);
+        buf[d] = 0;
+        unsigned long long v;
+        if (parse_uint(buf, 100000000ull, &v)) return -1;
+        if (strcmp(suf, "x") == 0) {
+            cfg->warmup_calls = (unsigned)v;
+            have_calls = true;
+        } else if (strcmp(suf, "ms") == 0 || *suf == 0) {
+            cfg->warmup_ms = (double)v;
+            have_time = true;
+        } else if (strcmp(suf, "s") == 0) {
+            cfg->warmup_ms = (double)v * 1000;
+            have_time = true;
+        } else {
+            return -1;
+        }
+        p += n;
+        if (*p == ',') p++;
+    }
+    /* Giving only one of them replaces the other by 0: the user asked for
+     * exactly that warm-up. */
+    if (have_time && !have_calls) cfg->warmup_calls = 0;
+    if (have_calls && !have_time) cfg->warmup_ms = 0;
+    return have_time || have_calls ? 0 : -1;
+}
+
+static bool is_glob(const char *s) { return strpbrk(s, "*?[") != NULL; }
+
+static int select_ops(const char *list, bench_run *run) {
+    memset(run->op_selected, 0, sizeof run->op_selected);
+    size_t any = 0;
+    char *copy = strdup(list), *save = NULL;
+    if (!copy) return -1;
+    for (char *pat = strtok_r(copy, ",", &save); pat; pat = strtok_r(NULL, ",", &save)) {
+        size_t hits = 0;
+        for (size_t i = 0; i < bench_op_count; i++) {
+            bool m = is_glob(pat) ? fnmatch(pat, bench_ops[i].name, 0) == 0
+                                  : strncasecmp(pat, bench_ops[i].name, strlen(pat)) == 0;
+            if (m) {
+                run->op_selected[i] = true;
+                hits++;
+            }
+        }
+        if (!hits) fprintf(stderr, "warning: --op %s matches no operation\n", pat);
+        any += hits;
+    }
+    free(copy);
+    return any ? 0 : -1;
+}
+
+static int add_target(bench_run *run, const char *name, bool explicit_choice) {
+    if (run->ntargets == BENCH_MAX_TARGETS) return -1;
+    for (size_t i = 0; i < run->ntargets; i++)
+        if (strcmp(run->targets[i].name, name) == 0) return 0;
+    bench_target *t = &run->targets[run->ntargets];
+    memset(t, 0, sizeof *t);
+    if (strcmp(name, BENCH_RAW_NAME) == 0 || strcmp(name, BENCH_RAW_KEYED_NAME) == 0) {
+        if (!bench_raw_description()) {
+            fprintf(stderr, "%s: this build has no raw OpenSSL baseline\n",
+                    explicit_choice ? "error" : "warning");
+            return explicit_choice ? -1 : 0;
+        }
+        t->is_raw = true;
+        t->raw_keyed = strcmp(name, BENCH_RAW_KEYED_NAME) == 0;
+        t->description = t->raw_keyed ? "the same EVP calls, but a context keyed once per cell "
+                                        "and copied per call (HMAC, AES only)"
+                                      : bench_raw_description();
+    } else {
+        const webcrypto_backend *b = NULL;
+        webcrypto_status st = webcrypto_backend_get(name, &b);
+        if (st != WEBCRYPTO_OK) {
+            fprintf(stderr, "%s: backend %s is not available: %s\n",
+                    explicit_choice ? "error" : "warning", name, webcrypto_error_message());
+            return explicit_choice ? -1 : 0;
+        }
+        t->backend = b;
+        t->description = webcrypto_backend_description(b);
+    }
+    snprintf(t->name, sizeof t->name, "%s", name);
+    run->ntargets++;
+    return 0;
+}
+
+static int select_targets(const char *list, bench_run *run) {
+    if (!list) {
+        for (size_t i = 0; i < webcrypto_backend_count(); i++)
+            if (add_target(run, webcrypto_backend_name_at(i), false)) return -1;
+        if (add_target(run, BENCH_RAW_NAME, false)) return -1;
+    } else {
+        char *copy = strdup(list), *save = NULL;
+        if (!copy) return -1;
+        for (char *n = strtok_r(copy, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
+            if (add_target(run, n, true)) {
+                free(copy);
+                return -1;
+            }
+        }
+        free(copy);
+    }
+    return run->ntargets ? 0 : -1;
+}
+
+static bool target_supports(const bench_target *t, const bench_op *op) {
+    if (t->is_raw) return bench_raw_impl(op, t->raw_keyed) != NULL;
+    if (op->alg != WEBCRYPTO_ALG_NONE && !webcrypto_backend_supports(t->backend, op->alg))
+        return false;
+    if (op->hash != WEBCRYPTO_ALG_NONE && !webcrypto_backend_supports(t->backend, op->hash))
+        return false;
+    return bench_wc_impl(op) != NULL;
+}
+
+static const bench_impl *impl_for(const bench_target *t, const bench_op *op) {
+    return t->is_raw ? bench_raw_impl(op, t->raw_keyed) : bench_wc_impl(op);
+}
+
+bool bench_op_has_size(const bench_op *op, size_t size) {
+    if (!(op->flags & BENCH_SIZED)) return size == 0;
+    if ((op->flags & BENCH_MAX_64K) && size > 65536) return false;
+    return size > 0;
+}
+
+static void list_everything(void) {
+    printf("operations:\n");
+    for (size_t i = 0; i < bench_op_count; i++)
+        printf("  %-26s %s\n", bench_ops[i].name,
+               bench_ops[i].flags & BENCH_SIZED ? "" : "(one size)");
+    /* Starting each backend tells which are usable here (a module may be
+     * missing, a JVM absent). */
+    printf("targets:\n");
+    for (size_t i = 0; i < webcrypto_backend_count(); i++) {
+        const char *name = webcrypto_backend_name_at(i);
+        const webcrypto_backend *b = NULL;
+        if (webcrypto_backend_get(name, &b) == WEBCRYPTO_OK)
+            printf("  %-18s %s\n", name, webcrypto_backend_description(b));
+        else
+            printf("  %-18s (unavailable: %s)\n", name, webcrypto_error_message());
+    }
+    if (bench_raw_description()) {
+        printf("  %-18s %s\n", BENCH_RAW_NAME, bench_raw_description());
+        printf("  %-18s keyed once per cell (measured only when named in --backend)\n",
+               BENCH_RAW_KEYED_NAME);
+    }
+}
+
+/* ---- measuring ---- */
+
+static uint32_t fnv1a(const uint8_t *p, size_t n) {
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
+/* Runs batch calls; returns their duration in ns, or -1 on failure. */
+static double timed_batch(const bench_impl *impl, const bench_cell *c, uint8_t *out,
+                          size_t batch) {
+    size_t len = 0;
+    double t0 = now_ns();
+    for (size_t i = 0; i < batch; i++)
+        if (impl->run(c, out, &len)) return -1;
+    return now_ns() - t0;
+}
+
+/* The start gate of the threaded measurement: every worker warms up, says it
+ * is ready, and waits for `go` so that all start timing together. */
+typedef struct mt_gate {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    unsigned ready;
+    int go; /* 1: start; -1: abandon (not every thread could be created) */
+} mt_gate;
+
+typedef struct mt_arg {
+    const bench_impl *impl;
+    const bench_cell *cell;
+    size_t batch, samples;
+    mt_gate *gate;
+    double start, end;
+    double *times; /* per-op ns of each sample */
+    size_t done;
+    int failed;
+    char error[128];
+} mt_arg;
+
+static void *mt_worker(void *p) {
+    mt_arg *a = p;
+    uint8_t *out = malloc(a->cell->out_cap ? a->cell->out_cap : 1);
+    /* A short warm-up of this thread (caches, per-thread library state);
+     * the cell itself is already warm. */
+    if (!out) {
+        a->failed = 1;
+        snprintf(a->error, sizeof a->error, "out of memory");
+    } else if (timed_batch(a->impl, a->cell, out, a->batch) < 0) {
+        a->failed = 1;
+        snprintf(a->error, sizeof a->error, "%s", bench_last_error());
+    }
+    mt_gate *g = a->gate;
+    pthread_mutex_lock(&g->mu);
+    g->ready++;
+    pthread_cond_broadcast(&g->cv);
+    while (!g->go) pthread_cond_wait(&g->cv, &g->mu);
+    int go = g->go;
+    pthread_mutex_unlock(&g->mu);
+    if (go < 0 || a->failed) {
+        free(out);
+        return NULL;
+    }
+    a->start = now_ns();
+    for (size_t i = 0; i < a->samples && !stop_requested; i++) {
+        double t = timed_batch(a->impl, a->cell, out, a->batch);
+        if (t < 0) {
+            a->failed = 1;
+            snprintf(a->error, sizeof a->error, "%s", bench_last_error());
+            break;
+        }
+        a->times[a->done++] = t / (double)a->batch;
+    }
+    a->end = now_ns();
+    free(out);
+    return NULL;
+}
+
+/* N threads sharing the cell (one key), each running as many samples as the
+ * single-threaded measurement; aggregate ops/s over the wall time from the
+ * first start to the last end. */
+static int measure_threads(const bench_run *run, const bench_impl *impl, const bench_cell *c,
+                           bench_result *r) {
+    unsigned n = run->cfg.threads;
+    /* Each thread runs at least the single-threaded sample count, more if
+     * that is too short for the start and end of threads not to matter
+     * (mt_min_ms), within the cell budget. */
+    double per_sample = r->s.mean * (double)r->batch;
+    double want = ceil(fmin(run->cfg.mt_min_ms, run->cfg.max_cell_ms) * 1e6 / per_sample);
+    size_t samples = r->samples;
+    if (want > (double)samples) samples = want > 1e6 ? 1000000 : (size_t)want;
+    mt_arg *args = calloc(n, sizeof *args);
+    pthread_t *tids = calloc(n, sizeof *tids);
+    double *all = calloc((size_t)n * samples, sizeof *all);
+    mt_gate gate = {.ready = 0, .go = 0};
+    int rc = -1;
+    if (!args || !tids || !all) {
+        snprintf(r->error, sizeof r->error, "threads: out of memory");
+        goto done;
+    }
+    if (pthread_mutex_init(&gate.mu, NULL) != 0) goto done;
+    if (pthread_cond_init(&gate.cv, NULL) != 0) {
+        pthread_mutex_destroy(&gate.mu);
+        goto done;
+    }
+    unsigned started = 0;
+    for (unsigned i = 0; i < n; i++) {
+        args[i] = (mt_arg){.impl = impl, .cell = c, .batch = r->batch, .samples = samples,
+                           .gate = &gate, .times = all + (size_t)i * samples};
+        if (pthread_create(&tids[i], NULL, mt_worker, &args[i]) != 0) break;
+        started++;
+    }
+    pthread_mutex_lock(&gate.mu);
+    while (gate.ready < started) pthread_cond_wait(&gate.cv, &gate.mu);
+    gate.go = started == n ? 1 : -1;
+    pthread_cond_broadcast(&gate.cv);
+    pthread_mutex_unlock(&gate.mu);
+    for (unsigned i = 0; i < started; i++) pthread_join(tids[i], NULL);
+    pthread_cond_destroy(&gate.cv);
+    pthread_mutex_destroy(&gate.mu);
+    if (started < n) {
+        snprintf(r->error, sizeof r->error, "threads: could only start %u of %u", started, n);
+        goto done;
+    }
+    double first = INFINITY, last = 0, calls = 0;
+    size_t total = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (args[i].failed) {
+            snprintf(r->error, sizeof r->error, "thread %u: %s", i, args[i].error);
+            goto done;
+        }
+        if (args[i].start < first) first = args[i].start;
+        if (args[i].end > last) last = args[i].end;
+        calls += (double)args[i].done * (double)r->batch;
+        /* Compact: thread i's samples follow thread i-1's. */
+        memmove(all + total, args[i].times, args[i].done * sizeof *all);
+        total += args[i].done;
+    }
+    if (total == 0 || last <= first) goto done;
+    r->threads = n;
+    r->mt_ops_per_s = calls / ((last - first) / 1e9);
+    r->mt_scaling = r->mt_ops_per_s / (1e9 / r->s.mean);
+    r->mt_median_ns = bench_median(all, total);
+    rc = 0;
+done:
+    free(args);
+    free(tids);
+    free(all);
+    return rc;
+}
+
+static void measure_cell(const bench_run *run, const bench_target *t, const bench_op *op,
+                         bench_cell *c, bench_result *r) {
+    const bench_config *cfg = &run->cfg;
+    const bench_impl *impl = impl_for(t, op);
+    uint8_t *out = NULL;
+    double *times = NULL;
+    r->ok = false;
+    if (impl->setup(c)) {
+        snprintf(r->error, sizeof r->error, "setup: %s", bench_last_error());
+        goto done;
+    }
+    out = malloc(c->out_cap ? c->out_cap : 1);
+    if (!out) {
+        snprintf(r->error, sizeof r->error, "out of memory");
+        goto done;
+    }
+    /* Warm-up, discarded, finding the batch size on the way. The per-op
+     * estimate is the median of the last few warm-up batches, so that one
+     * preempted batch does not shrink the batch size. */
+    size_t batch = 1;
+    double spent = 0, calls = 0, recent[15];
+    size_t nrecent = 0;
+    for (;;) {
+        double t_ns = timed_batch(impl, c, out, batch);
+        if (t_ns < 0) {
+            snprintf(r->error, sizeof r->error, "%s", bench_last_error());
+            goto done;
+        }
+        spent += t_ns;
+        calls += (double)batch;
+        recent[nrecent++ % 15] = t_ns / (double)batch;
+        if (stop_requested) goto done;
+        if (spent >= cfg->warmup_ms * 1e6 && calls >= cfg->warmup_calls) break;
+        if (t_ns < cfg->sample_ns && batch < MAX_BATCH) {
+            batch *= 2;
+            nrecent = 0; /* estimates from smaller batches include more timer overhead */
+        }
+    }
+    double per_op = bench_median(recent, nrecent < 15 ? nrecent : 15);
+    if (!(per_op > 0)) per_op = 1;
+    double want = ceil(cfg->sample_ns / per_op);
+    batch = want < 1 ? 1 : want > MAX_BATCH ? MAX_BATCH : (size_t)want;
+    /* Samples: --iterations, fewer if that would exceed the cell budget. */
+    size_t samples = cfg->iterations;
+    double fit = floor(cfg->max_cell_ms * 1e6 / (per_op * (double)batch));
+    if ((double)samples > fit) {
+        size_t floor_n = cfg->min_samples < cfg->iterations ? cfg->min_samples : cfg->iterations;
+        samples = fit < (double)floor_n ? floor_n : (size_t)fit;
+    }
+    times = malloc(samples * sizeof *times);
+    if (!times) {
+        snprintf(r->error, sizeof r->error, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < samples; i++) {
+        double t_ns = timed_batch(impl, c, out, batch);
+        if (t_ns < 0) {
+            snprintf(r->error, sizeof r->error, "%s", bench_last_error());
+            goto done;
+        }
+        times[i] = t_ns / (double)batch;
+        if (stop_requested) goto done; /* an unfinished cell is dropped */
+    }
+    if (bench_summarize(times, samples, &r->s)) {
+        snprintf(r->error, sizeof r->error, "out of memory");
+        goto done;
+    }
+    r->samples = samples;
+    r->batch = batch;
+    r->ops_per_s = 1e9 / r->s.median;
+    r->mb_per_s = (double)c->size / (r->s.median / 1e9) / 1e6;
+    /* One more call, for the output checksum compared across targets. */
+    size_t len = 0;
+    if (impl->run(c, out, &len)) {
+        snprintf(r->error, sizeof r->error, "%s", bench_last_error());
+        goto done;
+    }
+    if (op->flags & BENCH_DETERMINISTIC) {
+        r->has_checksum = true;
+        r->checksum = fnv1a(out, len);
+    }
+    if (cfg->threads > 1 && measure_threads(run, impl, c, r)) {
+        if (stop_requested) goto done;
+        if (!r->error[0]) snprintf(r->error, sizeof r->error, "threads: measurement failed");
+        goto done;
+    }
+    r->ok = true;
+done:
+    free(times);
+    free(out);
+    impl->teardown(c);
+}
+
+static bench_result *new_result(bench_run *run) {
+    if (run->nresults == run->cap) {
+        size_t cap = run->cap ? run->cap * 2 : 64;
+        bench_result *n = realloc(run->results, cap * sizeof *n);
+        if (!n) return NULL;
+        run->results = n;
+        run->cap = cap;
+    }
+    bench_result *r = &run->results[run->nresults];
+    memset(r, 0, sizeof *r);
+    return r;
+}
+
+const bench_result *bench_find(const bench_run *run, size_t op, size_t size, size_t target) {
+    for (size_t i = 0; i < run->nresults; i++) {
+        const bench_result *r = &run->results[i];
+        if (r->ok && r->op == op && r->size == size && r->target == target) return r;
+    }
+    return NULL;
+}
+
+static void fmt_time(double ns, char *buf, size_t cap) {
+    if (ns < 1e3) snprintf(buf, cap, "%.1f ns", ns);
+    else if (ns < 1e6) snprintf(buf, cap, "%.2f us", ns / 1e3);
+    else if (ns < 1e9) snprintf(buf, cap, "%.2f ms", ns / 1e6);
+    else snprintf(buf, cap, "%.2f s", ns / 1e9);
+}
+
+/* Returns 0, or 1 if a cell failed. */
+static int run_all(bench_run *run) {
+    const bench_config *cfg = &run->cfg;
+    size_t max_size = 1;
+    for (size_t i = 0; i < cfg->nsizes; i++)
+        if (cfg->sizes[i] > max_size) max_size = cfg->sizes[i];
+    uint8_t *data = malloc(max_size);
+    if (!data) {
+        fprintf(stderr, "error: out of memory for %zu bytes of input\n", max_size);
+        return 1;
+    }
+    /* Every size's input is a prefix of the same stream. */
+    bench_stream(BENCH_DATA_SEED, data, max_size);
+    size_t total = 0, done = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t o = 0; o < bench_op_count; o++) {
+            if (!run->op_selected[o]) continue;
+            const bench_op *op = &bench_ops[o];
+            size_t nsz = op->flags & BENCH_SIZED ? cfg->nsizes : 1;
+            for (size_t k = 0; k < nsz; k++) {
+                size_t size = op->flags & BENCH_SIZED ? cfg->sizes[k] : 0;
+                if (!bench_op_has_size(op, size)) continue;
+                for (size_t ti = 0; ti < run->ntargets; ti++) {
+                    const bench_target *t = &run->targets[ti];
+                    if (!t->supports[o]) continue;
+                    if (pass == 0) {
+                        total++;
+                        continue;
+                    }
+                    if (stop_requested) goto out;
+                    done++;
+                    char sz[32] = "-";
+                    if (size) bench_format_size((double)size, sz, sizeof sz);
+                    bool tty = isatty(STDERR_FILENO);
+                    if (!cfg->quiet)
+                        fprintf(stderr, "%s[%zu/%zu] %s %s %s ...", tty ? "\r\033[K" : "", done,
+                                total, op->name, sz, t->name);
+                    bench_result *r = new_result(run);
+                    if (!r) {
+                        fprintf(stderr, "error: out of memory\n");
+                        goto out;
+                    }
+                    r->op = o;
+                    r->size = size;
+                    r->target = ti;
+                    bench_cell c;
+                    bench_cell_init(&c, op, t->backend, size, data, cfg->pbkdf2_iterations);
+                    measure_cell(run, t, op, &c, r);
+                    if (stop_requested && !r->ok) {
+                        if (!cfg->quiet) fprintf(stderr, " interrupted\n");
+                        goto out;
+                    }
+                    run->nresults++;
+                    if (!cfg->quiet) {
+                        char m[32];
+                        fmt_time(r->s.median, m, sizeof m);
+                        fprintf(stderr, " %s%s", r->ok ? m : "FAILED", tty ? "" : "\n");
+                    }
+                    if (!r->ok)
+                        fprintf(stderr, "%serror: %s %s on %s: %s\n", tty ? "\n" : "", op->name,
+                                sz, t->name, r->error);
+                }
+            }
+        }
+    }
+out:
+    if (!cfg->quiet && isatty(STDERR_FILENO)) fprintf(stderr, "\r\033[K");
+    free(data);
+    if (stop_requested) run->interrupted = true;
+    int failed = 0;
+    for (size_t i = 0; i < run->nresults; i++) failed |= !run->results[i].ok;
+    return failed;
+}
+
+/* Cross-checks outputs: every target must produce the same bytes for the
+ * same deterministic operation and size (same key, IV, input). */
+static int check_outputs(const bench_run *run) {
+    int bad = 0;
+    for (size_t i = 0; i < run->nresults; i++) {
+        const bench_result *a = &run->results[i];
+        if (!a->ok || !a->has_checksum) continue;
+        for (size_t j = i + 1; j < run->nresults; j++) {
+            const bench_result *b = &run->results[j];
+            if (b->ok && b->has_checksum && b->op == a->op && b->size == a->size &&
+                b->checksum != a->checksum) {
+                fprintf(stderr, "error: %s at %zu bytes: %s and %s give different outputs\n",
+                        bench_ops[a->op].name, a->size, run->targets[a->target].name,
+                        run->targets[b->target].name);
+                bad = 1;
+            }
+        }
+    }
+    return bad;
+}
+
+int webcrypto_bench_main(int argc, char **argv) {
+    const char *prog = argc > 0 && argv[0] ? argv[0] : "webcrypto-bench";
+    bench_run *run = calloc(1, sizeof *run);
+    if (!run) return 1;
+    bench_config *cfg = &run->cfg;
+    static const size_t default_sizes[] = {16, 1024, 10 * 1024, 100 * 1024, 1024 * 1024};
+    memcpy(cfg->sizes, default_sizes, sizeof default_sizes);
+    cfg->nsizes = sizeof default_sizes / sizeof default_sizes[0];
+    cfg->iterations = 100;
+    cfg->min_samples = 10;
+    cfg->warmup_ms = 200;
+    cfg->warmup_calls = 10;
+    cfg->max_cell_ms = 1000;
+    cfg->sample_ns = 50e3;
+    cfg->threads = 1;
+    cfg->mt_min_ms = 200;
+    cfg->tie = 0.03;
+    cfg->pbkdf2_iterations = 1000;
+    cfg->reference = "openssl";
+    const char *backends = NULL, *ops = NULL;
+    bool list = false;
+    int rc = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        char name[32];
+        const char *val = NULL;
+        const char *eq = strchr(a, '=');
+        if (strncmp(a, "--", 2) == 0 && eq && (size_t)(eq - a) < sizeof name) {
+            memcpy(name, a, (size_t)(eq - a));
+            name[eq - a] = 0;
+            val = eq + 1;
+            a = name;
+        }
+        static const char *const flags[] = {"--help", "-h", "--list", "--quiet"};
+        bool is_flag = false;
+        for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
+            is_flag |= strcmp(a, flags[k]) == 0;
+        if (is_flag) {
+            if (val) {
+                rc = usage_error(prog, "option %s takes no value", a);
+                goto end;
+            }
+            if (strcmp(a, "--list") == 0) list = true;
+            else if (strcmp(a, "--quiet") == 0) cfg->quiet = true;
+            else {
+                printf(usage_text, prog);
+                goto end;
+            }
+            continue;
+        }
+        if (strncmp(a, "--", 2) != 0) {
+            rc = usage_error(prog, "unexpected argument %s", a);
+            goto end;
+        }
+        if (!val) {
+            if (i + 1 >= argc) {
+                rc = usage_error(prog, "option %s needs a value", a);
+                goto end;
+            }
+            val = argv[++i];
+        }
+        unsigned long long v;
+        if (strcmp(a, "--backend") == 0) backends = val;
+        else if (strcmp(a, "--op") == 0) ops = val;
+        else if (strcmp(a, "--sizes") == 0) {
+            if (parse_sizes(val, cfg)) {
+                rc = usage_error(prog, "--sizes: bad size list %s (1 B to 1 GiB each)", val);
+                goto end;
+            }
+        } else if (strcmp(a, "--iterations") == 0) {
+            if (parse_uint(val, 100000000ull, &v) || v == 0) {
+                rc = usage_error(prog, "--iterations: not a positive number: %s", val);
+                goto end;
+            }
+            cfg->iterations = (unsigned)v;
+        } else if (strcmp(a, "--warmup") == 0) {
+            if (parse_warmup(val, cfg)) {
+                rc = usage_error(prog, "--warmup: expected e.g. 200ms, 1s, 10x or 200ms,10x: %s",
+                                 val);
+                goto end;
+            }
+        } else if (strcmp(a, "--max-time") == 0) {
+            if (parse_uint(val, 86400000ull, &v) || v == 0) {
+                rc = usage_error(prog, "--max-time: not a positive number of ms: %s", val);
+                goto end;
+            }
+            cfg->max_cell_ms = (double)v;
+        } else if (strcmp(a, "--sample-us") == 0) {
+            if (parse_uint(val, 10000000ull, &v)) {
+                rc = usage_error(prog, "--sample-us: not a number: %s", val);
+                goto end;
+            }
+            cfg->sample_ns = (double)v * 1e3;
+        } else if (strcmp(a, "--threads") == 0) {
+            if (parse_uint(val, 1024, &v) || v == 0) {
+                rc = usage_error(prog, "--threads: expected 1 to 1024: %s", val);
+                goto end;
+            }
+            cfg->threads = (unsigned)v;
+        } else if (strcmp(a, "--pbkdf2-iterations") == 0) {
+            if (parse_uint(val, UINT32_MAX, &v) || v == 0) {
+                rc = usage_error(prog, "--pbkdf2-iterations: not a positive number: %s", val);
+                goto end;
+            }
+            cfg->pbkdf2_iterations = (uint32_t)v;
+        } else if (strcmp(a, "--tie") == 0) {
+            if (parse_uint(val, 100, &v)) {
+                rc = usage_error(prog, "--tie: expected a whole percentage 0 to 100: %s", val);
+                goto end;
+            }
+            cfg->tie = (double)v / 100;
+        } else if (strcmp(a, "--reference") == 0) cfg->reference = val;
+        else if (strcmp(a, "--json") == 0) cfg->json_path = val;
+        else if (strcmp(a, "--csv") == 0) cfg->csv_path = val;
+        else if (strcmp(a, "--svg") == 0) cfg->svg_path = val;
+        else {
+            rc = usage_error(prog, "unknown option %s", a);
+            goto end;
+        }
+    }
+    if (list) {
+        list_everything();
+        goto end;
+    }
+    if (select_ops(ops ? ops : "*", run)) {
+        rc = usage_error(prog, "--op: no operation matches %s", ops ? ops : "*");
+        goto end;
+    }
+    if (select_targets(backends, run)) {
+        rc = usage_error(prog, "--backend: no usable target in %s", backends ? backends : "(all)");
+        goto end;
+    }
+    run->ref = run->raw = SIZE_MAX;
+    for (size_t i = 0; i < run->ntargets; i++) {
+        for (size_t o = 0; o < bench_op_count; o++)
+            run->targets[i].supports[o] = target_supports(&run->targets[i], &bench_ops[o]);
+        if (strcmp(run->targets[i].name, cfg->reference) == 0) run->ref = i;
+        if (run->targets[i].is_raw && !run->targets[i].raw_keyed) run->raw = i;
+    }
+    if (run->ref == SIZE_MAX && !cfg->quiet)
+        fprintf(stderr, "note: reference %s is not measured; no speedup column\n",
+                cfg->reference);
+    bench_sysinfo_collect(&run->sys);
+    if (!run->sys.build_type_ok || run->sys.sanitized)
+        fprintf(stderr,
+                "\n*** WARNING: build type %s%s - these numbers do not represent a Release "
+                "build ***\n\n",
+                run->sys.build_type, run->sys.sanitized ? " with sanitizers" : "");
+
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C ends the process at once */
+    stop_requested = 0;
+    /* An inherited "ignore SIGINT" (nohup, background jobs) is kept. */
+    bool catch_int = sigaction(SIGINT, NULL, &old) == 0 && old.sa_handler != SIG_IGN;
+    if (catch_int) sigaction(SIGINT, &sa, NULL);
+    int failed = run_all(run);
+    if (catch_int) sigaction(SIGINT, &old, NULL);
+
+    failed |= check_outputs(run);
+    bench_print_header(run, stdout);
+    bench_print_table(run, stdout);
+    bench_print_summary(run, stdout);
+    if (cfg->json_path && bench_write_json(run, cfg->json_path)) failed = 1;
+    if (cfg->csv_path && bench_write_csv(run, cfg->csv_path)) failed = 1;
+    if (cfg->svg_path && bench_write_svg(run, cfg->svg_path)) failed = 1;
+    if (fflush(stdout) != 0) {
+        fprintf(stderr, "error: cannot write stdout: %s\n", strerror(errno));
+        failed = 1;
+    }
+    rc = run->interrupted ? 130 : failed ? 1 : 0;
+end:
+    free(run->results);
+    free(run);
+    return rc;
+}

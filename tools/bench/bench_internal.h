@@ -1,0 +1,215 @@
+/*
+ * bench_internal.h - the pieces of webcrypto-bench shared between its files:
+ * the operation table, the per-cell state, the implementations (through the
+ * public API, and the raw OpenSSL baseline), results and reports.
+ */
+#ifndef WEBCRYPTO_BENCH_INTERNAL_H
+#define WEBCRYPTO_BENCH_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "bench_stats.h"
+#include "webcrypto.h"
+
+/* ---- operations ----
+ * One row of bench_ops[] per measured operation. A kind is the code that
+ * runs it (one bench_impl per target family); a new algorithm that fits an
+ * existing kind is a new row only, a new kind (e.g. an asymmetric sign:
+ * generate or import a key pair in setup, sign in run) is one more enum
+ * value, its setup/run in bench_ops.c (and bench_raw_openssl.c) and rows. */
+typedef enum bench_kind {
+    BK_DIGEST,
+    BK_HMAC_SIGN,
+    BK_HMAC_VERIFY,
+    BK_ENCRYPT,
+    BK_DECRYPT,
+    BK_GENERATE_KEY,
+    BK_IMPORT_KEY,
+    BK_HKDF,
+    BK_PBKDF2,
+    BK_RANDOM,
+    BK_COUNT
+} bench_kind;
+
+enum {
+    BENCH_SIZED = 1u << 0,         /* the input size varies (--sizes); else one cell, size 0 */
+    BENCH_DETERMINISTIC = 1u << 1, /* same inputs give the same output on every target */
+    BENCH_MAX_64K = 1u << 2        /* sizes above 65536 are skipped (getRandomValues quota) */
+};
+
+typedef struct bench_op {
+    const char *name;         /* "aes-gcm-256-encrypt": what --op matches */
+    bench_kind kind;
+    webcrypto_algorithm alg;  /* the algorithm a backend must support */
+    webcrypto_algorithm hash; /* and this hash too (WEBCRYPTO_ALG_NONE: none) */
+    unsigned key_bits;        /* AES key size */
+    unsigned flags;
+} bench_op;
+
+#define BENCH_MAX_OPS 64
+extern const bench_op bench_ops[];
+extern const size_t bench_op_count;
+
+/* ---- one cell: (operation, size, target) ----
+ * Everything the timed loop reads is made by setup and is read-only while
+ * timing, so that threads can share it (the key included); each thread has
+ * its own output buffer. */
+typedef struct bench_cell {
+    const bench_op *op;
+    const webcrypto_backend *backend; /* NULL for the raw baseline */
+    size_t size;                      /* input size, 0 for unsized operations */
+    const uint8_t *data;              /* the input: `size` bytes of the fixed stream */
+    uint32_t pbkdf2_iterations;
+    /* Fixed parameters, the same bytes on every target (bench_cell_init). */
+    uint8_t key_bytes[32];
+    size_t key_len;
+    uint8_t iv[16];
+    size_t iv_len;
+    uint8_t salt[32];
+    size_t salt_len;
+    uint8_t info[16];
+    size_t info_len;
+    /* Made by setup. */
+    uint8_t *aux; /* decrypt: the ciphertext; verify: the MAC */
+    size_t aux_len;
+    size_t out_cap;
+    webcrypto_key *key;
+    webcrypto_params params;
+    void *raw; /* the raw baseline's state */
+} bench_cell;
+
+typedef struct bench_impl {
+    int (*setup)(bench_cell *c);
+    /* One operation; writes its output to out (out_cap bytes) and its size
+     * to *out_len. Returns 0, or -1 after bench_fail(). */
+    int (*run)(const bench_cell *c, uint8_t *out, size_t *out_len);
+    void (*teardown)(bench_cell *c);
+} bench_impl;
+
+/* Fills the fixed parameters of a cell for op and size. */
+void bench_cell_init(bench_cell *c, const bench_op *op, const webcrypto_backend *backend,
+                     size_t size, const uint8_t *data, uint32_t pbkdf2_iterations);
+
+/* The implementation through the public API, for any op. */
+const bench_impl *bench_wc_impl(const bench_op *op);
+/* The raw OpenSSL implementation, or NULL (not built, or no such kind).
+ * keyed: the raw-openssl-keyed variant, which keys a context once per cell
+ * and copies it per call (only for HMAC and the AES modes; NULL otherwise). */
+const bench_impl *bench_raw_impl(const bench_op *op, bool keyed);
+/* A one-line description of the raw baseline (library version); NULL when
+ * it is not built in. */
+const char *bench_raw_description(void);
+
+/* The deterministic data stream (see bench_ops.c): fills buf with len bytes
+ * of the stream started from seed. */
+void bench_stream(uint32_t seed, uint8_t *buf, size_t len);
+#define BENCH_DATA_SEED 0x5eedda7au
+#define BENCH_KEY_SEED 0x6b657973u
+
+/* The failure message of the calling thread's last failed run/setup. */
+void bench_fail(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+const char *bench_last_error(void);
+/* bench_fail with the library's status name and message. */
+void bench_fail_wc(const char *what, webcrypto_status st);
+
+/* ---- targets, results, the run ---- */
+#define BENCH_MAX_TARGETS 16
+#define BENCH_RAW_NAME "raw-openssl"
+#define BENCH_RAW_KEYED_NAME "raw-openssl-keyed" /* opt-in: only with --backend */
+
+typedef struct bench_target {
+    char name[32];
+    const webcrypto_backend *backend; /* NULL for raw */
+    bool is_raw;
+    bool raw_keyed; /* raw-openssl-keyed */
+    const char *description;
+    bool supports[BENCH_MAX_OPS]; /* by index into bench_ops */
+} bench_target;
+
+typedef struct bench_result {
+    size_t op;     /* index into bench_ops */
+    size_t size;   /* 0 for unsized */
+    size_t target; /* index into run->targets */
+    bool ok;
+    char error[160];
+    size_t samples, batch;
+    bench_summary s; /* per-operation nanoseconds */
+    double ops_per_s, mb_per_s;
+    bool has_checksum;
+    uint32_t checksum; /* FNV-1a of one output, for cross-checking targets */
+    /* --threads N > 1 */
+    unsigned threads;
+    double mt_ops_per_s; /* aggregate */
+    double mt_scaling;   /* aggregate / one thread's 1e9 / mean */
+    double mt_median_ns; /* per-op median over every thread's samples */
+} bench_result;
+
+typedef struct bench_config {
+    size_t sizes[64];
+    size_t nsizes;
+    unsigned iterations;    /* measured samples per cell before scaling */
+    unsigned min_samples;   /* never fewer (unless --iterations is smaller) */
+    double warmup_ms;       /* warm-up: at least this long ... */
+    unsigned warmup_calls;  /* ... and at least this many calls */
+    double max_cell_ms;     /* measuring budget per cell, scales samples down */
+    double sample_ns;       /* a timed sample lasts at least this: batching */
+    unsigned threads;
+    double mt_min_ms;       /* the threaded run lasts at least this (if the budget allows) */
+    double tie;             /* crossovers: relative differences up to this are ties */
+    uint32_t pbkdf2_iterations;
+    const char *reference;
+    const char *json_path, *csv_path, *svg_path;
+    bool quiet;
+} bench_config;
+
+typedef struct bench_sysinfo {
+    char cpu_model[80];
+    char cpu_features[128];
+    long cores;
+    char os[128];
+    char compiler[128];
+    char build_type[32];
+    bool build_type_ok;
+    bool sanitized;
+    char date[40];
+    char load[64]; /* /proc/loadavg's 1, 5, 15 min at the start: other work skews results */
+} bench_sysinfo;
+
+typedef struct bench_run {
+    bench_config cfg;
+    bench_sysinfo sys;
+    bench_target targets[BENCH_MAX_TARGETS];
+    size_t ntargets;
+    size_t ref;  /* index of the reference target, or SIZE_MAX */
+    size_t raw;  /* index of raw-openssl, or SIZE_MAX */
+    bool op_selected[BENCH_MAX_OPS];
+    bench_result *results;
+    size_t nresults, cap;
+    bool interrupted;
+} bench_run;
+
+void bench_sysinfo_collect(bench_sysinfo *si);
+
+/* The result for (op, size, target), or NULL if none was measured. */
+const bench_result *bench_find(const bench_run *run, size_t op, size_t size, size_t target);
+/* Whether op is measured at size (sized ops: the --sizes within its limit). */
+bool bench_op_has_size(const bench_op *op, size_t size);
+
+/* "16 B", "1 KiB", "1.5 MiB" */
+void bench_format_size(double bytes, char *buf, size_t cap);
+
+void bench_print_header(const bench_run *run, FILE *f);
+void bench_print_table(const bench_run *run, FILE *f);
+void bench_print_summary(const bench_run *run, FILE *f);
+int bench_write_json(const bench_run *run, const char *path);
+int bench_write_csv(const bench_run *run, const char *path);
+int bench_write_svg(const bench_run *run, const char *path);
+
+#endif

@@ -1,0 +1,671 @@
+/* webcrypto-bench's outputs: the terminal table and summary, JSON, CSV and
+ * the SVG charts. Everything here reads the finished (or interrupted) run. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_internal.h"
+
+#define MAX_POINTS 64
+
+void bench_format_size(double bytes, char *buf, size_t cap) {
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB"};
+    int u = 0;
+    while (bytes >= 1024 && u < 3) {
+        bytes /= 1024;
+        u++;
+    }
+    if (bytes == floor(bytes)) snprintf(buf, cap, "%.0f %s", bytes, units[u]);
+    else snprintf(buf, cap, "%.*f %s", bytes < 10 ? 2 : 1, bytes, units[u]);
+}
+
+static void fmt_time(double ns, char *buf, size_t cap) {
+    if (!isfinite(ns)) snprintf(buf, cap, "-");
+    else if (ns < 1e3) snprintf(buf, cap, "%.1f ns", ns);
+    else if (ns < 1e6) snprintf(buf, cap, "%.2f us", ns / 1e3);
+    else if (ns < 1e9) snprintf(buf, cap, "%.2f ms", ns / 1e6);
+    else snprintf(buf, cap, "%.2f s", ns / 1e9);
+}
+
+static void fmt_rate(double v, char *buf, size_t cap) {
+    if (!isfinite(v) || v <= 0) snprintf(buf, cap, "-");
+    else if (v >= 1e7) snprintf(buf, cap, "%.3gM", v / 1e6);
+    else if (v >= 1e4) snprintf(buf, cap, "%.1fk", v / 1e3);
+    else snprintf(buf, cap, "%.1f", v);
+}
+
+/* Reference median / this median: > 1 means faster than the reference. */
+static double speedup(const bench_run *run, const bench_result *r) {
+    if (run->ref == SIZE_MAX) return NAN;
+    const bench_result *ref = bench_find(run, r->op, r->size, run->ref);
+    return ref ? ref->s.median / r->s.median : NAN;
+}
+
+/* This median / raw-openssl's median: our cost over OpenSSL alone. */
+static double overhead(const bench_run *run, const bench_result *r) {
+    if (run->raw == SIZE_MAX || r->target == run->raw) return NAN;
+    const bench_result *raw = bench_find(run, r->op, r->size, run->raw);
+    return raw ? r->s.median / raw->s.median : NAN;
+}
+
+void bench_print_header(const bench_run *run, FILE *f) {
+    const bench_sysinfo *si = &run->sys;
+    const bench_config *c = &run->cfg;
+    fprintf(f, "webcrypto-bench (libwebcrypto %s)  %s\n", WEBCRYPTO_VERSION, si->date);
+    fprintf(f, "cpu:      %s, %ld cores online; load average %s (1/5/15 min) at start\n",
+            si->cpu_model, si->cores, si->load);
+    fprintf(f, "features: %s\n", si->cpu_features);
+    fprintf(f, "os:       %s\n", si->os);
+    fprintf(f, "compiler: %s\n", si->compiler);
+    fprintf(f, "build:    %s%s%s\n", si->build_type, si->sanitized ? " +sanitizers" : "",
+            si->build_type_ok && !si->sanitized ? "" : "   *** NOT A RELEASE BUILD: numbers are not representative ***");
+    for (size_t i = 0; i < run->ntargets; i++)
+        fprintf(f, "target:   %-12s %s\n", run->targets[i].name, run->targets[i].description);
+    fprintf(f,
+            "method:   warm-up >= %.0f ms and >= %u calls; %u samples (>= %u when scaled "
+            "to %.0f ms per cell); samples >= %.0f us (batched); PBKDF2 %u iterations; %u "
+            "thread%s\n",
+            c->warmup_ms, c->warmup_calls, c->iterations,
+            c->min_samples < c->iterations ? c->min_samples : c->iterations, c->max_cell_ms,
+            c->sample_ns / 1e3, (unsigned)c->pbkdf2_iterations, c->threads,
+            c->threads == 1 ? "" : "s");
+    if (c->threads > 1)
+        fprintf(f, "threads:  %u threads share each key, each running >= the samples above and "
+                   ">= %.0f ms; scaling = aggregate ops/s / (1/mean of one thread)\n",
+                c->threads, fmin(c->mt_min_ms, c->max_cell_ms));
+    fprintf(f, "times are per operation; ops/s = 1/median; MB/s = size/median, MB = 10^6 B\n");
+    if (run->interrupted) fprintf(f, "*** INTERRUPTED: partial results ***\n");
+    fprintf(f, "\n");
+}
+
+void bench_print_table(const bench_run *run, FILE *f) {
+    char ref_col[40];
+    snprintf(ref_col, sizeof ref_col, "vs %s", run->ref == SIZE_MAX ? "-" : run->targets[run->ref].name);
+    bool mt = run->cfg.threads > 1;
+    int bw = 12; /* the backend column fits the longest name */
+    for (size_t i = 0; i < run->ntargets; i++)
+        if ((int)strlen(run->targets[i].name) > bw) bw = (int)strlen(run->targets[i].name);
+    fprintf(f, "%-26s %9s %-*s %12s %10s %10s %10s %10s %10s %6s %9s %9s %11s %8s", "operation",
+            "size", bw, "backend", "samples", "min", "median", "mean", "p99", "max", "sd%", "ops/s",
+            "MB/s", ref_col, "ovh/raw");
+    if (mt) fprintf(f, " %10s %7s", "N-thr ops/s", "scaling");
+    fprintf(f, "\n");
+    size_t prev_op = SIZE_MAX;
+    for (size_t i = 0; i < run->nresults; i++) {
+        const bench_result *r = &run->results[i];
+        const bench_op *op = &bench_ops[r->op];
+        if (prev_op != SIZE_MAX && r->op != prev_op) fprintf(f, "\n");
+        prev_op = r->op;
+        char sz[24] = "-";
+        if (r->size) bench_format_size((double)r->size, sz, sizeof sz);
+        if (!r->ok) {
+            fprintf(f, "%-26s %9s %-*s FAILED: %s\n", op->name, sz, bw,
+                    run->targets[r->target].name, r->error);
+            continue;
+        }
+        char n[32], t[5][16], ops[16], mbs[16], sp[16] = "-", ov[16] = "-";
+        snprintf(n, sizeof n, "%zux%zu", r->samples, r->batch);
+        fmt_time(r->s.min, t[0], sizeof t[0]);
+        fmt_time(r->s.median, t[1], sizeof t[1]);
+        fmt_time(r->s.mean, t[2], sizeof t[2]);
+        fmt_time(r->s.p99, t[3], sizeof t[3]);
+        fmt_time(r->s.max, t[4], sizeof t[4]);
+        fmt_rate(r->ops_per_s, ops, sizeof ops);
+        if (r->size) snprintf(mbs, sizeof mbs, "%.1f", r->mb_per_s);
+        else snprintf(mbs, sizeof mbs, "-");
+        double s = speedup(run, r), o = overhead(run, r);
+        if (isfinite(s)) snprintf(sp, sizeof sp, "%.2fx", s);
+        if (isfinite(o)) snprintf(ov, sizeof ov, "%.3fx", o);
+        fprintf(f, "%-26s %9s %-*s %12s %10s %10s %10s %10s %10s %6.1f %9s %9s %11s %8s",
+                op->name, sz, bw, run->targets[r->target].name, n, t[0], t[1], t[2], t[3], t[4],
+                100 * r->s.stddev / r->s.mean, ops, mbs, sp, ov);
+        if (mt) {
+            char mo[16];
+            fmt_rate(r->mt_ops_per_s, mo, sizeof mo);
+            fprintf(f, " %10s %6.2fx", mo, r->mt_scaling);
+        }
+        fprintf(f, "\n");
+    }
+    fprintf(f, "\n");
+}
+
+/* ---- crossovers ---- */
+
+typedef struct pair_series {
+    size_t n;
+    double x[MAX_POINTS], a[MAX_POINTS], b[MAX_POINTS];
+} pair_series;
+
+/* Median latencies of targets ta and tb on op at the sizes both measured. */
+static void pair_collect(const bench_run *run, size_t op, size_t ta, size_t tb, pair_series *p) {
+    p->n = 0;
+    for (size_t k = 0; k < run->cfg.nsizes && p->n < MAX_POINTS; k++) {
+        const bench_result *ra = bench_find(run, op, run->cfg.sizes[k], ta);
+        const bench_result *rb = bench_find(run, op, run->cfg.sizes[k], tb);
+        if (!ra || !rb) continue;
+        p->x[p->n] = (double)run->cfg.sizes[k];
+        p->a[p->n] = ra->s.median;
+        p->b[p->n] = rb->s.median;
+        p->n++;
+    }
+}
+
+static bool op_measured(const bench_run *run, size_t op) {
+    for (size_t i = 0; i < run->nresults; i++)
+        if (run->results[i].ok && run->results[i].op == op) return true;
+    return false;
+}
+
+/* One sentence about how targets ta and tb compare on op. */
+static void pair_sentence(const bench_run *run, size_t op, size_t ta, size_t tb, char *buf,
+                          size_t cap) {
+    pair_series p;
+    pair_collect(run, op, ta, tb, &p);
+    const char *na = run->targets[ta].name, *nb = run->targets[tb].name;
+    buf[0] = 0;
+    if (p.n < 2) return;
+    bench_crossover c[MAX_POINTS];
+    size_t n = bench_crossovers(p.x, p.a, p.b, p.n, run->cfg.tie, c, MAX_POINTS);
+    char lo[24], hi[24];
+    bench_format_size(p.x[0], lo, sizeof lo);
+    bench_format_size(p.x[p.n - 1], hi, sizeof hi);
+    if (n == 0) {
+        /* Ratio b/a over the sizes, and on how many sizes each side wins
+         * by more than the tie tolerance. */
+        double rmin = INFINITY, rmax = 0, band = 1 + run->cfg.tie;
+        size_t a_wins = 0, b_wins = 0;
+        for (size_t i = 0; i < p.n; i++) {
+            double r = p.b[i] / p.a[i];
+            if (r < rmin) rmin = r;
+            if (r > rmax) rmax = r;
+            if (r > band) a_wins++;
+            if (r < 1 / band) b_wins++;
+        }
+        if (a_wins == 0 && b_wins == 0) {
+            snprintf(buf, cap,
+                     "%s and %s within %.0f%% of each other at every size, no crossover "
+                     "(%s .. %s; %s/%s median ratio %.3fx .. %.3fx)",
+                     na, nb, 100 * run->cfg.tie, lo, hi, nb, na, rmin, rmax);
+            return;
+        }
+        bool a_faster = a_wins > 0;
+        const char *f = a_faster ? na : nb, *s = a_faster ? nb : na;
+        double smin = a_faster ? rmin : 1 / rmax, smax = a_faster ? rmax : 1 / rmin;
+        snprintf(buf, cap,
+                 "%s faster than %s, no crossover (by more than %.0f%% at %zu of %zu sizes; "
+                 "%s .. %s; %s/%s median ratio %.3fx .. %.3fx)",
+                 f, s, 100 * run->cfg.tie, a_faster ? a_wins : b_wins, p.n, lo, hi, s, f, smin,
+                 smax);
+        return;
+    }
+    size_t used = 0;
+    for (size_t i = 0; i < n && i < MAX_POINTS && used < cap; i++) {
+        char at[24], from[24], to[24];
+        bench_format_size(c[i].x, at, sizeof at);
+        bench_format_size(p.x[c[i].index - 1], from, sizeof from);
+        bench_format_size(p.x[c[i].index], to, sizeof to);
+        int w = snprintf(buf + used, cap - used, "%s%s faster than %s from %s (between %s and %s)",
+                         i ? "; " : "", c[i].a_lower_after ? na : nb,
+                         c[i].a_lower_after ? nb : na, at, from, to);
+        if (w < 0) break;
+        used += (size_t)w;
+    }
+}
+
+void bench_print_summary(const bench_run *run, FILE *f) {
+    if (run->ntargets >= 2) {
+        fprintf(f, "crossovers (median latency, interpolated on log size; differences up to "
+                   "%.0f%% are ties):\n", 100 * run->cfg.tie);
+        for (size_t o = 0; o < bench_op_count; o++) {
+            if (!(bench_ops[o].flags & BENCH_SIZED) || !op_measured(run, o)) continue;
+            for (size_t a = 0; a < run->ntargets; a++)
+                for (size_t b = a + 1; b < run->ntargets; b++) {
+                    char s[512];
+                    pair_sentence(run, o, a, b, s, sizeof s);
+                    if (s[0]) fprintf(f, "  %-26s %s\n", bench_ops[o].name, s);
+                }
+        }
+        fprintf(f, "\n");
+    }
+    if (run->interrupted) fprintf(f, "interrupted: %zu cells measured\n", run->nresults);
+}
+
+/* ---- JSON ---- */
+
+static void json_str(FILE *f, const char *s) {
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\') fprintf(f, "\\%c", ch);
+        else if (ch < 0x20) fprintf(f, "\\u%04x", ch);
+        else fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+static void json_num(FILE *f, double v) {
+    if (isfinite(v)) fprintf(f, "%.6g", v);
+    else fputs("null", f);
+}
+
+static int close_checked(FILE *f, const char *path) {
+    int bad = ferror(f);
+    if (fclose(f) != 0) bad = 1;
+    if (bad) fprintf(stderr, "error: cannot write %s: %s\n", path, strerror(errno));
+    return bad ? 1 : 0;
+}
+
+static FILE *open_out(const char *path) {
+    FILE *f = fopen(path, "w");
+    if (!f) fprintf(stderr, "error: cannot create %s: %s\n", path, strerror(errno));
+    return f;
+}
+
+int bench_write_json(const bench_run *run, const char *path) {
+    FILE *f = open_out(path);
+    if (!f) return 1;
+    const bench_sysinfo *si = &run->sys;
+    const bench_config *c = &run->cfg;
+    fprintf(f, "{\n  \"tool\": \"webcrypto-bench\",\n  \"version\": \"%s\",\n", WEBCRYPTO_VERSION);
+    fprintf(f, "  \"date\": ");
+    json_str(f, si->date);
+    fprintf(f, ",\n  \"interrupted\": %s,\n  \"machine\": {\"cpu\": ", run->interrupted ? "true" : "false");
+    json_str(f, si->cpu_model);
+    fprintf(f, ", \"features\": ");
+    json_str(f, si->cpu_features);
+    fprintf(f, ", \"cores\": %ld, \"load_average\": ", si->cores);
+    json_str(f, si->load);
+    fprintf(f, ", \"os\": ");
+    json_str(f, si->os);
+    fprintf(f, ", \"compiler\": ");
+    json_str(f, si->compiler);
+    fprintf(f, ", \"build_type\": ");
+    json_str(f, si->build_type);
+    fprintf(f, ", \"sanitizers\": %s},\n", si->sanitized ? "true" : "false");
+    fprintf(f, "  \"config\": {\"iterations\": %u, \"min_samples\": %u, \"warmup_ms\": ",
+            c->iterations, c->min_samples);
+    json_num(f, c->warmup_ms);
+    fprintf(f, ", \"warmup_calls\": %u, \"max_cell_ms\": ", c->warmup_calls);
+    json_num(f, c->max_cell_ms);
+    fprintf(f, ", \"sample_ns\": ");
+    json_num(f, c->sample_ns);
+    fprintf(f, ", \"tie\": ");
+    json_num(f, c->tie);
+    fprintf(f, ", \"threads\": %u, \"pbkdf2_iterations\": %u, \"reference\": ", c->threads,
+            (unsigned)c->pbkdf2_iterations);
+    json_str(f, c->reference);
+    fprintf(f, ", \"sizes\": [");
+    for (size_t i = 0; i < c->nsizes; i++) fprintf(f, "%s%zu", i ? ", " : "", c->sizes[i]);
+    fprintf(f, "]},\n  \"backends\": [");
+    for (size_t i = 0; i < run->ntargets; i++) {
+        fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+        json_str(f, run->targets[i].name);
+        fprintf(f, ", \"raw\": %s, \"description\": ", run->targets[i].is_raw ? "true" : "false");
+        json_str(f, run->targets[i].description);
+        fprintf(f, ", \"ops\": [");
+        bool first_op = true;
+        for (size_t o = 0; o < bench_op_count; o++) {
+            if (!run->targets[i].supports[o]) continue;
+            fprintf(f, "%s", first_op ? "" : ", ");
+            json_str(f, bench_ops[o].name);
+            first_op = false;
+        }
+        fprintf(f, "]}");
+    }
+    fprintf(f, "\n  ],\n  \"results\": [");
+    for (size_t i = 0; i < run->nresults; i++) {
+        const bench_result *r = &run->results[i];
+        fprintf(f, "%s\n    {\"op\": ", i ? "," : "");
+        json_str(f, bench_ops[r->op].name);
+        fprintf(f, ", \"size\": %zu, \"backend\": ", r->size);
+        json_str(f, run->targets[r->target].name);
+        fprintf(f, ", \"ok\": %s", r->ok ? "true" : "false");
+        if (!r->ok) {
+            fprintf(f, ", \"error\": ");
+            json_str(f, r->error);
+            fprintf(f, "}");
+            continue;
+        }
+        fprintf(f, ", \"samples\": %zu, \"batch\": %zu", r->samples, r->batch);
+        const char *names[] = {"min_ns", "median_ns", "mean_ns", "p99_ns", "max_ns", "stddev_ns",
+                               "ops_per_s", "mb_per_s", "speedup_vs_reference", "overhead_vs_raw"};
+        double vals[] = {r->s.min, r->s.median, r->s.mean, r->s.p99, r->s.max, r->s.stddev,
+                         r->ops_per_s, r->size ? r->mb_per_s : NAN, speedup(run, r),
+                         overhead(run, r)};
+        for (size_t k = 0; k < sizeof vals / sizeof vals[0]; k++) {
+            fprintf(f, ", \"%s\": ", names[k]);
+            json_num(f, vals[k]);
+        }
+        if (r->has_checksum) fprintf(f, ", \"output_fnv1a\": \"%08x\"", (unsigned)r->checksum);
+        if (r->threads > 1) {
+            fprintf(f, ", \"threads\": {\"n\": %u, \"ops_per_s\": ", r->threads);
+            json_num(f, r->mt_ops_per_s);
+            fprintf(f, ", \"scaling\": ");
+            json_num(f, r->mt_scaling);
+            fprintf(f, ", \"median_ns\": ");
+            json_num(f, r->mt_median_ns);
+            fprintf(f, "}");
+        }
+        fprintf(f, "}");
+    }
+    fprintf(f, "\n  ],\n  \"crossovers\": [");
+    bool first = true;
+    for (size_t o = 0; o < bench_op_count; o++) {
+        if (!(bench_ops[o].flags & BENCH_SIZED)) continue;
+        for (size_t a = 0; a < run->ntargets; a++)
+            for (size_t b = a + 1; b < run->ntargets; b++) {
+                pair_series p;
+                pair_collect(run, o, a, b, &p);
+                if (p.n < 2) continue;
+                bench_crossover cr[MAX_POINTS];
+                size_t n = bench_crossovers(p.x, p.a, p.b, p.n, run->cfg.tie, cr, MAX_POINTS);
+                fprintf(f, "%s\n    {\"op\": ", first ? "" : ",");
+                first = false;
+                json_str(f, bench_ops[o].name);
+                fprintf(f, ", \"a\": ");
+                json_str(f, run->targets[a].name);
+                fprintf(f, ", \"b\": ");
+                json_str(f, run->targets[b].name);
+                fprintf(f, ", \"at\": [");
+                for (size_t k = 0; k < n && k < MAX_POINTS; k++) {
+                    fprintf(f, "%s{\"size\": ", k ? ", " : "");
+                    json_num(f, cr[k].x);
+                    fprintf(f, ", \"faster_above\": ");
+                    json_str(f, run->targets[cr[k].a_lower_after ? a : b].name);
+                    fprintf(f, "}");
+                }
+                char s[512];
+                pair_sentence(run, o, a, b, s, sizeof s);
+                fprintf(f, "], \"summary\": ");
+                json_str(f, s);
+                fprintf(f, "}");
+            }
+    }
+    fprintf(f, "\n  ]\n}\n");
+    return close_checked(f, path);
+}
+
+/* ---- CSV ---- */
+
+static void csv_num(FILE *f, double v) {
+    if (isfinite(v)) fprintf(f, ",%.6g", v);
+    else fputs(",", f);
+}
+
+int bench_write_csv(const bench_run *run, const char *path) {
+    FILE *f = open_out(path);
+    if (!f) return 1;
+    fprintf(f, "op,size,backend,ok,samples,batch,min_ns,median_ns,mean_ns,p99_ns,max_ns,"
+               "stddev_ns,ops_per_s,mb_per_s,speedup_vs_reference,overhead_vs_raw,threads,"
+               "mt_ops_per_s,mt_scaling,mt_median_ns,output_fnv1a\n");
+    for (size_t i = 0; i < run->nresults; i++) {
+        const bench_result *r = &run->results[i];
+        fprintf(f, "%s,%zu,%s,%d,%zu,%zu", bench_ops[r->op].name, r->size,
+                run->targets[r->target].name, r->ok ? 1 : 0, r->samples, r->batch);
+        double vals[] = {r->s.min, r->s.median, r->s.mean, r->s.p99, r->s.max, r->s.stddev,
+                         r->ops_per_s, r->size ? r->mb_per_s : NAN, speedup(run, r),
+                         overhead(run, r)};
+        for (size_t k = 0; k < sizeof vals / sizeof vals[0]; k++) csv_num(f, r->ok ? vals[k] : NAN);
+        fprintf(f, ",%u", r->threads ? r->threads : 1);
+        csv_num(f, r->threads > 1 ? r->mt_ops_per_s : NAN);
+        csv_num(f, r->threads > 1 ? r->mt_scaling : NAN);
+        csv_num(f, r->threads > 1 ? r->mt_median_ns : NAN);
+        if (r->has_checksum) fprintf(f, ",%08x\n", (unsigned)r->checksum);
+        else fprintf(f, ",\n");
+    }
+    return close_checked(f, path);
+}
+
+/* ---- SVG ----
+ * Per sized operation one row: median latency against size (log-log), and
+ * the speedup against the reference (log size, linear ratio), crossovers
+ * marked as dashed vertical lines in both. */
+
+#define SVG_W 1100
+#define PANEL_W 440
+#define PANEL_H 230
+#define ROW_H 320
+#define TOP 110
+
+static const char *const palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
+                                      "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"};
+
+static void xml_text(FILE *f, const char *s) {
+    for (; *s; s++) {
+        if (*s == '&') fputs("&amp;", f);
+        else if (*s == '<') fputs("&lt;", f);
+        else if (*s == '>') fputs("&gt;", f);
+        else if (*s == '"') fputs("&quot;", f);
+        else fputc(*s, f);
+    }
+}
+
+typedef struct axis {
+    double x0, y0, w, h;    /* panel box, pixels */
+    double lx_lo, lx_hi;    /* ln size range */
+    double y_lo, y_hi;      /* value range (log10 for latency) */
+    bool y_log;
+} axis;
+
+static double ax_x(const axis *a, double size) {
+    return a->x0 + (log(size) - a->lx_lo) / (a->lx_hi - a->lx_lo) * a->w;
+}
+
+static double ax_y(const axis *a, double v) {
+    double t = a->y_log ? log10(v) : v;
+    return a->y0 + a->h - (t - a->y_lo) / (a->y_hi - a->y_lo) * a->h;
+}
+
+static void svg_axes(FILE *f, const axis *a, const char *title, const bench_run *run) {
+    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" class=\"box\"/>\n",
+            a->x0, a->y0, a->w, a->h);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"title\">", a->x0, a->y0 - 8);
+    xml_text(f, title);
+    fprintf(f, "</text>\n");
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\" text-anchor=\"middle\">input size "
+               "(log)</text>\n", a->x0 + a->w / 2, a->y0 + a->h + 28);
+    /* x ticks: powers of 4 in range, else the measured sizes */
+    double lo = exp(a->lx_lo), hi = exp(a->lx_hi);
+    int nt = 0;
+    for (double s = 1; s <= hi * 1.0001; s *= 4)
+        if (s >= lo * 0.9999) nt++;
+    for (size_t k = 0; k < (nt >= 2 ? (size_t)64 : run->cfg.nsizes); k++) {
+        double s;
+        if (nt >= 2) {
+            s = pow(4, (double)k);
+            if (s > hi * 1.0001) break;
+            if (s < lo * 0.9999) continue;
+        } else {
+            s = (double)run->cfg.sizes[k];
+        }
+        double x = ax_x(a, s);
+        char lab[24];
+        bench_format_size(s, lab, sizeof lab);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>\n", x,
+                a->y0, x, a->y0 + a->h);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\" text-anchor=\"middle\">%s</text>\n",
+                x, a->y0 + a->h + 14, lab);
+    }
+    /* y ticks */
+    if (a->y_log) {
+        for (double e = ceil(a->y_lo - 1e-9); e <= a->y_hi + 1e-9; e += 1) {
+            double y = ax_y(a, pow(10, e));
+            /* Decade labels: 1 ns, 10 ns, 100 ns, 1 us, ... */
+            static const char *const unit[] = {"ns", "us", "ms", "s"};
+            int ie = (int)e, u = ie < 0 ? 0 : ie / 3 > 3 ? 3 : ie / 3;
+            char lab[24];
+            snprintf(lab, sizeof lab, "%.0f %s", pow(10, e - 3 * u), unit[u]);
+            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>\n",
+                    a->x0, y, a->x0 + a->w, y);
+            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\" text-anchor=\"end\">%s</text>\n",
+                    a->x0 - 4, y + 4, lab);
+        }
+    } else {
+        double span = a->y_hi - a->y_lo, step = pow(10, floor(log10(span)));
+        if (span / step < 2.5) step /= 5;
+        else if (span / step < 5) step /= 2;
+        for (double v = ceil(a->y_lo / step) * step; v <= a->y_hi + 1e-12; v += step) {
+            double y = ax_y(a, v);
+            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>\n",
+                    a->x0, y, a->x0 + a->w, y);
+            fprintf(f,
+                    "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\" text-anchor=\"end\">%.*fx</text>\n",
+                    a->x0 - 4, y + 4, step < 0.1 ? 2 : 1, v);
+        }
+        if (a->y_lo <= 1 && a->y_hi >= 1)
+            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"one\"/>\n",
+                    a->x0, ax_y(a, 1), a->x0 + a->w, ax_y(a, 1));
+    }
+}
+
+static void svg_series(FILE *f, const axis *a, const double *x, const double *y, size_t n,
+                       const char *color, bool dashed, const char *label) {
+    if (n == 0) return;
+    fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"", color,
+            dashed ? " stroke-dasharray=\"6 3\"" : "");
+    for (size_t i = 0; i < n; i++) fprintf(f, "%s%.1f,%.1f", i ? " " : "", ax_x(a, x[i]), ax_y(a, y[i]));
+    fprintf(f, "\"><title>");
+    xml_text(f, label);
+    fprintf(f, "</title></polyline>\n");
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", ax_x(a, x[i]),
+                ax_y(a, y[i]), color);
+}
+
+static void svg_crossovers(FILE *f, const axis *a, const bench_run *run, size_t op) {
+    int label_row = 0;
+    for (size_t ta = 0; ta < run->ntargets; ta++)
+        for (size_t tb = ta + 1; tb < run->ntargets; tb++) {
+            pair_series p;
+            pair_collect(run, op, ta, tb, &p);
+            if (p.n < 2) continue;
+            bench_crossover c[MAX_POINTS];
+            size_t n = bench_crossovers(p.x, p.a, p.b, p.n, run->cfg.tie, c, MAX_POINTS);
+            for (size_t k = 0; k < n && k < MAX_POINTS; k++) {
+                double x = ax_x(a, c[k].x);
+                char at[24];
+                bench_format_size(c[k].x, at, sizeof at);
+                fprintf(f,
+                        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"cross\"/>\n",
+                        x, a->y0, x, a->y0 + a->h);
+                fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"crosslab\">", x + 3,
+                        a->y0 + 12 + 11 * (label_row++ % 8));
+                xml_text(f, run->targets[c[k].a_lower_after ? ta : tb].name);
+                fprintf(f, " faster from %s</text>\n", at);
+            }
+        }
+}
+
+int bench_write_svg(const bench_run *run, const char *path) {
+    size_t rows = 0;
+    for (size_t o = 0; o < bench_op_count; o++)
+        if ((bench_ops[o].flags & BENCH_SIZED) && op_measured(run, o)) rows++;
+    FILE *f = open_out(path);
+    if (!f) return 1;
+    double height = TOP + (double)(rows ? rows : 1) * ROW_H + 20;
+    fprintf(f,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" "
+            "viewBox=\"0 0 %d %.0f\" font-family=\"sans-serif\">\n"
+            "<style>.box{fill:none;stroke:#444}.grid{stroke:#ddd}.one{stroke:#888;"
+            "stroke-dasharray:2 2}.cross{stroke:#000;stroke-dasharray:4 4}"
+            ".title{font-size:13px;font-weight:bold}.tick{font-size:10px;fill:#333}"
+            ".crosslab{font-size:10px}.note{font-size:11px;fill:#333}</style>\n"
+            "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
+            SVG_W, height, SVG_W, height);
+    const bench_sysinfo *si = &run->sys;
+    fprintf(f, "<text x=\"20\" y=\"24\" class=\"title\">webcrypto-bench: median latency per "
+               "operation and speedup vs %s%s</text>\n",
+            run->ref == SIZE_MAX ? "(none)" : run->targets[run->ref].name,
+            run->interrupted ? " (INTERRUPTED, partial)" : "");
+    fprintf(f, "<text x=\"20\" y=\"42\" class=\"note\">");
+    xml_text(f, si->cpu_model);
+    fprintf(f, ", %ld cores; %s; ", si->cores, si->build_type);
+    xml_text(f, si->compiler);
+    fprintf(f, "; %s</text>\n", si->date);
+    /* legend */
+    for (size_t t = 0; t < run->ntargets; t++) {
+        double x = 20 + 170 * (double)t;
+        fprintf(f,
+                "<line x1=\"%.0f\" y1=\"62\" x2=\"%.0f\" y2=\"62\" stroke=\"%s\" "
+                "stroke-width=\"3\"%s/>\n",
+                x, x + 24, palette[t % 8], run->targets[t].is_raw ? " stroke-dasharray=\"6 3\"" : "");
+        fprintf(f, "<text x=\"%.0f\" y=\"66\" class=\"note\">", x + 30);
+        xml_text(f, run->targets[t].name);
+        fprintf(f, "</text>\n");
+    }
+    fprintf(f, "<text x=\"20\" y=\"88\" class=\"note\">Left: median time per operation, log-log. "
+               "Right: %s median / backend median (higher is faster). Dashed verticals: "
+               "crossovers (interpolated on log size).</text>\n",
+            run->ref == SIZE_MAX ? "reference" : run->targets[run->ref].name);
+    double lx_lo = INFINITY, lx_hi = -INFINITY;
+    for (size_t k = 0; k < run->cfg.nsizes; k++) {
+        double l = log((double)run->cfg.sizes[k]);
+        if (l < lx_lo) lx_lo = l;
+        if (l > lx_hi) lx_hi = l;
+    }
+    if (!(lx_hi > lx_lo)) {
+        lx_lo -= log(2);
+        lx_hi += log(2);
+    }
+    size_t row = 0;
+    for (size_t o = 0; o < bench_op_count; o++) {
+        if (!(bench_ops[o].flags & BENCH_SIZED) || !op_measured(run, o)) continue;
+        double top = TOP + (double)row * ROW_H + 20;
+        row++;
+        axis lat = {75, top, PANEL_W, PANEL_H, lx_lo, lx_hi, 0, 0, true};
+        axis spd = {75 + PANEL_W + 120, top, PANEL_W, PANEL_H, lx_lo, lx_hi, 0, 0, false};
+        double vmin = INFINITY, vmax = 0, smin = 1, smax = 1;
+        for (size_t i = 0; i < run->nresults; i++) {
+            const bench_result *r = &run->results[i];
+            if (!r->ok || r->op != o) continue;
+            if (r->s.median < vmin) vmin = r->s.median;
+            if (r->s.median > vmax) vmax = r->s.median;
+            double s = speedup(run, r);
+            if (isfinite(s)) {
+                if (s < smin) smin = s;
+                if (s > smax) smax = s;
+            }
+        }
+        lat.y_lo = floor(log10(vmin));
+        lat.y_hi = ceil(log10(vmax));
+        if (lat.y_hi <= lat.y_lo) lat.y_hi = lat.y_lo + 1;
+        double pad = (smax - smin) * 0.1;
+        if (pad < 0.02) pad = 0.02;
+        spd.y_lo = smin - pad;
+        spd.y_hi = smax + pad;
+        char title[96];
+        snprintf(title, sizeof title, "%s: median latency", bench_ops[o].name);
+        svg_axes(f, &lat, title, run);
+        snprintf(title, sizeof title, "%s: speedup vs %s", bench_ops[o].name,
+                 run->ref == SIZE_MAX ? "(no reference)" : run->targets[run->ref].name);
+        svg_axes(f, &spd, title, run);
+        for (size_t t = 0; t < run->ntargets; t++) {
+            double x[MAX_POINTS], y[MAX_POINTS], sp[MAX_POINTS];
+            size_t n = 0, ns = 0;
+            for (size_t k = 0; k < run->cfg.nsizes && n < MAX_POINTS; k++) {
+                const bench_result *r = bench_find(run, o, run->cfg.sizes[k], t);
+                if (!r) continue;
+                x[n] = (double)r->size;
+                y[n] = r->s.median;
+                double s = speedup(run, r);
+                n++;
+                if (isfinite(s)) sp[ns++] = s;
+            }
+            char label[96];
+            snprintf(label, sizeof label, "%s %s", run->targets[t].name, bench_ops[o].name);
+            svg_series(f, &lat, x, y, n, palette[t % 8], run->targets[t].is_raw, label);
+            if (ns == n)
+                svg_series(f, &spd, x, sp, ns, palette[t % 8], run->targets[t].is_raw, label);
+        }
+        svg_crossovers(f, &lat, run, o);
+        svg_crossovers(f, &spd, run, o);
+    }
+    if (rows == 0)
+        fprintf(f, "<text x=\"20\" y=\"%d\" class=\"note\">no sized operation measured</text>\n",
+                TOP + 20);
+    fprintf(f, "</svg>\n");
+    return close_checked(f, path);
+}
