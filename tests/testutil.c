@@ -90,3 +90,14 @@ const char *tu_wycheproof_dir(void) {
     }
     return is_dir("../shared/wycheproof") ? "../shared/wycheproof" : NULL;
 }
+
+void tu_require_list(const webcrypto_algorithm *algs) {
+    const webcrypto_backend *b = tu_backend();
+    for (; *algs != WEBCRYPTO_ALG_NONE; algs++) {
+        if (!webcrypto_backend_supports(b, *algs)) {
+            printf("skipped: backend %s lacks %s\n", webcrypto_backend_name(b),
+                   webcrypto_algorithm_name(*algs));
+            skip();
+        }
+    }
+}

@@ -14,6 +14,12 @@
  * test (not skips) if it cannot be had. */
 const webcrypto_backend *tu_backend(void);
 
+/* Skips the running cmocka test, visibly and with the reason, unless the
+ * backend under test supports every algorithm in the list (ended by
+ * WEBCRYPTO_ALG_NONE). */
+#define tu_require(...) tu_require_list((const webcrypto_algorithm[]){__VA_ARGS__, WEBCRYPTO_ALG_NONE})
+void tu_require_list(const webcrypto_algorithm *algs);
+
 /* Decodes a hex string (whitespace ignored) into a malloc'd buffer; *len gets
  * its size. Aborts the test on malformed hex. Free with free(). */
 uint8_t *tu_unhex(const char *hex, size_t *len);
