@@ -28,6 +28,7 @@
 
 #include "core/backend.h"
 #include "gcm_siv.h"
+#include "openssl_pkey.h"
 
 /* EVP_*Update take int lengths: feed larger inputs in chunks of this many
  * bytes (a multiple of the AES block, so chunking never splits a block). */
@@ -92,46 +93,6 @@ static const EVP_MD *md_for(webcrypto_algorithm hash) {
     if ((unsigned)hash >= N_HASH) return NULL;
     return md_by_hash[hash];
 }
-
-/* ---- shared with openssl_pkey.c (asymmetric keys), which declares the same ---- */
-const EVP_MD *wc_ossl_md(webcrypto_algorithm hash);
-webcrypto_status wc_ossl_fail(const char *what);
-uint64_t wc_ossl_pkey_init(void);
-webcrypto_status wc_ossl_pkey_import(const void *bctx, webcrypto_algorithm kind,
-                                     const wc_pkey_fields *f, void **state);
-webcrypto_status wc_ossl_pkey_generate(const void *bctx, webcrypto_algorithm kind,
-                                       size_t modulus_bits, wc_bytes e,
-                                       webcrypto_named_curve curve, void **state);
-webcrypto_status wc_ossl_pkey_fields(const void *state, wc_pkey_fields *out);
-void wc_ossl_pkey_free(void *state);
-webcrypto_status wc_ossl_rsa_sign(const void *state, wc_rsa_padding padding,
-                                  webcrypto_algorithm hash, size_t salt_len, const uint8_t *msg,
-                                  size_t len, uint8_t *sig, size_t *sig_len);
-webcrypto_status wc_ossl_rsa_verify(const void *state, wc_rsa_padding padding,
-                                    webcrypto_algorithm hash, size_t salt_len, const uint8_t *msg,
-                                    size_t len, const uint8_t *sig, size_t sig_len, bool *valid);
-webcrypto_status wc_ossl_rsa_oaep_encrypt(const void *state, webcrypto_algorithm hash,
-                                          const uint8_t *label, size_t label_len,
-                                          const uint8_t *in, size_t len, uint8_t *out,
-                                          size_t *out_len);
-webcrypto_status wc_ossl_rsa_oaep_decrypt(const void *state, webcrypto_algorithm hash,
-                                          const uint8_t *label, size_t label_len,
-                                          const uint8_t *in, size_t len, uint8_t *out,
-                                          size_t *out_len);
-webcrypto_status wc_ossl_ecdsa_sign(const void *state, webcrypto_algorithm hash,
-                                    const uint8_t *msg, size_t len, uint8_t *sig,
-                                    size_t *sig_len);
-webcrypto_status wc_ossl_ecdsa_verify(const void *state, webcrypto_algorithm hash,
-                                      const uint8_t *msg, size_t len, const uint8_t *sig,
-                                      size_t sig_len, bool *valid);
-webcrypto_status wc_ossl_ed25519_sign(const void *state, const uint8_t *msg, size_t len,
-                                      uint8_t sig[64]);
-webcrypto_status wc_ossl_ed25519_verify(const void *state, const uint8_t *msg, size_t len,
-                                        const uint8_t *sig, size_t sig_len, bool *valid);
-webcrypto_status wc_ossl_ecdh(const void *private_state, const void *public_state,
-                              uint8_t *out, size_t *out_len);
-webcrypto_status wc_ossl_x25519(const void *private_state, const void *public_state,
-                                uint8_t out[32]);
 
 const EVP_MD *wc_ossl_md(webcrypto_algorithm hash) { return md_for(hash); }
 webcrypto_status wc_ossl_fail(const char *what) { return ossl_fail(what); }

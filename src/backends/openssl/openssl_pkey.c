@@ -33,46 +33,7 @@
 #include <openssl/rsa.h>
 
 #include "core/backend.h"
-
-/* ---- shared with openssl_backend.c (it declares the same) ---- */
-const EVP_MD *wc_ossl_md(webcrypto_algorithm hash);
-webcrypto_status wc_ossl_fail(const char *what);
-uint64_t wc_ossl_pkey_init(void);
-webcrypto_status wc_ossl_pkey_import(const void *bctx, webcrypto_algorithm kind,
-                                     const wc_pkey_fields *f, void **state);
-webcrypto_status wc_ossl_pkey_generate(const void *bctx, webcrypto_algorithm kind,
-                                       size_t modulus_bits, wc_bytes e,
-                                       webcrypto_named_curve curve, void **state);
-webcrypto_status wc_ossl_pkey_fields(const void *state, wc_pkey_fields *out);
-void wc_ossl_pkey_free(void *state);
-webcrypto_status wc_ossl_rsa_sign(const void *state, wc_rsa_padding padding,
-                                  webcrypto_algorithm hash, size_t salt_len, const uint8_t *msg,
-                                  size_t len, uint8_t *sig, size_t *sig_len);
-webcrypto_status wc_ossl_rsa_verify(const void *state, wc_rsa_padding padding,
-                                    webcrypto_algorithm hash, size_t salt_len, const uint8_t *msg,
-                                    size_t len, const uint8_t *sig, size_t sig_len, bool *valid);
-webcrypto_status wc_ossl_rsa_oaep_encrypt(const void *state, webcrypto_algorithm hash,
-                                          const uint8_t *label, size_t label_len,
-                                          const uint8_t *in, size_t len, uint8_t *out,
-                                          size_t *out_len);
-webcrypto_status wc_ossl_rsa_oaep_decrypt(const void *state, webcrypto_algorithm hash,
-                                          const uint8_t *label, size_t label_len,
-                                          const uint8_t *in, size_t len, uint8_t *out,
-                                          size_t *out_len);
-webcrypto_status wc_ossl_ecdsa_sign(const void *state, webcrypto_algorithm hash,
-                                    const uint8_t *msg, size_t len, uint8_t *sig,
-                                    size_t *sig_len);
-webcrypto_status wc_ossl_ecdsa_verify(const void *state, webcrypto_algorithm hash,
-                                      const uint8_t *msg, size_t len, const uint8_t *sig,
-                                      size_t sig_len, bool *valid);
-webcrypto_status wc_ossl_ed25519_sign(const void *state, const uint8_t *msg, size_t len,
-                                      uint8_t sig[64]);
-webcrypto_status wc_ossl_ed25519_verify(const void *state, const uint8_t *msg, size_t len,
-                                        const uint8_t *sig, size_t sig_len, bool *valid);
-webcrypto_status wc_ossl_ecdh(const void *private_state, const void *public_state,
-                              uint8_t *out, size_t *out_len);
-webcrypto_status wc_ossl_x25519(const void *private_state, const void *public_state,
-                                uint8_t out[32]);
+#include "openssl_pkey.h"
 
 /* OpenSSL refuses a NULL message even when it is empty. */
 static const uint8_t no_bytes[1] = {0};
