@@ -63,6 +63,12 @@ check "machine facts printed (cpu, build)" grep -q '^cpu: ' "$T/out.txt"
 check "crossover summary printed" grep -q '^crossovers' "$T/out.txt"
 check "no FAILED cell in the table" bash -c "! grep -q FAILED '$T/out.txt'"
 check "every target printed" bash -c "for t in $TARGETS; do grep -q \" \$t \" '$T/out.txt' || exit 1; done"
+# Outputs: deterministic ones compared across targets, randomized ones
+# (RSA-PSS, ECDSA, RSA-OAEP) checked by every target; none may fail.
+check "output checks reported, none failed" grep -q '^outputs: .* 0 failed$' "$T/out.txt"
+if grep -q '^  rsa-pss-2048-sha256-sign ' "$T/list.txt"; then
+    check "asymmetric keys generated once and reported" grep -q '^keys: .*rsa-2048 (' "$T/out.txt"
+fi
 
 # ---- JSON: parses; every expected cell present with a positive median ----
 # Expected: for each target, each op it reports in "ops", sizes 64 and 1024
@@ -157,6 +163,9 @@ check "SVG is well-formed XML ($XMLV)" test $? -eq 0
 check "SVG root element is <svg>" bash -c "grep -v '^<?xml' '$T/b.svg' | head -1 | grep -q '^<svg '"
 npoly=$(grep -c '<polyline' "$T/b.svg")
 check "SVG has polylines ($npoly)" test "$npoly" -gt 0
+if [ -n "$UNSIZED" ]; then
+    check "SVG has the one-size operations' bars" grep -q '<rect x="[0-9]*" y="[0-9.]*" width="[0-9.]*" height="[0-9]*" fill=' "$T/b.svg"
+fi
 
 # ---- usage errors ----
 "$BENCH" --no-such-option >/dev/null 2>&1

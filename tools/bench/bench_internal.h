@@ -31,25 +31,42 @@ typedef enum bench_kind {
     BK_HKDF,
     BK_PBKDF2,
     BK_RANDOM,
+    /* Asymmetric: keys imported (pkcs8/spki) from the pairs bench_keys_get
+     * generated once per process, so every target uses the same keys. */
+    BK_PKEY_SIGN,     /* RSASSA-PKCS1-v1_5, RSA-PSS, ECDSA, Ed25519 */
+    BK_PKEY_VERIFY,
+    BK_PKEY_ENCRYPT,  /* RSA-OAEP */
+    BK_PKEY_DECRYPT,
+    BK_PKEY_DERIVE,   /* ECDH, X25519: deriveBits with the peer's public key */
+    BK_PKEY_GENERATE, /* generateKey for a key pair, both keys freed */
     BK_COUNT
 } bench_kind;
 
 enum {
     BENCH_SIZED = 1u << 0,         /* the input size varies (--sizes); else one cell, size 0 */
     BENCH_DETERMINISTIC = 1u << 1, /* same inputs give the same output on every target */
-    BENCH_MAX_64K = 1u << 2        /* sizes above 65536 are skipped (getRandomValues quota) */
+    BENCH_MAX_64K = 1u << 2,       /* sizes above 65536 are skipped (getRandomValues quota) */
+    /* Randomized output (RSA-PSS, ECDSA signatures, RSA-OAEP ciphertexts):
+     * no checksum; instead one output of each target is checked (verified,
+     * decrypted) by every other target's check(). */
+    BENCH_CROSS_VERIFY = 1u << 3
 };
+
+/* The message of the one-size asymmetric sign/verify/encrypt operations:
+ * the first BENCH_MSG_LEN bytes of the data stream. */
+#define BENCH_MSG_LEN 64
 
 typedef struct bench_op {
     const char *name;         /* "aes-gcm-256-encrypt": what --op matches */
     bench_kind kind;
     webcrypto_algorithm alg;  /* the algorithm a backend must support */
     webcrypto_algorithm hash; /* and this hash too (WEBCRYPTO_ALG_NONE: none) */
-    unsigned key_bits;        /* AES key size */
+    unsigned key_bits;        /* AES key size; RSA modulus */
     unsigned flags;
+    webcrypto_named_curve curve; /* ECDSA, ECDH */
 } bench_op;
 
-#define BENCH_MAX_OPS 64
+#define BENCH_MAX_OPS 96
 extern const bench_op bench_ops[];
 extern const size_t bench_op_count;
 
@@ -62,6 +79,10 @@ typedef struct bench_cell {
     const webcrypto_backend *backend; /* NULL for the raw baseline */
     size_t size;                      /* input size, 0 for unsized operations */
     const uint8_t *data;              /* the input: `size` bytes of the fixed stream */
+    /* The message of sign/verify/encrypt: data and size for sized
+     * operations, else the first BENCH_MSG_LEN bytes of the stream. */
+    const uint8_t *msg;
+    size_t msg_len;
     uint32_t pbkdf2_iterations;
     /* Fixed parameters, the same bytes on every target (bench_cell_init). */
     uint8_t key_bytes[32];
@@ -77,6 +98,8 @@ typedef struct bench_cell {
     size_t aux_len;
     size_t out_cap;
     webcrypto_key *key;
+    webcrypto_key *key2; /* asymmetric: the pair's other key, for check() */
+    webcrypto_key *peer; /* ECDH, X25519: the peer's public key */
     webcrypto_params params;
     void *raw; /* the raw baseline's state */
 } bench_cell;
@@ -87,6 +110,10 @@ typedef struct bench_impl {
      * to *out_len. Returns 0, or -1 after bench_fail(). */
     int (*run)(const bench_cell *c, uint8_t *out, size_t *out_len);
     void (*teardown)(bench_cell *c);
+    /* BENCH_CROSS_VERIFY operations: whether out (another target's output
+     * of the same operation) is valid for this cell: the signature verifies,
+     * the ciphertext decrypts to the message. 0, or -1 after bench_fail(). */
+    int (*check)(const bench_cell *c, const uint8_t *out, size_t out_len);
 } bench_impl;
 
 /* Fills the fixed parameters of a cell for op and size. */
@@ -102,6 +129,40 @@ const bench_impl *bench_raw_impl(const bench_op *op, bool keyed);
 /* A one-line description of the raw baseline (library version); NULL when
  * it is not built in. */
 const char *bench_raw_description(void);
+
+/* ---- the asymmetric keys ----
+ * Generated once per process (by the first target that needs them, through
+ * the public API; raw-openssl uses the default backend) and kept as pkcs8
+ * and spki DER, which every target imports: same key bytes everywhere. */
+typedef enum bench_key_family {
+    BKF_RSA2048,
+    BKF_P256,
+    BKF_P384,
+    BKF_P521,
+    BKF_P256_PEER, /* ECDH's other party */
+    BKF_P384_PEER,
+    BKF_P521_PEER,
+    BKF_ED25519,
+    BKF_X25519,
+    BKF_X25519_PEER,
+    BKF_COUNT
+} bench_key_family;
+
+typedef struct bench_keypair {
+    uint8_t *pkcs8, *spki;
+    size_t pkcs8_len, spki_len;
+    char origin[32]; /* the backend that generated it */
+} bench_keypair;
+
+/* The pair of op's key (peer: ECDH/X25519's other party); backend generates
+ * it if it does not exist yet (NULL: the default backend). Returns NULL
+ * after bench_fail(). Not thread-safe: setup runs on one thread. */
+const bench_keypair *bench_keys_get(const bench_op *op, bool peer,
+                                    const webcrypto_backend *backend);
+/* "rsa-2048 (openssl), p-256 (openssl)": the pairs generated so far. */
+void bench_keys_describe(char *buf, size_t cap);
+/* Wipes and frees every pair. */
+void bench_keys_free(void);
 
 /* The deterministic data stream (see bench_ops.c): fills buf with len bytes
  * of the stream started from seed. */
@@ -144,6 +205,10 @@ typedef struct bench_result {
     double ops_per_s, mb_per_s;
     bool has_checksum;
     uint32_t checksum; /* FNV-1a of one output, for cross-checking targets */
+    /* BENCH_CROSS_VERIFY: one output, checked by every other target */
+    bool has_output;
+    uint8_t output[512]; /* RSA up to 4096 bits */
+    size_t output_len;
     /* --threads N > 1 */
     unsigned threads;
     double mt_ops_per_s; /* aggregate */
@@ -193,6 +258,10 @@ typedef struct bench_run {
     bench_result *results;
     size_t nresults, cap;
     bool interrupted;
+    /* Output checks: results whose checksum was compared with another
+     * target's; randomized outputs checked by a target, and failures. */
+    size_t compared_checksums, cross_checks, cross_failures;
+    char keys[256]; /* bench_keys_describe at the end of the run */
 } bench_run;
 
 void bench_sysinfo_collect(bench_sysinfo *si);

@@ -18,40 +18,81 @@
 #define NOHASH WEBCRYPTO_ALG_NONE
 #define SZ_DET (BENCH_SIZED | BENCH_DETERMINISTIC)
 
-/* Asymmetric algorithms (RSA, ECDSA, Ed25519, ECDH, X25519) and AES-GCM-SIV
- * are not in the library yet; each will be a row here (and a kind if new). */
+#define RSA_PKCS1 WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5
+#define RSA_PSS WEBCRYPTO_ALG_RSA_PSS
+#define RSA_OAEP WEBCRYPTO_ALG_RSA_OAEP
+#define ECDSA WEBCRYPTO_ALG_ECDSA
+#define ECDH WEBCRYPTO_ALG_ECDH
+#define ED25519 WEBCRYPTO_ALG_ED25519
+#define X25519 WEBCRYPTO_ALG_X25519
+#define NOCURVE WEBCRYPTO_CURVE_NONE
+#define P256 WEBCRYPTO_CURVE_P256
+#define P384 WEBCRYPTO_CURVE_P384
+#define P521 WEBCRYPTO_CURVE_P521
+#define DET BENCH_DETERMINISTIC
+#define CROSS BENCH_CROSS_VERIFY
+
+/* Asymmetric operations are one cell each, on the fixed BENCH_MSG_LEN-byte
+ * message: above a few hundred bytes their cost is the hash's, which the
+ * digest rows measure. ECDSA uses the hash of its curve's size. */
 const bench_op bench_ops[] = {
-    {"digest-sha-1", BK_DIGEST, SHA1, NOHASH, 0, SZ_DET},
-    {"digest-sha-256", BK_DIGEST, SHA256, NOHASH, 0, SZ_DET},
-    {"digest-sha-384", BK_DIGEST, SHA384, NOHASH, 0, SZ_DET},
-    {"digest-sha-512", BK_DIGEST, SHA512, NOHASH, 0, SZ_DET},
-    {"hmac-sha-256-sign", BK_HMAC_SIGN, WEBCRYPTO_ALG_HMAC, SHA256, 0, SZ_DET},
-    {"hmac-sha-256-verify", BK_HMAC_VERIFY, WEBCRYPTO_ALG_HMAC, SHA256, 0, SZ_DET},
-    {"hmac-sha-1-sign", BK_HMAC_SIGN, WEBCRYPTO_ALG_HMAC, SHA1, 0, SZ_DET},
-    {"hmac-sha-1-verify", BK_HMAC_VERIFY, WEBCRYPTO_ALG_HMAC, SHA1, 0, SZ_DET},
-    {"hmac-sha-384-sign", BK_HMAC_SIGN, WEBCRYPTO_ALG_HMAC, SHA384, 0, SZ_DET},
-    {"hmac-sha-384-verify", BK_HMAC_VERIFY, WEBCRYPTO_ALG_HMAC, SHA384, 0, SZ_DET},
-    {"hmac-sha-512-sign", BK_HMAC_SIGN, WEBCRYPTO_ALG_HMAC, SHA512, 0, SZ_DET},
-    {"hmac-sha-512-verify", BK_HMAC_VERIFY, WEBCRYPTO_ALG_HMAC, SHA512, 0, SZ_DET},
-    {"aes-gcm-128-encrypt", BK_ENCRYPT, WEBCRYPTO_ALG_AES_GCM, NOHASH, 128, SZ_DET},
-    {"aes-gcm-128-decrypt", BK_DECRYPT, WEBCRYPTO_ALG_AES_GCM, NOHASH, 128, SZ_DET},
-    {"aes-gcm-256-encrypt", BK_ENCRYPT, WEBCRYPTO_ALG_AES_GCM, NOHASH, 256, SZ_DET},
-    {"aes-gcm-256-decrypt", BK_DECRYPT, WEBCRYPTO_ALG_AES_GCM, NOHASH, 256, SZ_DET},
-    {"aes-cbc-128-encrypt", BK_ENCRYPT, WEBCRYPTO_ALG_AES_CBC, NOHASH, 128, SZ_DET},
-    {"aes-cbc-128-decrypt", BK_DECRYPT, WEBCRYPTO_ALG_AES_CBC, NOHASH, 128, SZ_DET},
-    {"aes-cbc-256-encrypt", BK_ENCRYPT, WEBCRYPTO_ALG_AES_CBC, NOHASH, 256, SZ_DET},
-    {"aes-cbc-256-decrypt", BK_DECRYPT, WEBCRYPTO_ALG_AES_CBC, NOHASH, 256, SZ_DET},
-    {"aes-ctr-128-encrypt", BK_ENCRYPT, WEBCRYPTO_ALG_AES_CTR, NOHASH, 128, SZ_DET},
-    {"aes-ctr-128-decrypt", BK_DECRYPT, WEBCRYPTO_ALG_AES_CTR, NOHASH, 128, SZ_DET},
-    {"aes-ctr-256-encrypt", BK_ENCRYPT, WEBCRYPTO_ALG_AES_CTR, NOHASH, 256, SZ_DET},
-    {"aes-ctr-256-decrypt", BK_DECRYPT, WEBCRYPTO_ALG_AES_CTR, NOHASH, 256, SZ_DET},
-    {"aes-gcm-128-generate-key", BK_GENERATE_KEY, WEBCRYPTO_ALG_AES_GCM, NOHASH, 128, 0},
-    {"aes-gcm-256-generate-key", BK_GENERATE_KEY, WEBCRYPTO_ALG_AES_GCM, NOHASH, 256, 0},
-    {"aes-gcm-128-import-key", BK_IMPORT_KEY, WEBCRYPTO_ALG_AES_GCM, NOHASH, 128, 0},
-    {"aes-gcm-256-import-key", BK_IMPORT_KEY, WEBCRYPTO_ALG_AES_GCM, NOHASH, 256, 0},
-    {"hkdf-sha-256", BK_HKDF, WEBCRYPTO_ALG_HKDF, SHA256, 0, SZ_DET},
-    {"pbkdf2-sha-256", BK_PBKDF2, WEBCRYPTO_ALG_PBKDF2, SHA256, 0, BENCH_DETERMINISTIC},
-    {"random", BK_RANDOM, WEBCRYPTO_ALG_NONE, NOHASH, 0, BENCH_SIZED | BENCH_MAX_64K},
+    {"digest-sha-1", BK_DIGEST, SHA1, NOHASH, 0, SZ_DET, NOCURVE},
+    {"digest-sha-256", BK_DIGEST, SHA256, NOHASH, 0, SZ_DET, NOCURVE},
+    {"digest-sha-384", BK_DIGEST, SHA384, NOHASH, 0, SZ_DET, NOCURVE},
+    {"digest-sha-512", BK_DIGEST, SHA512, NOHASH, 0, SZ_DET, NOCURVE},
+    {"hmac-sha-256-sign", BK_HMAC_SIGN, WEBCRYPTO_ALG_HMAC, SHA256, 0, SZ_DET, NOCURVE},
+    {"hmac-sha-256-verify", BK_HMAC_VERIFY, WEBCRYPTO_ALG_HMAC, SHA256, 0, SZ_DET, NOCURVE},
+    {"hmac-sha-1-sign", BK_HMAC_SIGN, WEBCRYPTO_ALG_HMAC, SHA1, 0, SZ_DET, NOCURVE},
+    {"hmac-sha-1-verify", BK_HMAC_VERIFY, WEBCRYPTO_ALG_HMAC, SHA1, 0, SZ_DET, NOCURVE},
+    {"hmac-sha-384-sign", BK_HMAC_SIGN, WEBCRYPTO_ALG_HMAC, SHA384, 0, SZ_DET, NOCURVE},
+    {"hmac-sha-384-verify", BK_HMAC_VERIFY, WEBCRYPTO_ALG_HMAC, SHA384, 0, SZ_DET, NOCURVE},
+    {"hmac-sha-512-sign", BK_HMAC_SIGN, WEBCRYPTO_ALG_HMAC, SHA512, 0, SZ_DET, NOCURVE},
+    {"hmac-sha-512-verify", BK_HMAC_VERIFY, WEBCRYPTO_ALG_HMAC, SHA512, 0, SZ_DET, NOCURVE},
+    {"aes-gcm-128-encrypt", BK_ENCRYPT, WEBCRYPTO_ALG_AES_GCM, NOHASH, 128, SZ_DET, NOCURVE},
+    {"aes-gcm-128-decrypt", BK_DECRYPT, WEBCRYPTO_ALG_AES_GCM, NOHASH, 128, SZ_DET, NOCURVE},
+    {"aes-gcm-256-encrypt", BK_ENCRYPT, WEBCRYPTO_ALG_AES_GCM, NOHASH, 256, SZ_DET, NOCURVE},
+    {"aes-gcm-256-decrypt", BK_DECRYPT, WEBCRYPTO_ALG_AES_GCM, NOHASH, 256, SZ_DET, NOCURVE},
+    {"aes-cbc-128-encrypt", BK_ENCRYPT, WEBCRYPTO_ALG_AES_CBC, NOHASH, 128, SZ_DET, NOCURVE},
+    {"aes-cbc-128-decrypt", BK_DECRYPT, WEBCRYPTO_ALG_AES_CBC, NOHASH, 128, SZ_DET, NOCURVE},
+    {"aes-cbc-256-encrypt", BK_ENCRYPT, WEBCRYPTO_ALG_AES_CBC, NOHASH, 256, SZ_DET, NOCURVE},
+    {"aes-cbc-256-decrypt", BK_DECRYPT, WEBCRYPTO_ALG_AES_CBC, NOHASH, 256, SZ_DET, NOCURVE},
+    {"aes-ctr-128-encrypt", BK_ENCRYPT, WEBCRYPTO_ALG_AES_CTR, NOHASH, 128, SZ_DET, NOCURVE},
+    {"aes-ctr-128-decrypt", BK_DECRYPT, WEBCRYPTO_ALG_AES_CTR, NOHASH, 128, SZ_DET, NOCURVE},
+    {"aes-ctr-256-encrypt", BK_ENCRYPT, WEBCRYPTO_ALG_AES_CTR, NOHASH, 256, SZ_DET, NOCURVE},
+    {"aes-ctr-256-decrypt", BK_DECRYPT, WEBCRYPTO_ALG_AES_CTR, NOHASH, 256, SZ_DET, NOCURVE},
+    {"aes-gcm-128-generate-key", BK_GENERATE_KEY, WEBCRYPTO_ALG_AES_GCM, NOHASH, 128, 0, NOCURVE},
+    {"aes-gcm-256-generate-key", BK_GENERATE_KEY, WEBCRYPTO_ALG_AES_GCM, NOHASH, 256, 0, NOCURVE},
+    {"aes-gcm-128-import-key", BK_IMPORT_KEY, WEBCRYPTO_ALG_AES_GCM, NOHASH, 128, 0, NOCURVE},
+    {"aes-gcm-256-import-key", BK_IMPORT_KEY, WEBCRYPTO_ALG_AES_GCM, NOHASH, 256, 0, NOCURVE},
+    {"hkdf-sha-256", BK_HKDF, WEBCRYPTO_ALG_HKDF, SHA256, 0, SZ_DET, NOCURVE},
+    {"pbkdf2-sha-256", BK_PBKDF2, WEBCRYPTO_ALG_PBKDF2, SHA256, 0, BENCH_DETERMINISTIC, NOCURVE},
+    {"random", BK_RANDOM, WEBCRYPTO_ALG_NONE, NOHASH, 0, BENCH_SIZED | BENCH_MAX_64K, NOCURVE},
+    {"aes-gcm-siv-128-encrypt", BK_ENCRYPT, WEBCRYPTO_ALG_AES_GCM_SIV, NOHASH, 128, SZ_DET, NOCURVE},
+    {"aes-gcm-siv-128-decrypt", BK_DECRYPT, WEBCRYPTO_ALG_AES_GCM_SIV, NOHASH, 128, SZ_DET, NOCURVE},
+    {"aes-gcm-siv-256-encrypt", BK_ENCRYPT, WEBCRYPTO_ALG_AES_GCM_SIV, NOHASH, 256, SZ_DET, NOCURVE},
+    {"aes-gcm-siv-256-decrypt", BK_DECRYPT, WEBCRYPTO_ALG_AES_GCM_SIV, NOHASH, 256, SZ_DET, NOCURVE},
+    {"rsa-pkcs1-2048-sha256-sign", BK_PKEY_SIGN, RSA_PKCS1, SHA256, 2048, DET, NOCURVE},
+    {"rsa-pkcs1-2048-sha256-verify", BK_PKEY_VERIFY, RSA_PKCS1, SHA256, 2048, DET, NOCURVE},
+    {"rsa-pss-2048-sha256-sign", BK_PKEY_SIGN, RSA_PSS, SHA256, 2048, CROSS, NOCURVE},
+    {"rsa-pss-2048-sha256-verify", BK_PKEY_VERIFY, RSA_PSS, SHA256, 2048, DET, NOCURVE},
+    {"rsa-oaep-2048-sha256-encrypt", BK_PKEY_ENCRYPT, RSA_OAEP, SHA256, 2048, CROSS, NOCURVE},
+    {"rsa-oaep-2048-sha256-decrypt", BK_PKEY_DECRYPT, RSA_OAEP, SHA256, 2048, DET, NOCURVE},
+    {"ecdsa-p256-sign", BK_PKEY_SIGN, ECDSA, SHA256, 0, CROSS, P256},
+    {"ecdsa-p256-verify", BK_PKEY_VERIFY, ECDSA, SHA256, 0, DET, P256},
+    {"ecdsa-p384-sign", BK_PKEY_SIGN, ECDSA, SHA384, 0, CROSS, P384},
+    {"ecdsa-p384-verify", BK_PKEY_VERIFY, ECDSA, SHA384, 0, DET, P384},
+    {"ecdsa-p521-sign", BK_PKEY_SIGN, ECDSA, SHA512, 0, CROSS, P521},
+    {"ecdsa-p521-verify", BK_PKEY_VERIFY, ECDSA, SHA512, 0, DET, P521},
+    {"ed25519-sign", BK_PKEY_SIGN, ED25519, NOHASH, 0, DET, NOCURVE},
+    {"ed25519-verify", BK_PKEY_VERIFY, ED25519, NOHASH, 0, DET, NOCURVE},
+    {"ecdh-p256-derive", BK_PKEY_DERIVE, ECDH, NOHASH, 0, DET, P256},
+    {"ecdh-p384-derive", BK_PKEY_DERIVE, ECDH, NOHASH, 0, DET, P384},
+    {"ecdh-p521-derive", BK_PKEY_DERIVE, ECDH, NOHASH, 0, DET, P521},
+    {"x25519-derive", BK_PKEY_DERIVE, X25519, NOHASH, 0, DET, NOCURVE},
+    {"rsa-2048-generate-key", BK_PKEY_GENERATE, RSA_PKCS1, SHA256, 2048, 0, NOCURVE},
+    {"ec-p256-generate-key", BK_PKEY_GENERATE, ECDSA, NOHASH, 0, 0, P256},
+    {"ed25519-generate-key", BK_PKEY_GENERATE, ED25519, NOHASH, 0, 0, NOCURVE},
+    {"x25519-generate-key", BK_PKEY_GENERATE, X25519, NOHASH, 0, 0, NOCURVE},
 };
 const size_t bench_op_count = sizeof bench_ops / sizeof bench_ops[0];
 _Static_assert(sizeof bench_ops / sizeof bench_ops[0] <= BENCH_MAX_OPS, "raise BENCH_MAX_OPS");
@@ -104,6 +145,8 @@ void bench_cell_init(bench_cell *c, const bench_op *op, const webcrypto_backend 
     c->size = size;
     c->data = data;
     c->pbkdf2_iterations = pbkdf2_iterations;
+    c->msg = data;
+    c->msg_len = op->flags & BENCH_SIZED ? size : BENCH_MSG_LEN;
     uint8_t stream[32 + 16 + 32 + 16];
     bench_stream(BENCH_KEY_SEED, stream, sizeof stream);
     switch (op->kind) {
@@ -116,7 +159,7 @@ void bench_cell_init(bench_cell *c, const bench_op *op, const webcrypto_backend 
     }
     memcpy(c->key_bytes, stream, c->key_len);
     memcpy(c->iv, stream + 32, 16);
-    c->iv_len = op->alg == WEBCRYPTO_ALG_AES_GCM ? 12 : 16;
+    c->iv_len = op->alg == WEBCRYPTO_ALG_AES_GCM || op->alg == WEBCRYPTO_ALG_AES_GCM_SIV ? 12 : 16;
     if (op->alg == WEBCRYPTO_ALG_AES_CTR) {
         /* Low 64 counter bits start at 0, so no size here wraps them and
          * every target's 128-bit CTR gives the same stream. */
@@ -343,6 +386,338 @@ static int wc_run_random(const bench_cell *c, uint8_t *out, size_t *out_len) {
     return 0;
 }
 
+/* ---- asymmetric keys, generated once per process ---- */
+
+static bench_keypair key_cache[BKF_COUNT];
+
+static bench_key_family key_family(const bench_op *op, bool peer) {
+    switch (op->alg) {
+    case WEBCRYPTO_ALG_ECDSA:
+    case WEBCRYPTO_ALG_ECDH: {
+        int i = op->curve == WEBCRYPTO_CURVE_P384 ? 1 : op->curve == WEBCRYPTO_CURVE_P521 ? 2 : 0;
+        return (bench_key_family)((peer ? BKF_P256_PEER : BKF_P256) + i);
+    }
+    case WEBCRYPTO_ALG_ED25519: return BKF_ED25519;
+    case WEBCRYPTO_ALG_X25519: return peer ? BKF_X25519_PEER : BKF_X25519;
+    default: return BKF_RSA2048;
+    }
+}
+
+static const char *const family_names[BKF_COUNT] = {
+    "rsa-2048", "p-256", "p-384", "p-521", "p-256 peer", "p-384 peer", "p-521 peer",
+    "ed25519", "x25519", "x25519 peer"};
+
+/* One pair of family f, generated as an extractable key of a signing (or,
+ * for X25519, deriving) algorithm: pkcs8 and spki are the same whichever
+ * algorithm of the key type then imports them (WebCrypto's rsaEncryption and
+ * id-ecPublicKey identifiers). */
+static int generate_pair(bench_key_family f, const webcrypto_backend *b, bench_keypair *kp) {
+    static const uint8_t f4[] = {1, 0, 1};
+    webcrypto_params p = {.name = WEBCRYPTO_ALG_ECDSA};
+    unsigned usages = WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY;
+    switch (f) {
+    case BKF_RSA2048:
+        p = (webcrypto_params){.name = WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5,
+                               .hash = WEBCRYPTO_ALG_SHA_256,
+                               .modulus_length = 2048,
+                               .public_exponent = f4,
+                               .public_exponent_len = sizeof f4};
+        break;
+    case BKF_P256:
+    case BKF_P256_PEER: p.named_curve = WEBCRYPTO_CURVE_P256; break;
+    case BKF_P384:
+    case BKF_P384_PEER: p.named_curve = WEBCRYPTO_CURVE_P384; break;
+    case BKF_P521:
+    case BKF_P521_PEER: p.named_curve = WEBCRYPTO_CURVE_P521; break;
+    case BKF_ED25519: p.name = WEBCRYPTO_ALG_ED25519; break;
+    default:
+        p.name = WEBCRYPTO_ALG_X25519;
+        usages = WEBCRYPTO_USAGE_DERIVE_BITS;
+        break;
+    }
+    webcrypto_key *pub = NULL, *priv = NULL;
+    webcrypto_status st = webcrypto_generate_key_pair(b, &p, true, usages, &pub, &priv);
+    if (st != WEBCRYPTO_OK) {
+        bench_fail_wc("generating the benchmark's key pair", st);
+        return -1;
+    }
+    st = webcrypto_export_key(WEBCRYPTO_FORMAT_PKCS8, priv, &kp->pkcs8, &kp->pkcs8_len);
+    if (st == WEBCRYPTO_OK)
+        st = webcrypto_export_key(WEBCRYPTO_FORMAT_SPKI, pub, &kp->spki, &kp->spki_len);
+    webcrypto_key_free(pub);
+    webcrypto_key_free(priv);
+    if (st != WEBCRYPTO_OK) {
+        webcrypto_buffer_free(kp->pkcs8, kp->pkcs8_len);
+        *kp = (bench_keypair){0};
+        bench_fail_wc("exporting the benchmark's key pair", st);
+        return -1;
+    }
+    snprintf(kp->origin, sizeof kp->origin, "%s", webcrypto_backend_name(b));
+    return 0;
+}
+
+const bench_keypair *bench_keys_get(const bench_op *op, bool peer,
+                                    const webcrypto_backend *backend) {
+    bench_keypair *kp = &key_cache[key_family(op, peer)];
+    if (kp->pkcs8) return kp;
+    if (!backend) {
+        webcrypto_status st = webcrypto_backend_get(NULL, &backend);
+        if (st != WEBCRYPTO_OK) {
+            bench_fail_wc("the default backend", st);
+            return NULL;
+        }
+    }
+    return generate_pair(key_family(op, peer), backend, kp) ? NULL : kp;
+}
+
+void bench_keys_describe(char *buf, size_t cap) {
+    size_t used = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < BKF_COUNT && used < cap; i++) {
+        if (!key_cache[i].pkcs8) continue;
+        int w = snprintf(buf + used, cap - used, "%s%s (%s)", used ? ", " : "", family_names[i],
+                         key_cache[i].origin);
+        if (w < 0) break;
+        used += (size_t)w;
+    }
+}
+
+void bench_keys_free(void) {
+    for (size_t i = 0; i < BKF_COUNT; i++) {
+        webcrypto_buffer_free(key_cache[i].pkcs8, key_cache[i].pkcs8_len);
+        webcrypto_buffer_free(key_cache[i].spki, key_cache[i].spki_len);
+        key_cache[i] = (bench_keypair){0};
+    }
+}
+
+/* ---- asymmetric operations through the public API ---- */
+
+/* The usages of the private and the public key for op's algorithm. */
+static void pkey_usages(webcrypto_algorithm alg, unsigned *priv, unsigned *pub) {
+    switch (alg) {
+    case WEBCRYPTO_ALG_RSA_OAEP:
+        *priv = WEBCRYPTO_USAGE_DECRYPT;
+        *pub = WEBCRYPTO_USAGE_ENCRYPT;
+        break;
+    case WEBCRYPTO_ALG_ECDH:
+    case WEBCRYPTO_ALG_X25519:
+        *priv = WEBCRYPTO_USAGE_DERIVE_BITS;
+        *pub = 0; /* a key-agreement public key has no usage */
+        break;
+    default:
+        *priv = WEBCRYPTO_USAGE_SIGN;
+        *pub = WEBCRYPTO_USAGE_VERIFY;
+        break;
+    }
+}
+
+static webcrypto_params pkey_import_params(const bench_op *op) {
+    return (webcrypto_params){.name = op->alg, .hash = op->hash, .named_curve = op->curve};
+}
+
+/* Imports the pair's private key (pkcs8) and public key (spki). */
+static int import_pair(const bench_cell *c, const bench_keypair *kp, webcrypto_key **priv,
+                       webcrypto_key **pub) {
+    webcrypto_params p = pkey_import_params(c->op);
+    unsigned upriv, upub;
+    pkey_usages(c->op->alg, &upriv, &upub);
+    webcrypto_status st = webcrypto_import_key(c->backend, WEBCRYPTO_FORMAT_PKCS8, kp->pkcs8,
+                                               kp->pkcs8_len, &p, false, upriv, priv);
+    if (st != WEBCRYPTO_OK) {
+        bench_fail_wc("importKey pkcs8", st);
+        return -1;
+    }
+    st = webcrypto_import_key(c->backend, WEBCRYPTO_FORMAT_SPKI, kp->spki, kp->spki_len, &p, true,
+                              upub, pub);
+    if (st != WEBCRYPTO_OK) {
+        bench_fail_wc("importKey spki", st);
+        return -1;
+    }
+    return 0;
+}
+
+static void wc_teardown_pkey(bench_cell *c) {
+    webcrypto_key_free(c->key2);
+    c->key2 = NULL;
+    webcrypto_key_free(c->peer);
+    c->peer = NULL;
+    wc_teardown(c);
+}
+
+/* The operation's parameters: RSA-PSS's salt is the hash's size (the usual
+ * choice, RFC 8017 9.1); ECDSA's hash is per call. */
+static webcrypto_params pkey_op_params(const bench_op *op) {
+    webcrypto_params p = {.name = op->alg};
+    if (op->alg == WEBCRYPTO_ALG_RSA_PSS) p.salt_length = webcrypto_digest_size(op->hash);
+    if (op->alg == WEBCRYPTO_ALG_ECDSA) p.hash = op->hash;
+    return p;
+}
+
+static int wc_run_pkey_sign(const bench_cell *c, uint8_t *out, size_t *out_len) {
+    webcrypto_status st =
+        webcrypto_sign(&c->params, c->key, c->msg, c->msg_len, out, c->out_cap, out_len);
+    if (st != WEBCRYPTO_OK) {
+        bench_fail_wc("sign", st);
+        return -1;
+    }
+    return 0;
+}
+
+static int wc_run_pkey_encrypt(const bench_cell *c, uint8_t *out, size_t *out_len) {
+    webcrypto_status st =
+        webcrypto_encrypt(&c->params, c->key, c->msg, c->msg_len, out, c->out_cap, out_len);
+    if (st != WEBCRYPTO_OK) {
+        bench_fail_wc("encrypt", st);
+        return -1;
+    }
+    return 0;
+}
+
+/* Sign, verify, encrypt, decrypt: c->key is the key the timed call uses,
+ * c->key2 the other one (check(), and making the verify/decrypt input). */
+static int wc_setup_pkey(bench_cell *c) {
+    const bench_keypair *kp = bench_keys_get(c->op, false, c->backend);
+    if (!kp) return -1;
+    webcrypto_key *priv = NULL, *pub = NULL;
+    int r = import_pair(c, kp, &priv, &pub);
+    bool uses_public = c->op->kind == BK_PKEY_VERIFY || c->op->kind == BK_PKEY_ENCRYPT;
+    c->key = uses_public ? pub : priv;
+    c->key2 = uses_public ? priv : pub;
+    if (r) return -1;
+    c->params = pkey_op_params(c->op);
+    /* RSA: the modulus' size; ECDSA: 2 x 66 bytes at most; Ed25519: 64. */
+    c->out_cap = 512;
+    if (c->op->kind == BK_PKEY_VERIFY || c->op->kind == BK_PKEY_DECRYPT) {
+        c->aux = malloc(c->out_cap);
+        if (!c->aux) {
+            bench_fail("out of memory");
+            return -1;
+        }
+        /* The input to check, made by this target with the other key. */
+        bench_cell maker = *c;
+        maker.key = c->key2;
+        int m = c->op->kind == BK_PKEY_VERIFY ? wc_run_pkey_sign(&maker, c->aux, &c->aux_len)
+                                              : wc_run_pkey_encrypt(&maker, c->aux, &c->aux_len);
+        if (m) return -1;
+    }
+    return 0;
+}
+
+/* verify (the timed call) and check (another target's signature) */
+static int pkey_verify_with(const bench_cell *c, const webcrypto_key *key, const uint8_t *sig,
+                            size_t sig_len) {
+    bool valid = false;
+    webcrypto_status st =
+        webcrypto_verify(&c->params, key, sig, sig_len, c->msg, c->msg_len, &valid);
+    if (st != WEBCRYPTO_OK) {
+        bench_fail_wc("verify", st);
+        return -1;
+    }
+    if (!valid) {
+        bench_fail("verify: a correct signature did not verify");
+        return -1;
+    }
+    return 0;
+}
+
+static int wc_run_pkey_verify(const bench_cell *c, uint8_t *out, size_t *out_len) {
+    if (pkey_verify_with(c, c->key, c->aux, c->aux_len)) return -1;
+    out[0] = 1;
+    *out_len = 1;
+    return 0;
+}
+
+static int wc_check_pkey_sign(const bench_cell *c, const uint8_t *sig, size_t sig_len) {
+    return pkey_verify_with(c, c->key2, sig, sig_len);
+}
+
+static int pkey_decrypt_with(const bench_cell *c, const webcrypto_key *key, const uint8_t *in,
+                             size_t in_len, uint8_t *out, size_t cap, size_t *out_len) {
+    webcrypto_status st = webcrypto_decrypt(&c->params, key, in, in_len, out, cap, out_len);
+    if (st != WEBCRYPTO_OK) {
+        bench_fail_wc("decrypt", st);
+        return -1;
+    }
+    return 0;
+}
+
+static int wc_run_pkey_decrypt(const bench_cell *c, uint8_t *out, size_t *out_len) {
+    return pkey_decrypt_with(c, c->key, c->aux, c->aux_len, out, c->out_cap, out_len);
+}
+
+static int wc_check_pkey_encrypt(const bench_cell *c, const uint8_t *ct, size_t ct_len) {
+    uint8_t pt[512];
+    size_t n = 0;
+    if (pkey_decrypt_with(c, c->key2, ct, ct_len, pt, sizeof pt, &n)) return -1;
+    if (n != c->msg_len || memcmp(pt, c->msg, n) != 0) {
+        bench_fail("decrypt: the plaintext is not the message");
+        return -1;
+    }
+    return 0;
+}
+
+/* ECDH, X25519: our private key, the peer pair's public key. */
+static int wc_setup_pkey_derive(bench_cell *c) {
+    const bench_keypair *mine = bench_keys_get(c->op, false, c->backend);
+    const bench_keypair *theirs = mine ? bench_keys_get(c->op, true, c->backend) : NULL;
+    if (!theirs) return -1;
+    if (import_pair(c, mine, &c->key, &c->key2)) return -1;
+    webcrypto_params p = pkey_import_params(c->op);
+    webcrypto_status st = webcrypto_import_key(c->backend, WEBCRYPTO_FORMAT_SPKI, theirs->spki,
+                                               theirs->spki_len, &p, true, 0, &c->peer);
+    if (st != WEBCRYPTO_OK) {
+        bench_fail_wc("importKey spki (peer)", st);
+        return -1;
+    }
+    c->params = (webcrypto_params){.name = c->op->alg, .public_key = c->peer};
+    c->out_cap = 66; /* P-521 */
+    /* The secret's size, found here so that the timed call is deriveBits
+     * alone. */
+    webcrypto_named_curve curve = webcrypto_key_get_named_curve(c->key);
+    c->aux_len = curve == WEBCRYPTO_CURVE_P384 ? 48 : curve == WEBCRYPTO_CURVE_P521 ? 66 : 32;
+    return 0;
+}
+
+static int wc_run_pkey_derive(const bench_cell *c, uint8_t *out, size_t *out_len) {
+    webcrypto_status st =
+        webcrypto_derive_bits(&c->params, c->key, WEBCRYPTO_LENGTH_FULL, out, c->out_cap);
+    if (st != WEBCRYPTO_OK) {
+        bench_fail_wc("deriveBits", st);
+        return -1;
+    }
+    *out_len = c->aux_len;
+    return 0;
+}
+
+static int wc_setup_pkey_generate(bench_cell *c) {
+    static const uint8_t f4[] = {1, 0, 1};
+    c->params = pkey_import_params(c->op);
+    if (c->op->key_bits) {
+        c->params.modulus_length = c->op->key_bits;
+        c->params.public_exponent = f4;
+        c->params.public_exponent_len = sizeof f4;
+    }
+    c->out_cap = 1;
+    return 0;
+}
+
+static int wc_run_pkey_generate(const bench_cell *c, uint8_t *out, size_t *out_len) {
+    (void)out;
+    unsigned priv, pub;
+    pkey_usages(c->op->alg, &priv, &pub);
+    webcrypto_key *pk = NULL, *sk = NULL;
+    webcrypto_status st =
+        webcrypto_generate_key_pair(c->backend, &c->params, false, priv | pub, &pk, &sk);
+    if (st != WEBCRYPTO_OK) {
+        bench_fail_wc("generateKey", st);
+        return -1;
+    }
+    webcrypto_key_free(pk);
+    webcrypto_key_free(sk);
+    *out_len = 0;
+    return 0;
+}
+
 static const bench_impl wc_impls[BK_COUNT] = {
     [BK_DIGEST] = {wc_setup_digest, wc_run_digest, wc_teardown},
     [BK_HMAC_SIGN] = {wc_setup_hmac, wc_run_sign, wc_teardown},
@@ -354,6 +729,13 @@ static const bench_impl wc_impls[BK_COUNT] = {
     [BK_HKDF] = {wc_setup_hkdf, wc_run_derive, wc_teardown},
     [BK_PBKDF2] = {wc_setup_pbkdf2, wc_run_derive, wc_teardown},
     [BK_RANDOM] = {wc_setup_random, wc_run_random, wc_teardown},
+    [BK_PKEY_SIGN] = {wc_setup_pkey, wc_run_pkey_sign, wc_teardown_pkey, wc_check_pkey_sign},
+    [BK_PKEY_VERIFY] = {wc_setup_pkey, wc_run_pkey_verify, wc_teardown_pkey},
+    [BK_PKEY_ENCRYPT] = {wc_setup_pkey, wc_run_pkey_encrypt, wc_teardown_pkey,
+                         wc_check_pkey_encrypt},
+    [BK_PKEY_DECRYPT] = {wc_setup_pkey, wc_run_pkey_decrypt, wc_teardown_pkey},
+    [BK_PKEY_DERIVE] = {wc_setup_pkey_derive, wc_run_pkey_derive, wc_teardown_pkey},
+    [BK_PKEY_GENERATE] = {wc_setup_pkey_generate, wc_run_pkey_generate, wc_teardown},
 };
 
 const bench_impl *bench_wc_impl(const bench_op *op) {

@@ -11,13 +11,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/bn.h>
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
+#include <openssl/ec.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/kdf.h>
 #include <openssl/params.h>
 #include <openssl/rand.h>
+#include <openssl/rsa.h>
+#include <openssl/x509.h>
 
 #include "bench_internal.h"
 
@@ -30,6 +34,8 @@ typedef struct raw_state {
     /* raw-openssl-keyed: keyed once in setup, copied per call */
     EVP_MAC_CTX *mac_tpl;
     EVP_CIPHER_CTX *cipher_tpl;
+    /* asymmetric: the keys, parsed once per cell (derive: pub is the peer's) */
+    EVP_PKEY *priv, *pub;
 } raw_state;
 
 static int ossl_fail(const char *what) {
@@ -70,6 +76,8 @@ static void raw_teardown(bench_cell *c) {
         EVP_KDF_free(s->kdf);
         EVP_MAC_CTX_free(s->mac_tpl);
         EVP_CIPHER_CTX_free(s->cipher_tpl);
+        EVP_PKEY_free(s->priv);
+        EVP_PKEY_free(s->pub);
         free(s);
     }
     c->raw = NULL;
@@ -301,6 +309,256 @@ static int raw_run_random(const bench_cell *c, uint8_t *out, size_t *out_len) {
     return 0;
 }
 
+/* ---- asymmetric: an EVP_PKEY prepared once per cell from the same pkcs8
+ * and spki every target imports (bench_keys_get), then per call the EVP
+ * one-shot a user writes for one request. ---- */
+
+static EVP_PKEY *parse_pkcs8(const bench_keypair *kp) {
+    const unsigned char *p = kp->pkcs8;
+    PKCS8_PRIV_KEY_INFO *info = d2i_PKCS8_PRIV_KEY_INFO(NULL, &p, (long)kp->pkcs8_len);
+    EVP_PKEY *k = info ? EVP_PKCS82PKEY(info) : NULL;
+    PKCS8_PRIV_KEY_INFO_free(info);
+    return k;
+}
+
+static EVP_PKEY *parse_spki(const uint8_t *der, size_t len) {
+    const unsigned char *p = der;
+    return d2i_PUBKEY(NULL, &p, (long)len);
+}
+
+static size_t ec_field_size(const bench_op *op) {
+    return op->curve == WEBCRYPTO_CURVE_P384 ? 48 : op->curve == WEBCRYPTO_CURVE_P521 ? 66 : 32;
+}
+
+/* Signature contexts: EVP_MD_CTX_new, EVP_DigestSignInit/VerifyInit with the
+ * fetched digest (none for Ed25519) and the key, RSA padding as WebCrypto
+ * fixes it (PSS: salt = hash size, MGF1 with the same hash). */
+static EVP_MD_CTX *sig_start(const bench_cell *c, EVP_PKEY *key, bool sign) {
+    const raw_state *s = c->raw;
+    EVP_MD_CTX *m = EVP_MD_CTX_new();
+    EVP_PKEY_CTX *pc = NULL;
+    if (!m) {
+        ossl_fail("EVP_MD_CTX_new");
+        return NULL;
+    }
+    int ok = sign ? EVP_DigestSignInit(m, &pc, s->md, NULL, key) == 1
+                  : EVP_DigestVerifyInit(m, &pc, s->md, NULL, key) == 1;
+    if (ok && c->op->alg == WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5)
+        ok = EVP_PKEY_CTX_set_rsa_padding(pc, RSA_PKCS1_PADDING) == 1;
+    if (ok && c->op->alg == WEBCRYPTO_ALG_RSA_PSS)
+        ok = EVP_PKEY_CTX_set_rsa_padding(pc, RSA_PKCS1_PSS_PADDING) == 1 &&
+             EVP_PKEY_CTX_set_rsa_pss_saltlen(pc, EVP_MD_get_size(s->md)) == 1 &&
+             EVP_PKEY_CTX_set_rsa_mgf1_md(pc, s->md) == 1;
+    if (!ok) {
+        EVP_MD_CTX_free(m);
+        ossl_fail("EVP_DigestSignInit/VerifyInit");
+        return NULL;
+    }
+    return m;
+}
+
+/* Sign; ECDSA's DER signature becomes WebCrypto's r || s (the same job as
+ * the library's: a user of WebCrypto's format has to do it too). */
+static int raw_sign_with(const bench_cell *c, EVP_PKEY *key, uint8_t *out, size_t *out_len) {
+    EVP_MD_CTX *m = sig_start(c, key, true);
+    if (!m) return -1;
+    bool ecdsa = c->op->alg == WEBCRYPTO_ALG_ECDSA;
+    uint8_t der[160];
+    size_t n = ecdsa ? sizeof der : c->out_cap;
+    int ok = EVP_DigestSign(m, ecdsa ? der : out, &n, c->msg, c->msg_len) == 1;
+    EVP_MD_CTX_free(m);
+    if (!ok) return ossl_fail("EVP_DigestSign");
+    if (ecdsa) {
+        size_t fs = ec_field_size(c->op);
+        const unsigned char *p = der;
+        ECDSA_SIG *es = d2i_ECDSA_SIG(NULL, &p, (long)n);
+        const BIGNUM *r = NULL, *sv = NULL;
+        if (es) ECDSA_SIG_get0(es, &r, &sv);
+        ok = es && BN_bn2binpad(r, out, (int)fs) == (int)fs &&
+             BN_bn2binpad(sv, out + fs, (int)fs) == (int)fs;
+        ECDSA_SIG_free(es);
+        if (!ok) return ossl_fail("d2i_ECDSA_SIG");
+        n = 2 * fs;
+    }
+    *out_len = n;
+    return 0;
+}
+
+static int raw_verify_with(const bench_cell *c, EVP_PKEY *key, const uint8_t *sig,
+                           size_t sig_len) {
+    uint8_t *der = NULL;
+    int der_len = 0;
+    if (c->op->alg == WEBCRYPTO_ALG_ECDSA) {
+        /* r || s to DER */
+        size_t fs = ec_field_size(c->op);
+        ECDSA_SIG *es = ECDSA_SIG_new();
+        BIGNUM *r = sig_len == 2 * fs ? BN_bin2bn(sig, (int)fs, NULL) : NULL;
+        BIGNUM *sv = sig_len == 2 * fs ? BN_bin2bn(sig + fs, (int)fs, NULL) : NULL;
+        if (!es || !r || !sv || ECDSA_SIG_set0(es, r, sv) != 1) {
+            BN_free(r);
+            BN_free(sv);
+            ECDSA_SIG_free(es);
+            return ossl_fail("ECDSA_SIG_set0");
+        }
+        der_len = i2d_ECDSA_SIG(es, &der);
+        ECDSA_SIG_free(es);
+        if (der_len <= 0) return ossl_fail("i2d_ECDSA_SIG");
+        sig = der;
+        sig_len = (size_t)der_len;
+    }
+    EVP_MD_CTX *m = sig_start(c, key, false);
+    int ok = m && EVP_DigestVerify(m, sig, sig_len, c->msg, c->msg_len) == 1;
+    EVP_MD_CTX_free(m);
+    OPENSSL_free(der);
+    if (!m) return -1;
+    if (!ok) {
+        ERR_clear_error();
+        bench_fail("raw verify: a correct signature did not verify");
+        return -1;
+    }
+    return 0;
+}
+
+/* RSA-OAEP: EVP_PKEY_CTX_new_from_pkey, encrypt/decrypt init, OAEP padding
+ * with the hash for OAEP and MGF1, the one-shot call, free. */
+static int raw_oaep(const bench_cell *c, EVP_PKEY *key, bool encrypt, const uint8_t *in,
+                    size_t in_len, uint8_t *out, size_t cap, size_t *out_len) {
+    const raw_state *s = c->raw;
+    EVP_PKEY_CTX *x = EVP_PKEY_CTX_new_from_pkey(NULL, key, NULL);
+    if (!x) return ossl_fail("EVP_PKEY_CTX_new_from_pkey");
+    size_t n = cap;
+    int ok = (encrypt ? EVP_PKEY_encrypt_init(x) : EVP_PKEY_decrypt_init(x)) == 1 &&
+             EVP_PKEY_CTX_set_rsa_padding(x, RSA_PKCS1_OAEP_PADDING) == 1 &&
+             EVP_PKEY_CTX_set_rsa_oaep_md(x, s->md) == 1 &&
+             EVP_PKEY_CTX_set_rsa_mgf1_md(x, s->md) == 1 &&
+             (encrypt ? EVP_PKEY_encrypt(x, out, &n, in, in_len)
+                      : EVP_PKEY_decrypt(x, out, &n, in, in_len)) == 1;
+    EVP_PKEY_CTX_free(x);
+    if (!ok) return ossl_fail(encrypt ? "EVP_PKEY_encrypt" : "EVP_PKEY_decrypt");
+    *out_len = n;
+    return 0;
+}
+
+static int raw_setup_pkey(bench_cell *c) {
+    raw_state *s = new_state(c);
+    if (!s) return -1;
+    c->out_cap = 512;
+    const bench_keypair *kp = bench_keys_get(c->op, false, NULL);
+    if (!kp) return -1;
+    s->priv = parse_pkcs8(kp);
+    s->pub = parse_spki(kp->spki, kp->spki_len);
+    if (!s->priv || !s->pub) return ossl_fail("parsing the pkcs8/spki key");
+    if (c->op->hash != WEBCRYPTO_ALG_NONE) {
+        s->md = EVP_MD_fetch(NULL, digest_name(c->op->hash), NULL);
+        if (!s->md) return ossl_fail("EVP_MD_fetch");
+    }
+    if (c->op->kind == BK_PKEY_VERIFY || c->op->kind == BK_PKEY_DECRYPT) {
+        c->aux = malloc(c->out_cap);
+        if (!c->aux) {
+            bench_fail("out of memory");
+            return -1;
+        }
+        int r = c->op->kind == BK_PKEY_VERIFY
+                    ? raw_sign_with(c, s->priv, c->aux, &c->aux_len)
+                    : raw_oaep(c, s->pub, true, c->msg, c->msg_len, c->aux, c->out_cap,
+                               &c->aux_len);
+        if (r) return -1;
+    }
+    return 0;
+}
+
+static int raw_run_pkey_sign(const bench_cell *c, uint8_t *out, size_t *out_len) {
+    return raw_sign_with(c, ((const raw_state *)c->raw)->priv, out, out_len);
+}
+
+static int raw_run_pkey_verify(const bench_cell *c, uint8_t *out, size_t *out_len) {
+    if (raw_verify_with(c, ((const raw_state *)c->raw)->pub, c->aux, c->aux_len)) return -1;
+    out[0] = 1;
+    *out_len = 1;
+    return 0;
+}
+
+static int raw_check_pkey_sign(const bench_cell *c, const uint8_t *sig, size_t sig_len) {
+    return raw_verify_with(c, ((const raw_state *)c->raw)->pub, sig, sig_len);
+}
+
+static int raw_run_pkey_encrypt(const bench_cell *c, uint8_t *out, size_t *out_len) {
+    return raw_oaep(c, ((const raw_state *)c->raw)->pub, true, c->msg, c->msg_len, out,
+                    c->out_cap, out_len);
+}
+
+static int raw_run_pkey_decrypt(const bench_cell *c, uint8_t *out, size_t *out_len) {
+    return raw_oaep(c, ((const raw_state *)c->raw)->priv, false, c->aux, c->aux_len, out,
+                    c->out_cap, out_len);
+}
+
+static int raw_check_pkey_encrypt(const bench_cell *c, const uint8_t *ct, size_t ct_len) {
+    uint8_t pt[512];
+    size_t n = 0;
+    int r = raw_oaep(c, ((const raw_state *)c->raw)->priv, false, ct, ct_len, pt, sizeof pt, &n);
+    if (!r && (n != c->msg_len || memcmp(pt, c->msg, n) != 0)) {
+        bench_fail("raw decrypt: the plaintext is not the message");
+        r = -1;
+    }
+    OPENSSL_cleanse(pt, sizeof pt);
+    return r;
+}
+
+/* ECDH, X25519: our private key, the peer pair's public key. */
+static int raw_setup_derive(bench_cell *c) {
+    raw_state *s = new_state(c);
+    if (!s) return -1;
+    c->out_cap = 66;
+    const bench_keypair *mine = bench_keys_get(c->op, false, NULL);
+    const bench_keypair *theirs = mine ? bench_keys_get(c->op, true, NULL) : NULL;
+    if (!theirs) return -1;
+    s->priv = parse_pkcs8(mine);
+    s->pub = parse_spki(theirs->spki, theirs->spki_len);
+    if (!s->priv || !s->pub) return ossl_fail("parsing the pkcs8/spki key");
+    return 0;
+}
+
+/* EVP_PKEY_CTX_new_from_pkey, derive_init, set the peer, derive, free. The
+ * peer is not re-validated per call (EVP_PKEY_derive_set_peer_ex(..., 0)):
+ * d2i_PUBKEY checked it in set-up, as the library's importKey does. */
+static int raw_run_derive(const bench_cell *c, uint8_t *out, size_t *out_len) {
+    const raw_state *s = c->raw;
+    EVP_PKEY_CTX *x = EVP_PKEY_CTX_new_from_pkey(NULL, s->priv, NULL);
+    if (!x) return ossl_fail("EVP_PKEY_CTX_new_from_pkey");
+    size_t n = c->out_cap;
+    int ok = EVP_PKEY_derive_init(x) == 1 && EVP_PKEY_derive_set_peer_ex(x, s->pub, 0) == 1 &&
+             EVP_PKEY_derive(x, out, &n) == 1;
+    EVP_PKEY_CTX_free(x);
+    if (!ok) return ossl_fail("EVP_PKEY_derive");
+    *out_len = n;
+    return 0;
+}
+
+static int raw_setup_pkey_generate(bench_cell *c) {
+    c->out_cap = 1;
+    return new_state(c) ? 0 : -1;
+}
+
+/* EVP_PKEY_Q_keygen (EVP_PKEY_CTX_new_from_name, keygen_init, the size or
+ * curve, EVP_PKEY_generate, free), then EVP_PKEY_free. */
+static int raw_run_pkey_generate(const bench_cell *c, uint8_t *out, size_t *out_len) {
+    (void)out;
+    EVP_PKEY *k = NULL;
+    switch (c->op->alg) {
+    case WEBCRYPTO_ALG_ECDSA:
+    case WEBCRYPTO_ALG_ECDH:
+        k = EVP_PKEY_Q_keygen(NULL, NULL, "EC", webcrypto_curve_name(c->op->curve));
+        break;
+    case WEBCRYPTO_ALG_ED25519: k = EVP_PKEY_Q_keygen(NULL, NULL, "ED25519"); break;
+    case WEBCRYPTO_ALG_X25519: k = EVP_PKEY_Q_keygen(NULL, NULL, "X25519"); break;
+    default: k = EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)c->op->key_bits); break;
+    }
+    if (!k) return ossl_fail("EVP_PKEY_Q_keygen");
+    EVP_PKEY_free(k);
+    *out_len = 0;
+    return 0;
+}
+
 /* ---- raw-openssl-keyed: what a user who keeps a key for many messages
  * may write: the key set once per cell, then per call a copy of the keyed
  * context (EVP_MAC_CTX_dup; EVP_CIPHER_CTX_new + EVP_CIPHER_CTX_copy + the
@@ -419,10 +677,20 @@ static const bench_impl raw_impls[BK_COUNT] = {
     [BK_HKDF] = {raw_setup_kdf, raw_run_kdf, raw_teardown},
     [BK_PBKDF2] = {raw_setup_kdf, raw_run_kdf, raw_teardown},
     [BK_RANDOM] = {raw_setup_random, raw_run_random, raw_teardown},
+    [BK_PKEY_SIGN] = {raw_setup_pkey, raw_run_pkey_sign, raw_teardown, raw_check_pkey_sign},
+    [BK_PKEY_VERIFY] = {raw_setup_pkey, raw_run_pkey_verify, raw_teardown},
+    [BK_PKEY_ENCRYPT] = {raw_setup_pkey, raw_run_pkey_encrypt, raw_teardown,
+                         raw_check_pkey_encrypt},
+    [BK_PKEY_DECRYPT] = {raw_setup_pkey, raw_run_pkey_decrypt, raw_teardown},
+    [BK_PKEY_DERIVE] = {raw_setup_derive, raw_run_derive, raw_teardown},
+    [BK_PKEY_GENERATE] = {raw_setup_pkey_generate, raw_run_pkey_generate, raw_teardown},
 };
 
 const bench_impl *bench_raw_impl(const bench_op *op, bool keyed) {
     const bench_impl *i = keyed ? &raw_keyed_impls[op->kind] : &raw_impls[op->kind];
+    /* A cipher this baseline has no EVP name for (AES-GCM-SIV: OpenSSL has
+     * it from 3.2 only, and this baseline does not implement it). */
+    if ((op->kind == BK_ENCRYPT || op->kind == BK_DECRYPT) && !cipher_name(op)) return NULL;
     return i->run ? i : NULL;
 }
 

@@ -75,6 +75,10 @@ void bench_print_header(const bench_run *run, FILE *f) {
         fprintf(f, "threads:  %u threads share each key, each running >= the samples above and "
                    ">= %.0f ms; scaling = aggregate ops/s / (1/mean of one thread)\n",
                 c->threads, fmin(c->mt_min_ms, c->max_cell_ms));
+    if (run->keys[0])
+        fprintf(f, "keys:     asymmetric pairs generated once (by the backend named), imported as "
+                   "pkcs8/spki on every target: %s\n",
+                run->keys);
     fprintf(f, "times are per operation; ops/s = 1/median; MB/s = size/median, MB = 10^6 B\n");
     if (run->interrupted) fprintf(f, "*** INTERRUPTED: partial results ***\n");
     fprintf(f, "\n");
@@ -87,8 +91,12 @@ void bench_print_table(const bench_run *run, FILE *f) {
     int bw = 12; /* the backend column fits the longest name */
     for (size_t i = 0; i < run->ntargets; i++)
         if ((int)strlen(run->targets[i].name) > bw) bw = (int)strlen(run->targets[i].name);
-    fprintf(f, "%-26s %9s %-*s %12s %10s %10s %10s %10s %10s %6s %9s %9s %11s %8s", "operation",
-            "size", bw, "backend", "samples", "min", "median", "mean", "p99", "max", "sd%", "ops/s",
+    int ow = 20; /* and the operation column the longest measured operation */
+    for (size_t i = 0; i < run->nresults; i++)
+        if ((int)strlen(bench_ops[run->results[i].op].name) > ow)
+            ow = (int)strlen(bench_ops[run->results[i].op].name);
+    fprintf(f, "%-*s %9s %-*s %12s %10s %10s %10s %10s %10s %6s %9s %9s %11s %8s", ow,
+            "operation", "size", bw, "backend", "samples", "min", "median", "mean", "p99", "max", "sd%", "ops/s",
             "MB/s", ref_col, "ovh/raw");
     if (mt) fprintf(f, " %10s %7s", "N-thr ops/s", "scaling");
     fprintf(f, "\n");
@@ -101,7 +109,7 @@ void bench_print_table(const bench_run *run, FILE *f) {
         char sz[24] = "-";
         if (r->size) bench_format_size((double)r->size, sz, sizeof sz);
         if (!r->ok) {
-            fprintf(f, "%-26s %9s %-*s FAILED: %s\n", op->name, sz, bw,
+            fprintf(f, "%-*s %9s %-*s FAILED: %s\n", ow, op->name, sz, bw,
                     run->targets[r->target].name, r->error);
             continue;
         }
@@ -118,7 +126,7 @@ void bench_print_table(const bench_run *run, FILE *f) {
         double s = speedup(run, r), o = overhead(run, r);
         if (isfinite(s)) snprintf(sp, sizeof sp, "%.2fx", s);
         if (isfinite(o)) snprintf(ov, sizeof ov, "%.3fx", o);
-        fprintf(f, "%-26s %9s %-*s %12s %10s %10s %10s %10s %10s %6.1f %9s %9s %11s %8s",
+        fprintf(f, "%-*s %9s %-*s %12s %10s %10s %10s %10s %10s %6.1f %9s %9s %11s %8s", ow,
                 op->name, sz, bw, run->targets[r->target].name, n, t[0], t[1], t[2], t[3], t[4],
                 100 * r->s.stddev / r->s.mean, ops, mbs, sp, ov);
         if (mt) {
@@ -229,6 +237,13 @@ void bench_print_summary(const bench_run *run, FILE *f) {
         }
         fprintf(f, "\n");
     }
+    if (run->compared_checksums || run->cross_checks)
+        fprintf(f,
+                "outputs: %zu deterministic cells compared with another target's output%s; "
+                "%zu checks of randomized outputs (RSA-PSS, ECDSA, RSA-OAEP) across targets, "
+                "%zu failed\n\n",
+                run->compared_checksums, run->compared_checksums ? " (a difference fails the run)" : "",
+                run->cross_checks, run->cross_failures);
     if (run->interrupted) fprintf(f, "interrupted: %zu cells measured\n", run->nresults);
 }
 
@@ -284,6 +299,11 @@ int bench_write_json(const bench_run *run, const char *path) {
     fprintf(f, ", \"build_type\": ");
     json_str(f, si->build_type);
     fprintf(f, ", \"sanitizers\": %s},\n", si->sanitized ? "true" : "false");
+    fprintf(f, "  \"keys\": ");
+    json_str(f, run->keys);
+    fprintf(f, ",\n  \"output_checks\": {\"checksums_compared\": %zu, \"cross_checks\": %zu, "
+               "\"cross_failures\": %zu},\n",
+            run->compared_checksums, run->cross_checks, run->cross_failures);
     fprintf(f, "  \"config\": {\"iterations\": %u, \"min_samples\": %u, \"warmup_ms\": ",
             c->iterations, c->min_samples);
     json_num(f, c->warmup_ms);
@@ -558,13 +578,89 @@ static void svg_crossovers(FILE *f, const axis *a, const bench_run *run, size_t 
         }
 }
 
+/* The one-size operations (asymmetric, key set-up, PBKDF2): per operation
+ * one horizontal bar per target, the median on a common log scale. */
+#define BAR_H 11
+#define BAR_STEP 14
+#define BAR_GAP 12
+#define BAR_X0 250
+#define BAR_X1 (SVG_W - 170)
+
+static double unsized_height(const bench_run *run) {
+    double h = 0;
+    for (size_t o = 0; o < bench_op_count; o++) {
+        if (bench_ops[o].flags & BENCH_SIZED) continue;
+        size_t bars = 0;
+        for (size_t t = 0; t < run->ntargets; t++) bars += bench_find(run, o, 0, t) != NULL;
+        if (bars) h += (double)bars * BAR_STEP + BAR_GAP;
+    }
+    return h ? h + 70 : 0;
+}
+
+static void svg_unsized(FILE *f, const bench_run *run, double top) {
+    double vmin = INFINITY, vmax = 0;
+    for (size_t i = 0; i < run->nresults; i++) {
+        const bench_result *r = &run->results[i];
+        if (!r->ok || (bench_ops[r->op].flags & BENCH_SIZED)) continue;
+        if (r->s.median < vmin) vmin = r->s.median;
+        if (r->s.median > vmax) vmax = r->s.median;
+    }
+    double lo = floor(log10(vmin)), hi = ceil(log10(vmax));
+    if (hi <= lo) hi = lo + 1;
+    double w = BAR_X1 - BAR_X0, axis_y = top + 40;
+    fprintf(f, "<text x=\"20\" y=\"%.1f\" class=\"title\">One-size operations: median time "
+               "per operation (log scale; shorter is faster)</text>\n", top + 16);
+    double bottom = top + unsized_height(run) - 10;
+    for (double e = lo; e <= hi + 1e-9; e += 1) {
+        static const char *const unit[] = {"ns", "us", "ms", "s"};
+        int ie = (int)e, u = ie < 0 ? 0 : ie / 3 > 3 ? 3 : ie / 3;
+        double x = BAR_X0 + (e - lo) / (hi - lo) * w;
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>\n", x,
+                axis_y, x, bottom);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\" text-anchor=\"middle\">%.0f %s</text>\n",
+                x, axis_y - 4, pow(10, e - 3 * u), unit[u]);
+    }
+    double y = axis_y + 8;
+    for (size_t o = 0; o < bench_op_count; o++) {
+        if (bench_ops[o].flags & BENCH_SIZED) continue;
+        size_t bars = 0;
+        for (size_t t = 0; t < run->ntargets; t++) bars += bench_find(run, o, 0, t) != NULL;
+        if (!bars) continue;
+        fprintf(f, "<text x=\"20\" y=\"%.1f\" class=\"note\">", y + BAR_H);
+        xml_text(f, bench_ops[o].name);
+        fprintf(f, "</text>\n");
+        for (size_t t = 0; t < run->ntargets; t++) {
+            const bench_result *r = bench_find(run, o, 0, t);
+            if (!r) continue;
+            double len = (log10(r->s.median) - lo) / (hi - lo) * w;
+            if (len < 1) len = 1;
+            char m[24];
+            fmt_time(r->s.median, m, sizeof m);
+            fprintf(f,
+                    "<rect x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"%s\"%s>"
+                    "<title>",
+                    BAR_X0, y, len, BAR_H, palette[t % 8],
+                    run->targets[t].is_raw ? " fill-opacity=\"0.45\"" : "");
+            xml_text(f, run->targets[t].name);
+            fprintf(f, " %s: %s</title></rect>\n", bench_ops[o].name, m);
+            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\">%s ", BAR_X0 + len + 4,
+                    y + BAR_H - 1, m);
+            xml_text(f, run->targets[t].name);
+            fprintf(f, "</text>\n");
+            y += BAR_STEP;
+        }
+        y += BAR_GAP;
+    }
+}
+
 int bench_write_svg(const bench_run *run, const char *path) {
     size_t rows = 0;
     for (size_t o = 0; o < bench_op_count; o++)
         if ((bench_ops[o].flags & BENCH_SIZED) && op_measured(run, o)) rows++;
     FILE *f = open_out(path);
     if (!f) return 1;
-    double height = TOP + (double)(rows ? rows : 1) * ROW_H + 20;
+    double extra = unsized_height(run);
+    double height = TOP + (double)(rows || !extra ? (rows ? rows : 1) : 0) * ROW_H + 20 + extra;
     fprintf(f,
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" "
@@ -663,9 +759,10 @@ int bench_write_svg(const bench_run *run, const char *path) {
         svg_crossovers(f, &lat, run, o);
         svg_crossovers(f, &spd, run, o);
     }
-    if (rows == 0)
-        fprintf(f, "<text x=\"20\" y=\"%d\" class=\"note\">no sized operation measured</text>\n",
+    if (rows == 0 && !extra)
+        fprintf(f, "<text x=\"20\" y=\"%d\" class=\"note\">no operation measured</text>\n",
                 TOP + 20);
+    if (extra) svg_unsized(f, run, TOP + (double)rows * ROW_H + 20);
     fprintf(f, "</svg>\n");
     return close_checked(f, path);
 }
