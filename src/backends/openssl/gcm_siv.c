@@ -29,6 +29,7 @@
 #include <openssl/evp.h>
 
 #include "gcm_siv.h"
+#include "openssl_internal.h"
 #include "polyval.h"
 
 
@@ -43,22 +44,6 @@ typedef struct siv_key {
     size_t key_len;          /* 16 or 32 */
     EVP_CIPHER_CTX *kgk;     /* AES-ECB keyed with the key-generating key */
 } siv_key;
-
-/* As the backend's ossl_fail: OpenSSL's reason in the message, its error
- * queue cleared, OPERATION (NO_MEMORY for allocation failures). */
-static webcrypto_status siv_fail(const char *what) {
-    unsigned long e = ERR_peek_last_error();
-    webcrypto_status st = WEBCRYPTO_ERR_OPERATION;
-    char reason[256];
-    if (e != 0) {
-        ERR_error_string_n(e, reason, sizeof reason);
-        if (ERR_GET_REASON(e) == ERR_R_MALLOC_FAILURE) st = WEBCRYPTO_ERR_NO_MEMORY;
-    } else {
-        strcpy(reason, "no reason given");
-    }
-    ERR_clear_error();
-    return wc_error(st, "OpenSSL: %s failed (AES-GCM-SIV): %s", what, reason);
-}
 
 static void store_le32(uint8_t *p, uint32_t v) {
     p[0] = (uint8_t)v;
@@ -107,9 +92,9 @@ webcrypto_status wc_ossl_gcm_siv_key_new(const uint8_t *key, size_t key_len, voi
         ERR_clear_error();
         st = wc_error(WEBCRYPTO_ERR_NO_MEMORY, "OpenSSL: out of memory (EVP_CIPHER_CTX_new)");
     } else if (EVP_EncryptInit_ex2(k->kgk, ecb, key, NULL, NULL) != 1) {
-        st = siv_fail("EVP_EncryptInit_ex2 (key)");
+        st = wc_ossl_fail("EVP_EncryptInit_ex2 (key)");
     } else if (EVP_CIPHER_CTX_set_padding(k->kgk, 0) != 1) {
-        st = siv_fail("EVP_CIPHER_CTX_set_padding");
+        st = wc_ossl_fail("EVP_CIPHER_CTX_set_padding");
     }
     if (st != WEBCRYPTO_OK) {
         wc_ossl_gcm_siv_key_free(k);
@@ -124,7 +109,8 @@ webcrypto_status wc_ossl_gcm_siv_key_new(const uint8_t *key, size_t key_len, voi
 static webcrypto_status ecb_encrypt(EVP_CIPHER_CTX *c, uint8_t *out, const uint8_t *in,
                                     size_t len) {
     int got = 0;
-    if (EVP_EncryptUpdate(c, out, &got, in, (int)len) != 1) return siv_fail("EVP_EncryptUpdate");
+    if (EVP_EncryptUpdate(c, out, &got, in, (int)len) != 1)
+        return wc_ossl_fail("EVP_EncryptUpdate (AES-GCM-SIV)");
     if (got != (int)len)
         return wc_error(WEBCRYPTO_ERR_OPERATION,
                         "OpenSSL: AES-ECB output %d bytes, expected %zu (AES-GCM-SIV)", got, len);
@@ -147,7 +133,7 @@ static webcrypto_status derive_keys(const siv_key *k, const uint8_t nonce[12], b
     }
     webcrypto_status st = WEBCRYPTO_OK;
     if (EVP_CIPHER_CTX_copy(c, k->kgk) != 1) {
-        st = siv_fail("EVP_CIPHER_CTX_copy");
+        st = wc_ossl_fail("EVP_CIPHER_CTX_copy");
         goto done;
     }
     for (size_t i = 0; i < n; i++) {
@@ -160,7 +146,7 @@ static webcrypto_status derive_keys(const siv_key *k, const uint8_t nonce[12], b
     for (size_t i = 2; i < n; i++) memcpy(enc_key + 8 * (i - 2), blocks + 16 * i, 8);
     /* Same cipher and key size as the key-generating key: only a new key. */
     if (rekey && EVP_EncryptInit_ex2(c, NULL, enc_key, NULL, NULL) != 1)
-        st = siv_fail("EVP_EncryptInit_ex2 (message key)");
+        st = wc_ossl_fail("EVP_EncryptInit_ex2 (message key)");
 done:
     wc_wipe(blocks, sizeof blocks);
     if (st != WEBCRYPTO_OK) {

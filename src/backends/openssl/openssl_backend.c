@@ -28,7 +28,7 @@
 
 #include "core/backend.h"
 #include "gcm_siv.h"
-#include "openssl_pkey.h"
+#include "openssl_internal.h"
 
 /* EVP_*Update take int lengths: feed larger inputs in chunks of this many
  * bytes (a multiple of the AES block, so chunking never splits a block). */

@@ -33,7 +33,7 @@
 #include <openssl/rsa.h>
 
 #include "core/backend.h"
-#include "openssl_pkey.h"
+#include "openssl_internal.h"
 
 /* OpenSSL refuses a NULL message even when it is empty. */
 static const uint8_t no_bytes[1] = {0};

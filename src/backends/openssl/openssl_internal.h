@@ -1,10 +1,10 @@
 /*
- * openssl_pkey.h - the openssl backend's asymmetric half (openssl_pkey.c),
- * and the two helpers of openssl_backend.c it uses. The functions follow
- * backend.h's contract for the ops of the same names.
+ * openssl_internal.h - what the openssl backend's files share: two helpers
+ * of openssl_backend.c, and the asymmetric half (openssl_pkey.c), whose
+ * functions follow backend.h's contract for the ops of the same names.
  */
-#ifndef WEBCRYPTO_OPENSSL_PKEY_H
-#define WEBCRYPTO_OPENSSL_PKEY_H
+#ifndef WEBCRYPTO_OPENSSL_INTERNAL_H
+#define WEBCRYPTO_OPENSSL_INTERNAL_H
 
 #include <openssl/evp.h>
 
@@ -53,4 +53,4 @@ webcrypto_status wc_ossl_ecdh(const void *private_state, const void *public_stat
 webcrypto_status wc_ossl_x25519(const void *private_state, const void *public_state,
                                 uint8_t out[32]);
 
-#endif /* WEBCRYPTO_OPENSSL_PKEY_H */
+#endif /* WEBCRYPTO_OPENSSL_INTERNAL_H */
