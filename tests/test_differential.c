@@ -7,10 +7,19 @@
  * and keys drawn from a fixed seed ($WEBCRYPTO_DIFF_SEED overrides it), the
  * same key bytes are imported on both backends and every deterministic
  * operation is run on both: digests (one-shot and streamed),
- * HMAC, AES-CBC/CTR/GCM, AES-GCM-SIV, HKDF, PBKDF2. Outputs must be
+ * HMAC, AES-CBC/CTR/GCM, AES-GCM-SIV, HKDF, PBKDF2, AES-KW. Outputs must be
  * identical, each backend must decrypt / verify what the other produced, and
  * both must reject the same tampered input with the same error. An algorithm
  * one backend of a pair lacks is counted as skipped, with the reason printed.
+ *
+ * Asymmetric keys (RSA, EC, Ed25519, X25519) come from the backends' own
+ * generation, once per run (the key bytes are not drawn from the seed): a few
+ * shared keys made on the first backend that has the algorithm, and one key
+ * of each kind made by every backend. Both sides of a pair import the same
+ * pkcs8 / spki bytes; their spki, pkcs8, jwk and raw exports must be
+ * identical; so must RSASSA-PKCS1-v1_5 and Ed25519 signatures and ECDH /
+ * X25519 secrets. RSA-PSS and ECDSA signatures must verify on both sides,
+ * RSA-OAEP ciphertexts decrypt on both, and changed ones fail on both.
  *
  * Exits 77 (a CTest skip) when fewer than two backends can be started.
  */
@@ -498,6 +507,676 @@ static void diff_pbkdf2(const webcrypto_backend *a, const webcrypto_backend *b) 
     free(salt);
 }
 
+/* ---- asymmetric algorithms and AES-KW ----
+ * Keys are made once (material_init): each kind on the first backend that
+ * has it ("shared" keys), plus one key of each kind generated on every
+ * backend, so that every backend's generated keys are also checked on the
+ * others. Both backends of a pair import the same pkcs8 / spki bytes. */
+
+typedef struct blob {
+    uint8_t *p;
+    size_t n;
+} blob;
+
+/* A key pair's exported pkcs8 and spki, or nothing (p NULL). */
+typedef struct pair_src {
+    blob priv, pub;
+    const char *label; /* where it was generated */
+} pair_src;
+
+enum { SRC_RSA_A, SRC_RSA_B, SRC_P256, SRC_P384, SRC_P521, SRC_P256_PEER, SRC_P384_PEER,
+       SRC_P521_PEER, SRC_ED25519, SRC_X25519, SRC_X25519_PEER, N_SHARED };
+enum { GEN_RSA, GEN_P256, GEN_ED25519, GEN_X25519, N_GEN };
+
+static pair_src shared_src[N_SHARED];
+static pair_src gen_src[MAX_BACKENDS][N_GEN];
+static const webcrypto_backend *gen_backends[MAX_BACKENDS];
+static size_t n_gen_backends;
+static pair_result setup_result;
+
+static void blob_free(blob *b) {
+    if (b->p) webcrypto_buffer_free(b->p, b->n);
+    b->p = NULL;
+    b->n = 0;
+}
+
+/* Exports key in fmt into *out (fails the pair on error). */
+static bool export_to(webcrypto_key_format fmt, const webcrypto_key *key, blob *out,
+                      const char *what) {
+    out->p = NULL;
+    out->n = 0;
+    webcrypto_status st = webcrypto_export_key(fmt, key, &out->p, &out->n);
+    if (st != WEBCRYPTO_OK) {
+        fail("%s: exporting from %s: %s (%s)", what,
+             webcrypto_backend_name(webcrypto_key_get_backend(key)), webcrypto_status_name(st),
+             LAST_ERROR);
+        return false;
+    }
+    return true;
+}
+
+static webcrypto_key *import_fmt(const webcrypto_backend *b, webcrypto_key_format fmt,
+                                 const blob *data, const webcrypto_params *p, unsigned usages,
+                                 const char *what) {
+    webcrypto_key *k = NULL;
+    webcrypto_status st = webcrypto_import_key(b, fmt, data->p, data->n, p, true, usages, &k);
+    if (st != WEBCRYPTO_OK) {
+        fail("%s: importing on %s: %s (%s)", what, webcrypto_backend_name(b),
+             webcrypto_status_name(st), LAST_ERROR);
+        return NULL;
+    }
+    return k;
+}
+
+/* Generates a pair of alg on b and keeps its pkcs8 and spki in *src. */
+static void make_src(const webcrypto_backend *b, const webcrypto_params *alg, unsigned usages,
+                     pair_src *src) {
+    webcrypto_key *pub = NULL, *priv = NULL;
+    src->label = webcrypto_backend_name(b);
+    webcrypto_status st = webcrypto_generate_key_pair(b, alg, true, usages, &pub, &priv);
+    if (st != WEBCRYPTO_OK) {
+        fail("generating a %s key on %s: %s (%s)", webcrypto_algorithm_name(alg->name),
+             webcrypto_backend_name(b), webcrypto_status_name(st), LAST_ERROR);
+        return;
+    }
+    if (!export_to(WEBCRYPTO_FORMAT_PKCS8, priv, &src->priv, "generated key") ||
+        !export_to(WEBCRYPTO_FORMAT_SPKI, pub, &src->pub, "generated key"))
+        blob_free(&src->priv);
+    webcrypto_key_free(pub);
+    webcrypto_key_free(priv);
+}
+
+static const uint8_t E_F4[] = {0x01, 0x00, 0x01}, E_3[] = {0x03};
+
+/* The generation parameters of each kind of key made here. */
+static webcrypto_params rsa_gen(size_t bits, const uint8_t *e, size_t e_len) {
+    webcrypto_params p = {.name = WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5, .hash = WEBCRYPTO_ALG_SHA_256,
+                          .modulus_length = bits, .public_exponent = e,
+                          .public_exponent_len = e_len};
+    return p;
+}
+
+static webcrypto_params curve_gen(webcrypto_algorithm alg, webcrypto_named_curve c) {
+    webcrypto_params p = {.name = alg, .named_curve = c};
+    return p;
+}
+
+static const webcrypto_backend *first_with(const webcrypto_backend *const *bs, size_t n,
+                                           webcrypto_algorithm alg) {
+    for (size_t i = 0; i < n; i++)
+        if (webcrypto_backend_supports(bs[i], alg)) return bs[i];
+    return NULL;
+}
+
+static void material_init(const webcrypto_backend *const *bs, size_t n) {
+    cur = &setup_result;
+    cur_a = "key setup";
+    cur_b = "-";
+    const unsigned sv = WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY;
+    const unsigned dh = WEBCRYPTO_USAGE_DERIVE_BITS;
+    static const webcrypto_named_curve cs[3] = {WEBCRYPTO_CURVE_P256, WEBCRYPTO_CURVE_P384,
+                                                WEBCRYPTO_CURVE_P521};
+    const webcrypto_backend *b;
+    webcrypto_params p;
+    if ((b = first_with(bs, n, WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5))) {
+        p = rsa_gen(2048, E_F4, sizeof E_F4);
+        make_src(b, &p, sv, &shared_src[SRC_RSA_A]);
+        p = rsa_gen(1024, E_3, sizeof E_3);
+        make_src(b, &p, sv, &shared_src[SRC_RSA_B]);
+    }
+    if ((b = first_with(bs, n, WEBCRYPTO_ALG_ECDSA)))
+        for (int i = 0; i < 3; i++) {
+            p = curve_gen(WEBCRYPTO_ALG_ECDSA, cs[i]);
+            make_src(b, &p, sv, &shared_src[SRC_P256 + i]);
+            make_src(b, &p, sv, &shared_src[SRC_P256_PEER + i]);
+        }
+    if ((b = first_with(bs, n, WEBCRYPTO_ALG_ED25519))) {
+        p = curve_gen(WEBCRYPTO_ALG_ED25519, WEBCRYPTO_CURVE_NONE);
+        make_src(b, &p, sv, &shared_src[SRC_ED25519]);
+    }
+    if ((b = first_with(bs, n, WEBCRYPTO_ALG_X25519))) {
+        p = curve_gen(WEBCRYPTO_ALG_X25519, WEBCRYPTO_CURVE_NONE);
+        make_src(b, &p, dh, &shared_src[SRC_X25519]);
+        make_src(b, &p, dh, &shared_src[SRC_X25519_PEER]);
+    }
+    /* One key of each kind per backend. */
+    for (size_t i = 0; i < n; i++) {
+        gen_backends[i] = bs[i];
+        if (webcrypto_backend_supports(bs[i], WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5)) {
+            p = rsa_gen(1024, E_F4, sizeof E_F4);
+            make_src(bs[i], &p, sv, &gen_src[i][GEN_RSA]);
+        }
+        if (webcrypto_backend_supports(bs[i], WEBCRYPTO_ALG_ECDSA)) {
+            p = curve_gen(WEBCRYPTO_ALG_ECDSA, WEBCRYPTO_CURVE_P256);
+            make_src(bs[i], &p, sv, &gen_src[i][GEN_P256]);
+        }
+        if (webcrypto_backend_supports(bs[i], WEBCRYPTO_ALG_ED25519)) {
+            p = curve_gen(WEBCRYPTO_ALG_ED25519, WEBCRYPTO_CURVE_NONE);
+            make_src(bs[i], &p, sv, &gen_src[i][GEN_ED25519]);
+        }
+        if (webcrypto_backend_supports(bs[i], WEBCRYPTO_ALG_X25519)) {
+            p = curve_gen(WEBCRYPTO_ALG_X25519, WEBCRYPTO_CURVE_NONE);
+            make_src(bs[i], &p, dh, &gen_src[i][GEN_X25519]);
+        }
+    }
+    n_gen_backends = n;
+}
+
+static void material_free(void) {
+    for (size_t i = 0; i < N_SHARED; i++) {
+        blob_free(&shared_src[i].priv);
+        blob_free(&shared_src[i].pub);
+    }
+    for (size_t i = 0; i < n_gen_backends; i++)
+        for (size_t j = 0; j < N_GEN; j++) {
+            blob_free(&gen_src[i][j].priv);
+            blob_free(&gen_src[i][j].pub);
+        }
+}
+
+static const pair_src *gen_of(const webcrypto_backend *b, int kind) {
+    for (size_t i = 0; i < n_gen_backends; i++)
+        if (gen_backends[i] == b) return gen_src[i][kind].priv.p ? &gen_src[i][kind] : NULL;
+    return NULL;
+}
+
+/* A key pair imported on both backends of the pair: k[0] on a, k[1] on b. */
+typedef struct both_keys {
+    webcrypto_key *priv[2], *pub[2];
+} both_keys;
+
+static void both_free(both_keys *k) {
+    for (int i = 0; i < 2; i++) {
+        webcrypto_key_free(k->priv[i]);
+        webcrypto_key_free(k->pub[i]);
+    }
+}
+
+/* The exports of the same key on both sides must be byte-identical. */
+static void compare_export(webcrypto_key_format fmt, webcrypto_key *const k[2], const char *what) {
+    static const char *const names[] = {"", "raw", "pkcs8", "spki", "jwk"};
+    char w[200];
+    snprintf(w, sizeof w, "%s, %s export", what, names[fmt]);
+    blob x, y;
+    if (!export_to(fmt, k[0], &x, w)) return;
+    if (export_to(fmt, k[1], &y, w)) {
+        check_same(w, x.n, x.p, x.n, y.p, y.n);
+        blob_free(&y);
+    }
+    blob_free(&x);
+}
+
+/* Imports src on a and b with p (private usages priv_use, public pub_use)
+ * and compares every export. False (and nothing to free) on failure. */
+static bool import_both(const webcrypto_backend *a, const webcrypto_backend *b,
+                        const pair_src *src, const webcrypto_params *p, unsigned priv_use,
+                        unsigned pub_use, const char *what, both_keys *k) {
+    memset(k, 0, sizeof *k);
+    const webcrypto_backend *sides[2] = {a, b};
+    for (int i = 0; i < 2; i++) {
+        k->priv[i] = import_fmt(sides[i], WEBCRYPTO_FORMAT_PKCS8, &src->priv, p, priv_use, what);
+        k->pub[i] = import_fmt(sides[i], WEBCRYPTO_FORMAT_SPKI, &src->pub, p, pub_use, what);
+        if (!k->priv[i] || !k->pub[i]) {
+            both_free(k);
+            return false;
+        }
+    }
+    compare_export(WEBCRYPTO_FORMAT_PKCS8, k->priv, what);
+    compare_export(WEBCRYPTO_FORMAT_SPKI, k->pub, what);
+    compare_export(WEBCRYPTO_FORMAT_JWK, k->priv, what);
+    compare_export(WEBCRYPTO_FORMAT_JWK, k->pub, what);
+    if (p->name != WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5 && p->name != WEBCRYPTO_ALG_RSA_PSS &&
+        p->name != WEBCRYPTO_ALG_RSA_OAEP)
+        compare_export(WEBCRYPTO_FORMAT_RAW, k->pub, what);
+    return true;
+}
+
+/* Signs msg with k->priv[i] into *sig; reports failures. */
+static bool sign_on(const webcrypto_params *p, webcrypto_key *key, const uint8_t *msg, size_t n,
+                    uint8_t *sig, size_t cap, size_t *len, const char *what) {
+    webcrypto_status st = webcrypto_sign(p, key, msg, n, sig, cap, len);
+    if (st != WEBCRYPTO_OK) {
+        fail("%s sign on %s, %zu bytes: %s (%s)", what,
+             webcrypto_backend_name(webcrypto_key_get_backend(key)), n,
+             webcrypto_status_name(st), LAST_ERROR);
+        return false;
+    }
+    return true;
+}
+
+/* verify on key must answer `expect`. */
+static void verify_expect(const webcrypto_params *p, webcrypto_key *key, const uint8_t *sig,
+                          size_t sig_len, const uint8_t *msg, size_t n, bool expect,
+                          const char *what) {
+    bool valid = !expect;
+    webcrypto_status st = webcrypto_verify(p, key, sig, sig_len, msg, n, &valid);
+    if (st != WEBCRYPTO_OK || valid != expect)
+        fail("%s, %zu bytes: verify on %s: %s, %s (expected %s)", what, n,
+             webcrypto_backend_name(webcrypto_key_get_backend(key)), webcrypto_status_name(st),
+             valid ? "valid" : "invalid", expect ? "valid" : "invalid");
+    else
+        pass();
+}
+
+/* Signs on both sides; deterministic schemes must give identical signatures;
+ * each side's signature must verify on the other, and a changed one on neither. */
+static void sign_both(const webcrypto_params *p, both_keys *k, size_t n, bool deterministic,
+                      const char *what) {
+    uint8_t *msg = rnd_buf(n), sig[2][1024];
+    size_t len[2] = {0, 0};
+    bool ok = sign_on(p, k->priv[0], msg, n, sig[0], sizeof sig[0], &len[0], what) &&
+              sign_on(p, k->priv[1], msg, n, sig[1], sizeof sig[1], &len[1], what);
+    if (ok) {
+        if (deterministic) check_same(what, n, sig[0], len[0], sig[1], len[1]);
+        char w[240];
+        for (int i = 0; i < 2; i++) {
+            snprintf(w, sizeof w, "%s (signed on %s)", what,
+                     webcrypto_backend_name(webcrypto_key_get_backend(k->priv[i])));
+            verify_expect(p, k->pub[1 - i], sig[i], len[i], msg, n, true, w);
+            verify_expect(p, k->pub[i], sig[i], len[i], msg, n, true, w);
+        }
+        sig[0][rnd64() % len[0]] ^= (uint8_t)(1u << (rnd64() % 8));
+        snprintf(w, sizeof w, "%s, changed signature", what);
+        for (int i = 0; i < 2; i++) verify_expect(p, k->pub[i], sig[0], len[0], msg, n, false, w);
+        if (n > 0) {
+            msg[rnd64() % n] ^= 1;
+            snprintf(w, sizeof w, "%s, changed message", what);
+            for (int i = 0; i < 2; i++)
+                verify_expect(p, k->pub[i], sig[1], len[1], msg, n, false, w);
+        }
+    }
+    free(msg);
+}
+
+static const size_t sig_sizes[] = {0, 1, 64, 1000};
+#define N_SIG_SIZES (sizeof sig_sizes / sizeof *sig_sizes)
+
+static size_t rsa_bytes(const webcrypto_key *k) {
+    return (webcrypto_key_get_modulus_length(k) + 7) / 8;
+}
+
+/* Encrypts on one side and decrypts on the other, both ways; a plaintext one
+ * byte too long and a changed ciphertext are OperationError on both. */
+static void oaep_both(const webcrypto_params *p, both_keys *k, webcrypto_algorithm hash,
+                      const char *what) {
+    size_t kb = rsa_bytes(k->pub[0]), h = webcrypto_digest_size(hash);
+    long max = (long)kb - 2 * (long)h - 2;
+    size_t sizes[3] = {0, 1, max > 0 ? (size_t)max : 0};
+    char w[240];
+    for (size_t s = 0; s < 3; s++) {
+        size_t n = sizes[s];
+        uint8_t *pt = rnd_buf(n);
+        if (max < (long)n) { /* too long even when empty: both refuse */
+            for (int i = 0; i < 2; i++) {
+                uint8_t *ct = NULL;
+                size_t cl = 0;
+                snprintf(w, sizeof w, "%s, plaintext too long, on %s", what,
+                         webcrypto_backend_name(webcrypto_key_get_backend(k->pub[i])));
+                check_status(w, n, do_crypt(true, p, k->pub[i], pt, n, &ct, &cl),
+                             WEBCRYPTO_ERR_OPERATION);
+                free(ct);
+            }
+            free(pt);
+            break;
+        }
+        for (int i = 0; i < 2; i++) {
+            uint8_t *ct = NULL, *back = NULL;
+            size_t cl = 0, bl = 0;
+            webcrypto_status st = do_crypt(true, p, k->pub[i], pt, n, &ct, &cl);
+            snprintf(w, sizeof w, "%s, encrypted on %s", what,
+                     webcrypto_backend_name(webcrypto_key_get_backend(k->pub[i])));
+            if (st != WEBCRYPTO_OK) {
+                fail("%s, %zu bytes: %s (%s)", w, n, webcrypto_status_name(st), LAST_ERROR);
+                free(pt);
+                return;
+            }
+            for (int j = 0; j < 2; j++) {
+                st = do_crypt(false, p, k->priv[j], ct, cl, &back, &bl);
+                char w2[300];
+                snprintf(w2, sizeof w2, "%s, decrypted on %s", w,
+                         webcrypto_backend_name(webcrypto_key_get_backend(k->priv[j])));
+                if (st != WEBCRYPTO_OK)
+                    fail("%s, %zu bytes: %s (%s)", w2, n, webcrypto_status_name(st), LAST_ERROR);
+                else
+                    check_same(w2, n, back, bl, pt, n);
+                free(back);
+                back = NULL;
+            }
+            ct[rnd64() % cl] ^= (uint8_t)(1u << (rnd64() % 8));
+            for (int j = 0; j < 2; j++) {
+                snprintf(w, sizeof w, "%s, changed ciphertext, on %s", what,
+                         webcrypto_backend_name(webcrypto_key_get_backend(k->priv[j])));
+                check_status(w, n, do_crypt(false, p, k->priv[j], ct, cl, &back, &bl),
+                             WEBCRYPTO_ERR_OPERATION);
+                free(back);
+                back = NULL;
+            }
+            free(ct);
+        }
+        free(pt);
+        if (s == 2) { /* one byte beyond the maximum */
+            pt = rnd_buf(n + 1);
+            for (int i = 0; i < 2; i++) {
+                uint8_t *ct = NULL;
+                size_t cl = 0;
+                snprintf(w, sizeof w, "%s, plaintext too long, on %s", what,
+                         webcrypto_backend_name(webcrypto_key_get_backend(k->pub[i])));
+                check_status(w, n + 1, do_crypt(true, p, k->pub[i], pt, n + 1, &ct, &cl),
+                             WEBCRYPTO_ERR_OPERATION);
+                free(ct);
+            }
+            free(pt);
+        }
+    }
+}
+
+static void diff_rsa_key(const webcrypto_backend *a, const webcrypto_backend *b,
+                         const pair_src *src, const char *key_name) {
+    if (!src || !src->priv.p) return;
+    const unsigned sv_priv = WEBCRYPTO_USAGE_SIGN, sv_pub = WEBCRYPTO_USAGE_VERIFY;
+    char what[200];
+    for (size_t h = 0; h < N_HASHES; h++) {
+        webcrypto_algorithm hash = hashes[h];
+        /* RSASSA-PKCS1-v1_5: deterministic */
+        if (both_support(a, b, WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5, hash)) {
+            webcrypto_params p = {.name = WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5, .hash = hash};
+            both_keys k;
+            snprintf(what, sizeof what, "RSASSA-PKCS1-v1_5 %s, %s", webcrypto_algorithm_name(hash),
+                     key_name);
+            if (import_both(a, b, src, &p, sv_priv, sv_pub, what, &k)) {
+                for (size_t s = 0; s < N_SIG_SIZES; s++)
+                    sign_both(&p, &k, sig_sizes[s], true, what);
+                both_free(&k);
+            }
+        }
+        /* RSA-PSS: randomized; salt lengths 0, the hash's size, and the largest */
+        if (both_support(a, b, WEBCRYPTO_ALG_RSA_PSS, hash)) {
+            webcrypto_params p = {.name = WEBCRYPTO_ALG_RSA_PSS, .hash = hash};
+            both_keys k;
+            snprintf(what, sizeof what, "RSA-PSS %s, %s", webcrypto_algorithm_name(hash), key_name);
+            if (import_both(a, b, src, &p, sv_priv, sv_pub, what, &k)) {
+                size_t hl = webcrypto_digest_size(hash);
+                size_t em = (webcrypto_key_get_modulus_length(k.pub[0]) - 1 + 7) / 8;
+                size_t salts[3] = {0, hl, em >= hl + 2 ? em - hl - 2 : 0};
+                for (size_t s = 0; s < 3; s++) {
+                    if (salts[s] + hl + 2 > em) continue;
+                    p.salt_length = salts[s];
+                    char w[240];
+                    snprintf(w, sizeof w, "%s, salt %zu", what, salts[s]);
+                    sign_both(&p, &k, sig_sizes[s + 1], false, w);
+                    /* the other salt length does not verify, on either side */
+                    if (s == 1) {
+                        uint8_t sig[1024], *msg = rnd_buf(64);
+                        size_t len = 0;
+                        if (sign_on(&p, k.priv[0], msg, 64, sig, sizeof sig, &len, w)) {
+                            p.salt_length = hl + 1;
+                            snprintf(w, sizeof w, "%s, verified with salt %zu", what, hl + 1);
+                            for (int i = 0; i < 2; i++)
+                                verify_expect(&p, k.pub[i], sig, len, msg, 64, false, w);
+                        }
+                        free(msg);
+                    }
+                }
+                both_free(&k);
+            }
+        }
+        /* RSA-OAEP: randomized; with and without a label */
+        if (both_support(a, b, WEBCRYPTO_ALG_RSA_OAEP, hash)) {
+            size_t label_len = rnd64() % 2 ? rnd_range(1, 40) : 0;
+            uint8_t *label = rnd_buf(label_len);
+            webcrypto_params p = {.name = WEBCRYPTO_ALG_RSA_OAEP, .hash = hash,
+                                  .label = label_len ? label : NULL, .label_len = label_len};
+            both_keys k;
+            snprintf(what, sizeof what, "RSA-OAEP %s (%zu-byte label), %s",
+                     webcrypto_algorithm_name(hash), label_len, key_name);
+            if (import_both(a, b, src, &p, WEBCRYPTO_USAGE_DECRYPT, WEBCRYPTO_USAGE_ENCRYPT, what,
+                            &k)) {
+                oaep_both(&p, &k, hash, what);
+                both_free(&k);
+            }
+            free(label);
+        }
+    }
+}
+
+/* The uncompressed raw point of an EC public key, compressed (02/03 || x). */
+static void compress_point(const blob *raw, blob *out) {
+    size_t fs = (raw->n - 1) / 2;
+    out->n = 1 + fs;
+    out->p = malloc(out->n);
+    if (!out->p) exit(2);
+    out->p[0] = (uint8_t)(0x02 | (raw->p[raw->n - 1] & 1));
+    memcpy(out->p + 1, raw->p + 1, fs);
+}
+
+/* deriveBits on both sides (the full secret and a length that is not a
+ * multiple of 8) must agree. */
+static void derive_both(const webcrypto_params *alg, webcrypto_key *const priv[2],
+                        webcrypto_key *const peer[2], size_t full, const char *what) {
+    size_t lengths[2] = {WEBCRYPTO_LENGTH_FULL, full * 8 - 3};
+    for (int l = 0; l < 2; l++) {
+        uint8_t out[2][66];
+        bool ok = true;
+        for (int i = 0; i < 2; i++) {
+            webcrypto_params p = *alg;
+            p.public_key = peer[i];
+            webcrypto_status st = webcrypto_derive_bits(&p, priv[i], lengths[l], out[i], full);
+            if (st != WEBCRYPTO_OK) {
+                fail("%s: deriveBits on %s: %s (%s)", what,
+                     webcrypto_backend_name(webcrypto_key_get_backend(priv[i])),
+                     webcrypto_status_name(st), LAST_ERROR);
+                ok = false;
+            }
+        }
+        char w[240];
+        snprintf(w, sizeof w, "%s, %s", what,
+                 l == 0 ? "full secret" : "length not a multiple of 8");
+        if (ok) check_same(w, full, out[0], full, out[1], full);
+    }
+}
+
+static void diff_ec_key(const webcrypto_backend *a, const webcrypto_backend *b,
+                        webcrypto_named_curve curve, const pair_src *src, const pair_src *peer,
+                        const char *key_name) {
+    if (!src || !src->priv.p) return;
+    size_t fs = curve == WEBCRYPTO_CURVE_P256 ? 32 : curve == WEBCRYPTO_CURVE_P384 ? 48 : 66;
+    char what[200];
+    if (both_support(a, b, WEBCRYPTO_ALG_ECDSA, WEBCRYPTO_ALG_NONE)) {
+        webcrypto_params p = {.name = WEBCRYPTO_ALG_ECDSA, .named_curve = curve};
+        both_keys k;
+        snprintf(what, sizeof what, "ECDSA %s, %s", webcrypto_curve_name(curve), key_name);
+        if (import_both(a, b, src, &p, WEBCRYPTO_USAGE_SIGN, WEBCRYPTO_USAGE_VERIFY, what, &k)) {
+            /* the compressed point imports to the same key on both sides */
+            blob raw, comp;
+            if (export_to(WEBCRYPTO_FORMAT_RAW, k.pub[0], &raw, what)) {
+                compress_point(&raw, &comp);
+                webcrypto_key *c[2] = {NULL, NULL};
+                char w[240];
+                snprintf(w, sizeof w, "%s, compressed point", what);
+                c[0] = import_fmt(a, WEBCRYPTO_FORMAT_RAW, &comp, &p, WEBCRYPTO_USAGE_VERIFY, w);
+                c[1] = import_fmt(b, WEBCRYPTO_FORMAT_RAW, &comp, &p, WEBCRYPTO_USAGE_VERIFY, w);
+                for (int i = 0; i < 2; i++) {
+                    blob r2;
+                    if (c[i] && export_to(WEBCRYPTO_FORMAT_RAW, c[i], &r2, w)) {
+                        check_same(w, comp.n, r2.p, r2.n, raw.p, raw.n);
+                        blob_free(&r2);
+                    }
+                    webcrypto_key_free(c[i]);
+                }
+                free(comp.p);
+                blob_free(&raw);
+            }
+            for (size_t h = 0; h < N_HASHES; h++) {
+                if (!both_support(a, b, WEBCRYPTO_ALG_ECDSA, hashes[h])) continue;
+                p.hash = hashes[h];
+                char w[240];
+                snprintf(w, sizeof w, "%s, %s", what, webcrypto_algorithm_name(hashes[h]));
+                sign_both(&p, &k, sig_sizes[h % N_SIG_SIZES], false, w);
+            }
+            both_free(&k);
+        }
+    }
+    if (peer && peer->priv.p && both_support(a, b, WEBCRYPTO_ALG_ECDH, WEBCRYPTO_ALG_NONE)) {
+        webcrypto_params p = {.name = WEBCRYPTO_ALG_ECDH, .named_curve = curve};
+        both_keys k, kp;
+        snprintf(what, sizeof what, "ECDH %s, %s", webcrypto_curve_name(curve), key_name);
+        if (import_both(a, b, src, &p, WEBCRYPTO_USAGE_DERIVE_BITS, 0, what, &k)) {
+            if (import_both(a, b, peer, &p, WEBCRYPTO_USAGE_DERIVE_BITS, 0, what, &kp)) {
+                derive_both(&p, k.priv, kp.pub, fs, what);
+                both_free(&kp);
+            }
+            both_free(&k);
+        }
+    }
+}
+
+static void diff_ed25519_key(const webcrypto_backend *a, const webcrypto_backend *b,
+                             const pair_src *src, const char *key_name) {
+    if (!src || !src->priv.p || !both_support(a, b, WEBCRYPTO_ALG_ED25519, WEBCRYPTO_ALG_NONE))
+        return;
+    webcrypto_params p = {.name = WEBCRYPTO_ALG_ED25519};
+    both_keys k;
+    char what[200];
+    snprintf(what, sizeof what, "Ed25519, %s", key_name);
+    if (!import_both(a, b, src, &p, WEBCRYPTO_USAGE_SIGN, WEBCRYPTO_USAGE_VERIFY, what, &k)) return;
+    for (size_t s = 0; s < N_SIG_SIZES; s++) sign_both(&p, &k, sig_sizes[s], true, what);
+    both_free(&k);
+}
+
+static void diff_x25519_key(const webcrypto_backend *a, const webcrypto_backend *b,
+                            const pair_src *src, const pair_src *peer, const char *key_name) {
+    if (!src || !src->priv.p || !peer || !peer->priv.p ||
+        !both_support(a, b, WEBCRYPTO_ALG_X25519, WEBCRYPTO_ALG_NONE))
+        return;
+    webcrypto_params p = {.name = WEBCRYPTO_ALG_X25519};
+    both_keys k, kp;
+    char what[200];
+    snprintf(what, sizeof what, "X25519, %s", key_name);
+    if (!import_both(a, b, src, &p, WEBCRYPTO_USAGE_DERIVE_BITS, 0, what, &k)) return;
+    if (import_both(a, b, peer, &p, WEBCRYPTO_USAGE_DERIVE_BITS, 0, what, &kp)) {
+        derive_both(&p, k.priv, kp.pub, 32, what);
+        both_free(&kp);
+    }
+    both_free(&k);
+}
+
+/* AES-KW: both wrap the same raw key to the same bytes; each unwraps the
+ * other's; a changed wrapped key is OperationError on both. */
+static void diff_aes_kw(const webcrypto_backend *a, const webcrypto_backend *b) {
+    if (!both_support(a, b, WEBCRYPTO_ALG_AES_KW, WEBCRYPTO_ALG_NONE)) return;
+    const unsigned wu = WEBCRYPTO_USAGE_WRAP_KEY | WEBCRYPTO_USAGE_UNWRAP_KEY;
+    static const size_t inner_lens[] = {16, 24, 32, 64};
+    for (size_t kl = 16; kl <= 32; kl += 8)
+        for (size_t il = 0; il < sizeof inner_lens / sizeof *inner_lens; il++) {
+            size_t in_len = inner_lens[il];
+            webcrypto_algorithm inner_alg =
+                in_len == 64 ? WEBCRYPTO_ALG_HMAC : WEBCRYPTO_ALG_AES_CBC;
+            if (!both_support(a, b, inner_alg, WEBCRYPTO_ALG_SHA_256)) continue;
+            uint8_t *kek = rnd_buf(kl), *inner = rnd_buf(in_len);
+            webcrypto_params kw = {.name = WEBCRYPTO_ALG_AES_KW};
+            webcrypto_params ip = {.name = inner_alg, .hash = WEBCRYPTO_ALG_SHA_256};
+            unsigned iu = inner_alg == WEBCRYPTO_ALG_HMAC ? WEBCRYPTO_USAGE_SIGN
+                                                          : WEBCRYPTO_USAGE_ENCRYPT;
+            webcrypto_key *keks[2] = {import(a, &kw, kek, kl, wu), import(b, &kw, kek, kl, wu)};
+            webcrypto_key *inners[2] = {NULL, NULL};
+            const webcrypto_backend *sides[2] = {a, b};
+            for (int i = 0; i < 2; i++) {
+                webcrypto_status st = webcrypto_import_key(sides[i], WEBCRYPTO_FORMAT_RAW, inner,
+                                                           in_len, &ip, true, iu, &inners[i]);
+                if (st != WEBCRYPTO_OK)
+                    fail("AES-KW: importing the key to wrap on %s: %s (%s)",
+                         webcrypto_backend_name(sides[i]), webcrypto_status_name(st), LAST_ERROR);
+            }
+            char what[120];
+            snprintf(what, sizeof what, "AES-KW-%zu wrapping a %zu-byte key", kl * 8, in_len);
+            blob w[2] = {{NULL, 0}, {NULL, 0}};
+            bool ok = keks[0] && keks[1] && inners[0] && inners[1];
+            for (int i = 0; i < 2 && ok; i++) {
+                webcrypto_status st = webcrypto_wrap_key(WEBCRYPTO_FORMAT_RAW, inners[i], keks[i],
+                                                         &kw, &w[i].p, &w[i].n);
+                if (st != WEBCRYPTO_OK) {
+                    fail("%s: wrap on %s: %s (%s)", what, webcrypto_backend_name(sides[i]),
+                         webcrypto_status_name(st), LAST_ERROR);
+                    ok = false;
+                }
+            }
+            if (ok) {
+                check_same(what, in_len, w[0].p, w[0].n, w[1].p, w[1].n);
+                for (int i = 0; i < 2; i++) {
+                    webcrypto_key *u = NULL;
+                    char ww[200];
+                    snprintf(ww, sizeof ww, "%s, unwrapped on %s", what,
+                             webcrypto_backend_name(sides[1 - i]));
+                    webcrypto_status st = webcrypto_unwrap_key(WEBCRYPTO_FORMAT_RAW, w[i].p, w[i].n,
+                                                               keks[1 - i], &kw, &ip, true, iu, &u);
+                    blob back;
+                    if (st != WEBCRYPTO_OK)
+                        fail("%s: %s (%s)", ww, webcrypto_status_name(st), LAST_ERROR);
+                    else if (export_to(WEBCRYPTO_FORMAT_RAW, u, &back, ww)) {
+                        check_same(ww, in_len, back.p, back.n, inner, in_len);
+                        blob_free(&back);
+                    }
+                    webcrypto_key_free(u);
+                }
+                w[0].p[rnd64() % w[0].n] ^= (uint8_t)(1u << (rnd64() % 8));
+                for (int i = 0; i < 2; i++) {
+                    webcrypto_key *u = NULL;
+                    char ww[200];
+                    snprintf(ww, sizeof ww, "%s, changed, unwrapped on %s", what,
+                             webcrypto_backend_name(sides[i]));
+                    check_status(ww, in_len,
+                                 webcrypto_unwrap_key(WEBCRYPTO_FORMAT_RAW, w[0].p, w[0].n, keks[i],
+                                                      &kw, &ip, true, iu, &u),
+                                 WEBCRYPTO_ERR_OPERATION);
+                    webcrypto_key_free(u);
+                }
+            }
+            for (int i = 0; i < 2; i++) {
+                blob_free(&w[i]);
+                webcrypto_key_free(keks[i]);
+                webcrypto_key_free(inners[i]);
+            }
+            free(kek);
+            free(inner);
+        }
+}
+
+static void run_pair_asym(const webcrypto_backend *a, const webcrypto_backend *b) {
+    char name[128];
+    diff_aes_kw(a, b);
+    static const char *const rsa_names[2] = {"2048-bit key, e 65537", "1024-bit key, e 3"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(name, sizeof name, "%s generated on %s", rsa_names[i],
+                 shared_src[SRC_RSA_A + i].label ? shared_src[SRC_RSA_A + i].label : "-");
+        diff_rsa_key(a, b, &shared_src[SRC_RSA_A + i], name);
+    }
+    static const webcrypto_named_curve cs[3] = {WEBCRYPTO_CURVE_P256, WEBCRYPTO_CURVE_P384,
+                                                WEBCRYPTO_CURVE_P521};
+    for (int i = 0; i < 3; i++) {
+        snprintf(name, sizeof name, "key generated on %s",
+                 shared_src[SRC_P256 + i].label ? shared_src[SRC_P256 + i].label : "-");
+        diff_ec_key(a, b, cs[i], &shared_src[SRC_P256 + i], &shared_src[SRC_P256_PEER + i], name);
+    }
+    snprintf(name, sizeof name, "key generated on %s",
+             shared_src[SRC_ED25519].label ? shared_src[SRC_ED25519].label : "-");
+    diff_ed25519_key(a, b, &shared_src[SRC_ED25519], name);
+    snprintf(name, sizeof name, "key generated on %s",
+             shared_src[SRC_X25519].label ? shared_src[SRC_X25519].label : "-");
+    diff_x25519_key(a, b, &shared_src[SRC_X25519], &shared_src[SRC_X25519_PEER], name);
+    /* the keys each side of the pair generated, used on both */
+    const webcrypto_backend *gens[2] = {a, b};
+    for (int i = 0; i < 2; i++) {
+        snprintf(name, sizeof name, "1024-bit key generated on %s",
+                 webcrypto_backend_name(gens[i]));
+        diff_rsa_key(a, b, gen_of(gens[i], GEN_RSA), name);
+        snprintf(name, sizeof name, "key generated on %s", webcrypto_backend_name(gens[i]));
+        diff_ec_key(a, b, WEBCRYPTO_CURVE_P256, gen_of(gens[i], GEN_P256),
+                    gen_of(gens[1 - i], GEN_P256), name);
+        diff_ed25519_key(a, b, gen_of(gens[i], GEN_ED25519), name);
+        diff_x25519_key(a, b, gen_of(gens[i], GEN_X25519), gen_of(gens[1 - i], GEN_X25519), name);
+    }
+}
+
 /* ---- driver ---- */
 
 /* Input sizes: the block-boundary cases, random ones up to 4 KiB, and a few
@@ -529,6 +1208,7 @@ static void run_pair(const webcrypto_backend *a, const webcrypto_backend *b, uin
     }
     for (int i = 0; i < 40; i++) diff_hkdf(a, b);
     for (int i = 0; i < 25; i++) diff_pbkdf2(a, b);
+    run_pair_asym(a, b);
 }
 
 int main(void) {
@@ -573,6 +1253,8 @@ int main(void) {
     const char *seed_env = getenv("WEBCRYPTO_DIFF_SEED");
     if (seed_env && *seed_env) seed = strtoull(seed_env, NULL, 0);
     printf("seed 0x%llx\n", (unsigned long long)seed);
+    material_init(backends, n);
+    if (setup_result.failed) printf("key setup: %zu FAILED\n", setup_result.failed);
 
     for (size_t i = 0; i < n; i++)
         for (size_t j = i + 1; j < n; j++) {
@@ -587,6 +1269,7 @@ int main(void) {
             if (r.failed) printf(", %zu FAILED", r.failed);
             printf("\n");
         }
+    material_free();
     printf("%zu passed, %zu failed\n", total_passed, total_failed);
     return total_failed == 0 ? 0 : 1;
 }

@@ -891,19 +891,28 @@ static void test_generate_split_and_getters(void **state) {
     webcrypto_key_free(pub);
     webcrypto_key_free(priv);
 
-    /* A modulus that is a multiple of 8 but not of 64 is fine. */
+    /* A modulus that is a multiple of 8 but not of 64: WebCrypto allows it;
+     * a backend whose library cannot make it (BoringSSL makes multiples of
+     * 128 bits) refuses with OperationError, never a key of another size. */
     p = rsa_alg(WEBCRYPTO_ALG_RSA_PSS, WEBCRYPTO_ALG_SHA_1, 1000);
-    gen_pair(&p, true, WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY, &pub, &priv);
-    assert_int_equal(webcrypto_key_get_modulus_length(pub), 1000);
-    assert_int_equal(webcrypto_key_get_modulus_length(priv), 1000);
-    webcrypto_params ps = plain_alg(WEBCRYPTO_ALG_RSA_PSS);
-    ps.salt_length = 20;
-    bytes sig = sign_ok(&ps, priv, MSG, sizeof MSG);
-    assert_int_equal(sig.n, 125);
-    assert_true(verify_ok(&ps, pub, sig.p, sig.n, MSG, sizeof MSG));
-    bytes_free(&sig);
-    webcrypto_key_free(pub);
-    webcrypto_key_free(priv);
+    webcrypto_status gst = webcrypto_generate_key_pair(
+        tu_backend(), &p, true, WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY, &pub, &priv);
+    if (gst == WEBCRYPTO_ERR_OPERATION) {
+        printf("note: backend %s cannot generate a 1000-bit RSA key: %s\n",
+               webcrypto_backend_name(tu_backend()), webcrypto_error_message());
+    } else {
+        tu_assert_status(gst, WEBCRYPTO_OK);
+        assert_int_equal(webcrypto_key_get_modulus_length(pub), 1000);
+        assert_int_equal(webcrypto_key_get_modulus_length(priv), 1000);
+        webcrypto_params ps = plain_alg(WEBCRYPTO_ALG_RSA_PSS);
+        ps.salt_length = 20;
+        bytes sig = sign_ok(&ps, priv, MSG, sizeof MSG);
+        assert_int_equal(sig.n, 125);
+        assert_true(verify_ok(&ps, pub, sig.p, sig.n, MSG, sizeof MSG));
+        bytes_free(&sig);
+        webcrypto_key_free(pub);
+        webcrypto_key_free(priv);
+    }
 
     /* EC: the curve, no modulus or exponent. */
     webcrypto_named_curve curves[] = {WEBCRYPTO_CURVE_P256, WEBCRYPTO_CURVE_P384,

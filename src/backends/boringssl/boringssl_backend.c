@@ -18,6 +18,9 @@
  *    full tag on sealing, and is checked with a per-call context initialised
  *    for that tag length on opening (rare; that open costs about 2.3x a
  *    16-byte-tag open at 64 bytes, measured).
+ *  - AES-KW (RFC 3394, default IV) is AES_wrap_key / AES_unwrap_key on the
+ *    key's two AES_KEY schedules.
+ *  - The asymmetric algorithms are in boringssl_pkey.c.
  *  - Every BoringSSL failure becomes OPERATION (NO_MEMORY for allocation
  *    failures) with BoringSSL's reason in the message; the error queue is
  *    cleared so nothing leaks into later calls.
@@ -42,6 +45,7 @@
 #include <openssl/sha.h>
 
 #include "core/backend.h"
+#include "boringssl_internal.h"
 
 /* Stands in for an empty buffer, so no NULL pointer reaches the library. */
 static const uint8_t empty_buf[1] = {0};
@@ -65,6 +69,8 @@ static webcrypto_status bssl_fail(const char *what) {
     ERR_clear_error();
     return wc_error(st, "BoringSSL: %s failed: %s", what, reason);
 }
+
+webcrypto_status wc_bssl_fail(const char *what) { return bssl_fail(what); }
 
 static webcrypto_status out_of_memory(void) {
     return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
@@ -160,6 +166,7 @@ static webcrypto_status bssl_init(const char *variant, void **bctx, uint64_t *ca
         c |= WC_CAP(WEBCRYPTO_ALG_AES_GCM);
     if (EVP_aead_aes_128_gcm_siv() && EVP_aead_aes_256_gcm_siv())
         c |= WC_CAP(WEBCRYPTO_ALG_AES_GCM_SIV);
+    c |= WC_CAP(WEBCRYPTO_ALG_AES_KW) | wc_bssl_pkey_init();
 #ifdef WC_BORINGSSL_PACKAGE
     snprintf(description_text, sizeof description_text,
              "%s (Android, %s, BORINGSSL_API_VERSION %d)", OpenSSL_version(OPENSSL_VERSION),
@@ -239,9 +246,9 @@ typedef struct hmac_key {
 } hmac_key;
 
 typedef struct aes_key {
-    webcrypto_algorithm alg; /* AES_CBC, AES_CTR, AES_GCM or AES_GCM_SIV */
-    AES_KEY enc;             /* CBC, CTR */
-    AES_KEY dec;             /* CBC */
+    webcrypto_algorithm alg; /* AES_CBC, AES_CTR, AES_GCM, AES_GCM_SIV or AES_KW */
+    AES_KEY enc;             /* CBC, CTR, KW */
+    AES_KEY dec;             /* CBC, KW */
     bool have_aead;
     EVP_AEAD_CTX aead;       /* GCM (16-byte tag), GCM-SIV */
     const EVP_AEAD *gcm;     /* GCM: for a context with a shorter tag */
@@ -307,8 +314,9 @@ static webcrypto_status aes_key_new(webcrypto_algorithm alg, const uint8_t *key,
     switch (alg) {
     case WEBCRYPTO_ALG_AES_CBC:
     case WEBCRYPTO_ALG_AES_CTR:
+    case WEBCRYPTO_ALG_AES_KW:
         if (AES_set_encrypt_key(key, bits, &s->enc) != 0 ||
-            (alg == WEBCRYPTO_ALG_AES_CBC && AES_set_decrypt_key(key, bits, &s->dec) != 0))
+            (alg != WEBCRYPTO_ALG_AES_CTR && AES_set_decrypt_key(key, bits, &s->dec) != 0))
             st = wc_error(WEBCRYPTO_ERR_OPERATION, "BoringSSL: AES key schedule failed");
         break;
     case WEBCRYPTO_ALG_AES_GCM:
@@ -348,7 +356,8 @@ static webcrypto_status bssl_secret_key_new(const void *bctx, webcrypto_algorith
     case WEBCRYPTO_ALG_AES_CBC:
     case WEBCRYPTO_ALG_AES_CTR:
     case WEBCRYPTO_ALG_AES_GCM:
-    case WEBCRYPTO_ALG_AES_GCM_SIV: return aes_key_new(alg, key, key_len, state);
+    case WEBCRYPTO_ALG_AES_GCM_SIV:
+    case WEBCRYPTO_ALG_AES_KW: return aes_key_new(alg, key, key_len, state);
     case WEBCRYPTO_ALG_HKDF:
     case WEBCRYPTO_ALG_PBKDF2: /* the KDFs read the core's copy of the key */
         *state = NULL;
@@ -550,6 +559,30 @@ static webcrypto_status bssl_aes_gcm_siv_open(const void *key_state, const uint8
     return WEBCRYPTO_OK;
 }
 
+/* ---- AES-KW (RFC 3394) ---- */
+
+static webcrypto_status bssl_aes_kw_wrap(const void *key_state, const uint8_t *in, size_t len,
+                                         uint8_t *out) {
+    const aes_key *s = key_state;
+    if (len > INT_MAX - 8) return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-KW: input too long");
+    if (AES_wrap_key(&s->enc, NULL, out, in, len) != (int)(len + 8))
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "BoringSSL: AES-KW wrap (AES_wrap_key) failed");
+    return WEBCRYPTO_OK;
+}
+
+static webcrypto_status bssl_aes_kw_unwrap(const void *key_state, const uint8_t *in, size_t len,
+                                           uint8_t *out) {
+    const aes_key *s = key_state;
+    /* AES_unwrap_key compares the IV in constant time; on failure the core
+     * wipes out. */
+    if (len > INT_MAX || AES_unwrap_key(&s->dec, NULL, out, in, len) != (int)(len - 8)) {
+        ERR_clear_error();
+        return wc_error(WEBCRYPTO_ERR_OPERATION,
+                        "AES-KW: the wrapped key failed its integrity check");
+    }
+    return WEBCRYPTO_OK;
+}
+
 /* ---- KDFs ---- */
 
 static webcrypto_status bssl_hkdf(const void *bctx, webcrypto_algorithm hash, const uint8_t *ikm,
@@ -603,6 +636,22 @@ const wc_backend_ops wc_backend_boringssl = {
     .aes_gcm_open = bssl_aes_gcm_open,
     .aes_gcm_siv_seal = bssl_aes_gcm_siv_seal,
     .aes_gcm_siv_open = bssl_aes_gcm_siv_open,
+    .aes_kw_wrap = bssl_aes_kw_wrap,
+    .aes_kw_unwrap = bssl_aes_kw_unwrap,
+    .pkey_import = wc_bssl_pkey_import,
+    .pkey_generate = wc_bssl_pkey_generate,
+    .pkey_fields = wc_bssl_pkey_fields,
+    .pkey_free = wc_bssl_pkey_free,
+    .rsa_sign = wc_bssl_rsa_sign,
+    .rsa_verify = wc_bssl_rsa_verify,
+    .rsa_oaep_encrypt = wc_bssl_rsa_oaep_encrypt,
+    .rsa_oaep_decrypt = wc_bssl_rsa_oaep_decrypt,
+    .ecdsa_sign = wc_bssl_ecdsa_sign,
+    .ecdsa_verify = wc_bssl_ecdsa_verify,
+    .ed25519_sign = wc_bssl_ed25519_sign,
+    .ed25519_verify = wc_bssl_ed25519_verify,
+    .ecdh = wc_bssl_ecdh,
+    .x25519 = wc_bssl_x25519,
     .hkdf = bssl_hkdf,
     .pbkdf2 = bssl_pbkdf2,
 };

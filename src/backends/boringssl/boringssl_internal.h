@@ -1,0 +1,54 @@
+/*
+ * boringssl_internal.h - what boringssl_backend.c and boringssl_pkey.c share
+ * inside the module (hidden symbols: the module is built -fvisibility=hidden).
+ */
+#ifndef WEBCRYPTO_BORINGSSL_INTERNAL_H
+#define WEBCRYPTO_BORINGSSL_INTERNAL_H
+
+#include "core/backend.h"
+
+/* Sets the error from BoringSSL's queue (the queue is cleared): OPERATION,
+ * or NO_MEMORY for an allocation failure. */
+webcrypto_status wc_bssl_fail(const char *what);
+
+/* Fetches the EC groups; returns the WC_CAP() bits of the asymmetric
+ * algorithms that work. */
+uint64_t wc_bssl_pkey_init(void);
+
+webcrypto_status wc_bssl_pkey_import(const void *bctx, webcrypto_algorithm kind,
+                                     const wc_pkey_fields *f, void **state);
+webcrypto_status wc_bssl_pkey_generate(const void *bctx, webcrypto_algorithm kind,
+                                       size_t modulus_bits, wc_bytes e,
+                                       webcrypto_named_curve curve, void **state);
+webcrypto_status wc_bssl_pkey_fields(const void *state, wc_pkey_fields *out);
+void wc_bssl_pkey_free(void *state);
+webcrypto_status wc_bssl_rsa_sign(const void *state, wc_rsa_padding padding,
+                                  webcrypto_algorithm hash, size_t salt_len, const uint8_t *msg,
+                                  size_t len, uint8_t *sig, size_t *sig_len);
+webcrypto_status wc_bssl_rsa_verify(const void *state, wc_rsa_padding padding,
+                                    webcrypto_algorithm hash, size_t salt_len, const uint8_t *msg,
+                                    size_t len, const uint8_t *sig, size_t sig_len, bool *valid);
+webcrypto_status wc_bssl_rsa_oaep_encrypt(const void *state, webcrypto_algorithm hash,
+                                          const uint8_t *label, size_t label_len,
+                                          const uint8_t *in, size_t len, uint8_t *out,
+                                          size_t *out_len);
+webcrypto_status wc_bssl_rsa_oaep_decrypt(const void *state, webcrypto_algorithm hash,
+                                          const uint8_t *label, size_t label_len,
+                                          const uint8_t *in, size_t len, uint8_t *out,
+                                          size_t *out_len);
+webcrypto_status wc_bssl_ecdsa_sign(const void *state, webcrypto_algorithm hash,
+                                    const uint8_t *msg, size_t len, uint8_t *sig,
+                                    size_t *sig_len);
+webcrypto_status wc_bssl_ecdsa_verify(const void *state, webcrypto_algorithm hash,
+                                      const uint8_t *msg, size_t len, const uint8_t *sig,
+                                      size_t sig_len, bool *valid);
+webcrypto_status wc_bssl_ed25519_sign(const void *state, const uint8_t *msg, size_t len,
+                                      uint8_t sig[64]);
+webcrypto_status wc_bssl_ed25519_verify(const void *state, const uint8_t *msg, size_t len,
+                                        const uint8_t *sig, size_t sig_len, bool *valid);
+webcrypto_status wc_bssl_ecdh(const void *private_state, const void *public_state,
+                              uint8_t *out, size_t *out_len);
+webcrypto_status wc_bssl_x25519(const void *private_state, const void *public_state,
+                                uint8_t out[32]);
+
+#endif /* WEBCRYPTO_BORINGSSL_INTERNAL_H */
