@@ -9,6 +9,13 @@
  * what they were before the keys and threads existed (threads release their
  * engines when they exit).
  *
+ * The asymmetric algorithms and AES-KW run on keys made by openssl and
+ * imported into both backends (pkcs8/spki): deterministic results (RSASSA-
+ * PKCS1-v1_5, Ed25519, ECDH, X25519, AES-KW) must be byte-equal, randomized
+ * ones (RSA-PSS, ECDSA, RSA-OAEP) are verified or decrypted across backends
+ * both ways; altered signatures must verify false. Each algorithm runs only
+ * where the jca variant advertises it (the others are listed as skipped).
+ *
  * Backend: $WEBCRYPTO_TEST_BACKEND (default "jca"). Exit 77 (skip) when the
  * jca backend cannot start here, with the reason.
  */
@@ -54,6 +61,13 @@ typedef struct key_pair {
 static struct {
     key_pair cbc, ctr, gcm, hkdf, pbkdf2, hmac[5];
     webcrypto_key *siv; /* jca only */
+    /* asymmetric: private (sk) and public (pk) halves on both backends */
+    key_pair pkcs1_sk, pkcs1_pk, pss_sk, pss_pk, oaep_sk, oaep_pk;
+    key_pair ec256_sk, ec256_pk, ec384_sk, ec384_pk, ed_sk, ed_pk;
+    key_pair ecdh_a, ecdh_b_pub, x_a, x_b_pub;
+    key_pair kw;
+    webcrypto_key *wrapped_src; /* an extractable AES key to wrap (openssl) */
+    bool have[WEBCRYPTO_ALG_X25519 + 1];
 } keys;
 
 static void import_pair(webcrypto_algorithm alg, webcrypto_algorithm hash, const uint8_t *raw,
@@ -90,9 +104,281 @@ static bool same(const uint8_t *a, size_t an, const uint8_t *b, size_t bn) {
     return an == bn && (an == 0 || memcmp(a, b, an) == 0);
 }
 
+/* An openssl-made key pair, exported (pkcs8 and spki) and imported into both
+ * backends with alg. */
+static void asym_pair(const webcrypto_params *alg, key_pair *sk, key_pair *pk, unsigned sk_use,
+                      unsigned pk_use) {
+    webcrypto_key *pub = NULL, *priv = NULL;
+    CHECK(webcrypto_generate_key_pair(ref, alg, true, sk_use | pk_use, &pub, &priv) ==
+              WEBCRYPTO_OK,
+          "generate %s on openssl", webcrypto_algorithm_name(alg->name));
+    if (!pub || !priv) return;
+    uint8_t *der = NULL;
+    size_t len = 0;
+    CHECK(webcrypto_export_key(WEBCRYPTO_FORMAT_PKCS8, priv, &der, &len) == WEBCRYPTO_OK,
+          "export pkcs8");
+    CHECK(webcrypto_import_key(jca, WEBCRYPTO_FORMAT_PKCS8, der, len, alg, false, sk_use,
+                               &sk->j) == WEBCRYPTO_OK,
+          "import %s pkcs8 on jca", webcrypto_algorithm_name(alg->name));
+    webcrypto_buffer_free(der, len);
+    CHECK(webcrypto_export_key(WEBCRYPTO_FORMAT_SPKI, pub, &der, &len) == WEBCRYPTO_OK,
+          "export spki");
+    CHECK(webcrypto_import_key(jca, WEBCRYPTO_FORMAT_SPKI, der, len, alg, true, pk_use, &pk->j) ==
+              WEBCRYPTO_OK,
+          "import %s spki on jca", webcrypto_algorithm_name(alg->name));
+    webcrypto_buffer_free(der, len);
+    sk->r = priv;
+    pk->r = pub;
+}
+
+/* The same pair under another algorithm name (RSA keys serve three). */
+static void reimport(const key_pair *sk, const key_pair *pk, const webcrypto_params *alg,
+                     key_pair *sk2, key_pair *pk2, unsigned sk_use, unsigned pk_use) {
+    const key_pair *src[2] = {sk, pk};
+    key_pair *dst[2] = {sk2, pk2};
+    for (int i = 0; i < 2; i++) {
+        webcrypto_key_format fmt = i ? WEBCRYPTO_FORMAT_SPKI : WEBCRYPTO_FORMAT_PKCS8;
+        uint8_t *der = NULL;
+        size_t len = 0;
+        CHECK(src[i]->r && webcrypto_export_key(fmt, src[i]->r, &der, &len) == WEBCRYPTO_OK,
+              "export");
+        if (!der) continue;
+        unsigned use = i ? pk_use : sk_use;
+        CHECK(webcrypto_import_key(jca, fmt, der, len, alg, true, use, &dst[i]->j) == WEBCRYPTO_OK,
+              "import %s on jca", webcrypto_algorithm_name(alg->name));
+        CHECK(webcrypto_import_key(ref, fmt, der, len, alg, true, use, &dst[i]->r) == WEBCRYPTO_OK,
+              "import %s on openssl", webcrypto_algorithm_name(alg->name));
+        webcrypto_buffer_free(der, len);
+    }
+}
+
+static void asym_setup(void) {
+    static const uint8_t f4[] = {1, 0, 1};
+    unsigned sv_s = WEBCRYPTO_USAGE_SIGN, sv_v = WEBCRYPTO_USAGE_VERIFY;
+    for (int a = WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5; a <= WEBCRYPTO_ALG_X25519; a++)
+        keys.have[a] = webcrypto_backend_supports(jca, (webcrypto_algorithm)a);
+    webcrypto_params rsa = {.name = WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5, .hash = WEBCRYPTO_ALG_SHA_256,
+                            .modulus_length = 2048, .public_exponent = f4,
+                            .public_exponent_len = 3};
+    bool any_rsa = keys.have[WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5] || keys.have[WEBCRYPTO_ALG_RSA_PSS] ||
+                   keys.have[WEBCRYPTO_ALG_RSA_OAEP];
+    key_pair rsk = {0}, rpk = {0};
+    if (any_rsa) {
+        /* One 2048-bit key, imported as each RSA algorithm. */
+        webcrypto_key *pub = NULL, *priv = NULL;
+        CHECK(webcrypto_generate_key_pair(ref, &rsa, true, sv_s | sv_v, &pub, &priv) ==
+                  WEBCRYPTO_OK, "generate RSA");
+        rsk.r = priv;
+        rpk.r = pub;
+        if (keys.have[WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5])
+            reimport(&rsk, &rpk, &rsa, &keys.pkcs1_sk, &keys.pkcs1_pk, sv_s, sv_v);
+        webcrypto_params pss = rsa;
+        pss.name = WEBCRYPTO_ALG_RSA_PSS;
+        pss.hash = WEBCRYPTO_ALG_SHA_384;
+        if (keys.have[WEBCRYPTO_ALG_RSA_PSS])
+            reimport(&rsk, &rpk, &pss, &keys.pss_sk, &keys.pss_pk, sv_s, sv_v);
+        webcrypto_params oaep = rsa;
+        oaep.name = WEBCRYPTO_ALG_RSA_OAEP;
+        if (keys.have[WEBCRYPTO_ALG_RSA_OAEP])
+            reimport(&rsk, &rpk, &oaep, &keys.oaep_sk, &keys.oaep_pk, WEBCRYPTO_USAGE_DECRYPT,
+                     WEBCRYPTO_USAGE_ENCRYPT);
+        webcrypto_key_free(pub);
+        webcrypto_key_free(priv);
+    }
+    if (keys.have[WEBCRYPTO_ALG_ECDSA]) {
+        webcrypto_params ec = {.name = WEBCRYPTO_ALG_ECDSA, .named_curve = WEBCRYPTO_CURVE_P256};
+        asym_pair(&ec, &keys.ec256_sk, &keys.ec256_pk, sv_s, sv_v);
+        ec.named_curve = WEBCRYPTO_CURVE_P384;
+        asym_pair(&ec, &keys.ec384_sk, &keys.ec384_pk, sv_s, sv_v);
+    }
+    if (keys.have[WEBCRYPTO_ALG_ED25519]) {
+        webcrypto_params ed = {.name = WEBCRYPTO_ALG_ED25519};
+        asym_pair(&ed, &keys.ed_sk, &keys.ed_pk, sv_s, sv_v);
+    }
+    unsigned db = WEBCRYPTO_USAGE_DERIVE_BITS;
+    if (keys.have[WEBCRYPTO_ALG_ECDH]) {
+        webcrypto_params ec = {.name = WEBCRYPTO_ALG_ECDH, .named_curve = WEBCRYPTO_CURVE_P521};
+        key_pair unused = {0}, b_sk = {0};
+        asym_pair(&ec, &keys.ecdh_a, &unused, db, 0);
+        asym_pair(&ec, &b_sk, &keys.ecdh_b_pub, db, 0);
+        key_pair *drop[] = {&unused, &b_sk};
+        for (int i = 0; i < 2; i++) {
+            webcrypto_key_free(drop[i]->j);
+            webcrypto_key_free(drop[i]->r);
+        }
+    }
+    if (keys.have[WEBCRYPTO_ALG_X25519]) {
+        webcrypto_params x = {.name = WEBCRYPTO_ALG_X25519};
+        key_pair unused = {0}, b_sk = {0};
+        asym_pair(&x, &keys.x_a, &unused, db, 0);
+        asym_pair(&x, &b_sk, &keys.x_b_pub, db, 0);
+        key_pair *drop[] = {&unused, &b_sk};
+        for (int i = 0; i < 2; i++) {
+            webcrypto_key_free(drop[i]->j);
+            webcrypto_key_free(drop[i]->r);
+        }
+    }
+    printf("asymmetric algorithms and AES-KW:");
+    for (int a = WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5; a <= WEBCRYPTO_ALG_X25519; a++)
+        printf(" %s%s", webcrypto_algorithm_name((webcrypto_algorithm)a),
+               keys.have[a] ? "" : " (skipped: not advertised)");
+    bool kw = webcrypto_backend_supports(jca, WEBCRYPTO_ALG_AES_KW);
+    printf(" AES-KW%s\n", kw ? "" : " (skipped: not advertised)");
+    if (kw) {
+        uint8_t raw[32];
+        xorshift_fill(raw, sizeof raw, 77);
+        import_pair(WEBCRYPTO_ALG_AES_KW, 0, raw, 24,
+                    WEBCRYPTO_USAGE_WRAP_KEY | WEBCRYPTO_USAGE_UNWRAP_KEY, &keys.kw);
+    }
+}
+
+static void asym_free(void) {
+    key_pair *all[] = {&keys.pkcs1_sk, &keys.pkcs1_pk, &keys.pss_sk,   &keys.pss_pk,
+                       &keys.oaep_sk,  &keys.oaep_pk,  &keys.ec256_sk, &keys.ec256_pk,
+                       &keys.ec384_sk, &keys.ec384_pk, &keys.ed_sk,    &keys.ed_pk,
+                       &keys.ecdh_a,   &keys.ecdh_b_pub, &keys.x_a,    &keys.x_b_pub,
+                       &keys.kw};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+        webcrypto_key_free(all[i]->j);
+        webcrypto_key_free(all[i]->r);
+    }
+}
+
 typedef struct worker_buf {
     uint8_t *data, *a, *b, *c;
 } worker_buf;
+
+/* A signature made on one backend verifies on the other, and an altered
+ * one (a flipped bit; also a truncated one) verifies false on jca. */
+static void cross_verify(const webcrypto_params *p, const key_pair *sk, const key_pair *pk,
+                         worker_buf *w, size_t n, const char *what, bool deterministic) {
+    const size_t cap = MAX_SIZE + 64;
+    size_t la = 0, lb = 0;
+    bool valid = false;
+    CHECK(webcrypto_sign(p, sk->j, w->data, n, w->a, cap, &la) == WEBCRYPTO_OK, "%s sign (%zu)",
+          what, n);
+    CHECK(webcrypto_sign(p, sk->r, w->data, n, w->b, cap, &lb) == WEBCRYPTO_OK, "ref %s sign",
+          what);
+    if (deterministic) CHECK(same(w->a, la, w->b, lb), "%s signature of %zu bytes differs", what, n);
+    CHECK(webcrypto_verify(p, pk->r, w->a, la, w->data, n, &valid) == WEBCRYPTO_OK && valid,
+          "openssl rejects jca's %s signature (%zu bytes)", what, n);
+    CHECK(webcrypto_verify(p, pk->j, w->b, lb, w->data, n, &valid) == WEBCRYPTO_OK && valid,
+          "jca rejects openssl's %s signature (%zu bytes)", what, n);
+    if (lb) {
+        w->b[(n * 7) % lb] ^= 0x10;
+        CHECK(webcrypto_verify(p, pk->j, w->b, lb, w->data, n, &valid) == WEBCRYPTO_OK && !valid,
+              "jca accepts an altered %s signature (%zu bytes)", what, n);
+        CHECK(webcrypto_verify(p, pk->j, w->b, lb - 1, w->data, n, &valid) == WEBCRYPTO_OK &&
+                  !valid,
+              "jca accepts a truncated %s signature (%zu bytes)", what, n);
+    }
+    check_jni(what, n);
+}
+
+static void asym_ops(worker_buf *w, size_t n, unsigned seed) {
+    static const webcrypto_algorithm hashes[] = {WEBCRYPTO_ALG_SHA_1, WEBCRYPTO_ALG_SHA_256,
+                                                 WEBCRYPTO_ALG_SHA_384, WEBCRYPTO_ALG_SHA_512};
+    const size_t cap = MAX_SIZE + 64;
+    size_t la = 0, lb = 0, lc = 0;
+    if (keys.pkcs1_sk.j) {
+        webcrypto_params p = {.name = WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5};
+        cross_verify(&p, &keys.pkcs1_sk, &keys.pkcs1_pk, w, n, "RSASSA-PKCS1-v1_5", true);
+    }
+    if (keys.pss_sk.j) {
+        webcrypto_params p = {.name = WEBCRYPTO_ALG_RSA_PSS, .salt_length = (n + seed) % 3 * 24};
+        cross_verify(&p, &keys.pss_sk, &keys.pss_pk, w, n, "RSA-PSS", p.salt_length == 0);
+    }
+    if (keys.ec256_sk.j) {
+        webcrypto_params p = {.name = WEBCRYPTO_ALG_ECDSA, .hash = hashes[(n + seed) % 4]};
+        cross_verify(&p, &keys.ec256_sk, &keys.ec256_pk, w, n, "ECDSA P-256", false);
+        p.hash = hashes[(n + seed + 1) % 4];
+        cross_verify(&p, &keys.ec384_sk, &keys.ec384_pk, w, n, "ECDSA P-384", false);
+    }
+    if (keys.ed_sk.j) {
+        webcrypto_params p = {.name = WEBCRYPTO_ALG_ED25519};
+        cross_verify(&p, &keys.ed_sk, &keys.ed_pk, w, n, "Ed25519", true);
+    }
+    if (keys.oaep_sk.j) {
+        /* up to 190 bytes for a 2048-bit key with SHA-256 */
+        size_t m = n % 191;
+        uint8_t label[16];
+        xorshift_fill(label, sizeof label, n + seed);
+        webcrypto_params p = {.name = WEBCRYPTO_ALG_RSA_OAEP, .label = label,
+                              .label_len = (n + seed) % 2 ? sizeof label : 0};
+        CHECK(webcrypto_encrypt(&p, keys.oaep_pk.j, w->data, m, w->a, cap, &la) == WEBCRYPTO_OK,
+              "RSA-OAEP encrypt %zu", m);
+        CHECK(webcrypto_decrypt(&p, keys.oaep_sk.r, w->a, la, w->c, cap, &lc) == WEBCRYPTO_OK &&
+                  same(w->c, lc, w->data, m),
+              "openssl cannot decrypt jca's RSA-OAEP (%zu bytes)", m);
+        CHECK(webcrypto_encrypt(&p, keys.oaep_pk.r, w->data, m, w->b, cap, &lb) == WEBCRYPTO_OK,
+              "ref RSA-OAEP encrypt");
+        CHECK(webcrypto_decrypt(&p, keys.oaep_sk.j, w->b, lb, w->c, cap, &lc) == WEBCRYPTO_OK &&
+                  same(w->c, lc, w->data, m),
+              "jca cannot decrypt openssl's RSA-OAEP (%zu bytes)", m);
+        w->b[n % lb] ^= 4;
+        CHECK(webcrypto_decrypt(&p, keys.oaep_sk.j, w->b, lb, w->c, cap, &lc) ==
+                  WEBCRYPTO_ERR_OPERATION,
+              "jca decrypts an altered RSA-OAEP ciphertext (%zu bytes)", m);
+        check_jni("rsa-oaep", n);
+    }
+    if (keys.ecdh_a.j) {
+        webcrypto_params pj = {.name = WEBCRYPTO_ALG_ECDH, .public_key = keys.ecdh_b_pub.j};
+        webcrypto_params pr = {.name = WEBCRYPTO_ALG_ECDH, .public_key = keys.ecdh_b_pub.r};
+        CHECK(webcrypto_derive_bits(&pj, keys.ecdh_a.j, 528, w->a, cap) == WEBCRYPTO_OK, "ecdh");
+        CHECK(webcrypto_derive_bits(&pr, keys.ecdh_a.r, 528, w->b, cap) == WEBCRYPTO_OK,
+              "ref ecdh");
+        CHECK(same(w->a, 66, w->b, 66), "ECDH P-521 differs");
+        check_jni("ecdh", n);
+    }
+    if (keys.x_a.j) {
+        webcrypto_params pj = {.name = WEBCRYPTO_ALG_X25519, .public_key = keys.x_b_pub.j};
+        webcrypto_params pr = {.name = WEBCRYPTO_ALG_X25519, .public_key = keys.x_b_pub.r};
+        CHECK(webcrypto_derive_bits(&pj, keys.x_a.j, 256, w->a, cap) == WEBCRYPTO_OK, "x25519");
+        CHECK(webcrypto_derive_bits(&pr, keys.x_a.r, 256, w->b, cap) == WEBCRYPTO_OK,
+              "ref x25519");
+        CHECK(same(w->a, 32, w->b, 32), "X25519 differs");
+        check_jni("x25519", n);
+    }
+    if (keys.kw.j) {
+        /* wrap an HMAC key of 16..72 bytes (a multiple of 8) */
+        size_t kl = 16 + 8 * ((n + seed) % 8);
+        webcrypto_params hp = {.name = WEBCRYPTO_ALG_HMAC, .hash = WEBCRYPTO_ALG_SHA_256};
+        webcrypto_key *mk = NULL, *back = NULL;
+        CHECK(webcrypto_import_key(ref, WEBCRYPTO_FORMAT_RAW, w->data, kl, &hp, true,
+                                   WEBCRYPTO_USAGE_SIGN, &mk) == WEBCRYPTO_OK,
+              "import HMAC key");
+        webcrypto_params kw = {.name = WEBCRYPTO_ALG_AES_KW};
+        uint8_t *wa = NULL, *wb = NULL;
+        size_t wal = 0, wbl = 0;
+        CHECK(webcrypto_wrap_key(WEBCRYPTO_FORMAT_RAW, mk, keys.kw.j, &kw, &wa, &wal) ==
+                  WEBCRYPTO_OK, "AES-KW wrap (%zu)", kl);
+        CHECK(webcrypto_wrap_key(WEBCRYPTO_FORMAT_RAW, mk, keys.kw.r, &kw, &wb, &wbl) ==
+                  WEBCRYPTO_OK, "ref AES-KW wrap");
+        CHECK(wa && wb && same(wa, wal, wb, wbl), "AES-KW of %zu bytes differs", kl);
+        if (wb) {
+            CHECK(webcrypto_unwrap_key(WEBCRYPTO_FORMAT_RAW, wb, wbl, keys.kw.j, &kw, &hp, true,
+                                       WEBCRYPTO_USAGE_SIGN, &back) == WEBCRYPTO_OK,
+                  "AES-KW unwrap (%zu)", kl);
+            uint8_t *raw = NULL;
+            size_t rl = 0;
+            CHECK(back && webcrypto_export_key(WEBCRYPTO_FORMAT_RAW, back, &raw, &rl) ==
+                              WEBCRYPTO_OK && same(raw, rl, w->data, kl),
+                  "AES-KW round trip (%zu)", kl);
+            if (raw) webcrypto_buffer_free(raw, rl);
+            webcrypto_key_free(back);
+            back = NULL;
+            wb[wbl / 2] ^= 1;
+            CHECK(webcrypto_unwrap_key(WEBCRYPTO_FORMAT_RAW, wb, wbl, keys.kw.j, &kw, &hp, true,
+                                       WEBCRYPTO_USAGE_SIGN, &back) == WEBCRYPTO_ERR_OPERATION,
+                  "AES-KW unwrap of altered data accepted (%zu)", kl);
+            webcrypto_key_free(back);
+        }
+        if (wa) webcrypto_buffer_free(wa, wal);
+        if (wb) webcrypto_buffer_free(wb, wbl);
+        webcrypto_key_free(mk);
+        check_jni("aes-kw", n);
+    }
+}
 
 static void one_size(worker_buf *w, size_t n, unsigned seed) {
     static const webcrypto_algorithm hashes[] = {WEBCRYPTO_ALG_SHA_1, WEBCRYPTO_ALG_SHA_256,
@@ -234,6 +520,8 @@ static void one_size(worker_buf *w, size_t n, unsigned seed) {
     CHECK(same(w->a, 70, w->b, 70), "PBKDF2 differs (%zu)", n);
     check_jni("kdf", n);
 
+    asym_ops(w, n, seed);
+
     uint8_t rnd[64] = {0}, zero[64] = {0};
     CHECK(webcrypto_get_random_values(jca, rnd, sizeof rnd) == WEBCRYPTO_OK &&
               memcmp(rnd, zero, sizeof rnd) != 0,
@@ -306,6 +594,7 @@ int main(void) {
                   WEBCRYPTO_OK,
               "import AES-GCM-SIV");
     }
+    asym_setup();
     if (failures) return 1;
 
     pthread_t t[THREADS];
@@ -320,6 +609,7 @@ int main(void) {
         webcrypto_key_free(all[i]->r);
     }
     webcrypto_key_free(keys.siv);
+    asym_free();
 
     CHECK(wc_jca_debug_get(&after), "debug stats");
     CHECK(after.unbalanced_frames == 0, "%ld operations left a local frame open",

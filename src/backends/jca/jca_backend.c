@@ -56,22 +56,20 @@ static bool hash_ok(webcrypto_algorithm h) {
 
 /* ---- operation scaffolding ---- */
 
-typedef struct op {
-    jca_thread *t;
-    JNIEnv *env;
-} op;
 
 /* Attaches the thread if needed and opens the operation's local frame. */
-static webcrypto_status op_begin(op *o) {
+webcrypto_status jca_op_begin_cap(jca_op *o, jint capacity) {
     o->t = jca_thread_get();
     if (!o->t) return WEBCRYPTO_ERR_OPERATION; /* message set */
     o->env = o->t->env;
-    return jca_frame_push(o->t, JCA_FRAME);
+    return jca_frame_push(o->t, capacity);
 }
+
+webcrypto_status jca_op_begin(jca_op *o) { return jca_op_begin_cap(o, JCA_FRAME); }
 
 /* Closes the frame. A pending exception here would be a bug of this file
  * (a call not checked); it is counted, mapped and cleared. */
-static webcrypto_status op_end(op *o, webcrypto_status st) {
+webcrypto_status jca_op_end(jca_op *o, webcrypto_status st) {
     if ((*o->env)->ExceptionCheck(o->env)) {
         atomic_fetch_add_explicit(&jca_stat_pending, 1, memory_order_relaxed);
         webcrypto_status e = jca_exception(o->env, "unchecked Java call");
@@ -81,34 +79,27 @@ static webcrypto_status op_end(op *o, webcrypto_status st) {
     return st;
 }
 
-#define JCHECK(o, what)                                        \
-    do {                                                       \
-        if ((*(o)->env)->ExceptionCheck((o)->env)) {           \
-            st = jca_exception((o)->env, what);                \
-            goto done;                                         \
-        }                                                      \
-    } while (0)
 
-static void drop(op *o, jobject *engine) {
+void jca_drop(jca_op *o, jobject *engine) {
     jca_global_free(o->env, *engine);
     *engine = NULL;
 }
 
 /* Copies n <= JCA_CHUNK caller bytes into the thread's input array. */
-static webcrypto_status put_in(op *o, const uint8_t *p, size_t n) {
+webcrypto_status jca_put_in(jca_op *o, const uint8_t *p, size_t n) {
     if (n) (*o->env)->SetByteArrayRegion(o->env, o->t->in_buf, 0, (jsize)n, (const jbyte *)p);
     if ((*o->env)->ExceptionCheck(o->env)) return jca_exception(o->env, "SetByteArrayRegion");
     return WEBCRYPTO_OK;
 }
 
-static webcrypto_status get_bytes(op *o, jbyteArray a, size_t off, size_t n, uint8_t *p) {
+webcrypto_status jca_get_bytes(jca_op *o, jbyteArray a, size_t off, size_t n, uint8_t *p) {
     if (n) (*o->env)->GetByteArrayRegion(o->env, a, (jsize)off, (jsize)n, (jbyte *)p);
     if ((*o->env)->ExceptionCheck(o->env)) return jca_exception(o->env, "GetByteArrayRegion");
     return WEBCRYPTO_OK;
 }
 
 /* A new local byte[] holding p[0..n). */
-static webcrypto_status new_array(op *o, const uint8_t *p, size_t n, jbyteArray *out) {
+webcrypto_status jca_new_array(jca_op *o, const uint8_t *p, size_t n, jbyteArray *out) {
     if (n > (size_t)INT32_MAX)
         return wc_error(WEBCRYPTO_ERR_OPERATION, "jca: %zu bytes do not fit a Java array", n);
     jbyteArray a = (*o->env)->NewByteArray(o->env, (jsize)n);
@@ -123,7 +114,7 @@ static webcrypto_status new_array(op *o, const uint8_t *p, size_t n, jbyteArray 
 
 /* Overwrites a Java array that held secret bytes (the copy the JVM may have
  * made elsewhere is beyond reach). */
-static void zero_array(op *o, jbyteArray a, size_t n) {
+void jca_zero_array(jca_op *o, jbyteArray a, size_t n) {
     static const jbyte zeros[256];
     for (size_t off = 0; a && off < n; off += sizeof zeros) {
         size_t k = n - off < sizeof zeros ? n - off : sizeof zeros;
@@ -137,11 +128,11 @@ static void zero_array(op *o, jbyteArray a, size_t n) {
 
 /* Feeds in[0..len) to engine.m(byte[], int, int) in chunks (update,
  * updateAAD). */
-static webcrypto_status feed(op *o, jobject engine, jmethodID m, const uint8_t *in, size_t len,
+webcrypto_status jca_feed(jca_op *o, jobject engine, jmethodID m, const uint8_t *in, size_t len,
                              const char *what) {
     while (len > 0) {
         size_t n = len < JCA_CHUNK ? len : JCA_CHUNK;
-        webcrypto_status st = put_in(o, in, n);
+        webcrypto_status st = jca_put_in(o, in, n);
         if (st != WEBCRYPTO_OK) return st;
         (*o->env)->CallVoidMethod(o->env, engine, m, o->t->in_buf, 0, (jint)n);
         if ((*o->env)->ExceptionCheck(o->env)) return jca_exception(o->env, what);
@@ -153,7 +144,7 @@ static webcrypto_status feed(op *o, jobject engine, jmethodID m, const uint8_t *
 
 /* engine = Class.getInstance(name, provider): one per thread, or one per
  * context. */
-static webcrypto_status get_instance(op *o, jclass cls, jmethodID get, jmethodID get_p,
+webcrypto_status jca_get_instance(jca_op *o, jclass cls, jmethodID get, jmethodID get_p,
                                      jstring name, jobject provider, jobject *out) {
     jobject e = provider ? (*o->env)->CallStaticObjectMethod(o->env, cls, get_p, name, provider)
                          : (*o->env)->CallStaticObjectMethod(o->env, cls, get, name);
@@ -163,11 +154,11 @@ static webcrypto_status get_instance(op *o, jclass cls, jmethodID get, jmethodID
 }
 
 /* The same, kept as a global reference in *slot. */
-static webcrypto_status cached_instance(op *o, jclass cls, jmethodID get, jmethodID get_p,
+webcrypto_status jca_cached_instance(jca_op *o, jclass cls, jmethodID get, jmethodID get_p,
                                         jstring name, jobject provider, jobject *slot) {
     if (*slot) return WEBCRYPTO_OK;
     jobject e = NULL;
-    webcrypto_status st = get_instance(o, cls, get, get_p, name, provider, &e);
+    webcrypto_status st = jca_get_instance(o, cls, get, get_p, name, provider, &e);
     if (st != WEBCRYPTO_OK) return st;
     *slot = jca_global(o->env, e);
     (*o->env)->DeleteLocalRef(o->env, e);
@@ -178,7 +169,7 @@ static webcrypto_status cached_instance(op *o, jclass cls, jmethodID get, jmetho
 /* new SecretKeySpec(key, alg). An empty HMAC key becomes one zero byte,
  * which HMAC treats identically (keys are zero-padded to the block size),
  * because SecretKeySpec refuses empty keys. */
-static webcrypto_status key_spec(op *o, const uint8_t *key, size_t len, jstring alg,
+webcrypto_status jca_key_spec(jca_op *o, const uint8_t *key, size_t len, jstring alg,
                                  jobject *out) {
     static const uint8_t zero = 0;
     if (len == 0) {
@@ -186,11 +177,11 @@ static webcrypto_status key_spec(op *o, const uint8_t *key, size_t len, jstring 
         len = 1;
     }
     jbyteArray a = NULL;
-    webcrypto_status st = new_array(o, key, len, &a);
+    webcrypto_status st = jca_new_array(o, key, len, &a);
     if (st != WEBCRYPTO_OK) return st;
     jobject spec = (*o->env)->NewObject(o->env, jca.SecretKeySpec, jca.sks_new, a, alg);
     if ((*o->env)->ExceptionCheck(o->env) || !spec) st = jca_exception(o->env, "new SecretKeySpec");
-    zero_array(o, a, len);
+    jca_zero_array(o, a, len);
     (*o->env)->DeleteLocalRef(o->env, a);
     if (st == WEBCRYPTO_OK) *out = spec;
     return st;
@@ -198,7 +189,7 @@ static webcrypto_status key_spec(op *o, const uint8_t *key, size_t len, jstring 
 
 /* ---- init: providers, names and probes ---- */
 
-static jstring global_string(op *o, const char *s, webcrypto_status *st) {
+jstring jca_global_string(jca_op *o, const char *s, webcrypto_status *st) {
     if (*st != WEBCRYPTO_OK || !s) return NULL;
     jstring l = (*o->env)->NewStringUTF(o->env, s);
     if ((*o->env)->ExceptionCheck(o->env) || !l) {
@@ -211,7 +202,7 @@ static jstring global_string(op *o, const char *s, webcrypto_status *st) {
     return g;
 }
 
-static void string_of(op *o, jstring s, char *out, size_t cap) {
+static void jca_string_of(jca_op *o, jstring s, char *out, size_t cap) {
     snprintf(out, cap, "?");
     if (!s) return;
     const char *u = (*o->env)->GetStringUTFChars(o->env, s, NULL);
@@ -224,14 +215,14 @@ static void string_of(op *o, jstring s, char *out, size_t cap) {
 }
 
 /* "NAME VERSION" of a provider. */
-static void provider_label(op *o, jobject p, char *out, size_t cap) {
+static void jca_provider_label(jca_op *o, jobject p, char *out, size_t cap) {
     char name[64] = "?", version[32] = "?";
     jstring s = (*o->env)->CallObjectMethod(o->env, p, jca.prov_name);
     if ((*o->env)->ExceptionCheck(o->env)) (*o->env)->ExceptionClear(o->env);
-    else string_of(o, s, name, sizeof name);
+    else jca_string_of(o, s, name, sizeof name);
     s = (*o->env)->CallObjectMethod(o->env, p, jca.prov_version);
     if ((*o->env)->ExceptionCheck(o->env)) (*o->env)->ExceptionClear(o->env);
-    else string_of(o, s, version, sizeof version);
+    else jca_string_of(o, s, version, sizeof version);
     snprintf(out, cap, "%s %s", name, version);
 }
 
@@ -239,18 +230,18 @@ static void provider_label(op *o, jobject p, char *out, size_t cap) {
  * lacks it), or for "jca" the first of the JVM's order (asked through
  * getProvider(), which fixes the engine's choice). An absent algorithm is
  * not an error: its exception is mapped and dropped. */
-static jobject probe_provider(op *o, const jca_variant *v, jclass cls, jmethodID get,
+jobject jca_probe_provider(jca_op *o, const jca_variant *v, jclass cls, jmethodID get,
                               jmethodID get_p, jmethodID get_provider, jstring name,
                               bool named_only) {
     jobject e = NULL;
     if (v->provider) {
-        if (get_instance(o, cls, get, get_p, name, v->provider, &e) == WEBCRYPTO_OK) {
+        if (jca_get_instance(o, cls, get, get_p, name, v->provider, &e) == WEBCRYPTO_OK) {
             (*o->env)->DeleteLocalRef(o->env, e);
             return jca_global(o->env, v->provider);
         }
         if (named_only) return NULL;
     }
-    if (get_instance(o, cls, get, NULL, name, NULL, &e) != WEBCRYPTO_OK) return NULL;
+    if (jca_get_instance(o, cls, get, NULL, name, NULL, &e) != WEBCRYPTO_OK) return NULL;
     jobject p = (*o->env)->CallObjectMethod(o->env, e, get_provider);
     if ((*o->env)->ExceptionCheck(o->env) || !p) {
         jca_exception(o->env, "getProvider");
@@ -264,7 +255,7 @@ static jobject probe_provider(op *o, const jca_variant *v, jclass cls, jmethodID
 
 /* RFC 8452 appendix C.1, AEAD_AES_128_GCM_SIV, the 8-byte plaintext case:
  * a provider that returns plain GCM under this name fails it. */
-static bool siv_known_answer(op *o, jca_variant *v) {
+static bool siv_known_answer(jca_op *o, jca_variant *v) {
     static const uint8_t key[16] = {1};
     static const uint8_t nonce[12] = {3};
     static const uint8_t pt[8] = {1};
@@ -275,9 +266,9 @@ static bool siv_known_answer(op *o, jca_variant *v) {
     webcrypto_status st = WEBCRYPTO_OK;
     jobject c = NULL, spec = NULL, params = NULL;
     jbyteArray n = NULL, in = NULL, out = NULL;
-    if (get_instance(o, jca.Cipher, jca.c_get, jca.c_get_p, v->siv_name, v->siv_prov, &c) ||
-        key_spec(o, key, sizeof key, v->aes_name, &spec) || new_array(o, nonce, 12, &n) ||
-        new_array(o, pt, 8, &in) || new_array(o, NULL, 24, &out))
+    if (jca_get_instance(o, jca.Cipher, jca.c_get, jca.c_get_p, v->siv_name, v->siv_prov, &c) ||
+        jca_key_spec(o, key, sizeof key, v->aes_name, &spec) || jca_new_array(o, nonce, 12, &n) ||
+        jca_new_array(o, pt, 8, &in) || jca_new_array(o, NULL, 24, &out))
         return false;
     params = (*o->env)->NewObject(o->env, jca.GCMParameterSpec, jca.gcm_new, 128, n, 0, 12);
     JCHECK(o, "new GCMParameterSpec");
@@ -285,7 +276,7 @@ static bool siv_known_answer(op *o, jca_variant *v) {
     JCHECK(o, "AES/GCM-SIV init");
     jint len = (*o->env)->CallIntMethod(o->env, c, jca.c_final, in, 0, 8, out, 0);
     JCHECK(o, "AES/GCM-SIV doFinal");
-    if (len != 24 || get_bytes(o, out, 0, 24, got) != WEBCRYPTO_OK) return false;
+    if (len != 24 || jca_get_bytes(o, out, 0, 24, got) != WEBCRYPTO_OK) return false;
     return memcmp(got, expect, sizeof got) == 0;
 done:
     (void)st;
@@ -293,13 +284,13 @@ done:
 }
 
 /* Whether GCM takes 32-bit tags (SunJCE allows only 96..128 bits). */
-static bool gcm_short_tags(op *o, jca_variant *v) {
+static bool gcm_short_tags(jca_op *o, jca_variant *v) {
     static const uint8_t key[16], iv[12];
     webcrypto_status st = WEBCRYPTO_OK;
     jobject c = NULL, spec = NULL, params = NULL;
     jbyteArray n = NULL;
-    if (get_instance(o, jca.Cipher, jca.c_get, jca.c_get_p, v->gcm_name, v->gcm_prov, &c) ||
-        key_spec(o, key, sizeof key, v->aes_name, &spec) || new_array(o, iv, 12, &n))
+    if (jca_get_instance(o, jca.Cipher, jca.c_get, jca.c_get_p, v->gcm_name, v->gcm_prov, &c) ||
+        jca_key_spec(o, key, sizeof key, v->aes_name, &spec) || jca_new_array(o, iv, 12, &n))
         return false;
     params = (*o->env)->NewObject(o->env, jca.GCMParameterSpec, jca.gcm_new, 32, n, 0, 12);
     JCHECK(o, "new GCMParameterSpec");
@@ -311,10 +302,39 @@ done:
     return false;
 }
 
-static webcrypto_status variant_setup(op *o, jca_variant *v, const char *variant, uint64_t *caps) {
+/* RFC 3394 section 4.1 (128-bit KEK, 128-bit key data) through the
+ * provider's AESWrap in ENCRYPT_MODE (the raw-bytes interface WebCrypto's
+ * wrapKey needs; SunJCE has it since JDK 17). */
+static bool kw_known_answer(jca_op *o, jca_variant *v) {
+    static const uint8_t kek[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    static const uint8_t data[16] = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
+                                     0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff};
+    static const uint8_t expect[24] = {0x1f, 0xa6, 0x8b, 0x0a, 0x81, 0x12, 0xb4, 0x47,
+                                       0xae, 0xf3, 0x4b, 0xd8, 0xfb, 0x5a, 0x7b, 0x82,
+                                       0x9d, 0x3e, 0x86, 0x23, 0x71, 0xd2, 0xcf, 0xe5};
+    uint8_t got[24];
+    webcrypto_status st = WEBCRYPTO_OK;
+    jobject c = NULL, spec = NULL;
+    jbyteArray in = NULL, out = NULL;
+    if (jca_get_instance(o, jca.Cipher, jca.c_get, jca.c_get_p, v->kw_name, v->kw_prov, &c) ||
+        jca_key_spec(o, kek, sizeof kek, v->aes_name, &spec) || jca_new_array(o, data, 16, &in) ||
+        jca_new_array(o, NULL, 32, &out))
+        return false;
+    (*o->env)->CallVoidMethod(o->env, c, jca.c_init, ENCRYPT_MODE, spec, NULL);
+    JCHECK(o, "AESWrap init");
+    jint len = (*o->env)->CallIntMethod(o->env, c, jca.c_final, in, 0, 16, out, 0);
+    JCHECK(o, "AESWrap doFinal");
+    if (len != 24 || jca_get_bytes(o, out, 0, 24, got) != WEBCRYPTO_OK) return false;
+    return memcmp(got, expect, sizeof got) == 0;
+done:
+    (void)st;
+    return false;
+}
+
+static webcrypto_status variant_setup(jca_op *o, jca_variant *v, const char *variant, uint64_t *caps) {
     webcrypto_status st = WEBCRYPTO_OK;
     if (variant) {
-        jstring pname = global_string(o, variant, &st);
+        jstring pname = jca_global_string(o, variant, &st);
         if (st != WEBCRYPTO_OK) return st;
         jobject p = (*o->env)->CallStaticObjectMethod(o->env, jca.Security, jca.sec_get_provider,
                                                       pname);
@@ -345,34 +365,35 @@ static webcrypto_status variant_setup(op *o, jca_variant *v, const char *variant
         if (!v->provider) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "jca: NewGlobalRef failed");
     }
     for (int h = 1; h < JCA_N_HASH; h++) {
-        v->md_name[h] = global_string(o, md_names[h], &st);
-        v->mac_name[h] = global_string(o, mac_names[h], &st);
-        v->pbkdf2_name[h] = global_string(o, pbkdf2_names[h], &st);
-        v->kdf_name[h] = global_string(o, kdf_names[h], &st);
+        v->md_name[h] = jca_global_string(o, md_names[h], &st);
+        v->mac_name[h] = jca_global_string(o, mac_names[h], &st);
+        v->pbkdf2_name[h] = jca_global_string(o, pbkdf2_names[h], &st);
+        v->kdf_name[h] = jca_global_string(o, kdf_names[h], &st);
     }
-    v->cbc_name = global_string(o, "AES/CBC/NoPadding", &st);
-    v->ctr_name = global_string(o, "AES/CTR/NoPadding", &st);
-    v->gcm_name = global_string(o, "AES/GCM/NoPadding", &st);
-    v->siv_name = global_string(o, "AES/GCM-SIV/NoPadding", &st);
-    v->aes_name = global_string(o, "AES", &st);
+    v->cbc_name = jca_global_string(o, "AES/CBC/NoPadding", &st);
+    v->ctr_name = jca_global_string(o, "AES/CTR/NoPadding", &st);
+    v->gcm_name = jca_global_string(o, "AES/GCM/NoPadding", &st);
+    v->siv_name = jca_global_string(o, "AES/GCM-SIV/NoPadding", &st);
+    v->aes_name = jca_global_string(o, "AES", &st);
+    v->kw_name = jca_global_string(o, "AESWrap", &st);
     if (st != WEBCRYPTO_OK) return st;
 
     uint64_t c = 0;
     bool any_mac = false, any_pbkdf2 = false;
     char md_from[64] = "";
     for (int h = 1; h < JCA_N_HASH; h++) {
-        v->md_prov[h] = probe_provider(o, v, jca.MessageDigest, jca.md_get, jca.md_get_p,
+        v->md_prov[h] = jca_probe_provider(o, v, jca.MessageDigest, jca.md_get, jca.md_get_p,
                                        jca.md_provider, v->md_name[h], false);
-        v->mac_prov[h] = probe_provider(o, v, jca.Mac, jca.mac_get, jca.mac_get_p,
+        v->mac_prov[h] = jca_probe_provider(o, v, jca.Mac, jca.mac_get, jca.mac_get_p,
                                         jca.mac_provider, v->mac_name[h], true);
-        v->pbkdf2_prov[h] = probe_provider(o, v, jca.SecretKeyFactory, jca.skf_get,
+        v->pbkdf2_prov[h] = jca_probe_provider(o, v, jca.SecretKeyFactory, jca.skf_get,
                                            jca.skf_get_p, jca.skf_provider, v->pbkdf2_name[h],
                                            true);
         if (v->md_prov[h]) {
             c |= WC_CAP(h);
             if (v->provider && !(*o->env)->IsSameObject(o->env, v->md_prov[h], v->provider) &&
                 !md_from[0])
-                provider_label(o, v->md_prov[h], md_from, sizeof md_from);
+                jca_provider_label(o, v->md_prov[h], md_from, sizeof md_from);
         }
         any_mac = any_mac || v->mac_prov[h];
         any_pbkdf2 = any_pbkdf2 || v->pbkdf2_prov[h];
@@ -380,7 +401,7 @@ static webcrypto_status variant_setup(op *o, jca_variant *v, const char *variant
             /* javax.crypto.KDF (JDK 25+): kept only as "has it"; KDF
              * instances are made per call. */
             jobject k = NULL;
-            if (get_instance(o, jca.KDF, jca.kdf_get, jca.kdf_get_p, v->kdf_name[h], v->provider,
+            if (jca_get_instance(o, jca.KDF, jca.kdf_get, jca.kdf_get_p, v->kdf_name[h], v->provider,
                              &k) == WEBCRYPTO_OK) {
                 v->kdf_prov[h] = v->provider ? jca_global(o->env, v->provider) : NULL;
                 v->have_kdf[h] = true;
@@ -388,13 +409,13 @@ static webcrypto_status variant_setup(op *o, jca_variant *v, const char *variant
             }
         }
     }
-    v->cbc_prov = probe_provider(o, v, jca.Cipher, jca.c_get, jca.c_get_p, jca.c_provider,
+    v->cbc_prov = jca_probe_provider(o, v, jca.Cipher, jca.c_get, jca.c_get_p, jca.c_provider,
                                  v->cbc_name, true);
-    v->ctr_prov = probe_provider(o, v, jca.Cipher, jca.c_get, jca.c_get_p, jca.c_provider,
+    v->ctr_prov = jca_probe_provider(o, v, jca.Cipher, jca.c_get, jca.c_get_p, jca.c_provider,
                                  v->ctr_name, true);
-    v->gcm_prov = probe_provider(o, v, jca.Cipher, jca.c_get, jca.c_get_p, jca.c_provider,
+    v->gcm_prov = jca_probe_provider(o, v, jca.Cipher, jca.c_get, jca.c_get_p, jca.c_provider,
                                  v->gcm_name, true);
-    v->siv_prov = probe_provider(o, v, jca.Cipher, jca.c_get, jca.c_get_p, jca.c_provider,
+    v->siv_prov = jca_probe_provider(o, v, jca.Cipher, jca.c_get, jca.c_get_p, jca.c_provider,
                                  v->siv_name, true);
     bool siv_ok = v->siv_prov && siv_known_answer(o, v);
     if (v->siv_prov && !siv_ok) {
@@ -402,6 +423,13 @@ static webcrypto_status variant_setup(op *o, jca_variant *v, const char *variant
         v->siv_prov = NULL;
     }
     if (v->gcm_prov) v->gcm_short_tags = gcm_short_tags(o, v);
+    v->kw_prov = jca_probe_provider(o, v, jca.Cipher, jca.c_get, jca.c_get_p, jca.c_provider,
+                                    v->kw_name, true);
+    bool kw_ok = v->kw_prov && kw_known_answer(o, v);
+    if (v->kw_prov && !kw_ok) {
+        jca_global_free(o->env, v->kw_prov);
+        v->kw_prov = NULL;
+    }
 
     jobject r = (*o->env)->NewObject(o->env, jca.SecureRandom, jca.sr_new);
     if ((*o->env)->ExceptionCheck(o->env) || !r) return jca_exception(o->env, "new SecureRandom");
@@ -416,10 +444,12 @@ static webcrypto_status variant_setup(op *o, jca_variant *v, const char *variant
     if (v->ctr_prov) c |= WC_CAP(WEBCRYPTO_ALG_AES_CTR);
     if (v->gcm_prov) c |= WC_CAP(WEBCRYPTO_ALG_AES_GCM);
     if (siv_ok) c |= WC_CAP(WEBCRYPTO_ALG_AES_GCM_SIV);
+    if (kw_ok) c |= WC_CAP(WEBCRYPTO_ALG_AES_KW);
+    if ((st = jca_pkey_setup(o, v, &c)) != WEBCRYPTO_OK) return st;
     if (c == 0) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: the provider offers nothing usable");
 
     char prov[80] = "the JVM's providers";
-    if (v->provider) provider_label(o, v->provider, prov, sizeof prov);
+    if (v->provider) jca_provider_label(o, v->provider, prov, sizeof prov);
     bool kdf = false;
     for (int h = 1; h < JCA_N_HASH; h++) kdf = kdf || v->have_kdf[h];
     snprintf(v->description, sizeof v->description, "JCA via JNI: %s%s%s%s; %s%s", prov,
@@ -439,8 +469,8 @@ static webcrypto_status jca_init(const char *variant, void **bctx, uint64_t *cap
     if (!v) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
     v->index = variant_count;
     snprintf(v->label, sizeof v->label, "jca%s%s", variant ? ":" : "", variant ? variant : "");
-    op o;
-    st = op_begin(&o);
+    jca_op o;
+    st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) {
         free(v);
         return st;
@@ -448,7 +478,7 @@ static webcrypto_status jca_init(const char *variant, void **bctx, uint64_t *cap
     /* Probing makes more local references than one frame of JCA_FRAME. */
     if ((*o.env)->EnsureLocalCapacity(o.env, 256) != 0) st = jca_exception(o.env, "EnsureLocalCapacity");
     if (st == WEBCRYPTO_OK) st = variant_setup(&o, v, variant, caps);
-    st = op_end(&o, st);
+    st = jca_op_end(&o, st);
     if (st != WEBCRYPTO_OK) {
         /* The global references made so far stay: init failures are rare
          * and final (the registry never retries). */
@@ -464,25 +494,25 @@ static webcrypto_status jca_init(const char *variant, void **bctx, uint64_t *cap
 
 static webcrypto_status jca_random_bytes(const void *bctx, uint8_t *out, size_t len) {
     const jca_variant *v = bctx;
-    op o;
-    webcrypto_status st = op_begin(&o);
+    jca_op o;
+    webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
     jbyteArray a = NULL;
-    st = new_array(&o, NULL, len, &a);
+    st = jca_new_array(&o, NULL, len, &a);
     if (st == WEBCRYPTO_OK) {
         (*o.env)->CallVoidMethod(o.env, v->random, jca.sr_next, a);
         JCHECK(&o, "SecureRandom.nextBytes");
-        st = get_bytes(&o, a, 0, len, out);
-        zero_array(&o, a, len);
+        st = jca_get_bytes(&o, a, 0, len, out);
+        jca_zero_array(&o, a, len);
     }
 done:
-    return op_end(&o, st);
+    return jca_op_end(&o, st);
 }
 
 /* ---- digest ---- */
 
 /* md.digest(out_buf, 0, size) and the copy out. */
-static webcrypto_status md_finish(op *o, jobject md, webcrypto_algorithm hash, uint8_t *out) {
+static webcrypto_status md_finish(jca_op *o, jobject md, webcrypto_algorithm hash, uint8_t *out) {
     webcrypto_status st = WEBCRYPTO_OK;
     jint n = (*o->env)->CallIntMethod(o->env, md, jca.md_digest, o->t->out_buf, 0,
                                       (jint)md_sizes[hash]);
@@ -490,7 +520,7 @@ static webcrypto_status md_finish(op *o, jobject md, webcrypto_algorithm hash, u
     if ((size_t)n != md_sizes[hash])
         return wc_error(WEBCRYPTO_ERR_OPERATION, "jca: digest of %d bytes, expected %zu", (int)n,
                         md_sizes[hash]);
-    st = get_bytes(o, o->t->out_buf, 0, md_sizes[hash], out);
+    st = jca_get_bytes(o, o->t->out_buf, 0, md_sizes[hash], out);
 done:
     return st;
 }
@@ -500,16 +530,16 @@ static webcrypto_status jca_digest(const void *bctx, webcrypto_algorithm hash, c
     const jca_variant *v = bctx;
     if (!hash_ok(hash) || !v->md_prov[hash])
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: no digest %d", (int)hash);
-    op o;
-    webcrypto_status st = op_begin(&o);
+    jca_op o;
+    webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
     jobject *slot = &o.t->v[v->index].md[hash];
-    st = cached_instance(&o, jca.MessageDigest, jca.md_get, jca.md_get_p, v->md_name[hash],
+    st = jca_cached_instance(&o, jca.MessageDigest, jca.md_get, jca.md_get_p, v->md_name[hash],
                          v->md_prov[hash], slot);
-    if (st == WEBCRYPTO_OK) st = feed(&o, *slot, jca.md_update, in, len, "MessageDigest.update");
+    if (st == WEBCRYPTO_OK) st = jca_feed(&o, *slot, jca.md_update, in, len, "MessageDigest.update");
     if (st == WEBCRYPTO_OK) st = md_finish(&o, *slot, hash, out);
-    if (st != WEBCRYPTO_OK) drop(&o, slot);
-    return op_end(&o, st);
+    if (st != WEBCRYPTO_OK) jca_drop(&o, slot);
+    return jca_op_end(&o, st);
 }
 
 typedef struct md_ctx {
@@ -524,15 +554,15 @@ static webcrypto_status jca_digest_new(const void *bctx, webcrypto_algorithm has
     md_ctx *c = calloc(1, sizeof *c);
     if (!c) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
     c->hash = hash;
-    op o;
-    webcrypto_status st = op_begin(&o);
+    jca_op o;
+    webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) {
         free(c);
         return st;
     }
-    st = cached_instance(&o, jca.MessageDigest, jca.md_get, jca.md_get_p, v->md_name[hash],
+    st = jca_cached_instance(&o, jca.MessageDigest, jca.md_get, jca.md_get_p, v->md_name[hash],
                          v->md_prov[hash], &c->md);
-    st = op_end(&o, st);
+    st = jca_op_end(&o, st);
     if (st != WEBCRYPTO_OK) {
         free(c);
         return st;
@@ -543,24 +573,24 @@ static webcrypto_status jca_digest_new(const void *bctx, webcrypto_algorithm has
 
 static webcrypto_status jca_digest_update(void *ctx, const uint8_t *in, size_t len) {
     md_ctx *c = ctx;
-    op o;
-    webcrypto_status st = op_begin(&o);
+    jca_op o;
+    webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
-    st = feed(&o, c->md, jca.md_update, in, len, "MessageDigest.update");
-    return op_end(&o, st);
+    st = jca_feed(&o, c->md, jca.md_update, in, len, "MessageDigest.update");
+    return jca_op_end(&o, st);
 }
 
 static webcrypto_status jca_digest_final(void *ctx, uint8_t *out) {
     md_ctx *c = ctx;
-    op o;
-    webcrypto_status st = op_begin(&o);
+    jca_op o;
+    webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
     st = md_finish(&o, c->md, c->hash, out);
-    return op_end(&o, st);
+    return jca_op_end(&o, st);
 }
 
 /* Releases a context's engine (attaching the thread if it never was). */
-static void engine_release(jobject global) {
+void jca_engine_release(jobject global) {
     if (!global) return;
     jca_thread *t = jca_thread_get();
     if (t) jca_global_free(t->env, global);
@@ -569,7 +599,7 @@ static void engine_release(jobject global) {
 static void jca_digest_free(void *ctx) {
     md_ctx *c = ctx;
     if (!c) return;
-    engine_release(c->md);
+    jca_engine_release(c->md);
     free(c);
 }
 
@@ -611,7 +641,8 @@ static webcrypto_status jca_secret_key_new(const void *bctx, webcrypto_algorithm
     case WEBCRYPTO_ALG_AES_CBC:
     case WEBCRYPTO_ALG_AES_CTR:
     case WEBCRYPTO_ALG_AES_GCM:
-    case WEBCRYPTO_ALG_AES_GCM_SIV: name = v->aes_name; break;
+    case WEBCRYPTO_ALG_AES_GCM_SIV:
+    case WEBCRYPTO_ALG_AES_KW: name = v->aes_name; break;
     default:
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: no secret keys for %s",
                         webcrypto_algorithm_name(alg) ? webcrypto_algorithm_name(alg) : "?");
@@ -623,19 +654,19 @@ static webcrypto_status jca_secret_key_new(const void *bctx, webcrypto_algorithm
     k->v = v;
     k->id = atomic_fetch_add_explicit(&next_key_id, 1, memory_order_relaxed);
     k->bytes_id = fnv1a(key, key_len) | 1; /* never 0, "nothing recorded" */
-    op o;
-    webcrypto_status st = op_begin(&o);
+    jca_op o;
+    webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) {
         free(k);
         return st;
     }
     jobject spec = NULL;
-    st = key_spec(&o, key, key_len, name, &spec);
+    st = jca_key_spec(&o, key, key_len, name, &spec);
     if (st == WEBCRYPTO_OK) {
         k->spec = jca_global(o.env, spec);
         if (!k->spec) st = wc_error(WEBCRYPTO_ERR_NO_MEMORY, "jca: NewGlobalRef failed");
     }
-    st = op_end(&o, st);
+    st = jca_op_end(&o, st);
     if (st != WEBCRYPTO_OK) {
         free(k);
         return st;
@@ -650,7 +681,7 @@ static webcrypto_status jca_secret_key_new(const void *bctx, webcrypto_algorithm
 static void jca_secret_key_free(void *state) {
     jca_key *k = state;
     if (!k) return;
-    engine_release(k->spec);
+    jca_engine_release(k->spec);
     wc_wipe(k, sizeof *k);
     free(k);
 }
@@ -659,7 +690,7 @@ static void jca_secret_key_free(void *state) {
 
 /* A Mac of this thread keyed with k: found in the thread's slots, or a slot
  * re-keyed (Mac.init) round-robin. */
-static webcrypto_status mac_for_key(op *o, const jca_key *k, jobject **out) {
+static webcrypto_status mac_for_key(jca_op *o, const jca_key *k, jobject **out) {
     jca_thread_engines *e = &o->t->v[k->v->index];
     int h = (int)k->hash;
     for (int s = 0; s < JCA_MAC_SLOTS; s++)
@@ -669,13 +700,13 @@ static webcrypto_status mac_for_key(op *o, const jca_key *k, jobject **out) {
         }
     int s = (int)(e->mac_next[h]++ % JCA_MAC_SLOTS);
     e->mac_key[h][s] = 0;
-    webcrypto_status st = cached_instance(o, jca.Mac, jca.mac_get, jca.mac_get_p,
+    webcrypto_status st = jca_cached_instance(o, jca.Mac, jca.mac_get, jca.mac_get_p,
                                           k->v->mac_name[h], k->v->mac_prov[h], &e->mac[h][s]);
     if (st != WEBCRYPTO_OK) return st;
     (*o->env)->CallVoidMethod(o->env, e->mac[h][s], jca.mac_init, k->spec);
     if ((*o->env)->ExceptionCheck(o->env)) {
         st = jca_exception(o->env, "Mac.init");
-        drop(o, &e->mac[h][s]);
+        jca_drop(o, &e->mac[h][s]);
         return st;
     }
     e->mac_key[h][s] = k->id;
@@ -684,29 +715,29 @@ static webcrypto_status mac_for_key(op *o, const jca_key *k, jobject **out) {
 }
 
 /* mac.doFinal(out_buf, 0) and the copy out; the Mac stays keyed. */
-static webcrypto_status mac_finish(op *o, jobject mac, size_t size, uint8_t *out) {
+static webcrypto_status mac_finish(jca_op *o, jobject mac, size_t size, uint8_t *out) {
     (*o->env)->CallVoidMethod(o->env, mac, jca.mac_final, o->t->out_buf, 0);
     if ((*o->env)->ExceptionCheck(o->env)) return jca_exception(o->env, "Mac.doFinal");
-    return get_bytes(o, o->t->out_buf, 0, size, out);
+    return jca_get_bytes(o, o->t->out_buf, 0, size, out);
 }
 
 static webcrypto_status jca_hmac(const void *key_state, const uint8_t *in, size_t len,
                                  uint8_t *out) {
     const jca_key *k = key_state;
-    op o;
-    webcrypto_status st = op_begin(&o);
+    jca_op o;
+    webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
     jobject *mac = NULL;
     st = mac_for_key(&o, k, &mac);
     if (st == WEBCRYPTO_OK) {
-        st = feed(&o, *mac, jca.mac_update, in, len, "Mac.update");
+        st = jca_feed(&o, *mac, jca.mac_update, in, len, "Mac.update");
         if (st == WEBCRYPTO_OK) st = mac_finish(&o, *mac, md_sizes[k->hash], out);
         if (st != WEBCRYPTO_OK) {
             o.t->v[k->v->index].mac_key[k->hash][mac - o.t->v[k->v->index].mac[k->hash]] = 0;
-            drop(&o, mac);
+            jca_drop(&o, mac);
         }
     }
-    return op_end(&o, st);
+    return jca_op_end(&o, st);
 }
 
 typedef struct mac_ctx {
@@ -719,20 +750,20 @@ static webcrypto_status jca_hmac_new(const void *key_state, void **ctx) {
     mac_ctx *c = calloc(1, sizeof *c);
     if (!c) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
     c->size = md_sizes[k->hash];
-    op o;
-    webcrypto_status st = op_begin(&o);
+    jca_op o;
+    webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) {
         free(c);
         return st;
     }
-    st = cached_instance(&o, jca.Mac, jca.mac_get, jca.mac_get_p, k->v->mac_name[k->hash],
+    st = jca_cached_instance(&o, jca.Mac, jca.mac_get, jca.mac_get_p, k->v->mac_name[k->hash],
                          k->v->mac_prov[k->hash], &c->mac);
     if (st == WEBCRYPTO_OK) {
         (*o.env)->CallVoidMethod(o.env, c->mac, jca.mac_init, k->spec);
         if ((*o.env)->ExceptionCheck(o.env)) st = jca_exception(o.env, "Mac.init");
     }
-    if (st != WEBCRYPTO_OK) drop(&o, &c->mac);
-    st = op_end(&o, st);
+    if (st != WEBCRYPTO_OK) jca_drop(&o, &c->mac);
+    st = jca_op_end(&o, st);
     if (st != WEBCRYPTO_OK) {
         free(c);
         return st;
@@ -743,26 +774,26 @@ static webcrypto_status jca_hmac_new(const void *key_state, void **ctx) {
 
 static webcrypto_status jca_hmac_update(void *ctx, const uint8_t *in, size_t len) {
     mac_ctx *c = ctx;
-    op o;
-    webcrypto_status st = op_begin(&o);
+    jca_op o;
+    webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
-    st = feed(&o, c->mac, jca.mac_update, in, len, "Mac.update");
-    return op_end(&o, st);
+    st = jca_feed(&o, c->mac, jca.mac_update, in, len, "Mac.update");
+    return jca_op_end(&o, st);
 }
 
 static webcrypto_status jca_hmac_final(void *ctx, uint8_t *out) {
     mac_ctx *c = ctx;
-    op o;
-    webcrypto_status st = op_begin(&o);
+    jca_op o;
+    webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
     st = mac_finish(&o, c->mac, c->size, out);
-    return op_end(&o, st);
+    return jca_op_end(&o, st);
 }
 
 static void jca_hmac_free(void *ctx) {
     mac_ctx *c = ctx;
     if (!c) return;
-    engine_release(c->mac);
+    jca_engine_release(c->mac);
     free(c);
 }
 
@@ -778,7 +809,7 @@ typedef struct sink {
     size_t pos;
 } sink;
 
-static webcrypto_status sink_put(op *o, sink *s, jbyteArray a, jint got) {
+static webcrypto_status sink_put(jca_op *o, sink *s, jbyteArray a, jint got) {
     size_t total = s->out_len + s->tail_len;
     if (got < 0 || (size_t)got > total - s->pos)
         return wc_error(WEBCRYPTO_ERR_OPERATION,
@@ -788,7 +819,7 @@ static webcrypto_status sink_put(op *o, sink *s, jbyteArray a, jint got) {
     if (s->pos < s->out_len) {
         size_t k = s->out_len - s->pos < n ? s->out_len - s->pos : n;
         if (s->out) {
-            webcrypto_status st = get_bytes(o, a, 0, k, s->out + s->pos);
+            webcrypto_status st = jca_get_bytes(o, a, 0, k, s->out + s->pos);
             if (st != WEBCRYPTO_OK) return st;
         }
         s->pos += k;
@@ -796,7 +827,7 @@ static webcrypto_status sink_put(op *o, sink *s, jbyteArray a, jint got) {
     }
     if (off < n) {
         if (s->tail) {
-            webcrypto_status st = get_bytes(o, a, off, n - off, s->tail + (s->pos - s->out_len));
+            webcrypto_status st = jca_get_bytes(o, a, off, n - off, s->tail + (s->pos - s->out_len));
             if (st != WEBCRYPTO_OK) return st;
         }
         s->pos += n - off;
@@ -813,14 +844,14 @@ static webcrypto_status sink_put(op *o, sink *s, jbyteArray a, jint got) {
  * for large ones (1 MiB: 14-20 ms instead of 0.3 ms, measured on JDK 17).
  * Input is read before the output that replaces it is written, so out may
  * equal in. */
-static webcrypto_status cipher_run(op *o, jobject c, const uint8_t *in, size_t len,
+static webcrypto_status cipher_run(jca_op *o, jobject c, const uint8_t *in, size_t len,
                                    const uint8_t *final_in, size_t final_len, bool final,
                                    sink *s) {
     webcrypto_status st = WEBCRYPTO_OK;
     size_t total = s->out_len + s->tail_len;
     while (len > 0) {
         size_t n = len < JCA_CHUNK ? len : JCA_CHUNK;
-        if ((st = put_in(o, in, n)) != WEBCRYPTO_OK) return st;
+        if ((st = jca_put_in(o, in, n)) != WEBCRYPTO_OK) return st;
         jint got = (*o->env)->CallIntMethod(o->env, c, jca.c_update, o->t->in_buf, 0, (jint)n,
                                             o->t->out_buf, 0);
         JCHECK(o, "Cipher.update");
@@ -833,9 +864,9 @@ static webcrypto_status cipher_run(op *o, jobject c, const uint8_t *in, size_t l
          * return it here: a bigger array then, for this call only. */
         size_t need = total - s->pos;
         jbyteArray outa = o->t->out_buf;
-        if (need > JCA_CHUNK + JCA_OUT_SLACK && (st = new_array(o, NULL, need, &outa)))
+        if (need > JCA_CHUNK + JCA_OUT_SLACK && (st = jca_new_array(o, NULL, need, &outa)))
             return st;
-        if ((st = put_in(o, final_in, final_len)) != WEBCRYPTO_OK) return st;
+        if ((st = jca_put_in(o, final_in, final_len)) != WEBCRYPTO_OK) return st;
         jint got = (*o->env)->CallIntMethod(o->env, c, jca.c_final, o->t->in_buf, 0,
                                             (jint)final_len, outa, 0);
         JCHECK(o, "Cipher.doFinal");
@@ -851,9 +882,9 @@ done:
 }
 
 /* cipher.init(mode, key, new IvParameterSpec(iv)). */
-static webcrypto_status iv_init(op *o, jobject c, jint mode, const jca_key *k,
+static webcrypto_status iv_init(jca_op *o, jobject c, jint mode, const jca_key *k,
                                 const uint8_t iv[16]) {
-    webcrypto_status st = put_in(o, iv, 16);
+    webcrypto_status st = jca_put_in(o, iv, 16);
     if (st != WEBCRYPTO_OK) return st;
     jobject spec = (*o->env)->NewObject(o->env, jca.IvParameterSpec, jca.iv_new, o->t->in_buf, 0, 16);
     JCHECK(o, "new IvParameterSpec");
@@ -867,17 +898,17 @@ done:
 static webcrypto_status raw_mode(const jca_key *k, bool cbc, jint mode, const uint8_t iv[16],
                                  const uint8_t *in, size_t len, uint8_t *out) {
     const jca_variant *v = k->v;
-    op o;
-    webcrypto_status st = op_begin(&o);
+    jca_op o;
+    webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
     jobject *slot = cbc ? &o.t->v[v->index].cbc : &o.t->v[v->index].ctr;
-    st = cached_instance(&o, jca.Cipher, jca.c_get, jca.c_get_p, cbc ? v->cbc_name : v->ctr_name,
+    st = jca_cached_instance(&o, jca.Cipher, jca.c_get, jca.c_get_p, cbc ? v->cbc_name : v->ctr_name,
                          cbc ? v->cbc_prov : v->ctr_prov, slot);
     if (st == WEBCRYPTO_OK) st = iv_init(&o, *slot, mode, k, iv);
     sink s = {.out = out, .out_len = len};
     if (st == WEBCRYPTO_OK) st = cipher_run(&o, *slot, in, len, NULL, 0, false, &s);
-    if (st != WEBCRYPTO_OK) drop(&o, slot);
-    return op_end(&o, st);
+    if (st != WEBCRYPTO_OK) jca_drop(&o, slot);
+    return jca_op_end(&o, st);
 }
 
 static webcrypto_status jca_aes_cbc(const void *key_state, bool encrypt, const uint8_t iv[16],
@@ -900,12 +931,12 @@ static bool seen_eq(jca_iv_seen a, jca_iv_seen b) {
     return a.key_id == b.key_id && a.iv_len == b.iv_len && a.iv_hash == b.iv_hash;
 }
 
-static webcrypto_status aead_init_raw(op *o, jobject c, jint mode, const jca_key *k,
+static webcrypto_status aead_init_raw(jca_op *o, jobject c, jint mode, const jca_key *k,
                                       const uint8_t *iv, size_t iv_len, size_t tag_len) {
     webcrypto_status st = WEBCRYPTO_OK;
     jbyteArray a = o->t->in_buf;
-    if (iv_len <= JCA_CHUNK) st = put_in(o, iv, iv_len);
-    else st = new_array(o, iv, iv_len, &a);
+    if (iv_len <= JCA_CHUNK) st = jca_put_in(o, iv, iv_len);
+    else st = jca_new_array(o, iv, iv_len, &a);
     if (st != WEBCRYPTO_OK) return st;
     jobject spec = (*o->env)->NewObject(o->env, jca.GCMParameterSpec, jca.gcm_new,
                                         (jint)(tag_len * 8), a, 0, (jint)iv_len);
@@ -923,7 +954,7 @@ done:
  * init of either direction ("cannot reuse nonce"); WebCrypto leaves IV
  * uniqueness to the caller, and the engine is reused across calls, so a
  * repeat is first preceded by an init with a different IV. */
-static webcrypto_status aead_init(op *o, jca_aead *e, jint mode, const jca_key *k,
+static webcrypto_status aead_init(jca_op *o, jca_aead *e, jint mode, const jca_key *k,
                                   const uint8_t *iv, size_t iv_len, size_t tag_len) {
     jca_iv_seen now = iv_seen(k, iv, iv_len);
     webcrypto_status st = WEBCRYPTO_OK;
@@ -950,11 +981,11 @@ static webcrypto_status aead_init(op *o, jca_aead *e, jint mode, const jca_key *
     return WEBCRYPTO_OK;
 }
 
-static webcrypto_status aead_engine(op *o, const jca_key *k, bool siv, jca_aead **out) {
+static webcrypto_status aead_engine(jca_op *o, const jca_key *k, bool siv, jca_aead **out) {
     const jca_variant *v = k->v;
     jca_aead *e = siv ? &o->t->v[v->index].siv : &o->t->v[v->index].gcm;
     if (!e->c) memset(e, 0, sizeof *e);
-    webcrypto_status st = cached_instance(o, jca.Cipher, jca.c_get, jca.c_get_p,
+    webcrypto_status st = jca_cached_instance(o, jca.Cipher, jca.c_get, jca.c_get_p,
                                           siv ? v->siv_name : v->gcm_name,
                                           siv ? v->siv_prov : v->gcm_prov, &e->c);
     if (st == WEBCRYPTO_OK) *out = e;
@@ -963,14 +994,14 @@ static webcrypto_status aead_engine(op *o, const jca_key *k, bool siv, jca_aead 
 
 /* One AEAD pass: init, AAD, data, then doFinal over final_in (the tag when
  * decrypting), output to the sink. */
-static webcrypto_status aead_pass(op *o, jca_aead *e, jint mode, const jca_key *k,
+static webcrypto_status aead_pass(jca_op *o, jca_aead *e, jint mode, const jca_key *k,
                                   const uint8_t *iv, size_t iv_len, size_t tag_len,
                                   const uint8_t *aad, size_t aad_len, const uint8_t *in,
                                   size_t len, const uint8_t *final_in, size_t final_len,
                                   sink *s) {
     webcrypto_status st = aead_init(o, e, mode, k, iv, iv_len, tag_len);
     if (st == WEBCRYPTO_OK && aad_len)
-        st = feed(o, e->c, jca.c_aad, aad, aad_len, "Cipher.updateAAD");
+        st = jca_feed(o, e->c, jca.c_aad, aad, aad_len, "Cipher.updateAAD");
     if (st == WEBCRYPTO_OK) st = cipher_run(o, e->c, in, len, final_in, final_len, true, s);
     return st;
 }
@@ -978,8 +1009,8 @@ static webcrypto_status aead_pass(op *o, jca_aead *e, jint mode, const jca_key *
 static webcrypto_status aead_seal(const jca_key *k, bool siv, const uint8_t *iv, size_t iv_len,
                                   const uint8_t *aad, size_t aad_len, const uint8_t *in,
                                   size_t len, uint8_t *out, uint8_t *tag, size_t tag_len) {
-    op o;
-    webcrypto_status st = op_begin(&o);
+    jca_op o;
+    webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
     jca_aead *e = NULL;
     st = aead_engine(&o, k, siv, &e);
@@ -997,16 +1028,16 @@ static webcrypto_status aead_seal(const jca_key *k, bool siv, const uint8_t *iv,
             st = aead_pass(&o, e, ENCRYPT_MODE, k, iv, iv_len, tag_len, aad, aad_len, in, len,
                            NULL, 0, &s);
         }
-        if (st != WEBCRYPTO_OK) drop(&o, &e->c);
+        if (st != WEBCRYPTO_OK) jca_drop(&o, &e->c);
     }
-    return op_end(&o, st);
+    return jca_op_end(&o, st);
 }
 
 static webcrypto_status aead_open(const jca_key *k, bool siv, const uint8_t *iv, size_t iv_len,
                                   const uint8_t *aad, size_t aad_len, const uint8_t *in,
                                   size_t len, const uint8_t *tag, size_t tag_len, uint8_t *out) {
-    op o;
-    webcrypto_status st = op_begin(&o);
+    jca_op o;
+    webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
     jca_aead *e = NULL;
     st = aead_engine(&o, k, siv, &e);
@@ -1033,9 +1064,9 @@ static webcrypto_status aead_open(const jca_key *k, bool siv, const uint8_t *iv,
             st = aead_pass(&o, e, DECRYPT_MODE, k, iv, iv_len, tag_len, aad, aad_len, in, len, tag,
                            tag_len, &s);
         }
-        if (st != WEBCRYPTO_OK) drop(&o, &e->c);
+        if (st != WEBCRYPTO_OK) jca_drop(&o, &e->c);
     }
-    return op_end(&o, st);
+    return jca_op_end(&o, st);
 }
 
 static webcrypto_status jca_aes_gcm_seal(const void *key_state, const uint8_t *iv, size_t iv_len,
@@ -1063,22 +1094,76 @@ static webcrypto_status jca_siv_open(const void *key_state, const uint8_t nonce[
     return aead_open(key_state, true, nonce, 12, aad, aad_len, in, len, tag, 16, out);
 }
 
+/* ---- AES-KW (RFC 3394) ----
+ * The provider's AESWrap as a plain cipher (ENCRYPT_MODE / DECRYPT_MODE over
+ * raw bytes, the default IV), one engine per thread, re-initialised per
+ * call. */
+static webcrypto_status kw_run(const jca_key *k, bool wrap, const uint8_t *in, size_t len,
+                               uint8_t *out) {
+    const jca_variant *v = k->v;
+    size_t out_len = wrap ? len + 8 : len - 8;
+    if (len > JCA_CHUNK)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: AES-KW input over %zu bytes",
+                        (size_t)JCA_CHUNK);
+    jca_op o;
+    webcrypto_status st = jca_op_begin(&o);
+    if (st != WEBCRYPTO_OK) return st;
+    jobject *slot = &o.t->v[v->index].kw;
+    st = jca_cached_instance(&o, jca.Cipher, jca.c_get, jca.c_get_p, v->kw_name, v->kw_prov, slot);
+    if (st != WEBCRYPTO_OK) goto done;
+    (*o.env)->CallVoidMethod(o.env, *slot, jca.c_init, wrap ? ENCRYPT_MODE : DECRYPT_MODE, k->spec,
+                             NULL);
+    JCHECK(&o, "AESWrap init");
+    if ((st = jca_put_in(&o, in, len)) != WEBCRYPTO_OK) goto done;
+    jint got = (*o.env)->CallIntMethod(o.env, *slot, jca.c_final, o.t->in_buf, 0, (jint)len,
+                                       o.t->out_buf, 0);
+    if ((*o.env)->ExceptionCheck(o.env)) {
+        st = jca_exception(o.env, wrap ? "AESWrap wrap" : "AESWrap unwrap");
+        /* Every unwrap failure is the integrity check's, in one message. */
+        if (!wrap && st != WEBCRYPTO_ERR_NO_MEMORY)
+            st = wc_error(WEBCRYPTO_ERR_OPERATION,
+                          "AES-KW: the wrapped key failed its integrity check");
+        goto done;
+    }
+    if ((size_t)got != out_len) {
+        st = wc_error(WEBCRYPTO_ERR_OPERATION, "jca: AESWrap returned %d bytes, expected %zu",
+                      (int)got, out_len);
+        goto done;
+    }
+    st = jca_get_bytes(&o, o.t->out_buf, 0, out_len, out);
+done:
+    if (!wrap) jca_zero_array(&o, o.t->out_buf, out_len);
+    else jca_zero_array(&o, o.t->in_buf, len);
+    if (st != WEBCRYPTO_OK) jca_drop(&o, slot);
+    return jca_op_end(&o, st);
+}
+
+static webcrypto_status jca_kw_wrap(const void *key_state, const uint8_t *in, size_t len,
+                                    uint8_t *out) {
+    return kw_run(key_state, true, in, len, out);
+}
+
+static webcrypto_status jca_kw_unwrap(const void *key_state, const uint8_t *in, size_t len,
+                                      uint8_t *out) {
+    return kw_run(key_state, false, in, len, out);
+}
+
 /* ---- KDFs ---- */
 
 /* A fresh Mac of this variant for `hash`, keyed with key[0..len). */
-static webcrypto_status kdf_mac(op *o, const jca_variant *v, webcrypto_algorithm hash,
+static webcrypto_status kdf_mac(jca_op *o, const jca_variant *v, webcrypto_algorithm hash,
                                 jobject *mac) {
     if (!v->mac_prov[hash])
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: %s has no %s", v->label,
                         mac_names[hash]);
-    return get_instance(o, jca.Mac, jca.mac_get, jca.mac_get_p, v->mac_name[hash],
+    return jca_get_instance(o, jca.Mac, jca.mac_get, jca.mac_get_p, v->mac_name[hash],
                         v->mac_prov[hash], mac);
 }
 
-static webcrypto_status mac_key(op *o, const jca_variant *v, jobject mac,
+static webcrypto_status mac_key(jca_op *o, const jca_variant *v, jobject mac,
                                 webcrypto_algorithm hash, const uint8_t *key, size_t len) {
     jobject spec = NULL;
-    webcrypto_status st = key_spec(o, key, len, v->mac_name[hash], &spec);
+    webcrypto_status st = jca_key_spec(o, key, len, v->mac_name[hash], &spec);
     if (st != WEBCRYPTO_OK) return st;
     (*o->env)->CallVoidMethod(o->env, mac, jca.mac_init, spec);
     if ((*o->env)->ExceptionCheck(o->env)) st = jca_exception(o->env, "Mac.init");
@@ -1087,8 +1172,8 @@ static webcrypto_status mac_key(op *o, const jca_variant *v, jobject mac,
 }
 
 /* RFC 5869 from the provider's HMAC. An empty salt is HashLen zero bytes,
- * which as an HMAC key equals the empty key key_spec() stands in for. */
-static webcrypto_status hkdf_by_mac(op *o, const jca_variant *v, webcrypto_algorithm hash,
+ * which as an HMAC key equals the empty key jca_key_spec() stands in for. */
+static webcrypto_status hkdf_by_mac(jca_op *o, const jca_variant *v, webcrypto_algorithm hash,
                                     const uint8_t *ikm, size_t ikm_len, const uint8_t *salt,
                                     size_t salt_len, const uint8_t *info, size_t info_len,
                                     uint8_t *out, size_t out_len) {
@@ -1097,13 +1182,13 @@ static webcrypto_status hkdf_by_mac(op *o, const jca_variant *v, webcrypto_algor
     jobject mac = NULL;
     webcrypto_status st = kdf_mac(o, v, hash, &mac);
     if (st == WEBCRYPTO_OK) st = mac_key(o, v, mac, hash, salt, salt_len);
-    if (st == WEBCRYPTO_OK) st = feed(o, mac, jca.mac_update, ikm, ikm_len, "Mac.update");
+    if (st == WEBCRYPTO_OK) st = jca_feed(o, mac, jca.mac_update, ikm, ikm_len, "Mac.update");
     if (st == WEBCRYPTO_OK) st = mac_finish(o, mac, hl, prk);
     if (st == WEBCRYPTO_OK) st = mac_key(o, v, mac, hash, prk, hl);
     for (uint8_t i = 1; st == WEBCRYPTO_OK && out_len > 0; i++) {
-        if (i > 1) st = feed(o, mac, jca.mac_update, t, hl, "Mac.update");
-        if (st == WEBCRYPTO_OK) st = feed(o, mac, jca.mac_update, info, info_len, "Mac.update");
-        if (st == WEBCRYPTO_OK) st = feed(o, mac, jca.mac_update, &i, 1, "Mac.update");
+        if (i > 1) st = jca_feed(o, mac, jca.mac_update, t, hl, "Mac.update");
+        if (st == WEBCRYPTO_OK) st = jca_feed(o, mac, jca.mac_update, info, info_len, "Mac.update");
+        if (st == WEBCRYPTO_OK) st = jca_feed(o, mac, jca.mac_update, &i, 1, "Mac.update");
         if (st == WEBCRYPTO_OK) st = mac_finish(o, mac, hl, t);
         if (st != WEBCRYPTO_OK) break;
         size_t n = out_len < hl ? out_len : hl;
@@ -1111,25 +1196,25 @@ static webcrypto_status hkdf_by_mac(op *o, const jca_variant *v, webcrypto_algor
         out += n;
         out_len -= n;
     }
-    zero_array(o, o->t->out_buf, 64);
-    zero_array(o, o->t->in_buf, 64);
+    jca_zero_array(o, o->t->out_buf, 64);
+    jca_zero_array(o, o->t->in_buf, 64);
     wc_wipe(prk, sizeof prk);
     wc_wipe(t, sizeof t);
     return st;
 }
 
 /* javax.crypto.KDF "HKDF-SHA*" (JDK 25+). */
-static webcrypto_status hkdf_by_kdf(op *o, const jca_variant *v, webcrypto_algorithm hash,
+static webcrypto_status hkdf_by_kdf(jca_op *o, const jca_variant *v, webcrypto_algorithm hash,
                                     const uint8_t *ikm, size_t ikm_len, const uint8_t *salt,
                                     size_t salt_len, const uint8_t *info, size_t info_len,
                                     uint8_t *out, size_t out_len) {
     jobject kdf = NULL, b = NULL, spec = NULL;
     jbyteArray ikm_a = NULL, salt_a = NULL, info_a = NULL, res = NULL;
-    webcrypto_status st = get_instance(o, jca.KDF, jca.kdf_get, jca.kdf_get_p, v->kdf_name[hash],
+    webcrypto_status st = jca_get_instance(o, jca.KDF, jca.kdf_get, jca.kdf_get_p, v->kdf_name[hash],
                                        v->kdf_prov[hash], &kdf);
-    if (st == WEBCRYPTO_OK) st = new_array(o, ikm, ikm_len, &ikm_a);
-    if (st == WEBCRYPTO_OK) st = new_array(o, salt, salt_len, &salt_a);
-    if (st == WEBCRYPTO_OK) st = new_array(o, info, info_len, &info_a);
+    if (st == WEBCRYPTO_OK) st = jca_new_array(o, ikm, ikm_len, &ikm_a);
+    if (st == WEBCRYPTO_OK) st = jca_new_array(o, salt, salt_len, &salt_a);
+    if (st == WEBCRYPTO_OK) st = jca_new_array(o, info, info_len, &info_a);
     if (st != WEBCRYPTO_OK) goto done;
     b = (*o->env)->CallStaticObjectMethod(o->env, jca.HKDFParameterSpec, jca.hkdf_extract);
     JCHECK(o, "HKDFParameterSpec.ofExtract");
@@ -1145,10 +1230,10 @@ static webcrypto_status hkdf_by_kdf(op *o, const jca_variant *v, webcrypto_algor
         st = wc_error(WEBCRYPTO_ERR_OPERATION, "jca: KDF.deriveData returned the wrong length");
         goto done;
     }
-    st = get_bytes(o, res, 0, out_len, out);
+    st = jca_get_bytes(o, res, 0, out_len, out);
 done:
-    zero_array(o, ikm_a, ikm_len);
-    zero_array(o, res, res ? out_len : 0);
+    jca_zero_array(o, ikm_a, ikm_len);
+    jca_zero_array(o, res, res ? out_len : 0);
     return st;
 }
 
@@ -1158,8 +1243,8 @@ static webcrypto_status jca_hkdf(const void *bctx, webcrypto_algorithm hash, con
                                  size_t out_len) {
     const jca_variant *v = bctx;
     if (!hash_ok(hash)) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: bad HKDF hash");
-    op o;
-    webcrypto_status st = op_begin(&o);
+    jca_op o;
+    webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
     if ((*o.env)->EnsureLocalCapacity(o.env, JCA_FRAME) != 0)
         st = jca_exception(o.env, "EnsureLocalCapacity");
@@ -1167,7 +1252,7 @@ static webcrypto_status jca_hkdf(const void *bctx, webcrypto_algorithm hash, con
         st = hkdf_by_kdf(&o, v, hash, ikm, ikm_len, salt, salt_len, info, info_len, out, out_len);
     else
         st = hkdf_by_mac(&o, v, hash, ikm, ikm_len, salt, salt_len, info, info_len, out, out_len);
-    return op_end(&o, st);
+    return jca_op_end(&o, st);
 }
 
 /* Strict UTF-8 (no overlong forms, surrogates or code points past
@@ -1205,7 +1290,7 @@ static bool utf8_to_utf16(const uint8_t *p, size_t len, jchar *out, size_t *out_
 
 /* SecretKeyFactory PBKDF2WithHmacSHA*: the password as chars, which the
  * provider encodes as UTF-8 again (so only for valid UTF-8 passwords). */
-static webcrypto_status pbkdf2_by_factory(op *o, const jca_variant *v, webcrypto_algorithm hash,
+static webcrypto_status pbkdf2_by_factory(jca_op *o, const jca_variant *v, webcrypto_algorithm hash,
                                           const jchar *pw, size_t pw_units, const uint8_t *salt,
                                           size_t salt_len, uint32_t iterations, uint8_t *out,
                                           size_t out_len) {
@@ -1216,11 +1301,11 @@ static webcrypto_status pbkdf2_by_factory(op *o, const jca_variant *v, webcrypto
     JCHECK(o, "NewCharArray");
     (*o->env)->SetCharArrayRegion(o->env, pw_a, 0, (jsize)pw_units, pw);
     JCHECK(o, "SetCharArrayRegion");
-    if ((st = new_array(o, salt, salt_len, &salt_a)) != WEBCRYPTO_OK) goto done;
+    if ((st = jca_new_array(o, salt, salt_len, &salt_a)) != WEBCRYPTO_OK) goto done;
     spec = (*o->env)->NewObject(o->env, jca.PBEKeySpec, jca.pbe_new, pw_a, salt_a,
                                 (jint)iterations, (jint)(out_len * 8));
     JCHECK(o, "new PBEKeySpec");
-    if ((st = get_instance(o, jca.SecretKeyFactory, jca.skf_get, jca.skf_get_p,
+    if ((st = jca_get_instance(o, jca.SecretKeyFactory, jca.skf_get, jca.skf_get_p,
                            v->pbkdf2_name[hash], v->pbkdf2_prov[hash], &skf)) != WEBCRYPTO_OK)
         goto done;
     key = (*o->env)->CallObjectMethod(o->env, skf, jca.skf_generate, spec);
@@ -1231,7 +1316,7 @@ static webcrypto_status pbkdf2_by_factory(op *o, const jca_variant *v, webcrypto
         st = wc_error(WEBCRYPTO_ERR_OPERATION, "jca: PBKDF2 returned the wrong length");
         goto done;
     }
-    st = get_bytes(o, enc, 0, out_len, out);
+    st = jca_get_bytes(o, enc, 0, out_len, out);
 done:
     if (spec) {
         (*o->env)->CallVoidMethod(o->env, spec, jca.pbe_clear);
@@ -1245,7 +1330,7 @@ done:
             if ((*o->env)->ExceptionCheck(o->env)) (*o->env)->ExceptionClear(o->env);
         }
     }
-    zero_array(o, enc, enc ? out_len : 0);
+    jca_zero_array(o, enc, enc ? out_len : 0);
     return st;
 }
 
@@ -1253,7 +1338,7 @@ done:
  * (WebCrypto's are bytes), an empty password or salt (PBEKeySpec refuses an
  * empty salt), or a provider without the factory. One JNI round trip per
  * iteration, so slower than the factory. */
-static webcrypto_status pbkdf2_by_mac(op *o, const jca_variant *v, webcrypto_algorithm hash,
+static webcrypto_status pbkdf2_by_mac(jca_op *o, const jca_variant *v, webcrypto_algorithm hash,
                                       const uint8_t *pw, size_t pw_len, const uint8_t *salt,
                                       size_t salt_len, uint32_t iterations, uint8_t *out,
                                       size_t out_len) {
@@ -1265,12 +1350,12 @@ static webcrypto_status pbkdf2_by_mac(op *o, const jca_variant *v, webcrypto_alg
     for (uint32_t block = 1; st == WEBCRYPTO_OK && out_len > 0; block++) {
         uint8_t be[4] = {(uint8_t)(block >> 24), (uint8_t)(block >> 16), (uint8_t)(block >> 8),
                          (uint8_t)block};
-        st = feed(o, mac, jca.mac_update, salt, salt_len, "Mac.update");
-        if (st == WEBCRYPTO_OK) st = feed(o, mac, jca.mac_update, be, 4, "Mac.update");
+        st = jca_feed(o, mac, jca.mac_update, salt, salt_len, "Mac.update");
+        if (st == WEBCRYPTO_OK) st = jca_feed(o, mac, jca.mac_update, be, 4, "Mac.update");
         if (st == WEBCRYPTO_OK) st = mac_finish(o, mac, hl, u);
         if (st == WEBCRYPTO_OK) memcpy(t, u, hl);
         for (uint32_t i = 1; st == WEBCRYPTO_OK && i < iterations; i++) {
-            st = feed(o, mac, jca.mac_update, u, hl, "Mac.update");
+            st = jca_feed(o, mac, jca.mac_update, u, hl, "Mac.update");
             if (st == WEBCRYPTO_OK) st = mac_finish(o, mac, hl, u);
             for (size_t j = 0; j < hl; j++) t[j] ^= u[j];
         }
@@ -1280,8 +1365,8 @@ static webcrypto_status pbkdf2_by_mac(op *o, const jca_variant *v, webcrypto_alg
         out += n;
         out_len -= n;
     }
-    zero_array(o, o->t->out_buf, 64);
-    zero_array(o, o->t->in_buf, 64);
+    jca_zero_array(o, o->t->out_buf, 64);
+    jca_zero_array(o, o->t->in_buf, 64);
     wc_wipe(u, sizeof u);
     wc_wipe(t, sizeof t);
     return st;
@@ -1293,8 +1378,8 @@ static webcrypto_status jca_pbkdf2(const void *bctx, webcrypto_algorithm hash,
                                    uint8_t *out, size_t out_len) {
     const jca_variant *v = bctx;
     if (!hash_ok(hash)) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: bad PBKDF2 hash");
-    op o;
-    webcrypto_status st = op_begin(&o);
+    jca_op o;
+    webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
     jchar *units = NULL;
     size_t n_units = 0;
@@ -1322,7 +1407,7 @@ static webcrypto_status jca_pbkdf2(const void *bctx, webcrypto_algorithm hash,
         wc_wipe(units, password_len * sizeof *units);
         free(units);
     }
-    return op_end(&o, st);
+    return jca_op_end(&o, st);
 }
 
 /* ---- debug counters (jca_debug.h) ---- */
@@ -1361,6 +1446,22 @@ const wc_backend_ops wc_backend_jca = {
     .aes_gcm_open = jca_aes_gcm_open,
     .aes_gcm_siv_seal = jca_siv_seal,
     .aes_gcm_siv_open = jca_siv_open,
+    .aes_kw_wrap = jca_kw_wrap,
+    .aes_kw_unwrap = jca_kw_unwrap,
+    .pkey_import = jca_pkey_import,
+    .pkey_generate = jca_pkey_generate,
+    .pkey_fields = jca_pkey_fields,
+    .pkey_free = jca_pkey_free,
+    .rsa_sign = jca_rsa_sign,
+    .rsa_verify = jca_rsa_verify,
+    .rsa_oaep_encrypt = jca_rsa_oaep_encrypt,
+    .rsa_oaep_decrypt = jca_rsa_oaep_decrypt,
+    .ecdsa_sign = jca_ecdsa_sign,
+    .ecdsa_verify = jca_ecdsa_verify,
+    .ed25519_sign = jca_ed25519_sign,
+    .ed25519_verify = jca_ed25519_verify,
+    .ecdh = jca_ecdh,
+    .x25519 = jca_x25519,
     .hkdf = jca_hkdf,
     .pbkdf2 = jca_pbkdf2,
 };

@@ -42,10 +42,65 @@ typedef struct jca_refs {
     jmethodID thr_to_string, sys_property;
     jmethodID kdf_get, kdf_get_p, kdf_derive, hkdf_extract, hkdf_add_ikm, hkdf_add_salt,
         hkdf_then_expand;
+
+    /* asymmetric keys (jca_pkey.c) */
+    jclass Signature, KeyFactory, KeyPairGenerator, KeyAgreement, KeyPair, AlgorithmParameters,
+        BigInteger, SignatureException, RSAPublicKeySpec, RSAPrivateCrtKeySpec, RSAKey,
+        RSAPublicKey, RSAPrivateKey, RSAPrivateCrtKey, RSAKeyGenParameterSpec, ECPoint,
+        ECParameterSpec, ECPublicKeySpec, ECPrivateKeySpec, ECGenParameterSpec, ECFieldFp,
+        EllipticCurve, ECPublicKey, ECPrivateKey, X509EncodedKeySpec, PKCS8EncodedKeySpec,
+        PSSParameterSpec, MGF1ParameterSpec, OAEPParameterSpec, PSpecified;
+    jobject mgf1[JCA_N_HASH]; /* MGF1ParameterSpec.SHA1 .. SHA512 (global refs) */
+    jmethodID sig_get, sig_get_p, sig_provider, sig_init_sign, sig_init_verify, sig_set_param,
+        sig_update, sig_sign, sig_verify;
+    jmethodID kf_get, kf_get_p, kf_provider, kf_public, kf_private;
+    jmethodID kpg_get, kpg_get_p, kpg_provider, kpg_init, kpg_generate, kp_public, kp_private;
+    jmethodID ka_get, ka_get_p, ka_provider, ka_init, ka_phase, ka_secret;
+    jmethodID ap_get, ap_get_p, ap_provider, ap_init, ap_spec;
+    jmethodID bi_new, bi_bytes, bi_add, bi_sub, bi_mul, bi_mod, bi_mod_pow, bi_mod_inv, bi_equals,
+        bi_test_bit, bi_value_of;
+    jmethodID rsa_pub_spec_new, rsa_crt_spec_new, rsa_modulus, rsa_pub_exp, rsa_priv_exp,
+        crt_pub_exp, crt_p, crt_q, crt_dp, crt_dq, crt_qi, rsa_kg_new;
+    jmethodID point_new, point_x, point_y, ec_pub_spec_new, ec_priv_spec_new, ec_gen_new,
+        ecps_curve, ecps_order, ecps_generator, curve_field, curve_a, curve_b, fp_p, ec_w, ec_s;
+    jmethodID x509_new, pkcs8_new, pss_new, oaep_new, psrc_new;
 } jca_refs;
 
 extern JavaVM *jca_vm;
 extern jca_refs jca;
+
+/* Key types of the asymmetric algorithms. */
+enum { JCA_KT_RSA, JCA_KT_EC, JCA_KT_ED, JCA_KT_X, JCA_N_KT };
+#define JCA_N_CURVE 4 /* indexed by webcrypto_named_curve P256..P521 (1..3) */
+#define JCA_MAX_FIELD 66
+
+/* A curve's domain parameters for a variant, from AlgorithmParameters "EC"
+ * (global refs), and the constants import checks in C. */
+typedef struct jca_curve {
+    jobject params;    /* ECParameterSpec */
+    jobject p, a, b;   /* BigInteger: the field prime and the coefficients */
+    jobject sqrt_exp;  /* (p + 1) / 4: square roots mod p (p = 3 mod 4 for all three) */
+    jobject g_pub;     /* the generator as a PublicKey, for x(dG) through ECDH */
+    jobject g, n;      /* the generator (ECPoint) and the order (BigInteger) */
+    size_t fs;         /* field size in bytes */
+    uint8_t p_bytes[JCA_MAX_FIELD], n_bytes[JCA_MAX_FIELD]; /* p and the order, fs bytes */
+} jca_curve;
+
+/* The asymmetric algorithms of a variant: providers (global refs; NULL:
+ * absent) and the Java names, fixed by init. */
+typedef struct jca_pkey_variant {
+    jobject kf_prov[JCA_N_KT], kpg_prov[JCA_N_KT];
+    jstring kt_name[JCA_N_KT]; /* "RSA", "EC", "Ed25519", "X25519" */
+    jobject rsa_prov[JCA_N_HASH], pss_prov, ecdsa_prov[JCA_N_HASH], ed_prov;
+    jstring rsa_name[JCA_N_HASH], pss_name, ecdsa_name[JCA_N_HASH], ed_name;
+    bool ecdsa_der[JCA_N_HASH]; /* the engine speaks DER: r || s converted here */
+    jobject oaep_prov, ecdh_prov, x_prov;
+    jstring oaep_name, ecdh_name, x_name, mgf1_name;
+    jca_curve curve[JCA_N_CURVE]; /* params NULL: the curve is unavailable */
+    jobject x_base;  /* X25519 public key u = 9 (global): public keys from private ones */
+    jobject ed_p;    /* BigInteger 2^255 - 19 */
+    jobject one;     /* BigInteger 1 */
+} jca_pkey_variant;
 
 /* One provider choice: "jca" (provider NULL: the JVM's order, resolved per
  * algorithm at init) or "jca:NAME". Read-only after init. */
@@ -65,6 +120,9 @@ typedef struct jca_variant {
     jstring cbc_name, ctr_name, gcm_name, siv_name, aes_name;
     bool gcm_short_tags; /* the GCM engine takes 32- and 64-bit tags */
     jobject random;      /* SecureRandom (global ref), thread-safe */
+    jobject kw_prov;     /* AESWrap (RFC 3394) */
+    jstring kw_name;
+    jca_pkey_variant pk;
 } jca_variant;
 
 /* What identifies an AEAD init: the key and the IV (a hash of it). */
@@ -82,6 +140,16 @@ typedef struct jca_aead {
     jca_iv_seen last_enc, last_any;
 } jca_aead;
 
+/* A thread's Signature or key-agreement engine and what it was last
+ * initialised with: an engine stays initialised after sign()/verify(), so a
+ * call with the same key, direction (and PSS salt) skips the init. */
+typedef struct jca_sig {
+    jobject e;
+    uint64_t key_id; /* 0: not initialised */
+    int mode;        /* 1 sign, 2 verify */
+    size_t salt;
+} jca_sig;
+
 /* A thread's engines for one variant. Engines are not thread-safe, so each
  * thread has its own; they are reused call after call. */
 typedef struct jca_thread_engines {
@@ -89,8 +157,10 @@ typedef struct jca_thread_engines {
     jobject mac[JCA_N_HASH][JCA_MAC_SLOTS];
     uint64_t mac_key[JCA_N_HASH][JCA_MAC_SLOTS]; /* key id the Mac is keyed with; 0: none */
     unsigned mac_next[JCA_N_HASH];
-    jobject cbc, ctr;
+    jobject cbc, ctr, kw;
     jca_aead gcm, siv;
+    jca_sig rsa[JCA_N_HASH], pss[JCA_N_HASH], ecdsa[JCA_N_HASH], ed;
+    jobject oaep, ecdh, x25519;
 } jca_thread_engines;
 
 typedef struct jca_thread {
@@ -120,6 +190,89 @@ jobject jca_global(JNIEnv *env, jobject local);
 void jca_global_free(JNIEnv *env, jobject global);
 /* A description of the running JVM ("Java 17.0.15 (...)"), static. */
 const char *jca_java_description(void);
+
+/* ---- jca_backend.c: the scaffolding every operation uses ---- */
+typedef struct jca_op {
+    jca_thread *t;
+    JNIEnv *env;
+} jca_op;
+
+#define JCHECK(o, what)                                        \
+    do {                                                       \
+        if ((*(o)->env)->ExceptionCheck((o)->env)) {           \
+            st = jca_exception((o)->env, what);                \
+            goto done;                                         \
+        }                                                      \
+    } while (0)
+
+/* Attaches the thread and opens a local frame of JCA_FRAME (or capacity). */
+webcrypto_status jca_op_begin(jca_op *o);
+webcrypto_status jca_op_begin_cap(jca_op *o, jint capacity);
+/* Closes the frame; maps (and counts) an exception left pending. */
+webcrypto_status jca_op_end(jca_op *o, webcrypto_status st);
+/* Releases a thread's cached engine (after an exception). */
+void jca_drop(jca_op *o, jobject *engine);
+/* n <= JCA_CHUNK bytes into the thread's input array. */
+webcrypto_status jca_put_in(jca_op *o, const uint8_t *p, size_t n);
+webcrypto_status jca_get_bytes(jca_op *o, jbyteArray a, size_t off, size_t n, uint8_t *p);
+/* A new local byte[] with p[0..n) (zeros if p is NULL). */
+webcrypto_status jca_new_array(jca_op *o, const uint8_t *p, size_t n, jbyteArray *out);
+/* Overwrites n bytes of a Java array that held secrets. */
+void jca_zero_array(jca_op *o, jbyteArray a, size_t n);
+/* engine.m(byte[], int, int) over in[0..len) in chunks. */
+webcrypto_status jca_feed(jca_op *o, jobject engine, jmethodID m, const uint8_t *in, size_t len,
+                          const char *what);
+webcrypto_status jca_get_instance(jca_op *o, jclass cls, jmethodID get, jmethodID get_p,
+                                  jstring name, jobject provider, jobject *out);
+webcrypto_status jca_cached_instance(jca_op *o, jclass cls, jmethodID get, jmethodID get_p,
+                                     jstring name, jobject provider, jobject *slot);
+webcrypto_status jca_key_spec(jca_op *o, const uint8_t *key, size_t len, jstring alg,
+                              jobject *out);
+jstring jca_global_string(jca_op *o, const char *s, webcrypto_status *st);
+jobject jca_probe_provider(jca_op *o, const jca_variant *v, jclass cls, jmethodID get,
+                           jmethodID get_p, jmethodID get_provider, jstring name,
+                           bool named_only);
+/* Releases a global reference from any thread (attaching it if needed). */
+void jca_engine_release(jobject global);
+
+/* ---- jca_jvm.c: the asymmetric part of the class cache ---- */
+webcrypto_status jca_resolve_pkey(JNIEnv *env);
+
+/* ---- jca_pkey.c ---- */
+/* Probes the variant's asymmetric algorithms; adds their WC_CAP bits. */
+webcrypto_status jca_pkey_setup(jca_op *o, jca_variant *v, uint64_t *caps);
+webcrypto_status jca_pkey_import(const void *bctx, webcrypto_algorithm kind,
+                                 const wc_pkey_fields *f, void **state);
+webcrypto_status jca_pkey_generate(const void *bctx, webcrypto_algorithm kind,
+                                   size_t modulus_bits, wc_bytes e, webcrypto_named_curve curve,
+                                   void **state);
+webcrypto_status jca_pkey_fields(const void *state, wc_pkey_fields *out);
+void jca_pkey_free(void *state);
+webcrypto_status jca_rsa_sign(const void *state, wc_rsa_padding padding,
+                              webcrypto_algorithm hash, size_t salt_len, const uint8_t *msg,
+                              size_t len, uint8_t *sig, size_t *sig_len);
+webcrypto_status jca_rsa_verify(const void *state, wc_rsa_padding padding,
+                                webcrypto_algorithm hash, size_t salt_len, const uint8_t *msg,
+                                size_t len, const uint8_t *sig, size_t sig_len, bool *valid);
+webcrypto_status jca_rsa_oaep_encrypt(const void *state, webcrypto_algorithm hash,
+                                      const uint8_t *label, size_t label_len, const uint8_t *in,
+                                      size_t len, uint8_t *out, size_t *out_len);
+webcrypto_status jca_rsa_oaep_decrypt(const void *state, webcrypto_algorithm hash,
+                                      const uint8_t *label, size_t label_len, const uint8_t *in,
+                                      size_t len, uint8_t *out, size_t *out_len);
+webcrypto_status jca_ecdsa_sign(const void *state, webcrypto_algorithm hash, const uint8_t *msg,
+                                size_t len, uint8_t *sig, size_t *sig_len);
+webcrypto_status jca_ecdsa_verify(const void *state, webcrypto_algorithm hash,
+                                  const uint8_t *msg, size_t len, const uint8_t *sig,
+                                  size_t sig_len, bool *valid);
+webcrypto_status jca_ed25519_sign(const void *state, const uint8_t *msg, size_t len,
+                                  uint8_t sig[64]);
+webcrypto_status jca_ed25519_verify(const void *state, const uint8_t *msg, size_t len,
+                                    const uint8_t *sig, size_t sig_len, bool *valid);
+webcrypto_status jca_ecdh(const void *private_state, const void *public_state, uint8_t *out,
+                          size_t *out_len);
+webcrypto_status jca_x25519(const void *private_state, const void *public_state,
+                            uint8_t out[32]);
 
 /* Debug counters (jca_debug.h reads them). */
 extern atomic_long jca_stat_globals;

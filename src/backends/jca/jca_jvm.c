@@ -113,8 +113,18 @@ static void engines_free(JNIEnv *env, jca_thread_engines *e) {
     }
     jca_global_free(env, e->cbc);
     jca_global_free(env, e->ctr);
+    jca_global_free(env, e->kw);
     jca_global_free(env, e->gcm.c);
     jca_global_free(env, e->siv.c);
+    for (int h = 0; h < JCA_N_HASH; h++) {
+        jca_global_free(env, e->rsa[h].e);
+        jca_global_free(env, e->pss[h].e);
+        jca_global_free(env, e->ecdsa[h].e);
+    }
+    jca_global_free(env, e->ed.e);
+    jca_global_free(env, e->oaep);
+    jca_global_free(env, e->ecdh);
+    jca_global_free(env, e->x25519);
 }
 
 /* At thread exit (pthread key destructor): drops the thread's engines and
@@ -422,6 +432,155 @@ static webcrypto_status resolve(JNIEnv *env) {
     return st;
 }
 
+/* The asymmetric part of the cache: key specs, engines and BigInteger. */
+webcrypto_status jca_resolve_pkey(JNIEnv *env) {
+    webcrypto_status st = WEBCRYPTO_OK;
+    const char *BI = "Ljava/math/BigInteger;";
+    char sig[400];
+#define C(field, name) jca.field = find_class(env, name, false, &st)
+    C(Signature, "java/security/Signature");
+    C(KeyFactory, "java/security/KeyFactory");
+    C(KeyPairGenerator, "java/security/KeyPairGenerator");
+    C(KeyAgreement, "javax/crypto/KeyAgreement");
+    C(KeyPair, "java/security/KeyPair");
+    C(AlgorithmParameters, "java/security/AlgorithmParameters");
+    C(BigInteger, "java/math/BigInteger");
+    C(SignatureException, "java/security/SignatureException");
+    C(RSAPublicKeySpec, "java/security/spec/RSAPublicKeySpec");
+    C(RSAPrivateCrtKeySpec, "java/security/spec/RSAPrivateCrtKeySpec");
+    C(RSAKey, "java/security/interfaces/RSAKey");
+    C(RSAPublicKey, "java/security/interfaces/RSAPublicKey");
+    C(RSAPrivateKey, "java/security/interfaces/RSAPrivateKey");
+    C(RSAPrivateCrtKey, "java/security/interfaces/RSAPrivateCrtKey");
+    C(RSAKeyGenParameterSpec, "java/security/spec/RSAKeyGenParameterSpec");
+    C(ECPoint, "java/security/spec/ECPoint");
+    C(ECParameterSpec, "java/security/spec/ECParameterSpec");
+    C(ECPublicKeySpec, "java/security/spec/ECPublicKeySpec");
+    C(ECPrivateKeySpec, "java/security/spec/ECPrivateKeySpec");
+    C(ECGenParameterSpec, "java/security/spec/ECGenParameterSpec");
+    C(ECFieldFp, "java/security/spec/ECFieldFp");
+    C(EllipticCurve, "java/security/spec/EllipticCurve");
+    C(ECPublicKey, "java/security/interfaces/ECPublicKey");
+    C(ECPrivateKey, "java/security/interfaces/ECPrivateKey");
+    C(X509EncodedKeySpec, "java/security/spec/X509EncodedKeySpec");
+    C(PKCS8EncodedKeySpec, "java/security/spec/PKCS8EncodedKeySpec");
+    C(PSSParameterSpec, "java/security/spec/PSSParameterSpec");
+    C(MGF1ParameterSpec, "java/security/spec/MGF1ParameterSpec");
+    C(OAEPParameterSpec, "javax/crypto/spec/OAEPParameterSpec");
+    C(PSpecified, "javax/crypto/spec/PSource$PSpecified");
+#undef C
+    const char *P = "Ljava/security/Provider;";
+#define GETI(cls, ret, field, fieldp, prov)                                                  \
+    do {                                                                                     \
+        snprintf(sig, sizeof sig, "(Ljava/lang/String;)L%s;", ret);                          \
+        jca.field = method(env, jca.cls, true, "getInstance", sig, &st);                     \
+        snprintf(sig, sizeof sig, "(Ljava/lang/String;%s)L%s;", P, ret);                     \
+        jca.fieldp = method(env, jca.cls, true, "getInstance", sig, &st);                    \
+        jca.prov = method(env, jca.cls, false, "getProvider", "()Ljava/security/Provider;", &st); \
+    } while (0)
+    GETI(Signature, "java/security/Signature", sig_get, sig_get_p, sig_provider);
+    GETI(KeyFactory, "java/security/KeyFactory", kf_get, kf_get_p, kf_provider);
+    GETI(KeyPairGenerator, "java/security/KeyPairGenerator", kpg_get, kpg_get_p, kpg_provider);
+    GETI(KeyAgreement, "javax/crypto/KeyAgreement", ka_get, ka_get_p, ka_provider);
+    GETI(AlgorithmParameters, "java/security/AlgorithmParameters", ap_get, ap_get_p, ap_provider);
+#undef GETI
+#define M(field, cls, name, s) jca.field = method(env, jca.cls, false, name, s, &st)
+    M(sig_init_sign, Signature, "initSign", "(Ljava/security/PrivateKey;)V");
+    M(sig_init_verify, Signature, "initVerify", "(Ljava/security/PublicKey;)V");
+    M(sig_set_param, Signature, "setParameter", "(Ljava/security/spec/AlgorithmParameterSpec;)V");
+    M(sig_update, Signature, "update", "([BII)V");
+    M(sig_sign, Signature, "sign", "([BII)I");
+    M(sig_verify, Signature, "verify", "([BII)Z");
+    M(kf_public, KeyFactory, "generatePublic",
+      "(Ljava/security/spec/KeySpec;)Ljava/security/PublicKey;");
+    M(kf_private, KeyFactory, "generatePrivate",
+      "(Ljava/security/spec/KeySpec;)Ljava/security/PrivateKey;");
+    M(kpg_init, KeyPairGenerator, "initialize", "(Ljava/security/spec/AlgorithmParameterSpec;)V");
+    M(kpg_generate, KeyPairGenerator, "generateKeyPair", "()Ljava/security/KeyPair;");
+    M(kp_public, KeyPair, "getPublic", "()Ljava/security/PublicKey;");
+    M(kp_private, KeyPair, "getPrivate", "()Ljava/security/PrivateKey;");
+    M(ka_init, KeyAgreement, "init", "(Ljava/security/Key;)V");
+    M(ka_phase, KeyAgreement, "doPhase", "(Ljava/security/Key;Z)Ljava/security/Key;");
+    M(ka_secret, KeyAgreement, "generateSecret", "([BI)I");
+    M(ap_init, AlgorithmParameters, "init", "(Ljava/security/spec/AlgorithmParameterSpec;)V");
+    M(ap_spec, AlgorithmParameters, "getParameterSpec",
+      "(Ljava/lang/Class;)Ljava/security/spec/AlgorithmParameterSpec;");
+    M(bi_new, BigInteger, "<init>", "(I[B)V");
+    M(bi_bytes, BigInteger, "toByteArray", "()[B");
+    snprintf(sig, sizeof sig, "(%s)%s", BI, BI);
+    M(bi_add, BigInteger, "add", sig);
+    M(bi_sub, BigInteger, "subtract", sig);
+    M(bi_mul, BigInteger, "multiply", sig);
+    M(bi_mod, BigInteger, "mod", sig);
+    M(bi_mod_inv, BigInteger, "modInverse", sig);
+    snprintf(sig, sizeof sig, "(%s%s)%s", BI, BI, BI);
+    M(bi_mod_pow, BigInteger, "modPow", sig);
+    M(bi_equals, BigInteger, "equals", "(Ljava/lang/Object;)Z");
+    M(bi_test_bit, BigInteger, "testBit", "(I)Z");
+    if (st == WEBCRYPTO_OK)
+        jca.bi_value_of = method(env, jca.BigInteger, true, "valueOf", "(J)Ljava/math/BigInteger;", &st);
+    snprintf(sig, sizeof sig, "(%s%s)V", BI, BI);
+    M(rsa_pub_spec_new, RSAPublicKeySpec, "<init>", sig);
+    M(point_new, ECPoint, "<init>", sig);
+    snprintf(sig, sizeof sig, "(%s%s%s%s%s%s%s%s)V", BI, BI, BI, BI, BI, BI, BI, BI);
+    M(rsa_crt_spec_new, RSAPrivateCrtKeySpec, "<init>", sig);
+    snprintf(sig, sizeof sig, "()%s", BI);
+    M(rsa_modulus, RSAKey, "getModulus", sig);
+    M(rsa_pub_exp, RSAPublicKey, "getPublicExponent", sig);
+    M(rsa_priv_exp, RSAPrivateKey, "getPrivateExponent", sig);
+    M(crt_pub_exp, RSAPrivateCrtKey, "getPublicExponent", sig);
+    M(crt_p, RSAPrivateCrtKey, "getPrimeP", sig);
+    M(crt_q, RSAPrivateCrtKey, "getPrimeQ", sig);
+    M(crt_dp, RSAPrivateCrtKey, "getPrimeExponentP", sig);
+    M(crt_dq, RSAPrivateCrtKey, "getPrimeExponentQ", sig);
+    M(crt_qi, RSAPrivateCrtKey, "getCrtCoefficient", sig);
+    M(point_x, ECPoint, "getAffineX", sig);
+    M(point_y, ECPoint, "getAffineY", sig);
+    M(ecps_order, ECParameterSpec, "getOrder", sig);
+    M(curve_a, EllipticCurve, "getA", sig);
+    M(curve_b, EllipticCurve, "getB", sig);
+    M(fp_p, ECFieldFp, "getP", sig);
+    M(ec_s, ECPrivateKey, "getS", sig);
+    snprintf(sig, sizeof sig, "(I%s)V", BI);
+    M(rsa_kg_new, RSAKeyGenParameterSpec, "<init>", sig);
+    M(ec_pub_spec_new, ECPublicKeySpec, "<init>",
+      "(Ljava/security/spec/ECPoint;Ljava/security/spec/ECParameterSpec;)V");
+    snprintf(sig, sizeof sig, "(%sLjava/security/spec/ECParameterSpec;)V", BI);
+    M(ec_priv_spec_new, ECPrivateKeySpec, "<init>", sig);
+    M(ec_gen_new, ECGenParameterSpec, "<init>", "(Ljava/lang/String;)V");
+    M(ecps_curve, ECParameterSpec, "getCurve", "()Ljava/security/spec/EllipticCurve;");
+    M(ecps_generator, ECParameterSpec, "getGenerator", "()Ljava/security/spec/ECPoint;");
+    M(curve_field, EllipticCurve, "getField", "()Ljava/security/spec/ECField;");
+    M(ec_w, ECPublicKey, "getW", "()Ljava/security/spec/ECPoint;");
+    M(x509_new, X509EncodedKeySpec, "<init>", "([B)V");
+    M(pkcs8_new, PKCS8EncodedKeySpec, "<init>", "([B)V");
+    M(pss_new, PSSParameterSpec, "<init>",
+      "(Ljava/lang/String;Ljava/lang/String;Ljava/security/spec/AlgorithmParameterSpec;II)V");
+    M(oaep_new, OAEPParameterSpec, "<init>",
+      "(Ljava/lang/String;Ljava/lang/String;Ljava/security/spec/AlgorithmParameterSpec;"
+      "Ljavax/crypto/spec/PSource;)V");
+    M(psrc_new, PSpecified, "<init>", "([B)V");
+#undef M
+    static const char *const mgf1[JCA_N_HASH] = {NULL, "SHA1", "SHA256", "SHA384", "SHA512"};
+    for (int h = 1; h < JCA_N_HASH && st == WEBCRYPTO_OK; h++) {
+        jfieldID f = (*env)->GetStaticFieldID(env, jca.MGF1ParameterSpec, mgf1[h],
+                                              "Ljava/security/spec/MGF1ParameterSpec;");
+        if ((*env)->ExceptionCheck(env) || !f) {
+            st = jca_exception(env, "MGF1ParameterSpec field");
+            break;
+        }
+        jobject l = (*env)->GetStaticObjectField(env, jca.MGF1ParameterSpec, f);
+        if ((*env)->ExceptionCheck(env) || !l) {
+            st = jca_exception(env, "MGF1ParameterSpec field");
+            break;
+        }
+        jca.mgf1[h] = jca_global(env, l);
+        (*env)->DeleteLocalRef(env, l);
+        if (!jca.mgf1[h]) st = wc_error(WEBCRYPTO_ERR_NO_MEMORY, "jca: NewGlobalRef failed");
+    }
+    return st;
+}
+
 static void property(JNIEnv *env, const char *name, char *out, size_t cap) {
     snprintf(out, cap, "?");
     jstring key = (*env)->NewStringUTF(env, name);
@@ -489,6 +648,7 @@ static webcrypto_status start(void) {
     env = t->env;
     if ((*env)->PushLocalFrame(env, 64) != 0) return jca_exception(env, "PushLocalFrame");
     webcrypto_status st = resolve(env);
+    if (st == WEBCRYPTO_OK) st = jca_resolve_pkey(env);
     if (st == WEBCRYPTO_OK) {
         char version[64], vm[96];
         property(env, "java.version", version, sizeof version);
