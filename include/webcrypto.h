@@ -350,7 +350,8 @@ WEBCRYPTO_API void webcrypto_buffer_free(uint8_t *buf, size_t len);
 WEBCRYPTO_API void webcrypto_key_free(webcrypto_key *key);
 
 /* Read-only properties of a key (CryptoKey.type, .algorithm, .extractable,
- * .usages). length is the key length in bits for AES and HMAC keys. */
+ * .usages). length is the key length in bits for AES and HMAC keys (for RSA
+ * keys the modulus length, as webcrypto_key_get_modulus_length gives). */
 WEBCRYPTO_API webcrypto_key_type webcrypto_key_get_type(const webcrypto_key *key);
 WEBCRYPTO_API webcrypto_algorithm webcrypto_key_get_algorithm(const webcrypto_key *key);
 WEBCRYPTO_API webcrypto_algorithm webcrypto_key_get_hash(const webcrypto_key *key);
@@ -373,7 +374,8 @@ WEBCRYPTO_API webcrypto_named_curve webcrypto_key_get_named_curve(const webcrypt
 /* Encrypts data with key as SubtleCrypto.encrypt does. alg->name must be the
  * key's algorithm. Output: AES-CBC ciphertext with PKCS#7 padding; AES-CTR
  * ciphertext; AES-GCM ciphertext || tag. out may equal data (in place) when
- * out_cap allows; otherwise the buffers must not overlap.
+ * out_cap allows; otherwise the buffers must not overlap. RSA-OAEP encrypts
+ * with a public key; its output is the modulus size.
  *
  * AES-GCM-SIV (RFC 8452), beyond WebCrypto: the nonce-misuse-resistant AEAD
  * Tink offers. Keys of 128 or 256 bits (generate, raw and jwk - JWK "alg"
@@ -416,7 +418,10 @@ WEBCRYPTO_API void webcrypto_cipher_ctx_free(webcrypto_cipher_ctx *ctx);
 /* Sign / verify                                                            */
 /* ------------------------------------------------------------------------ */
 
-/* Signs data (HMAC: the MAC). Output size: the hash's digest size. */
+/* Signs data as SubtleCrypto.sign does, with a private key (HMAC: the secret
+ * key). Output size: HMAC the hash's digest size; RSASSA-PKCS1-v1_5 and
+ * RSA-PSS the modulus size; ECDSA twice the curve's field size (r || s: 64,
+ * 96 or 132 bytes); Ed25519 64 bytes. */
 WEBCRYPTO_API webcrypto_status webcrypto_sign(const webcrypto_params *alg,
                                               const webcrypto_key *key, const uint8_t *data,
                                               size_t data_len, uint8_t *out, size_t out_cap,
@@ -430,7 +435,8 @@ WEBCRYPTO_API webcrypto_status webcrypto_verify(const webcrypto_params *alg,
                                                 const uint8_t *data, size_t data_len,
                                                 bool *valid);
 
-/* Incremental sign/verify: init with the usage to check, updates, then
+/* Incremental sign/verify, for HMAC (other algorithms: NotSupportedError):
+ * init with the usage to check, updates, then
  * webcrypto_sign_final (sign contexts) or webcrypto_verify_final (verify
  * contexts), then free. The key must outlive the context. */
 typedef struct webcrypto_sign_ctx webcrypto_sign_ctx;
