@@ -48,6 +48,17 @@ TARGETS=$(awk '/^targets:/{m=1;next} m && !/\(unavailable/{printf "%s ", $1}' "$
 check "--list names operations" test -n "$OPS"
 check "--list names raw-openssl among the targets" grep -q "^  raw-openssl " "$T/list.txt"
 echo "# targets: $TARGETS"
+# The jvm baseline (the jca backend's operations timed in Java): validated
+# below when a JVM starts here; said when it does not.
+HAVE_JVM=0
+case " $TARGETS " in *" jvm "*) HAVE_JVM=1 ;; esac
+if [ $HAVE_JVM -eq 1 ]; then
+    echo "# jvm baseline available: validated"
+elif grep -q "^  jvm " "$T/list.txt"; then
+    echo "# SKIP jvm baseline checks: $(grep '^  jvm ' "$T/list.txt" | sed 's/^  jvm *//')"
+else
+    echo "# SKIP jvm baseline checks: not in this build (no jca backend or no javac)"
+fi
 
 # ---- the tiny run ----
 # Every listed target, named explicitly (some, like raw-openssl-keyed, are
@@ -66,6 +77,16 @@ check "every target printed" bash -c "for t in $TARGETS; do grep -q \" \$t \" '$
 # Outputs: deterministic ones compared across targets, randomized ones
 # (RSA-PSS, ECDSA, RSA-OAEP) checked by every target; none may fail.
 check "output checks reported, none failed" grep -q '^outputs: .* 0 failed$' "$T/out.txt"
+if [ $HAVE_JVM -eq 1 ]; then
+    check "jvm: target described as timed in Java" grep -q '^target:   jvm .*timed in Java' "$T/out.txt"
+    check "jvm: skipped operations printed" grep -q '^skipped:  jvm has no Java counterpart' "$T/out.txt"
+    check "jvm: cells measured (digest, HMAC, AES-GCM)" bash -c "for o in digest-sha-256 hmac-sha-256-sign aes-gcm-256-encrypt aes-gcm-256-decrypt; do grep -q \"^\$o  *1 KiB jvm  \" '$T/out.txt' || exit 1; done"
+    if case " $TARGETS " in *" jca "*) true ;; *) false ;; esac; then
+        check "jvm: ovh/jvm column printed" grep -q '^operation .* ovh/raw  *ovh/jvm' "$T/out.txt"
+        check "jvm: jca cells carry overhead_vs_jvm in the JSON" grep -q '"backend": "jca", "ok": true, .*"overhead_vs_jvm": [0-9]' "$T/b.json"
+        check "jvm: CSV has overhead_vs_jvm" grep -q '^op,.*,output_fnv1a,overhead_vs_jvm$' "$T/b.csv"
+    fi
+fi
 if grep -q '^  rsa-pss-2048-sha256-sign ' "$T/list.txt"; then
     check "asymmetric keys generated once and reported" grep -q '^keys: .*rsa-2048 (' "$T/out.txt"
 fi

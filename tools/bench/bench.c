@@ -31,6 +31,37 @@ const bench_impl *bench_raw_impl(const bench_op *op, bool keyed) {
 const char *bench_raw_description(void) { return NULL; }
 #endif
 
+#ifndef WEBCRYPTO_BENCH_JVM
+/* Not built: no jca backend, or no javac for the JcaBench jar. */
+int bench_jvm_start(void) { return -1; }
+const char *bench_jvm_error(void) {
+    return "this build has no jvm baseline (no jca backend or no javac)";
+}
+int bench_jvm_has_provider(const char *provider, char *why, size_t cap) {
+    (void)provider;
+    snprintf(why, cap, "%s", bench_jvm_error());
+    return -1;
+}
+void bench_jvm_describe(const char *provider, char *buf, size_t cap) {
+    (void)provider;
+    snprintf(buf, cap, "-");
+}
+void bench_jvm_set_warmup(double warmup_ms, unsigned warmup_calls, double max_ms) {
+    (void)warmup_ms;
+    (void)warmup_calls;
+    (void)max_ms;
+}
+bool bench_jvm_supports(const bench_op *op, const char *provider) {
+    (void)op;
+    (void)provider;
+    return false;
+}
+const bench_impl *bench_jvm_impl(const bench_op *op) {
+    (void)op;
+    return NULL;
+}
+#endif
+
 #define MAX_BATCH 1000000u
 
 static volatile sig_atomic_t stop_requested;
@@ -51,10 +82,13 @@ static double now_ns(void) {
 static const char usage_text[] =
     "usage: %s [options]\n"
     "Measures libwebcrypto operations x input sizes x backends, with OpenSSL called\n"
-    "directly (raw-openssl) as the baseline. Results on stdout, progress on stderr.\n"
+    "directly (raw-openssl) and, for jca, the JCA called from Java (jvm) as the\n"
+    "baselines. Results on stdout, progress on stderr.\n"
     "\n"
-    "  --backend NAME[,NAME]  targets: backends, raw-openssl, raw-openssl-keyed\n"
-    "                         (default: every backend and raw-openssl)\n"
+    "  --backend NAME[,NAME]  targets: backends, raw-openssl, raw-openssl-keyed, and\n"
+    "                         jvm / jvm:PROVIDER: the jca backend's operations made\n"
+    "                         by Java code in its JVM, timed in Java (default: every\n"
+    "                         backend, raw-openssl, and jvm when jca is built)\n"
     "  --op PATTERN[,...]     operations by glob (fnmatch); a pattern without * ? [\n"
     "                         is a prefix: --op aes-gcm, --op '*-encrypt' (default: all)\n"
     "  --sizes LIST           input sizes, suffixes k/m/g (x1024) and optional b/ib:\n"
@@ -233,6 +267,21 @@ static int select_ops(const char *list, bench_run *run) {
     return any ? 0 : -1;
 }
 
+/* "jvm" or "jvm:PROVIDER". */
+static bool is_jvm_name(const char *name) {
+    size_t n = strlen(BENCH_JVM_NAME);
+    return strncmp(name, BENCH_JVM_NAME, n) == 0 &&
+           (name[n] == 0 || (name[n] == ':' && name[n + 1]));
+}
+
+/* The jvm target standing for a jca target: "jca" -> "jvm", "jca:BC" ->
+ * "jvm:BC"; false for other names. */
+static bool jvm_name_for(const char *backend, char *buf, size_t cap) {
+    if (strncmp(backend, "jca", 3) != 0 || (backend[3] != 0 && backend[3] != ':')) return false;
+    snprintf(buf, cap, "%s%s", BENCH_JVM_NAME, backend + 3);
+    return true;
+}
+
 static int add_target(bench_run *run, const char *name, bool explicit_choice) {
     if (run->ntargets == BENCH_MAX_TARGETS) return -1;
     for (size_t i = 0; i < run->ntargets; i++)
@@ -250,6 +299,21 @@ static int add_target(bench_run *run, const char *name, bool explicit_choice) {
         t->description = t->raw_keyed ? "the same EVP calls, but a context keyed once per cell "
                                         "and copied per call (HMAC, AES only)"
                                       : bench_raw_description();
+    } else if (is_jvm_name(name)) {
+        size_t n = strlen(BENCH_JVM_NAME);
+        const char *prov = name[n] == ':' ? name + n + 1 : "";
+        char why[600];
+        bool too_long = strlen(prov) >= sizeof t->jvm_provider;
+        if (too_long) snprintf(why, sizeof why, "provider name too long");
+        if (too_long || bench_jvm_has_provider(prov, why, sizeof why)) {
+            fprintf(stderr, "%s: target %s is not available: %s\n",
+                    explicit_choice ? "error" : "warning", name, why);
+            return explicit_choice ? -1 : 0;
+        }
+        t->is_jvm = true;
+        snprintf(t->jvm_provider, sizeof t->jvm_provider, "%s", prov);
+        bench_jvm_describe(prov, t->description_buf, sizeof t->description_buf);
+        t->description = t->description_buf;
     } else {
         const webcrypto_backend *b = NULL;
         webcrypto_status st = webcrypto_backend_get(name, &b);
@@ -266,12 +330,40 @@ static int add_target(bench_run *run, const char *name, bool explicit_choice) {
     return 0;
 }
 
+/* The jvm baseline's JVM must exist before the jca backend starts (it is
+ * handed over with webcrypto_jca_set_java_vm); without a jvm target the
+ * backend starts its own. */
+static void start_jvm_if(bool wanted, bool explicit_choice) {
+    if (wanted && bench_jvm_start() && !explicit_choice)
+        fprintf(stderr, "warning: no jvm baseline: %s\n", bench_jvm_error());
+}
+
 static int select_targets(const char *list, bench_run *run) {
     if (!list) {
+        /* By default: jvm for jca (and jvm:NAME for jca:NAME, should the
+         * list ever hold variants). */
+        bool any_jca = false;
+        for (size_t i = 0; i < webcrypto_backend_count(); i++)
+            any_jca |= strncmp(webcrypto_backend_name_at(i), "jca", 3) == 0;
+        start_jvm_if(any_jca, false);
         for (size_t i = 0; i < webcrypto_backend_count(); i++)
             if (add_target(run, webcrypto_backend_name_at(i), false)) return -1;
         if (add_target(run, BENCH_RAW_NAME, false)) return -1;
+        size_t n = run->ntargets;
+        for (size_t i = 0; i < n && bench_jvm_start() == 0; i++) {
+            char jn[32];
+            const char *b = run->targets[i].name;
+            if (jvm_name_for(b, jn, sizeof jn) && add_target(run, jn, false))
+                return -1;
+        }
     } else {
+        bool any_jvm = false;
+        char *scan = strdup(list), *sv = NULL;
+        if (!scan) return -1;
+        for (char *n = strtok_r(scan, ",", &sv); n; n = strtok_r(NULL, ",", &sv))
+            any_jvm |= is_jvm_name(n);
+        free(scan);
+        start_jvm_if(any_jvm, true);
         char *copy = strdup(list), *save = NULL;
         if (!copy) return -1;
         for (char *n = strtok_r(copy, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
@@ -287,6 +379,7 @@ static int select_targets(const char *list, bench_run *run) {
 
 static bool target_supports(const bench_target *t, const bench_op *op) {
     if (t->is_raw) return bench_raw_impl(op, t->raw_keyed) != NULL;
+    if (t->is_jvm) return bench_jvm_impl(op) && bench_jvm_supports(op, t->jvm_provider);
     if (op->alg != WEBCRYPTO_ALG_NONE && !webcrypto_backend_supports(t->backend, op->alg))
         return false;
     if (op->hash != WEBCRYPTO_ALG_NONE && !webcrypto_backend_supports(t->backend, op->hash))
@@ -295,6 +388,7 @@ static bool target_supports(const bench_target *t, const bench_op *op) {
 }
 
 static const bench_impl *impl_for(const bench_target *t, const bench_op *op) {
+    if (t->is_jvm) return bench_jvm_impl(op);
     return t->is_raw ? bench_raw_impl(op, t->raw_keyed) : bench_wc_impl(op);
 }
 
@@ -310,7 +404,11 @@ static void list_everything(void) {
         printf("  %-26s %s\n", bench_ops[i].name,
                bench_ops[i].flags & BENCH_SIZED ? "" : "(one size)");
     /* Starting each backend tells which are usable here (a module may be
-     * missing, a JVM absent). */
+     * missing, a JVM absent). The jvm baseline's JVM first, as in a run. */
+    bool any_jca = false;
+    for (size_t i = 0; i < webcrypto_backend_count(); i++)
+        any_jca |= strncmp(webcrypto_backend_name_at(i), "jca", 3) == 0;
+    if (any_jca) (void)bench_jvm_start();
     printf("targets:\n");
     for (size_t i = 0; i < webcrypto_backend_count(); i++) {
         const char *name = webcrypto_backend_name_at(i);
@@ -325,6 +423,20 @@ static void list_everything(void) {
         printf("  %-18s keyed once per cell (measured only when named in --backend)\n",
                BENCH_RAW_KEYED_NAME);
     }
+    /* jvm, and jvm:BC as the one provider variant the build knows of
+     * (any jvm:NAME is accepted with --backend, as jca:NAME is). */
+    static const char *const jvm_names[] = {BENCH_JVM_NAME, BENCH_JVM_NAME ":BC"};
+    for (size_t i = 0; any_jca && i < sizeof jvm_names / sizeof jvm_names[0]; i++) {
+        char why[600], desc[200];
+        const char *jn = jvm_names[i];
+        const char *prov = strchr(jn, ':') ? strchr(jn, ':') + 1 : "";
+        if (bench_jvm_has_provider(prov, why, sizeof why) == 0) {
+            bench_jvm_describe(prov, desc, sizeof desc);
+            printf("  %-18s %s\n", jn, desc);
+        } else {
+            printf("  %-18s (unavailable: %s)\n", jn, why);
+        }
+    }
 }
 
 /* ---- measuring ---- */
@@ -338,6 +450,7 @@ static uint32_t fnv1a(const uint8_t *p, size_t n) {
 /* Runs batch calls; returns their duration in ns, or -1 on failure. */
 static double timed_batch(const bench_impl *impl, const bench_cell *c, uint8_t *out,
                           size_t batch) {
+    if (impl->batch) return impl->batch(c, batch);
     size_t len = 0;
     double t0 = now_ns();
     for (size_t i = 0; i < batch; i++)
@@ -572,7 +685,8 @@ static void measure_cell(const bench_run *run, const bench_target *t, const benc
             r->output_len = len;
         }
     }
-    if (cfg->threads > 1 && measure_threads(run, impl, c, r)) {
+    /* jvm targets: the JVM's objects are on the thread that made them. */
+    if (cfg->threads > 1 && !t->is_jvm && measure_threads(run, impl, c, r)) {
         if (stop_requested) goto done;
         if (!r->error[0]) snprintf(r->error, sizeof r->error, "threads: measurement failed");
         goto done;
@@ -689,6 +803,7 @@ static int run_all(bench_run *run) {
                     r->target = ti;
                     bench_cell c;
                     bench_cell_init(&c, op, t->backend, size, data, cfg->pbkdf2_iterations);
+                    if (t->is_jvm && t->jvm_provider[0]) c.jvm_provider = t->jvm_provider;
                     measure_cell(run, t, op, &c, r);
                     if (stop_requested && !r->ok) {
                         if (!cfg->quiet) fprintf(stderr, " interrupted\n");
@@ -874,7 +989,16 @@ int webcrypto_bench_main(int argc, char **argv) {
         rc = usage_error(prog, "--backend: no usable target in %s", backends ? backends : "(all)");
         goto end;
     }
+    bench_jvm_set_warmup(cfg->warmup_ms, cfg->warmup_calls, cfg->max_cell_ms);
     run->ref = run->raw = SIZE_MAX;
+    for (size_t i = 0; i < run->ntargets; i++) {
+        char jn[32];
+        run->targets[i].jvm_base = SIZE_MAX;
+        if (!run->targets[i].backend || !jvm_name_for(run->targets[i].name, jn, sizeof jn))
+            continue;
+        for (size_t k = 0; k < run->ntargets; k++)
+            if (strcmp(run->targets[k].name, jn) == 0) run->targets[i].jvm_base = k;
+    }
     for (size_t i = 0; i < run->ntargets; i++) {
         for (size_t o = 0; o < bench_op_count; o++)
             run->targets[i].supports[o] = target_supports(&run->targets[i], &bench_ops[o]);

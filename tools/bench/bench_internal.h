@@ -101,7 +101,8 @@ typedef struct bench_cell {
     webcrypto_key *key2; /* asymmetric: the pair's other key, for check() */
     webcrypto_key *peer; /* ECDH, X25519: the peer's public key */
     webcrypto_params params;
-    void *raw; /* the raw baseline's state */
+    void *raw; /* the raw baseline's state; the jvm baseline's */
+    const char *jvm_provider; /* jvm targets: the JCA provider, NULL for the JVM's order */
 } bench_cell;
 
 typedef struct bench_impl {
@@ -114,6 +115,11 @@ typedef struct bench_impl {
      * of the same operation) is valid for this cell: the signature verifies,
      * the ciphertext decrypts to the message. 0, or -1 after bench_fail(). */
     int (*check)(const bench_cell *c, const uint8_t *out, size_t out_len);
+    /* Optional: n operations timed by the implementation itself (the jvm
+     * baseline times them in Java); returns their nanoseconds on
+     * CLOCK_MONOTONIC, or -1 after bench_fail(). NULL: the harness times n
+     * calls of run(). */
+    double (*batch)(const bench_cell *c, size_t n);
 } bench_impl;
 
 /* Fills the fixed parameters of a cell for op and size. */
@@ -129,6 +135,25 @@ const bench_impl *bench_raw_impl(const bench_op *op, bool keyed);
 /* A one-line description of the raw baseline (library version); NULL when
  * it is not built in. */
 const char *bench_raw_description(void);
+
+/* ---- the jvm baseline (bench_jvm.c; stubs when the jca backend or javac
+ * is absent) ----
+ * "jvm" and "jvm:PROVIDER": the jca backend's operations made by Java code
+ * in the same JVM, timed in Java. bench_jvm_start starts that JVM and hands
+ * it to the jca backend; it must run before anything starts the jca
+ * backend. Returns 0, or -1 with the reason in bench_jvm_error(). */
+int bench_jvm_start(void);
+const char *bench_jvm_error(void);
+/* 0 if a jvm target with this provider (NULL or "": the JVM's order) can
+ * run; else -1 and the reason in why. Starts the JVM. */
+int bench_jvm_has_provider(const char *provider, char *why, size_t cap);
+void bench_jvm_describe(const char *provider, char *buf, size_t cap);
+/* The Java-side warm-up per cell (see bench_jvm.c). */
+void bench_jvm_set_warmup(double warmup_ms, unsigned warmup_calls, double max_ms);
+/* Whether the provider has op, and the implementation (NULL: no Java
+ * counterpart). */
+bool bench_jvm_supports(const bench_op *op, const char *provider);
+const bench_impl *bench_jvm_impl(const bench_op *op);
 
 /* ---- the asymmetric keys ----
  * Generated once per process (by the first target that needs them, through
@@ -184,12 +209,19 @@ void bench_fail_wc(const char *what, webcrypto_status st);
 #define BENCH_MAX_TARGETS 16
 #define BENCH_RAW_NAME "raw-openssl"
 #define BENCH_RAW_KEYED_NAME "raw-openssl-keyed" /* opt-in: only with --backend */
+#define BENCH_JVM_NAME "jvm" /* "jvm", "jvm:BC": the jca targets' baselines */
 
 typedef struct bench_target {
     char name[32];
     const webcrypto_backend *backend; /* NULL for raw */
     bool is_raw;
     bool raw_keyed; /* raw-openssl-keyed */
+    bool is_jvm;    /* jvm, jvm:PROVIDER */
+    char jvm_provider[24]; /* "" for the JVM's order */
+    /* jca targets: the jvm target of the same provider (its overhead
+     * baseline), or SIZE_MAX */
+    size_t jvm_base;
+    char description_buf[160];
     const char *description;
     bool supports[BENCH_MAX_OPS]; /* by index into bench_ops */
 } bench_target;

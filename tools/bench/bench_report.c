@@ -50,6 +50,25 @@ static double overhead(const bench_run *run, const bench_result *r) {
     return raw ? r->s.median / raw->s.median : NAN;
 }
 
+/* This median / the jvm baseline's median, for a jca target whose jvm
+ * counterpart (same provider) was measured: our cost over the JCA calls
+ * made from Java. */
+static double overhead_jvm(const bench_run *run, const bench_result *r) {
+    size_t b = run->targets[r->target].jvm_base;
+    if (b == SIZE_MAX) return NAN;
+    const bench_result *base = bench_find(run, r->op, r->size, b);
+    return base ? r->s.median / base->s.median : NAN;
+}
+
+static bool any_jvm_base(const bench_run *run) {
+    for (size_t i = 0; i < run->ntargets; i++)
+        if (run->targets[i].jvm_base != SIZE_MAX) return true;
+    return false;
+}
+
+/* Baselines (raw-openssl, jvm) are drawn dashed in the charts. */
+static bool is_baseline(const bench_target *t) { return t->is_raw || t->is_jvm; }
+
 void bench_print_header(const bench_run *run, FILE *f) {
     const bench_sysinfo *si = &run->sys;
     const bench_config *c = &run->cfg;
@@ -63,6 +82,20 @@ void bench_print_header(const bench_run *run, FILE *f) {
             si->build_type_ok && !si->sanitized ? "" : "   *** NOT A RELEASE BUILD: numbers are not representative ***");
     for (size_t i = 0; i < run->ntargets; i++)
         fprintf(f, "target:   %-12s %s\n", run->targets[i].name, run->targets[i].description);
+    /* What a jvm target skips: selected operations without a Java
+     * counterpart here, or that its provider lacks. */
+    for (size_t i = 0; i < run->ntargets; i++) {
+        const bench_target *t = &run->targets[i];
+        if (!t->is_jvm) continue;
+        size_t n = 0;
+        for (size_t o = 0; o < bench_op_count; o++) n += run->op_selected[o] && !t->supports[o];
+        if (!n) continue;
+        fprintf(f, "skipped:  %s has no Java counterpart or provider for %zu operation%s:", t->name,
+                n, n == 1 ? "" : "s");
+        for (size_t o = 0; o < bench_op_count; o++)
+            if (run->op_selected[o] && !t->supports[o]) fprintf(f, " %s", bench_ops[o].name);
+        fprintf(f, "\n");
+    }
     fprintf(f,
             "method:   warm-up >= %.0f ms and >= %u calls; %u samples (>= %u when scaled "
             "to %.0f ms per cell); samples >= %.0f us (batched); PBKDF2 %u iterations; %u "
@@ -73,8 +106,17 @@ void bench_print_header(const bench_run *run, FILE *f) {
             c->threads == 1 ? "" : "s");
     if (c->threads > 1)
         fprintf(f, "threads:  %u threads share each key, each running >= the samples above and "
-                   ">= %.0f ms; scaling = aggregate ops/s / (1/mean of one thread)\n",
+                   ">= %.0f ms; scaling = aggregate ops/s / (1/mean of one thread); not on jvm "
+                   "targets\n",
                 c->threads, fmin(c->mt_min_ms, c->max_cell_ms));
+    for (size_t i = 0; i < run->ntargets; i++)
+        if (run->targets[i].is_jvm) {
+            fprintf(f, "jvm:      timed in Java (System.nanoTime around n JCA operations, one JNI "
+                       "call per sample) after a Java warm-up of >= max(%u, 2000) calls and "
+                       ">= %.0f ms; ovh/jvm = jca target / jvm target of the same provider\n",
+                    c->warmup_calls, c->warmup_ms);
+            break;
+        }
     if (run->keys[0])
         fprintf(f, "keys:     asymmetric pairs generated once (by the backend named), imported as "
                    "pkcs8/spki on every target: %s\n",
@@ -95,9 +137,11 @@ void bench_print_table(const bench_run *run, FILE *f) {
     for (size_t i = 0; i < run->nresults; i++)
         if ((int)strlen(bench_ops[run->results[i].op].name) > ow)
             ow = (int)strlen(bench_ops[run->results[i].op].name);
+    bool jv = any_jvm_base(run);
     fprintf(f, "%-*s %9s %-*s %12s %10s %10s %10s %10s %10s %6s %9s %9s %11s %8s", ow,
             "operation", "size", bw, "backend", "samples", "min", "median", "mean", "p99", "max", "sd%", "ops/s",
             "MB/s", ref_col, "ovh/raw");
+    if (jv) fprintf(f, " %8s", "ovh/jvm");
     if (mt) fprintf(f, " %10s %7s", "N-thr ops/s", "scaling");
     fprintf(f, "\n");
     size_t prev_op = SIZE_MAX;
@@ -129,10 +173,18 @@ void bench_print_table(const bench_run *run, FILE *f) {
         fprintf(f, "%-*s %9s %-*s %12s %10s %10s %10s %10s %10s %6.1f %9s %9s %11s %8s", ow,
                 op->name, sz, bw, run->targets[r->target].name, n, t[0], t[1], t[2], t[3], t[4],
                 100 * r->s.stddev / r->s.mean, ops, mbs, sp, ov);
-        if (mt) {
+        if (jv) {
+            char oj[16] = "-";
+            double x = overhead_jvm(run, r);
+            if (isfinite(x)) snprintf(oj, sizeof oj, "%.3fx", x);
+            fprintf(f, " %8s", oj);
+        }
+        if (mt && r->threads > 1) {
             char mo[16];
             fmt_rate(r->mt_ops_per_s, mo, sizeof mo);
             fprintf(f, " %10s %6.2fx", mo, r->mt_scaling);
+        } else if (mt) {
+            fprintf(f, " %10s %7s", "-", "-");
         }
         fprintf(f, "\n");
     }
@@ -322,7 +374,9 @@ int bench_write_json(const bench_run *run, const char *path) {
     for (size_t i = 0; i < run->ntargets; i++) {
         fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
         json_str(f, run->targets[i].name);
-        fprintf(f, ", \"raw\": %s, \"description\": ", run->targets[i].is_raw ? "true" : "false");
+        fprintf(f, ", \"raw\": %s, \"jvm\": %s, \"description\": ",
+                run->targets[i].is_raw ? "true" : "false",
+                run->targets[i].is_jvm ? "true" : "false");
         json_str(f, run->targets[i].description);
         fprintf(f, ", \"ops\": [");
         bool first_op = true;
@@ -350,10 +404,11 @@ int bench_write_json(const bench_run *run, const char *path) {
         }
         fprintf(f, ", \"samples\": %zu, \"batch\": %zu", r->samples, r->batch);
         const char *names[] = {"min_ns", "median_ns", "mean_ns", "p99_ns", "max_ns", "stddev_ns",
-                               "ops_per_s", "mb_per_s", "speedup_vs_reference", "overhead_vs_raw"};
+                               "ops_per_s", "mb_per_s", "speedup_vs_reference", "overhead_vs_raw",
+                               "overhead_vs_jvm"};
         double vals[] = {r->s.min, r->s.median, r->s.mean, r->s.p99, r->s.max, r->s.stddev,
                          r->ops_per_s, r->size ? r->mb_per_s : NAN, speedup(run, r),
-                         overhead(run, r)};
+                         overhead(run, r), overhead_jvm(run, r)};
         for (size_t k = 0; k < sizeof vals / sizeof vals[0]; k++) {
             fprintf(f, ", \"%s\": ", names[k]);
             json_num(f, vals[k]);
@@ -419,7 +474,7 @@ int bench_write_csv(const bench_run *run, const char *path) {
     if (!f) return 1;
     fprintf(f, "op,size,backend,ok,samples,batch,min_ns,median_ns,mean_ns,p99_ns,max_ns,"
                "stddev_ns,ops_per_s,mb_per_s,speedup_vs_reference,overhead_vs_raw,threads,"
-               "mt_ops_per_s,mt_scaling,mt_median_ns,output_fnv1a\n");
+               "mt_ops_per_s,mt_scaling,mt_median_ns,output_fnv1a,overhead_vs_jvm\n");
     for (size_t i = 0; i < run->nresults; i++) {
         const bench_result *r = &run->results[i];
         fprintf(f, "%s,%zu,%s,%d,%zu,%zu", bench_ops[r->op].name, r->size,
@@ -432,8 +487,11 @@ int bench_write_csv(const bench_run *run, const char *path) {
         csv_num(f, r->threads > 1 ? r->mt_ops_per_s : NAN);
         csv_num(f, r->threads > 1 ? r->mt_scaling : NAN);
         csv_num(f, r->threads > 1 ? r->mt_median_ns : NAN);
-        if (r->has_checksum) fprintf(f, ",%08x\n", (unsigned)r->checksum);
-        else fprintf(f, ",\n");
+        if (r->has_checksum) fprintf(f, ",%08x", (unsigned)r->checksum);
+        else fprintf(f, ",");
+        /* Last: added after the others, so that their positions stay. */
+        csv_num(f, r->ok ? overhead_jvm(run, r) : NAN);
+        fprintf(f, "\n");
     }
     return close_checked(f, path);
 }
@@ -640,7 +698,7 @@ static void svg_unsized(FILE *f, const bench_run *run, double top) {
                     "<rect x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"%s\"%s>"
                     "<title>",
                     BAR_X0, y, len, BAR_H, palette[t % 8],
-                    run->targets[t].is_raw ? " fill-opacity=\"0.45\"" : "");
+                    is_baseline(&run->targets[t]) ? " fill-opacity=\"0.45\"" : "");
             xml_text(f, run->targets[t].name);
             fprintf(f, " %s: %s</title></rect>\n", bench_ops[o].name, m);
             fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\">%s ", BAR_X0 + len + 4,
@@ -687,7 +745,7 @@ int bench_write_svg(const bench_run *run, const char *path) {
         fprintf(f,
                 "<line x1=\"%.0f\" y1=\"62\" x2=\"%.0f\" y2=\"62\" stroke=\"%s\" "
                 "stroke-width=\"3\"%s/>\n",
-                x, x + 24, palette[t % 8], run->targets[t].is_raw ? " stroke-dasharray=\"6 3\"" : "");
+                x, x + 24, palette[t % 8], is_baseline(&run->targets[t]) ? " stroke-dasharray=\"6 3\"" : "");
         fprintf(f, "<text x=\"%.0f\" y=\"66\" class=\"note\">", x + 30);
         xml_text(f, run->targets[t].name);
         fprintf(f, "</text>\n");
@@ -752,9 +810,9 @@ int bench_write_svg(const bench_run *run, const char *path) {
             }
             char label[96];
             snprintf(label, sizeof label, "%s %s", run->targets[t].name, bench_ops[o].name);
-            svg_series(f, &lat, x, y, n, palette[t % 8], run->targets[t].is_raw, label);
+            svg_series(f, &lat, x, y, n, palette[t % 8], is_baseline(&run->targets[t]), label);
             if (ns == n)
-                svg_series(f, &spd, x, sp, ns, palette[t % 8], run->targets[t].is_raw, label);
+                svg_series(f, &spd, x, sp, ns, palette[t % 8], is_baseline(&run->targets[t]), label);
         }
         svg_crossovers(f, &lat, run, o);
         svg_crossovers(f, &spd, run, o);

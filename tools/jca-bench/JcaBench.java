@@ -9,6 +9,9 @@
  * JNI backend would call per operation (heap arrays filled by the caller, or
  * direct buffers over the caller's memory), to show what bounds the boundary.
  *
+ * Cell is the same for webcrypto-bench's jvm targets (docs/BENCHMARKS.md):
+ * any of the bench's digest, HMAC and AES operations, timed in here.
+ *
  * It also runs alone (main) for a JVM-only figure:
  *   java -cp jca-bench.jar JcaBench [--provider BC] [--sizes 1024,65536]
  */
@@ -183,6 +186,189 @@ public final class JcaBench {
             default:
                 cipher.init(Cipher.ENCRYPT_MODE, aesKey, new GCMParameterSpec(128, ivIn));
                 return cipher.doFinal(in, out);
+        }
+    }
+
+    /* ---- webcrypto-bench's jvm targets (tools/bench/bench_jvm.c) ----
+     * One Cell per measured cell: the JCA objects a Java program would make
+     * once (engine from the target's provider, key spec, parameters), then
+     * per operation the calls the jca backend makes for the same WebCrypto
+     * call, on the bench's inputs, key and IV. The C side times nothing: it
+     * reads what run(n) measured around the JCA calls. */
+    public static final int K_DIGEST = 0, K_MAC_SIGN = 1, K_MAC_VERIFY = 2, K_ENCRYPT = 3,
+                            K_DECRYPT = 4;
+
+    /* The engine for a kind and JCA algorithm name, with the jca backend's
+     * provider rule: digests from the named provider if it has them, else
+     * from the JVM's order (SunJCE has none); Mac and Cipher only from the
+     * named provider. null provider: the JVM's order. Throws
+     * NoSuchAlgorithmException when the provider lacks it. */
+    static Object engine(int kind, String alg, String provider) throws Exception {
+        Provider p = provider(provider);
+        switch (kind) {
+            case K_DIGEST:
+                if (p != null) {
+                    try {
+                        return MessageDigest.getInstance(alg, p);
+                    } catch (java.security.NoSuchAlgorithmException e) {
+                        // as the backend: the default order's
+                    }
+                }
+                return MessageDigest.getInstance(alg);
+            case K_MAC_SIGN:
+            case K_MAC_VERIFY:
+                return p == null ? Mac.getInstance(alg) : Mac.getInstance(alg, p);
+            default:
+                return p == null ? Cipher.getInstance(alg) : Cipher.getInstance(alg, p);
+        }
+    }
+
+    /* Whether the provider has the algorithm (a jvm target skips the rest). */
+    public static boolean supports(int kind, String alg, String provider) {
+        try {
+            engine(kind, alg, provider);
+            return true;
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    /* Whether a provider of that name can be had ("BC" from the class path). */
+    public static boolean hasProvider(String name) {
+        try {
+            return provider(name) != null;
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    public static Cell cell(int kind, String alg, String provider, byte[] key, byte[] iv,
+                            byte[] in) throws Exception {
+        return new Cell(kind, alg, provider, key, iv, in);
+    }
+
+    public static final class Cell {
+        final int kind;
+        final MessageDigest md;
+        final Mac mac;
+        final Cipher cipher;
+        final boolean gcm;
+        final SecretKeySpec key;
+        final java.security.spec.AlgorithmParameterSpec spec, other;
+        final byte[] in, out, aux, tmp;
+        volatile int sink; // keeps results live
+
+        Cell(int kind, String alg, String provider, byte[] keyBytes, byte[] iv, byte[] input)
+                throws Exception {
+            this.kind = kind;
+            Object e = engine(kind, alg, provider);
+            md = e instanceof MessageDigest ? (MessageDigest) e : null;
+            mac = e instanceof Mac ? (Mac) e : null;
+            cipher = e instanceof Cipher ? (Cipher) e : null;
+            in = input;
+            gcm = alg.startsWith("AES/GCM"); // and GCM-SIV (BC): GCMParameterSpec too
+            if (mac != null) {
+                key = new SecretKeySpec(keyBytes, alg);
+                mac.init(key); // keyed once: the backend keeps its Mac keyed per key
+                tmp = new byte[mac.getMacLength()];
+                out = new byte[mac.getMacLength()];
+                spec = other = null;
+            } else if (cipher != null) {
+                key = new SecretKeySpec(keyBytes, "AES");
+                byte[] o = iv.clone();
+                o[0] ^= 1; // an IV other than the bench's, see one()
+                if (gcm) {
+                    spec = new GCMParameterSpec(128, iv);
+                    other = new GCMParameterSpec(128, o);
+                } else {
+                    spec = new javax.crypto.spec.IvParameterSpec(iv);
+                    other = null;
+                }
+                out = new byte[input.length + 32];
+                tmp = null;
+            } else {
+                key = null;
+                spec = other = null;
+                out = new byte[md.getDigestLength()];
+                tmp = null;
+            }
+            // decrypt: the ciphertext; verify: the MAC (made here, untimed)
+            if (kind == K_DECRYPT) {
+                cipher.init(Cipher.ENCRYPT_MODE, key, spec);
+                aux = cipher.doFinal(input);
+            } else if (kind == K_MAC_VERIFY) {
+                aux = mac.doFinal(input);
+            } else {
+                aux = null;
+            }
+        }
+
+        /* One operation; returns the output length. */
+        int one() throws Exception {
+            switch (kind) {
+                case K_DIGEST:
+                    md.update(in, 0, in.length);
+                    return md.digest(out, 0, out.length);
+                case K_MAC_SIGN:
+                    mac.update(in, 0, in.length);
+                    mac.doFinal(out, 0);
+                    return out.length;
+                case K_MAC_VERIFY:
+                    mac.update(in, 0, in.length);
+                    mac.doFinal(tmp, 0);
+                    if (!MessageDigest.isEqual(tmp, aux))
+                        throw new IllegalStateException("a correct MAC did not verify");
+                    out[0] = 1;
+                    return 1;
+                case K_ENCRYPT:
+                    /* The bench encrypts every time under the same key and
+                     * IV, which SunJCE and BC refuse on one GCM (GCM-SIV)
+                     * engine: as the jca backend does, an init with another
+                     * IV goes first, so both sides make the same JCA calls. */
+                    if (gcm) cipher.init(Cipher.ENCRYPT_MODE, key, other);
+                    cipher.init(Cipher.ENCRYPT_MODE, key, spec);
+                    return cipher.doFinal(in, 0, in.length, out, 0);
+                default:
+                    cipher.init(Cipher.DECRYPT_MODE, key, spec);
+                    return cipher.doFinal(aux, 0, aux.length, out, 0);
+            }
+        }
+
+        /* n operations; the elapsed System.nanoTime (CLOCK_MONOTONIC, the
+         * bench's clock) around them. */
+        public long run(int n) throws Exception {
+            int acc = 0;
+            long t0 = System.nanoTime();
+            for (int i = 0; i < n; i++) acc += one() + out[0];
+            long t1 = System.nanoTime();
+            sink = acc;
+            return t1 - t0;
+        }
+
+        /* The JIT's warm-up, before the bench's own: batches (each at most
+         * ~10 ms) until minNanos have passed and minOps operations are done
+         * or maxNanos have passed. Returns the operations done. */
+        public long warmup(long minOps, long minNanos, long maxNanos) throws Exception {
+            long t0 = System.nanoTime(), ops = 0;
+            int batch = 1;
+            for (;;) {
+                long t = run(batch);
+                ops += batch;
+                long spent = System.nanoTime() - t0;
+                if (spent >= minNanos && (ops >= minOps || spent >= maxNanos)) return ops;
+                if (t < 10_000_000L && batch < (1 << 24)) batch *= 2;
+            }
+        }
+
+        /* One output, for the bench's comparison across targets. */
+        public byte[] output() throws Exception {
+            return Arrays.copyOf(out, one());
+        }
+
+        public String provider() {
+            if (md != null) return md.getProvider().getName();
+            if (mac != null) return mac.getProvider().getName();
+            return cipher.getProvider().getName();
         }
     }
 
