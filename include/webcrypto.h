@@ -313,7 +313,10 @@ WEBCRYPTO_API webcrypto_status webcrypto_generate_key(const webcrypto_backend *b
  * deriveKey, deriveBits) and `extractable`. A usage the algorithm does not
  * have, or no private usage at all, is WEBCRYPTO_ERR_SYNTAX. RSA: modulus
  * 256..16384 bits in steps of 8 and exponent 3 or 65537, else
- * WEBCRYPTO_ERR_OPERATION. On success the caller owns both keys. */
+ * WEBCRYPTO_ERR_OPERATION; a backend whose library cannot make a size says so
+ * with WEBCRYPTO_ERR_OPERATION too (OpenSSL 3 and the JCA: below 512 bits;
+ * BoringSSL: sizes that are not a multiple of 128 bits). On success the
+ * caller owns both keys. */
 WEBCRYPTO_API webcrypto_status webcrypto_generate_key_pair(const webcrypto_backend *backend,
                                                            const webcrypto_params *alg,
                                                            bool extractable, unsigned usages,
