@@ -18,9 +18,12 @@
  *    (doFinal resets it to the keyed state), ciphers are re-initialised per
  *    call (each call has its own IV).
  *  - Bytes cross with Get/SetByteArrayRegion into two per-thread arrays, in
- *    chunks of JCA_CHUNK with update() calls, so memory stays flat (except
- *    where the provider itself buffers the whole message: GCM decryption in
- *    SunJCE, GCM-SIV in BC, whose final output gets an array of its size).
+ *    chunks of JCA_CHUNK with update() calls, so memory stays flat - except
+ *    where the provider itself buffers the whole message (GCM decryption in
+ *    SunJCE, GCM-SIV in BC; probed at init): such a decryption gets the
+ *    ciphertext and tag in one array and one doFinal, in place, because
+ *    update() there only copies into the provider's own buffer (twice the
+ *    time of one doFinal for SunJCE's GCM, measured on JDK 17).
  *  - Every operation runs in a JNI local frame; every call that can throw
  *    is followed by ExceptionCheck, and jca_exception() maps the exception.
  *  - After any exception the engine involved is dropped from the thread's
@@ -87,13 +90,22 @@ void jca_drop(jca_op *o, jobject *engine) {
 
 /* Copies n <= JCA_CHUNK caller bytes into the thread's input array. */
 webcrypto_status jca_put_in(jca_op *o, const uint8_t *p, size_t n) {
-    if (n) (*o->env)->SetByteArrayRegion(o->env, o->t->in_buf, 0, (jsize)n, (const jbyte *)p);
+    return jca_set_bytes(o, o->t->in_buf, 0, n, p);
+}
+
+/* Copies in and out of Java arrays; nothing crosses (not even an
+ * ExceptionCheck) for n == 0, e.g. the empty input of an encryption's
+ * doFinal. */
+webcrypto_status jca_set_bytes(jca_op *o, jbyteArray a, size_t off, size_t n, const uint8_t *p) {
+    if (n == 0) return WEBCRYPTO_OK;
+    (*o->env)->SetByteArrayRegion(o->env, a, (jsize)off, (jsize)n, (const jbyte *)p);
     if ((*o->env)->ExceptionCheck(o->env)) return jca_exception(o->env, "SetByteArrayRegion");
     return WEBCRYPTO_OK;
 }
 
 webcrypto_status jca_get_bytes(jca_op *o, jbyteArray a, size_t off, size_t n, uint8_t *p) {
-    if (n) (*o->env)->GetByteArrayRegion(o->env, a, (jsize)off, (jsize)n, (jbyte *)p);
+    if (n == 0) return WEBCRYPTO_OK;
+    (*o->env)->GetByteArrayRegion(o->env, a, (jsize)off, (jsize)n, (jbyte *)p);
     if ((*o->env)->ExceptionCheck(o->env)) return jca_exception(o->env, "GetByteArrayRegion");
     return WEBCRYPTO_OK;
 }
@@ -115,7 +127,7 @@ webcrypto_status jca_new_array(jca_op *o, const uint8_t *p, size_t n, jbyteArray
 /* Overwrites a Java array that held secret bytes (the copy the JVM may have
  * made elsewhere is beyond reach). */
 void jca_zero_array(jca_op *o, jbyteArray a, size_t n) {
-    static const jbyte zeros[256];
+    static const jbyte zeros[4096];
     for (size_t off = 0; a && off < n; off += sizeof zeros) {
         size_t k = n - off < sizeof zeros ? n - off : sizeof zeros;
         (*o->env)->SetByteArrayRegion(o->env, a, (jsize)off, (jsize)k, zeros);
@@ -302,6 +314,37 @@ done:
     return false;
 }
 
+/* Whether the AEAD engine `name` buffers a decryption until doFinal (SunJCE's
+ * GCM, so as to release nothing unauthenticated; GCM-SIV must): update() of
+ * 64 bytes returns nothing. A streaming engine (BouncyCastle's GCM returns
+ * all but a tag's length) keeps the chunked path and its flat memory. */
+static bool dec_buffers(jca_op *o, jca_variant *v, jstring name, jobject prov) {
+    static const uint8_t key[16], iv[12];
+    webcrypto_status st = WEBCRYPTO_OK;
+    jobject c = NULL, spec = NULL, params = NULL;
+    jbyteArray n = NULL, in = NULL, out = NULL;
+    if (jca_get_instance(o, jca.Cipher, jca.c_get, jca.c_get_p, name, prov, &c) ||
+        jca_key_spec(o, key, sizeof key, v->aes_name, &spec) || jca_new_array(o, iv, 12, &n) ||
+        jca_new_array(o, NULL, 64, &in) || jca_new_array(o, NULL, 64 + JCA_OUT_SLACK, &out))
+        return false;
+    params = (*o->env)->NewObject(o->env, jca.GCMParameterSpec, jca.gcm_new, 128, n, 0, 12);
+    JCHECK(o, "new GCMParameterSpec");
+    (*o->env)->CallVoidMethod(o->env, c, jca.c_init, DECRYPT_MODE, spec, params);
+    JCHECK(o, "AEAD init (decrypt)");
+    jint got = (*o->env)->CallIntMethod(o->env, c, jca.c_update, in, 0, 64, out, 0);
+    JCHECK(o, "AEAD update (decrypt)");
+    (*o->env)->DeleteLocalRef(o->env, c);
+    (*o->env)->DeleteLocalRef(o->env, spec);
+    (*o->env)->DeleteLocalRef(o->env, params);
+    (*o->env)->DeleteLocalRef(o->env, n);
+    (*o->env)->DeleteLocalRef(o->env, in);
+    (*o->env)->DeleteLocalRef(o->env, out);
+    return got == 0;
+done:
+    (void)st;
+    return false;
+}
+
 /* RFC 3394 section 4.1 (128-bit KEK, 128-bit key data) through the
  * provider's AESWrap in ENCRYPT_MODE (the raw-bytes interface WebCrypto's
  * wrapKey needs; SunJCE has it since JDK 17). */
@@ -423,6 +466,8 @@ static webcrypto_status variant_setup(jca_op *o, jca_variant *v, const char *var
         v->siv_prov = NULL;
     }
     if (v->gcm_prov) v->gcm_short_tags = gcm_short_tags(o, v);
+    if (v->gcm_prov) v->gcm_dec_whole = dec_buffers(o, v, v->gcm_name, v->gcm_prov);
+    if (siv_ok) v->siv_dec_whole = dec_buffers(o, v, v->siv_name, v->siv_prov);
     v->kw_prov = jca_probe_provider(o, v, jca.Cipher, jca.c_get, jca.c_get_p, jca.c_provider,
                                     v->kw_name, true);
     bool kw_ok = v->kw_prov && kw_known_answer(o, v);
@@ -860,8 +905,9 @@ static webcrypto_status cipher_run(jca_op *o, jobject c, const uint8_t *in, size
         len -= n;
     }
     if (final || s->pos < total) {
-        /* Providers that buffer the whole message (GCM decryption, GCM-SIV)
-         * return it here: a bigger array then, for this call only. */
+        /* Providers that buffer the whole message and were not given it in
+         * one doFinal (GCM-SIV encryption in BC) return it here: a bigger
+         * array then, for this call only. */
         size_t need = total - s->pos;
         jbyteArray outa = o->t->out_buf;
         if (need > JCA_CHUNK + JCA_OUT_SLACK && (st = jca_new_array(o, NULL, need, &outa)))
@@ -1033,6 +1079,68 @@ static webcrypto_status aead_seal(const jca_key *k, bool siv, const uint8_t *iv,
     return jca_op_end(&o, st);
 }
 
+/* An array for a whole message of n bytes: the thread's input array, grown
+ * (and kept) up to JCA_KEEP bytes, or above that a local array for this
+ * call. */
+static webcrypto_status whole_array(jca_op *o, size_t n, jbyteArray *out) {
+    jca_thread *t = o->t;
+    if (n <= t->in_cap) {
+        *out = t->in_buf;
+        return WEBCRYPTO_OK;
+    }
+    if (n > JCA_KEEP) return jca_new_array(o, NULL, n, out);
+    /* Doubling, so a run of growing messages reallocates a few times. */
+    size_t cap = t->in_cap * 2 < JCA_KEEP ? t->in_cap * 2 : JCA_KEEP;
+    if (cap < n) cap = n;
+    jbyteArray a = NULL;
+    webcrypto_status st = jca_new_array(o, NULL, cap, &a);
+    if (st != WEBCRYPTO_OK) return st;
+    jbyteArray g = jca_global(o->env, a);
+    (*o->env)->DeleteLocalRef(o->env, a);
+    if (!g) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "jca: NewGlobalRef failed");
+    jca_global_free(o->env, t->in_buf);
+    t->in_buf = g;
+    t->in_cap = cap;
+    *out = g;
+    return WEBCRYPTO_OK;
+}
+
+/* Decryption by an engine that buffers the whole message anyway (see
+ * dec_buffers): ciphertext and tag copied once into one array, one doFinal
+ * decrypting in place (Cipher's methods are copy-safe), the plaintext copied
+ * out. A tag mismatch may leave unauthenticated plaintext in the array (an
+ * in-place engine need not clear it): it is wiped. */
+static webcrypto_status aead_open_whole(jca_op *o, jca_aead *e, const jca_key *k,
+                                        const uint8_t *iv, size_t iv_len, const uint8_t *aad,
+                                        size_t aad_len, const uint8_t *in, size_t len,
+                                        const uint8_t *tag, size_t tag_len, uint8_t *out) {
+    if (len > (size_t)INT32_MAX - tag_len)
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "jca: %zu bytes do not fit a Java array", len);
+    webcrypto_status st = aead_init(o, e, DECRYPT_MODE, k, iv, iv_len, tag_len);
+    if (st == WEBCRYPTO_OK && aad_len)
+        st = jca_feed(o, e->c, jca.c_aad, aad, aad_len, "Cipher.updateAAD");
+    jbyteArray a = NULL;
+    if (st == WEBCRYPTO_OK) st = whole_array(o, len + tag_len, &a);
+    if (st != WEBCRYPTO_OK) return st;
+    if ((st = jca_set_bytes(o, a, 0, len, in)) == WEBCRYPTO_OK &&
+        (st = jca_set_bytes(o, a, len, tag_len, tag)) == WEBCRYPTO_OK) {
+        jint got = (*o->env)->CallIntMethod(o->env, e->c, jca.c_final, a, 0,
+                                            (jint)(len + tag_len), a, 0);
+        if ((*o->env)->ExceptionCheck(o->env)) {
+            st = jca_exception(o->env, "Cipher.doFinal");
+            jca_zero_array(o, a, len);
+        } else if (got < 0 || (size_t)got != len) {
+            st = wc_error(WEBCRYPTO_ERR_OPERATION,
+                          "jca: the provider returned %d bytes, expected %zu", (int)got, len);
+            jca_zero_array(o, a, len);
+        } else {
+            st = jca_get_bytes(o, a, 0, len, out);
+        }
+    }
+    if (a != o->t->in_buf) (*o->env)->DeleteLocalRef(o->env, a);
+    return st;
+}
+
 static webcrypto_status aead_open(const jca_key *k, bool siv, const uint8_t *iv, size_t iv_len,
                                   const uint8_t *aad, size_t aad_len, const uint8_t *in,
                                   size_t len, const uint8_t *tag, size_t tag_len, uint8_t *out) {
@@ -1059,6 +1167,8 @@ static webcrypto_status aead_open(const jca_key *k, bool siv, const uint8_t *iv,
                 st = wc_error(WEBCRYPTO_ERR_OPERATION,
                               "jca: AES-GCM: the authentication tag does not match");
             wc_wipe(full, sizeof full);
+        } else if (siv ? k->v->siv_dec_whole : k->v->gcm_dec_whole) {
+            st = aead_open_whole(&o, e, k, iv, iv_len, aad, aad_len, in, len, tag, tag_len, out);
         } else {
             sink s = {.out = out, .out_len = len};
             st = aead_pass(&o, e, DECRYPT_MODE, k, iv, iv_len, tag_len, aad, aad_len, in, len, tag,

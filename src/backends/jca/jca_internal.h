@@ -13,11 +13,17 @@
 
 #define JCA_JNI_VERSION JNI_VERSION_1_8
 /* Bytes crossing JNI per chunk: large inputs are fed to the engine in
- * update() calls of this size, so the Java arrays stay this small. */
+ * update() calls of this size, so the Java arrays stay this small (but see
+ * JCA_KEEP). */
 #define JCA_CHUNK ((size_t)256 * 1024)
 /* Output arrays have room for one chunk plus what a mode may hold back
  * (a block and a tag). */
 #define JCA_OUT_SLACK 64
+/* A decryption whose provider buffers the whole message until doFinal
+ * (SunJCE's GCM) gets it in one array: the thread's input array, grown up
+ * to this size and kept (allocating and zeroing a fresh array cost 20% of
+ * a 1-4 MiB decryption); a larger message gets an array for its call. */
+#define JCA_KEEP ((size_t)4 * JCA_CHUNK + JCA_OUT_SLACK)
 #define JCA_MAX_VARIANTS 8
 #define JCA_N_HASH 5 /* indexed by WEBCRYPTO_ALG_SHA_1..SHA_512 */
 #define JCA_MAC_SLOTS 4 /* keyed Mac engines kept per thread, variant and hash */
@@ -119,6 +125,9 @@ typedef struct jca_variant {
         kdf_name[JCA_N_HASH];
     jstring cbc_name, ctr_name, gcm_name, siv_name, aes_name;
     bool gcm_short_tags; /* the GCM engine takes 32- and 64-bit tags */
+    /* The engine's decryption returns nothing before doFinal (it buffers the
+     * message): the message is given to it in one doFinal. */
+    bool gcm_dec_whole, siv_dec_whole;
     jobject random;      /* SecureRandom (global ref), thread-safe */
     jobject kw_prov;     /* AESWrap (RFC 3394) */
     jstring kw_name;
@@ -166,7 +175,8 @@ typedef struct jca_thread_engines {
 typedef struct jca_thread {
     JNIEnv *env;
     bool attached_by_us;
-    jbyteArray in_buf;  /* JCA_CHUNK + JCA_OUT_SLACK bytes (a chunk and a tag) */
+    jbyteArray in_buf;  /* in_cap bytes: at least a chunk and a tag */
+    size_t in_cap;      /* JCA_CHUNK + JCA_OUT_SLACK, grown up to JCA_KEEP */
     jbyteArray out_buf; /* JCA_CHUNK + JCA_OUT_SLACK bytes */
     int frame_depth;    /* PushLocalFrame minus PopLocalFrame, 0 between calls */
     jca_thread_engines v[JCA_MAX_VARIANTS];
@@ -215,6 +225,7 @@ void jca_drop(jca_op *o, jobject *engine);
 /* n <= JCA_CHUNK bytes into the thread's input array. */
 webcrypto_status jca_put_in(jca_op *o, const uint8_t *p, size_t n);
 webcrypto_status jca_get_bytes(jca_op *o, jbyteArray a, size_t off, size_t n, uint8_t *p);
+webcrypto_status jca_set_bytes(jca_op *o, jbyteArray a, size_t off, size_t n, const uint8_t *p);
 /* A new local byte[] with p[0..n) (zeros if p is NULL). */
 webcrypto_status jca_new_array(jca_op *o, const uint8_t *p, size_t n, jbyteArray *out);
 /* Overwrites n bytes of a Java array that held secrets. */

@@ -189,7 +189,8 @@ static jca_thread *thread_new(void) {
     }
     t->env = env;
     t->attached_by_us = attached;
-    t->in_buf = new_global_array(env, JCA_CHUNK + JCA_OUT_SLACK);
+    t->in_cap = JCA_CHUNK + JCA_OUT_SLACK;
+    t->in_buf = new_global_array(env, t->in_cap);
     if (t->in_buf) t->out_buf = new_global_array(env, JCA_CHUNK + JCA_OUT_SLACK);
     if (!t->out_buf) {
         webcrypto_status st = (*env)->ExceptionCheck(env) ? jca_exception(env, "NewByteArray")
