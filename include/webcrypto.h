@@ -384,8 +384,8 @@ WEBCRYPTO_API webcrypto_named_curve webcrypto_key_get_named_curve(const webcrypt
  * Tink offers. Keys of 128 or 256 bits (generate, raw and jwk - JWK "alg"
  * A128GCMSIV / A256GCMSIV, kty "oct", use "enc"); a 12-byte nonce in iv; a
  * 16-byte tag; output ciphertext || tag, like AES-GCM. Reusing a nonce reveals
- * only whether two messages are equal. Decryption writes no plaintext unless
- * the tag verifies. */
+ * only whether two messages are equal. As with AES-GCM, the output buffer
+ * holds no plaintext unless the tag verifies (it is wiped on failure). */
 WEBCRYPTO_API webcrypto_status webcrypto_encrypt(const webcrypto_params *alg,
                                                  const webcrypto_key *key, const uint8_t *data,
                                                  size_t data_len, uint8_t *out, size_t out_cap,
@@ -508,7 +508,8 @@ WEBCRYPTO_API webcrypto_status webcrypto_derive_key(const webcrypto_params *alg,
 
 /* SubtleCrypto.deriveBits. HKDF and PBKDF2: writes length_bits / 8 bytes to
  * out; length_bits must be a multiple of 8 (else OperationError); 0 gives an
- * empty result for HKDF and is an OperationError for PBKDF2, as the spec says.
+ * empty result (the spec since w3c/webcrypto#380; PBKDF2 still checks that
+ * iterations is not 0).
  * ECDH and X25519: key is the private key (usage deriveBits), alg->public_key
  * the peer's public key of the same algorithm and curve (InvalidAccessError
  * otherwise); length_bits is WEBCRYPTO_LENGTH_FULL or at most the secret's

@@ -484,8 +484,10 @@ expect_out "PBKDF2-HMAC-SHA-256 RFC 7914 section 11" $PBKDF2_7914 derive-bits PB
     --key-hex 706173737764 --hash SHA-256 --salt 73616c74 --iterations 1 --length 512
 expect_err "PBKDF2 --iterations 0 is OperationError" OperationError 3 derive-bits PBKDF2 \
     --key-hex 70617373776f7264 --hash SHA-1 --salt 73616c74 --iterations 0 --length 160
-expect_err "PBKDF2 --length 0 is OperationError" OperationError 3 derive-bits PBKDF2 \
+expect_out "PBKDF2 --length 0 gives empty output" "" derive-bits PBKDF2 \
     --key-hex 70617373776f7264 --hash SHA-1 --salt 73616c74 --iterations 1 --length 0
+expect_err "PBKDF2 --iterations 0 is OperationError" OperationError 3 derive-bits PBKDF2 \
+    --key-hex 70617373776f7264 --hash SHA-1 --salt 73616c74 --iterations 0 --length 0
 expect_err "derive-bits with a non-SHA hash is NotSupportedError" NotSupportedError 3 \
     derive-bits HKDF --key-hex $IKM --hash AES-GCM --salt 00 --info 00 --length 128
 expect_err "derive-bits without --hash is a usage error" UsageError 2 \
@@ -625,6 +627,9 @@ expect_err "generate-key RSA-PSS --modulus-length 100 is OperationError" Operati
 run generate-key Ed25519 --extractable false --out-private "$K/x.jwk" --out-public "$K/x.pub.jwk"
 expect_err_result "generate-key Ed25519 --extractable false cannot write the private JWK: InvalidAccessError" InvalidAccessError 3
 check "failed pair generations left no files" [ ! -e "$K/x.jwk" -a ! -e "$K/x.pub.jwk" ]
+expect_err "generate-key with --out-private and --out-public one file by two names is a usage error" \
+    UsageError 2 generate-key ECDSA --curve P-256 --out-public "$K/same.jwk" --out-private "$K/./same.jwk"
+check "... and wrote nothing there" [ ! -e "$K/same.jwk" ]
 expect_err "generate-key ECDSA without --curve is a usage error" UsageError 2 \
     generate-key ECDSA --out-private "$K/x.jwk" --out-public "$K/x.pub.jwk"
 expect_err "generate-key Ed25519 without --out-public is a usage error" UsageError 2 \

@@ -283,6 +283,22 @@ static void test_derive_key(void **state) {
                      WEBCRYPTO_ERR_INVALID_ACCESS);
     tu_assert_status(webcrypto_derive_key(&hkdf, base, &aes, true, WEBCRYPTO_USAGE_SIGN, &k),
                      WEBCRYPTO_ERR_SYNTAX);
+    /* The base key's checks come before the derived key's length rules, and
+     * the params' normalisation (a hash present) before the base key's. */
+    tu_assert_status(webcrypto_derive_key(&hkdf, bits_only, &aes_bad, true, ED, &k),
+                     WEBCRYPTO_ERR_INVALID_ACCESS);
+    webcrypto_params no_hash = hkdf;
+    no_hash.hash = WEBCRYPTO_ALG_NONE;
+    tu_assert_status(webcrypto_derive_key(&no_hash, bits_only, &aes, true, ED, &k),
+                     WEBCRYPTO_ERR_INVALID_ARGUMENT);
+    uint8_t okm[32];
+    tu_assert_status(webcrypto_derive_bits(&no_hash, bits_only, 256, okm, sizeof okm),
+                     WEBCRYPTO_ERR_INVALID_ARGUMENT);
+    /* An HMAC length beyond what any key may have fails before allocating. */
+    webcrypto_params huge = {.name = WEBCRYPTO_ALG_HMAC, .hash = WEBCRYPTO_ALG_SHA_256,
+                             .length = (size_t)1 << 33};
+    tu_assert_status(webcrypto_derive_key(&hkdf, base, &huge, true, WEBCRYPTO_USAGE_SIGN, &k),
+                     WEBCRYPTO_ERR_OPERATION);
     assert_null(k);
     webcrypto_key_free(base);
     webcrypto_key_free(bits_only);

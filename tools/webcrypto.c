@@ -6,7 +6,7 @@
  * library's. The tool adds argument parsing, I/O, and the guarantee that
  * nothing is written to the destination unless the whole operation succeeded.
  */
-#define _POSIX_C_SOURCE 200809L /* mkstemp, fsync, fileno */
+#define _XOPEN_SOURCE 700 /* mkstemp, fsync, fileno, realpath */
 
 #include <errno.h>
 #include <limits.h>
@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -419,6 +420,43 @@ static int sink_commit(sink *s, const uint8_t *tail, size_t tail_len) {
     }
     sink_abort(s); /* frees what is left; after success there is no temp file */
     return rc;
+}
+
+/* The absolute form of an output path: its directory resolved (symbolic
+ * links, "." and ".."), then its last component; NULL if the directory does
+ * not exist. Caller frees. */
+static char *output_path_canonical(const char *path) {
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    size_t dir_len = slash ? (size_t)(slash - path) : 0;
+    char dir[PATH_MAX];
+    if (dir_len >= sizeof dir) return NULL;
+    if (slash) {
+        memcpy(dir, path, dir_len);
+        dir[dir_len] = 0;
+        if (dir_len == 0) strcpy(dir, "/");
+    } else {
+        strcpy(dir, ".");
+    }
+    char resolved[PATH_MAX];
+    if (!realpath(dir, resolved)) return NULL;
+    size_t n = strlen(resolved) + 1 + strlen(base) + 1;
+    char *out = malloc(n);
+    if (out) snprintf(out, n, "%s/%s", strcmp(resolved, "/") == 0 ? "" : resolved, base);
+    return out;
+}
+
+/* Whether two output paths name one file: the same inode when both exist,
+ * else the same canonical path ("k.jwk" and "./k.jwk" included). */
+static bool same_file(const char *a, const char *b) {
+    struct stat sa, sb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    char *ca = output_path_canonical(a), *cb = output_path_canonical(b);
+    bool same = ca && cb ? strcmp(ca, cb) == 0 : strcmp(a, b) == 0;
+    free(ca);
+    free(cb);
+    return same;
 }
 
 /* Writes bytes as lowercase hex plus a newline and commits. */
@@ -1078,7 +1116,7 @@ static int generate_pair(cli *c, webcrypto_params *p) {
                                   OPTBIT(OPT_OUT_PRIVATE) | OPTBIT(OPT_OUT_PUBLIC));
     if (!rc && is_rsa(p->name))
         rc = require_options(c, "generate-key for RSA", OPTBIT(OPT_MODULUS_LENGTH) | OPTBIT(OPT_HASH));
-    if (!rc && strcmp(c->opt[OPT_OUT_PRIVATE], c->opt[OPT_OUT_PUBLIC]) == 0)
+    if (!rc && same_file(c->opt[OPT_OUT_PRIVATE], c->opt[OPT_OUT_PUBLIC]))
         rc = usage_error("--out-private and --out-public name the same file");
     static const uint8_t f4[] = {0x01, 0x00, 0x01};
     uint8_t *exponent = NULL;
@@ -1121,14 +1159,16 @@ static int generate_pair(cli *c, webcrypto_params *p) {
     if (!rc) rc = sink_write(&sp, (const uint8_t *)"\n", 1);
     if (!rc) rc = sink_write(&sq, priv_jwk, priv_len);
     if (!rc) rc = sink_write(&sq, (const uint8_t *)"\n", 1);
-    if (!rc) {
-        sp_open = false;
-        rc = sink_commit(&sp, NULL, 0);
-    }
+    /* The private key first: if the public one then fails, removing the
+     * private one leaves no half of a pair. */
     if (!rc) {
         sq_open = false;
         rc = sink_commit(&sq, NULL, 0);
-        if (rc) unlink(c->opt[OPT_OUT_PUBLIC]); /* no half of a pair */
+    }
+    if (!rc) {
+        sp_open = false;
+        rc = sink_commit(&sp, NULL, 0);
+        if (rc) unlink(c->opt[OPT_OUT_PRIVATE]);
     }
     if (sp_open) sink_abort(&sp);
     if (sq_open) sink_abort(&sq);

@@ -96,6 +96,13 @@ webcrypto_status wc_key_new_secret(const webcrypto_backend *backend, webcrypto_a
  * bits. */
 webcrypto_status wc_check_key_op(const webcrypto_params *alg, const webcrypto_key *key,
                                  unsigned op, unsigned key_usage, const char *operation);
+/* The spec's normalisation of an operation's params, which comes before any
+ * check of the key: the algorithm known, implemented and offering `op`
+ * (NotSupportedError, or TypeError when absent), and the members the
+ * operation requires (ECDSA sign/verify and HKDF/PBKDF2 deriveBits: a hash;
+ * ECDH/X25519 deriveBits: public_key). wc_check_key_op starts with it. */
+webcrypto_status wc_normalize_op(const webcrypto_backend *backend, const webcrypto_params *alg,
+                                 unsigned op, const char *operation);
 
 /* ---- cipher.c / derive.c: the operations after the key checks ---- */
 webcrypto_status wc_cipher_oneshot(bool encrypt, const webcrypto_params *alg,

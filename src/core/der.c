@@ -591,8 +591,6 @@ static webcrypto_status encode_key(const char *what, webcrypto_algorithm kind,
                                    const wc_pkey_fields *f, bool priv, uint8_t **out,
                                    size_t *out_len) {
     if (!f || !out || !out_len) return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "%s: no key", what);
-    *out = NULL;
-    *out_len = 0;
     if (family(kind) == FAM_NONE)
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "%s: not an asymmetric algorithm", what);
     const char *why = check_fields(kind, f, priv);

@@ -13,8 +13,7 @@ webcrypto_status wc_derive_bits(const webcrypto_params *alg, const webcrypto_key
                                 size_t length_bits, uint8_t *out, size_t out_cap) {
     if (alg->name == WEBCRYPTO_ALG_ECDH || alg->name == WEBCRYPTO_ALG_X25519)
         return wc_pkey_derive(alg, key, length_bits, out, out_cap);
-    webcrypto_status st = wc_check_hash(key->backend, alg->hash);
-    if (st != WEBCRYPTO_OK) return st;
+    webcrypto_status st;
     WC_REQUIRE(alg->salt || alg->salt_len == 0, "deriveBits: salt is NULL");
     WC_REQUIRE(alg->info || alg->info_len == 0, "deriveBits: info is NULL");
     if (length_bits % 8)
@@ -27,11 +26,10 @@ webcrypto_status wc_derive_bits(const webcrypto_params *alg, const webcrypto_key
                             "deriveBits: HKDF-%s yields at most %zu bits, not %zu",
                             webcrypto_algorithm_name(alg->hash),
                             255 * 8 * webcrypto_digest_size(alg->hash), length_bits);
-    } else {
-        if (n == 0)
-            return wc_error(WEBCRYPTO_ERR_OPERATION, "deriveBits: PBKDF2 length must not be 0");
-        if (alg->iterations == 0)
-            return wc_error(WEBCRYPTO_ERR_OPERATION, "deriveBits: iterations must not be 0");
+    } else if (alg->iterations == 0) {
+        /* A length of 0 gives an empty result, as for HKDF (the spec since
+         * w3c/webcrypto#380); iterations are checked first. */
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "deriveBits: iterations must not be 0");
     }
     WC_REQUIRE(out || n == 0, "deriveBits: out must not be NULL");
     if (out_cap < n)

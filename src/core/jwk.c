@@ -36,28 +36,39 @@ static void wc_json_alloc_setup(void) {}
 static pthread_once_t wc_json_once = PTHREAD_ONCE_INIT;
 
 /* ---- base64url ---- */
-static const char b64url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 size_t wc_base64url_encoded_len(size_t len) { return len / 3 * 4 + (len % 3 ? len % 3 + 1 : 0); }
+
+/* The base64url character of a 6-bit value, computed without a table
+ * lookup or a branch on the value (it is key material). */
+static char b64url_char(unsigned v) {
+    int x = (int)v;
+    int c = x + 'A';                                       /* 0..25 */
+    c += ((25 - x) >> 8) & ('a' - 'A' - 26);               /* 26..51 */
+    c += ((51 - x) >> 8) & ('0' - 'a' - 26);               /* 52..61 */
+    c += ((61 - x) >> 8) & ('-' - '0' - 10);               /* 62 */
+    c += ((62 - x) >> 8) & ('_' - '-' - 1);                /* 63 */
+    return (char)c;
+}
 
 void wc_base64url_encode(const uint8_t *in, size_t len, char *out) {
     size_t o = 0, i = 0;
     for (; i + 3 <= len; i += 3) {
         uint32_t v = (uint32_t)in[i] << 16 | (uint32_t)in[i + 1] << 8 | in[i + 2];
-        out[o++] = b64url[v >> 18];
-        out[o++] = b64url[v >> 12 & 63];
-        out[o++] = b64url[v >> 6 & 63];
-        out[o++] = b64url[v & 63];
+        out[o++] = b64url_char(v >> 18);
+        out[o++] = b64url_char(v >> 12 & 63);
+        out[o++] = b64url_char(v >> 6 & 63);
+        out[o++] = b64url_char(v & 63);
     }
     if (len - i == 1) {
         uint32_t v = (uint32_t)in[i] << 16;
-        out[o++] = b64url[v >> 18];
-        out[o++] = b64url[v >> 12 & 63];
+        out[o++] = b64url_char(v >> 18);
+        out[o++] = b64url_char(v >> 12 & 63);
     } else if (len - i == 2) {
         uint32_t v = (uint32_t)in[i] << 16 | (uint32_t)in[i + 1] << 8;
-        out[o++] = b64url[v >> 18];
-        out[o++] = b64url[v >> 12 & 63];
-        out[o++] = b64url[v >> 6 & 63];
+        out[o++] = b64url_char(v >> 18);
+        out[o++] = b64url_char(v >> 12 & 63);
+        out[o++] = b64url_char(v >> 6 & 63);
     }
     out[o] = 0;
 }
@@ -133,6 +144,17 @@ const char *wc_jwk_alg_name(webcrypto_algorithm alg, webcrypto_algorithm hash, s
     return NULL;
 }
 
+/* A JSON syntax error. jansson's text quotes the token it stopped at, which
+ * may be the start of "k" or "d": only the position is reported, and the
+ * error record is wiped. */
+static webcrypto_status json_failure(json_error_t *jerr) {
+    webcrypto_status st = wc_error(WEBCRYPTO_ERR_DATA,
+                                   "JWK is not valid JSON (line %d, column %d)", jerr->line,
+                                   jerr->column);
+    wc_wipe(jerr, sizeof *jerr);
+    return st;
+}
+
 /* An optional member: absent is fine, present must have the JSON type. */
 static webcrypto_status member(json_t *jwk, const char *name, json_type type, json_t **out) {
     *out = json_object_get(jwk, name);
@@ -141,18 +163,23 @@ static webcrypto_status member(json_t *jwk, const char *name, json_type type, js
     return WEBCRYPTO_OK;
 }
 
+/* key_ops: strings, none twice (RFC 7517 4.3); values that are not WebCrypto
+ * usages are allowed by the RFC ("other values MAY be used") and ignored. */
 static webcrypto_status check_key_ops(json_t *ops, unsigned usages) {
     unsigned seen = 0;
-    size_t i;
-    json_t *v;
+    size_t i, j;
+    json_t *v, *w;
     json_array_foreach(ops, i, v) {
+        if (!json_is_string(v))
+            return wc_error(WEBCRYPTO_ERR_DATA, "JWK key_ops[%zu] is not a string", i);
+        json_array_foreach(ops, j, w) {
+            if (j >= i) break;
+            if (json_equal(v, w))
+                return wc_error(WEBCRYPTO_ERR_DATA, "JWK key_ops lists \"%s\" twice",
+                                json_string_value(v));
+        }
         unsigned u;
-        if (!json_is_string(v) || webcrypto_usage_from_name(json_string_value(v), &u) != 0)
-            return wc_error(WEBCRYPTO_ERR_DATA, "JWK key_ops[%zu] is not a known key usage", i);
-        if (seen & u)
-            return wc_error(WEBCRYPTO_ERR_DATA, "JWK key_ops lists \"%s\" twice",
-                            json_string_value(v));
-        seen |= u;
+        if (webcrypto_usage_from_name(json_string_value(v), &u) == WEBCRYPTO_OK) seen |= u;
     }
     if (usages & ~seen) {
         char list[128];
@@ -241,9 +268,7 @@ webcrypto_status wc_jwk_import_secret(const uint8_t *json, size_t json_len,
     pthread_once(&wc_json_once, wc_json_alloc_setup);
     json_error_t jerr;
     json_t *jwk = json_loadb((const char *)json, json_len, JSON_REJECT_DUPLICATES, &jerr);
-    if (!jwk)
-        return wc_error(WEBCRYPTO_ERR_DATA, "JWK is not valid JSON: %s (line %d, column %d)",
-                        jerr.text, jerr.line, jerr.column);
+    if (!jwk) return json_failure(&jerr);
     webcrypto_status st = jwk_check(jwk, alg, hash, extractable, usages, key, key_len);
     wipe_json_string(json_object_get(jwk, "k"));
     json_decref(jwk);
@@ -447,9 +472,7 @@ webcrypto_status wc_jwk_import_pkey(const uint8_t *json, size_t json_len,
     json_error_t jerr;
     memset(out, 0, sizeof *out);
     json_t *jwk = json_loadb((const char *)json, json_len, JSON_REJECT_DUPLICATES, &jerr);
-    if (!jwk)
-        return wc_error(WEBCRYPTO_ERR_DATA, "JWK is not valid JSON: %s (line %d, column %d)",
-                        jerr.text, jerr.line, jerr.column);
+    if (!jwk) return json_failure(&jerr);
     wc_pkey_request r = *req;
     r.json_len = json_len;
     webcrypto_status st = pkey_parse(jwk, &r, out);

@@ -54,16 +54,30 @@ void webcrypto_buffer_free(uint8_t *buf, size_t len) {
     free(buf);
 }
 
+webcrypto_status wc_normalize_op(const webcrypto_backend *backend, const webcrypto_params *alg,
+                                 unsigned op, const char *operation) {
+    webcrypto_status st = wc_check_algorithm(backend, alg->name, operation);
+    if (st != WEBCRYPTO_OK) return st;
+    if (!(wc_allowed_usages(alg->name) & op))
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "%s does not support %s",
+                        webcrypto_algorithm_name(alg->name), operation);
+    bool kdf = alg->name == WEBCRYPTO_ALG_HKDF || alg->name == WEBCRYPTO_ALG_PBKDF2;
+    bool dh = alg->name == WEBCRYPTO_ALG_ECDH || alg->name == WEBCRYPTO_ALG_X25519;
+    if (alg->name == WEBCRYPTO_ALG_ECDSA || (kdf && op == WEBCRYPTO_USAGE_DERIVE_BITS))
+        return wc_check_hash(backend, alg->hash);
+    if (dh && op == WEBCRYPTO_USAGE_DERIVE_BITS && !alg->public_key)
+        return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "%s: the public_key member is required",
+                        operation);
+    return WEBCRYPTO_OK;
+}
+
 webcrypto_status wc_check_key_op(const webcrypto_params *alg, const webcrypto_key *key,
                                  unsigned op, unsigned key_usage, const char *operation) {
     if (!alg || !key)
         return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "%s: algorithm and key are required",
                         operation);
-    webcrypto_status st = wc_check_algorithm(key->backend, alg->name, operation);
+    webcrypto_status st = wc_normalize_op(key->backend, alg, op, operation);
     if (st != WEBCRYPTO_OK) return st;
-    if (!(wc_allowed_usages(alg->name) & op))
-        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "%s does not support %s",
-                        webcrypto_algorithm_name(alg->name), operation);
     if (alg->name != key->alg)
         return wc_error(WEBCRYPTO_ERR_INVALID_ACCESS, "%s: the key is a %s key, not %s", operation,
                         webcrypto_algorithm_name(key->alg), webcrypto_algorithm_name(alg->name));

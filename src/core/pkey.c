@@ -304,8 +304,6 @@ webcrypto_status wc_pkey_sign(const webcrypto_params *alg, const webcrypto_key *
                               const uint8_t *data, size_t len, uint8_t *out, size_t out_cap,
                               size_t *out_len) {
     webcrypto_status st = need_type(key, WEBCRYPTO_KEY_PRIVATE, "sign");
-    if (st == WEBCRYPTO_OK && alg->name == WEBCRYPTO_ALG_ECDSA)
-        st = wc_check_hash(key->backend, alg->hash);
     if (st != WEBCRYPTO_OK) return st;
     size_t n = wc_pkey_output_size(key);
     if (wc_output_check(n, out, out_cap, out_len, &st)) return st;
@@ -331,11 +329,8 @@ webcrypto_status wc_pkey_verify(const webcrypto_params *alg, const webcrypto_key
                                 const uint8_t *sig, size_t sig_len, const uint8_t *data,
                                 size_t len, bool *valid) {
     webcrypto_status st = need_type(key, WEBCRYPTO_KEY_PUBLIC, "verify");
-    if (st == WEBCRYPTO_OK && alg->name == WEBCRYPTO_ALG_ECDSA)
-        st = wc_check_hash(key->backend, alg->hash);
     if (st != WEBCRYPTO_OK) return st;
     const wc_backend_ops *ops = key->backend->ops;
-    *valid = false;
     switch (key->alg) {
     case WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5:
         return ops->rsa_verify(key->state, WC_RSA_PKCS1, key->hash, 0, data, len, sig, sig_len,
@@ -379,9 +374,7 @@ webcrypto_status wc_pkey_derive(const webcrypto_params *alg, const webcrypto_key
                                 size_t length_bits, uint8_t *out, size_t out_cap) {
     webcrypto_status st = need_type(key, WEBCRYPTO_KEY_PRIVATE, "deriveBits");
     if (st != WEBCRYPTO_OK) return st;
-    const webcrypto_key *peer = alg->public_key;
-    if (!peer)
-        return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "deriveBits: the public_key member is required");
+    const webcrypto_key *peer = alg->public_key; /* present: wc_normalize_op */
     if (peer->type != WEBCRYPTO_KEY_PUBLIC)
         return wc_error(WEBCRYPTO_ERR_INVALID_ACCESS, "deriveBits: public_key is not a public key");
     if (peer->alg != key->alg)

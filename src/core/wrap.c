@@ -87,27 +87,36 @@ webcrypto_status webcrypto_unwrap_key(webcrypto_key_format format, const uint8_t
     return st;
 }
 
-/* The spec's "get key length" of a derived key type, in bits. */
-static webcrypto_status derived_key_length(const webcrypto_backend *backend,
-                                           const webcrypto_params *type, size_t *bits) {
+/* deriveKey's derivedKeyType, normalised as importKey's algorithm (an
+ * importable secret-key algorithm; the members it requires). */
+static webcrypto_status normalize_derived_type(const webcrypto_backend *backend,
+                                              const webcrypto_params *type) {
     webcrypto_status st = wc_check_algorithm(backend, type->name, "deriveKey");
     if (st != WEBCRYPTO_OK) return st;
     if (wc_is_aes(type->name)) {
         if (type->length == 0)
             return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "deriveKey: the AES length is required");
+        return WEBCRYPTO_OK;
+    }
+    if (type->name == WEBCRYPTO_ALG_HMAC) return wc_check_hash(backend, type->hash);
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "deriveKey: cannot derive %s keys",
+                    webcrypto_algorithm_name(type->name));
+}
+
+/* The spec's "get key length" of a normalised derived key type, in bits. */
+static webcrypto_status derived_key_length(const webcrypto_params *type, size_t *bits) {
+    if (wc_is_aes(type->name)) {
         if (type->length % 8 || !wc_aes_key_len_ok(type->name, type->length / 8))
             return wc_error(WEBCRYPTO_ERR_OPERATION, "deriveKey: %zu is not a %s key length",
                             type->length, webcrypto_algorithm_name(type->name));
         *bits = type->length;
         return WEBCRYPTO_OK;
     }
-    if (type->name == WEBCRYPTO_ALG_HMAC) {
-        if ((st = wc_check_hash(backend, type->hash)) != WEBCRYPTO_OK) return st;
-        *bits = type->length ? type->length : wc_hash_block_bits(type->hash);
-        return WEBCRYPTO_OK;
-    }
-    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "deriveKey: cannot derive %s keys",
-                    webcrypto_algorithm_name(type->name));
+    *bits = type->length ? type->length : wc_hash_block_bits(type->hash);
+    /* The same bound as generateKey, checked before anything is allocated. */
+    if (*bits > 65536 * 8)
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "deriveKey: HMAC key length %zu too large", *bits);
+    return WEBCRYPTO_OK;
 }
 
 webcrypto_status webcrypto_derive_key(const webcrypto_params *alg, const webcrypto_key *base_key,
@@ -115,11 +124,16 @@ webcrypto_status webcrypto_derive_key(const webcrypto_params *alg, const webcryp
                                       unsigned usages, webcrypto_key **out) {
     WC_REQUIRE(alg && base_key && derived_key_type && out,
                "derive_key: alg, base_key, derived_key_type and out must not be NULL");
+    /* The spec's order: both algorithms normalised, then the base key's
+     * checks, then the derived key's length. */
     size_t bits = 0;
-    webcrypto_status st = derived_key_length(base_key->backend, derived_key_type, &bits);
+    webcrypto_status st =
+        wc_normalize_op(base_key->backend, alg, WEBCRYPTO_USAGE_DERIVE_BITS, "deriveKey");
+    if (st == WEBCRYPTO_OK) st = normalize_derived_type(base_key->backend, derived_key_type);
     if (st == WEBCRYPTO_OK)
         st = wc_check_key_op(alg, base_key, WEBCRYPTO_USAGE_DERIVE_BITS,
                              WEBCRYPTO_USAGE_DERIVE_KEY, "deriveKey");
+    if (st == WEBCRYPTO_OK) st = derived_key_length(derived_key_type, &bits);
     if (st != WEBCRYPTO_OK) return st;
     size_t n = bits / 8 + (bits % 8 != 0);
     uint8_t *buf = malloc(n + 1);
