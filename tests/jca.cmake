@@ -124,3 +124,9 @@ if(NOT WEBCRYPTO_SANITIZE)
     SKIP_RETURN_CODE 77 TIMEOUT 300 FAIL_REGULAR_EXPRESSION "WARNING")
   webcrypto_jca_env(test_jca_stress.jca-checkjni ${WEBCRYPTO_JCA_JDK})
 endif()
+
+# The backend's SipHash-2-4 (key-reuse bookkeeping) against published vectors.
+add_executable(test_jca_siphash test_jca_siphash.c)
+target_link_libraries(test_jca_siphash PRIVATE webcrypto_testutil)
+target_compile_options(test_jca_siphash PRIVATE ${WEBCRYPTO_WARNINGS})
+add_test(NAME jca_siphash COMMAND test_jca_siphash)

@@ -374,6 +374,20 @@ done:
     return false;
 }
 
+/* The key of the variant's key-bytes PRF (jca_siphash24), random per
+ * process and variant, from the variant's SecureRandom. */
+static webcrypto_status prf_key_draw(jca_op *o, jca_variant *v) {
+    jbyteArray a = NULL;
+    webcrypto_status st = jca_new_array(o, NULL, sizeof v->prf_key, &a);
+    if (st != WEBCRYPTO_OK) return st;
+    (*o->env)->CallVoidMethod(o->env, v->random, jca.sr_next, a);
+    if ((*o->env)->ExceptionCheck(o->env)) st = jca_exception(o->env, "SecureRandom.nextBytes");
+    else st = jca_get_bytes(o, a, 0, sizeof v->prf_key, v->prf_key);
+    jca_zero_array(o, a, sizeof v->prf_key);
+    (*o->env)->DeleteLocalRef(o->env, a);
+    return st;
+}
+
 static webcrypto_status variant_setup(jca_op *o, jca_variant *v, const char *variant, uint64_t *caps) {
     webcrypto_status st = WEBCRYPTO_OK;
     if (variant) {
@@ -480,6 +494,7 @@ static webcrypto_status variant_setup(jca_op *o, jca_variant *v, const char *var
     if ((*o->env)->ExceptionCheck(o->env) || !r) return jca_exception(o->env, "new SecureRandom");
     v->random = jca_global(o->env, r);
     if (!v->random) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "jca: NewGlobalRef failed");
+    if ((st = prf_key_draw(o, v)) != WEBCRYPTO_OK) return st;
 
     /* HMAC, HKDF and PBKDF2 need the digest caps (the core checks hashes
      * against them); a hash whose Mac is missing is refused per key. */
@@ -650,18 +665,58 @@ static void jca_digest_free(void *ctx) {
 
 /* ---- secret keys ---- */
 
-/* FNV-1a: tells inputs apart for aead_init's bookkeeping (a collision only
- * costs one extra init); not a MAC. */
-static uint64_t fnv1a(const uint8_t *p, size_t len) {
-    uint64_t h = UINT64_C(0xcbf29ce484222325);
-    for (size_t i = 0; i < len; i++) h = (h ^ p[i]) * UINT64_C(0x100000001b3);
-    return h;
+/* SipHash-2-4 (Aumasson and Bernstein, 2012): a PRF of p under the
+ * variant's random key. aead_init must tell whether two inits use the same
+ * key BYTES (see there), and what it keeps of a key outlives the key in
+ * per-thread state; under a key that stays inside the process, the value
+ * tells nothing about the key bytes (an unkeyed hash like FNV-1a would let
+ * anyone who reads it test or recover them). A collision only costs one
+ * extra init. */
+#define SIP_ROTL(x, b) (uint64_t)(((x) << (b)) | ((x) >> (64 - (b))))
+#define SIP_ROUND(v0, v1, v2, v3)                                                        \
+    do {                                                                                \
+        v0 += v1; v1 = SIP_ROTL(v1, 13); v1 ^= v0; v0 = SIP_ROTL(v0, 32);               \
+        v2 += v3; v3 = SIP_ROTL(v3, 16); v3 ^= v2;                                      \
+        v0 += v3; v3 = SIP_ROTL(v3, 21); v3 ^= v0;                                      \
+        v2 += v1; v1 = SIP_ROTL(v1, 17); v1 ^= v2; v2 = SIP_ROTL(v2, 32);               \
+    } while (0)
+
+static uint64_t sip_le64(const uint8_t *p) {
+    uint64_t x = 0;
+    for (int i = 7; i >= 0; i--) x = (x << 8) | p[i];
+    return x;
+}
+
+uint64_t jca_siphash24(const uint8_t key[16], const uint8_t *p, size_t len) {
+    uint64_t k0 = sip_le64(key), k1 = sip_le64(key + 8);
+    uint64_t v0 = k0 ^ UINT64_C(0x736f6d6570736575), v1 = k1 ^ UINT64_C(0x646f72616e646f6d),
+             v2 = k0 ^ UINT64_C(0x6c7967656e657261), v3 = k1 ^ UINT64_C(0x7465646279746573);
+    uint64_t b = (uint64_t)len << 56;
+    for (; len >= 8; p += 8, len -= 8) {
+        uint64_t m = sip_le64(p);
+        v3 ^= m;
+        SIP_ROUND(v0, v1, v2, v3);
+        SIP_ROUND(v0, v1, v2, v3);
+        v0 ^= m;
+    }
+    for (size_t i = 0; i < len; i++) b |= (uint64_t)p[i] << (8 * i);
+    v3 ^= b;
+    SIP_ROUND(v0, v1, v2, v3);
+    SIP_ROUND(v0, v1, v2, v3);
+    v0 ^= b;
+    v2 ^= 0xff;
+    for (int i = 0; i < 4; i++) SIP_ROUND(v0, v1, v2, v3);
+    return v0 ^ v1 ^ v2 ^ v3;
 }
 
 typedef struct jca_key {
     webcrypto_algorithm alg, hash;
     uint64_t id; /* never reused: the per-thread Mac cache is keyed by it */
-    uint64_t bytes_id; /* a hash of the key bytes: providers compare keys by value (aead_init) */
+    /* PRF of the key bytes (jca_siphash24 under v->prf_key), not a per-key
+     * counter: SunJCE refuses an encryption init repeating the key and IV
+     * of its last one by comparing key BYTES, so two key objects with
+     * equal bytes must get equal ids for aead_init to see the repeat. */
+    uint64_t bytes_id;
     const jca_variant *v;
     jobject spec; /* SecretKeySpec, global */
 } jca_key;
@@ -698,7 +753,7 @@ static webcrypto_status jca_secret_key_new(const void *bctx, webcrypto_algorithm
     k->hash = hash;
     k->v = v;
     k->id = atomic_fetch_add_explicit(&next_key_id, 1, memory_order_relaxed);
-    k->bytes_id = fnv1a(key, key_len) | 1; /* never 0, "nothing recorded" */
+    k->bytes_id = jca_siphash24(v->prf_key, key, key_len) | 1; /* never 0: "nothing recorded" */
     jca_op o;
     webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) {
@@ -889,41 +944,67 @@ static webcrypto_status sink_put(jca_op *o, sink *s, jbyteArray a, jint got) {
  * for large ones (1 MiB: 14-20 ms instead of 0.3 ms, measured on JDK 17).
  * Input is read before the output that replaces it is written, so out may
  * equal in. */
+static size_t max_size(size_t a, size_t b) { return a > b ? a : b; }
+static size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
+
 static webcrypto_status cipher_run(jca_op *o, jobject c, const uint8_t *in, size_t len,
                                    const uint8_t *final_in, size_t final_len, bool final,
                                    sink *s) {
+    const size_t out_cap = JCA_CHUNK + JCA_OUT_SLACK;
     webcrypto_status st = WEBCRYPTO_OK;
     size_t total = s->out_len + s->tail_len;
+    /* One side of the arrays holds plaintext (which side, CTR does not
+     * tell), so the prefixes this call used of both are wiped on every
+     * exit. A call that throws may have written output first: the bound is
+     * what a call can write (its input plus what a mode holds back, at most
+     * JCA_OUT_SLACK), not what it returned. */
+    size_t in_used = 0, out_used = 0;
+    jbyteArray outa = NULL;
+    size_t outa_len = 0; /* the size of a local outa */
     while (len > 0) {
         size_t n = len < JCA_CHUNK ? len : JCA_CHUNK;
-        if ((st = jca_put_in(o, in, n)) != WEBCRYPTO_OK) return st;
+        in_used = max_size(in_used, n);
+        out_used = max_size(out_used, min_size(n + JCA_OUT_SLACK, out_cap));
+        if ((st = jca_put_in(o, in, n)) != WEBCRYPTO_OK) goto done;
         jint got = (*o->env)->CallIntMethod(o->env, c, jca.c_update, o->t->in_buf, 0, (jint)n,
                                             o->t->out_buf, 0);
         JCHECK(o, "Cipher.update");
-        if ((st = sink_put(o, s, o->t->out_buf, got)) != WEBCRYPTO_OK) return st;
+        if (got > 0) out_used = max_size(out_used, min_size((size_t)got, out_cap));
+        if ((st = sink_put(o, s, o->t->out_buf, got)) != WEBCRYPTO_OK) goto done;
         in += n;
         len -= n;
     }
     if (final || s->pos < total) {
         /* Providers that buffer the whole message and were not given it in
          * one doFinal (GCM-SIV encryption in BC) return it here: a bigger
-         * array then, for this call only. */
+         * array then, for this call only (wiped before it is let go). */
         size_t need = total - s->pos;
-        jbyteArray outa = o->t->out_buf;
-        if (need > JCA_CHUNK + JCA_OUT_SLACK && (st = jca_new_array(o, NULL, need, &outa)))
-            return st;
-        if ((st = jca_put_in(o, final_in, final_len)) != WEBCRYPTO_OK) return st;
+        if (need > out_cap) {
+            if ((st = jca_new_array(o, NULL, need, &outa)) != WEBCRYPTO_OK) goto done;
+            outa_len = need;
+        } else {
+            outa = o->t->out_buf;
+            out_used = max_size(out_used, min_size(need + JCA_OUT_SLACK, out_cap));
+        }
+        in_used = max_size(in_used, final_len);
+        if ((st = jca_put_in(o, final_in, final_len)) != WEBCRYPTO_OK) goto done;
         jint got = (*o->env)->CallIntMethod(o->env, c, jca.c_final, o->t->in_buf, 0,
                                             (jint)final_len, outa, 0);
         JCHECK(o, "Cipher.doFinal");
-        st = sink_put(o, s, outa, got);
-        if (outa != o->t->out_buf) (*o->env)->DeleteLocalRef(o->env, outa);
-        if (st != WEBCRYPTO_OK) return st;
+        if (got > 0 && outa == o->t->out_buf)
+            out_used = max_size(out_used, min_size((size_t)got, out_cap));
+        if ((st = sink_put(o, s, outa, got)) != WEBCRYPTO_OK) goto done;
     }
     if (s->pos != total)
-        return wc_error(WEBCRYPTO_ERR_OPERATION,
-                        "jca: the provider returned %zu bytes, expected %zu", s->pos, total);
+        st = wc_error(WEBCRYPTO_ERR_OPERATION, "jca: the provider returned %zu bytes, expected %zu",
+                      s->pos, total);
 done:
+    jca_zero_array(o, o->t->in_buf, in_used);
+    jca_zero_array(o, o->t->out_buf, out_used);
+    if (outa && outa != o->t->out_buf) {
+        jca_zero_array(o, outa, outa_len);
+        (*o->env)->DeleteLocalRef(o->env, outa);
+    }
     return st;
 }
 
@@ -970,7 +1051,9 @@ static webcrypto_status jca_aes_ctr(const void *key_state, const uint8_t counter
 /* ---- AEAD: GCM and GCM-SIV ---- */
 
 static jca_iv_seen iv_seen(const jca_key *k, const uint8_t *iv, size_t iv_len) {
-    return (jca_iv_seen){.key_id = k->bytes_id, .iv_len = iv_len, .iv_hash = fnv1a(iv, iv_len)};
+    return (jca_iv_seen){.key_id = k->bytes_id,
+                         .iv_len = iv_len,
+                         .iv_hash = jca_siphash24(k->v->prf_key, iv, iv_len)};
 }
 
 static bool seen_eq(jca_iv_seen a, jca_iv_seen b) {
@@ -1126,17 +1209,17 @@ static webcrypto_status aead_open_whole(jca_op *o, jca_aead *e, const jca_key *k
         (st = jca_set_bytes(o, a, len, tag_len, tag)) == WEBCRYPTO_OK) {
         jint got = (*o->env)->CallIntMethod(o->env, e->c, jca.c_final, a, 0,
                                             (jint)(len + tag_len), a, 0);
-        if ((*o->env)->ExceptionCheck(o->env)) {
+        if ((*o->env)->ExceptionCheck(o->env))
             st = jca_exception(o->env, "Cipher.doFinal");
-            jca_zero_array(o, a, len);
-        } else if (got < 0 || (size_t)got != len) {
+        else if (got < 0 || (size_t)got != len)
             st = wc_error(WEBCRYPTO_ERR_OPERATION,
                           "jca: the provider returned %d bytes, expected %zu", (int)got, len);
-            jca_zero_array(o, a, len);
-        } else {
+        else
             st = jca_get_bytes(o, a, 0, len, out);
-        }
     }
+    /* The plaintext (or on failure the unauthenticated one) is in a[0..len):
+     * wiped whatever happened, also when a is the kept input array. */
+    jca_zero_array(o, a, len);
     if (a != o->t->in_buf) (*o->env)->DeleteLocalRef(o->env, a);
     return st;
 }
@@ -1306,8 +1389,10 @@ static webcrypto_status hkdf_by_mac(jca_op *o, const jca_variant *v, webcrypto_a
         out += n;
         out_len -= n;
     }
+    /* The IKM crossed in_buf in chunks, T(i) (hl bytes) after it; out_buf
+     * held PRK and T(i). */
     jca_zero_array(o, o->t->out_buf, 64);
-    jca_zero_array(o, o->t->in_buf, 64);
+    jca_zero_array(o, o->t->in_buf, min_size(max_size(ikm_len, hl), JCA_CHUNK));
     wc_wipe(prk, sizeof prk);
     wc_wipe(t, sizeof t);
     return st;

@@ -51,7 +51,7 @@ typedef struct jca_refs {
 
     /* asymmetric keys (jca_pkey.c) */
     jclass Signature, KeyFactory, KeyPairGenerator, KeyAgreement, KeyPair, AlgorithmParameters,
-        BigInteger, SignatureException, RSAPublicKeySpec, RSAPrivateCrtKeySpec, RSAKey,
+        BigInteger, SignatureException, ArithmeticException, RSAPublicKeySpec, RSAPrivateCrtKeySpec, RSAKey,
         RSAPublicKey, RSAPrivateKey, RSAPrivateCrtKey, RSAKeyGenParameterSpec, ECPoint,
         ECParameterSpec, ECPublicKeySpec, ECPrivateKeySpec, ECGenParameterSpec, ECFieldFp,
         EllipticCurve, ECPublicKey, ECPrivateKey, X509EncodedKeySpec, PKCS8EncodedKeySpec,
@@ -131,12 +131,13 @@ typedef struct jca_variant {
     jobject random;      /* SecureRandom (global ref), thread-safe */
     jobject kw_prov;     /* AESWrap (RFC 3394) */
     jstring kw_name;
+    uint8_t prf_key[16]; /* jca_siphash24's key for key-bytes ids, random (init) */
     jca_pkey_variant pk;
 } jca_variant;
 
 /* What identifies an AEAD init: the key and the IV (a hash of it). */
 typedef struct jca_iv_seen {
-    uint64_t key_id; /* hash of the key bytes; 0: nothing recorded */
+    uint64_t key_id; /* keyed PRF of the key bytes (jca_key.bytes_id); 0: nothing recorded */
     size_t iv_len;
     uint64_t iv_hash;
 } jca_iv_seen;
@@ -243,6 +244,8 @@ jstring jca_global_string(jca_op *o, const char *s, webcrypto_status *st);
 jobject jca_probe_provider(jca_op *o, const jca_variant *v, jclass cls, jmethodID get,
                            jmethodID get_p, jmethodID get_provider, jstring name,
                            bool named_only);
+/* SipHash-2-4 of p[0..len) under key (the variant's prf_key). */
+uint64_t jca_siphash24(const uint8_t key[16], const uint8_t *p, size_t len);
 /* Releases a global reference from any thread (attaching it if needed). */
 void jca_engine_release(jobject global);
 

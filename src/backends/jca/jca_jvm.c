@@ -447,6 +447,7 @@ webcrypto_status jca_resolve_pkey(JNIEnv *env) {
     C(AlgorithmParameters, "java/security/AlgorithmParameters");
     C(BigInteger, "java/math/BigInteger");
     C(SignatureException, "java/security/SignatureException");
+    C(ArithmeticException, "java/lang/ArithmeticException");
     C(RSAPublicKeySpec, "java/security/spec/RSAPublicKeySpec");
     C(RSAPrivateCrtKeySpec, "java/security/spec/RSAPrivateCrtKeySpec");
     C(RSAKey, "java/security/interfaces/RSAKey");

@@ -350,7 +350,10 @@ static webcrypto_status sig_verify_raw(jca_op *o, jobject sig, const uint8_t *ms
         *broken = true;
         return st;
     }
-    if ((st = jca_put_in(o, sg, sg_len)) != WEBCRYPTO_OK) return st;
+    if ((st = jca_put_in(o, sg, sg_len)) != WEBCRYPTO_OK) {
+        *broken = true; /* the engine holds the message: it must not be reused */
+        return st;
+    }
     jboolean r = (*o->env)->CallBooleanMethod(o->env, sig, jca.sig_verify, o->t->in_buf, 0,
                                               (jint)sg_len);
     if ((*o->env)->ExceptionCheck(o->env)) {
@@ -1566,9 +1569,19 @@ static webcrypto_status pt_add(jca_op *o, const jca_curve *c, jobject two, jobje
     }
     if ((st = bi_op(o, den, jca.bi_mod, c->p, NULL, &t)) != WEBCRYPTO_OK) goto done;
     jobject inv = (*o->env)->CallObjectMethod(o->env, t, jca.bi_mod_inv, c->p);
-    if ((*o->env)->ExceptionCheck(o->env) || !inv) {
-        /* ArithmeticException: den = 0 mod p, the tangent is vertical. */
-        (*o->env)->ExceptionClear(o->env);
+    if ((*o->env)->ExceptionCheck(o->env)) {
+        /* ArithmeticException: den = 0 mod p, the tangent is vertical
+         * (infinity). Anything else (OutOfMemoryError) is a failure. */
+        jthrowable ex = (*o->env)->ExceptionOccurred(o->env);
+        (*o->env)->ExceptionClear(o->env); /* IsInstanceOf needs none pending */
+        bool infinity = ex && (*o->env)->IsInstanceOf(o->env, ex, jca.ArithmeticException);
+        if (!infinity && ex) (*o->env)->Throw(o->env, ex); /* for jca_exception to map */
+        if (ex) (*o->env)->DeleteLocalRef(o->env, ex);
+        if (!infinity) st = jca_exception(o->env, "BigInteger.modInverse");
+        goto done;
+    }
+    if (!inv) {
+        st = wc_error(WEBCRYPTO_ERR_OPERATION, "jca: BigInteger.modInverse returned null");
         goto done;
     }
     if ((st = bi_op(o, num, jca.bi_mul, inv, NULL, &u)) ||
