@@ -1121,6 +1121,38 @@ static void test_export_errors(void **state) {
     assert_null(out);
 }
 
+/* An EC private scalar outside [1, n-1] is DataError, whatever the backend's
+ * library would do with it (PKCS #8 without the public key, so that the
+ * backend computes the point from d and nothing else can catch it). */
+static void test_ec_scalar_range(void **state) {
+    (void)state;
+    tu_require(WEBCRYPTO_ALG_ECDSA);
+    static const char prefix[] = "3041020100301306072a8648ce3d020106082a8648ce3d030107042730250201010420";
+    static const char *const bad[] = {
+        "0000000000000000000000000000000000000000000000000000000000000000",
+        "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551", /* n */
+        "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632552", /* n + 1 */
+        "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+    };
+    webcrypto_params p = {.name = WEBCRYPTO_ALG_ECDSA, .named_curve = WEBCRYPTO_CURVE_P256};
+    char hex[256];
+    for (size_t i = 0; i <= sizeof bad / sizeof *bad; i++) {
+        const char *d = i < sizeof bad / sizeof *bad
+                            ? bad[i]
+                            : "0000000000000000000000000000000000000000000000000000000000000001";
+        snprintf(hex, sizeof hex, "%s%s", prefix, d);
+        size_t n;
+        uint8_t *der = tu_unhex(hex, &n);
+        webcrypto_key *key = NULL;
+        webcrypto_status st = webcrypto_import_key(tu_backend(), WEBCRYPTO_FORMAT_PKCS8, der, n,
+                                                   &p, false, WEBCRYPTO_USAGE_SIGN, &key);
+        /* d = 1 (the last case) is in range: the generator is its public key. */
+        tu_assert_status(st, i < sizeof bad / sizeof *bad ? WEBCRYPTO_ERR_DATA : WEBCRYPTO_OK);
+        webcrypto_key_free(key);
+        free(der);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_truncated_and_trailing_der),
@@ -1137,6 +1169,7 @@ int main(void) {
         cmocka_unit_test(test_rsa_generate_limits),
         cmocka_unit_test(test_missing_members),
         cmocka_unit_test(test_export_errors),
+        cmocka_unit_test(test_ec_scalar_range),
     };
     /* The group's setup makes a key of every asymmetric kind. */
     static const webcrypto_algorithm kinds[] = {

@@ -422,6 +422,14 @@ static webcrypto_status rsa_generate(webcrypto_algorithm kind, size_t modulus_bi
 
 /* ---- EC keys ---- */
 
+/* Whether the n bytes at a are all zero, with no branch on them (a is a
+ * secret scalar; only the answer, which refuses the key, is revealed). */
+static bool bytes_are_zero(const uint8_t *a, size_t n) {
+    unsigned acc = 0;
+    for (size_t i = 0; i < n; i++) acc |= a[i];
+    return ((acc - 1) >> 8) & 1;
+}
+
 /* Decodes a SEC1 point (02/03 || x or 04 || x || y, coordinates below p) on
  * the curve into q. */
 static webcrypto_status ec_decode_point(const curve_info *ci, const uint8_t *enc, size_t len,
@@ -457,13 +465,13 @@ static webcrypto_status ec_build(webcrypto_algorithm kind, const curve_info *ci,
         goto done;
     }
     if (d) {
-        /* d in [1, n-1]; its public point computed, and compared with q */
-        if (BN_is_zero(d) || BN_cmp(d, EC_GROUP_get0_order(ci->group)) >= 0) {
-            st = wc_error(WEBCRYPTO_ERR_DATA, "EC key: the private key is out of range");
-            goto done;
-        }
+        /* d below n: EC_KEY_set_private_key refuses d >= n, converting it
+         * with ec_bignum_to_scalar, which compares the words in constant
+         * time (the source says so, not ec_key.h; seen refusing n and n + 1
+         * on Android 13's BoringSSL, which accepts 0: ec_import refused it).
+         * Its public point computed, and compared with q. */
         if (EC_KEY_set_private_key(s->ec, d) != 1) {
-            st = data_fail("EC_KEY_set_private_key");
+            st = data_fail("EC key range check (EC_KEY_set_private_key)");
             goto done;
         }
         qd = EC_POINT_new(ci->group);
@@ -518,6 +526,8 @@ static webcrypto_status ec_import(webcrypto_algorithm kind, const wc_pkey_fields
         return wc_error(WEBCRYPTO_ERR_DATA, "EC key: x and y must be %zu bytes each", fs);
     if (f->is_private && f->d.n != fs)
         return wc_error(WEBCRYPTO_ERR_DATA, "EC key: the private key must be %zu bytes", fs);
+    if (f->is_private && bytes_are_zero(f->d.p, fs))
+        return wc_error(WEBCRYPTO_ERR_DATA, "EC key: the private key is out of range");
 
     webcrypto_status st = WEBCRYPTO_OK;
     EC_POINT *q = NULL;

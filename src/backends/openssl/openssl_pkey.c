@@ -44,17 +44,18 @@ enum { MAX_FIELD = 66, OKP_LEN = 32 };
 /* ---- curves, built by init ---- */
 
 typedef struct curve_info {
-    const char *group_name; /* OpenSSL's name, for OSSL_PKEY_PARAM_GROUP_NAME */
+    const char *group_name;   /* OpenSSL's name, for OSSL_PKEY_PARAM_GROUP_NAME */
     int nid;
-    size_t fs;              /* field size in bytes */
-    EC_GROUP *group;        /* read-only after init */
-    uint8_t p[MAX_FIELD];   /* the field prime, fs bytes big-endian */
+    size_t fs;                /* field size in bytes */
+    EC_GROUP *group;          /* read-only after init */
+    uint8_t p[MAX_FIELD];     /* the field prime, fs bytes big-endian */
+    uint8_t order[MAX_FIELD]; /* the group order n, fs bytes big-endian */
 } curve_info;
 
 static curve_info curves[] = {
-    [WEBCRYPTO_CURVE_P256] = {"prime256v1", NID_X9_62_prime256v1, 32, NULL, {0}},
-    [WEBCRYPTO_CURVE_P384] = {"secp384r1", NID_secp384r1, 48, NULL, {0}},
-    [WEBCRYPTO_CURVE_P521] = {"secp521r1", NID_secp521r1, 66, NULL, {0}},
+    [WEBCRYPTO_CURVE_P256] = {"prime256v1", NID_X9_62_prime256v1, 32, NULL, {0}, {0}},
+    [WEBCRYPTO_CURVE_P384] = {"secp384r1", NID_secp384r1, 48, NULL, {0}, {0}},
+    [WEBCRYPTO_CURVE_P521] = {"secp521r1", NID_secp521r1, 66, NULL, {0}, {0}},
 };
 
 static const curve_info *curve_for(webcrypto_named_curve c) {
@@ -119,7 +120,9 @@ uint64_t wc_ossl_pkey_init(void) {
         curve_info *ci = &curves[i];
         if (!ci->group) ci->group = EC_GROUP_new_by_curve_name_ex(NULL, NULL, ci->nid);
         const BIGNUM *p = ci->group ? EC_GROUP_get0_field(ci->group) : NULL;
-        if (!p || BN_bn2binpad(p, ci->p, (int)ci->fs) != (int)ci->fs) {
+        const BIGNUM *order = ci->group ? EC_GROUP_get0_order(ci->group) : NULL;
+        if (!p || !order || BN_bn2binpad(p, ci->p, (int)ci->fs) != (int)ci->fs ||
+            BN_bn2binpad(order, ci->order, (int)ci->fs) != (int)ci->fs) {
             EC_GROUP_free(ci->group);
             ci->group = NULL;
             groups = false;
@@ -337,50 +340,97 @@ static BIGNUM *bn_from(wc_bytes b, bool secret) {
     return bn;
 }
 
+/* ---- constant-time comparisons of secret values ---- */
+
+/* 1 if a < b as n-byte big-endian numbers, else 0: a subtraction whose borrow
+ * runs through every byte, with no branch on the values. */
+static unsigned ct_less(const uint8_t *a, const uint8_t *b, size_t n) {
+    unsigned borrow = 0;
+    for (size_t i = n; i-- > 0;) borrow = (((unsigned)a[i] - b[i] - borrow) >> 8) & 1;
+    return borrow;
+}
+
+/* 1 if a (n >= 1 bytes, big-endian) equals the byte value v, else 0, without
+ * a branch on a. */
+static unsigned ct_equals_small(const uint8_t *a, size_t n, uint8_t v) {
+    unsigned acc = (unsigned)a[n - 1] ^ v;
+    for (size_t i = 0; i + 1 < n; i++) acc |= a[i];
+    return ((acc - 1) >> 8) & 1;
+}
+
+/* bn as k big-endian bytes into out. BN_bn2binpad reads the whole allocation
+ * whatever the value (and sizes a BN_FLG_CONSTTIME number without a branch).
+ * Returns 1 if it fits in k bytes (k is public), else 0 and out unchanged: a
+ * value that wide is larger than any member of a valid key. */
+static unsigned bn_bytes(const BIGNUM *bn, uint8_t *out, size_t k) {
+    return (unsigned)(BN_bn2binpad(bn, out, (int)k) == (int)k);
+}
+
+/* m made 1 if it is not positive, so that it can be a modulus. Only a key
+ * with p or q below 2 gets there, refused anyway (rsa_consistent's ok), and
+ * the test reads only m's sign and length, not its digits. 1 done, 0 error. */
+static int usable_modulus(BIGNUM *m) {
+    return BN_is_zero(m) || BN_is_negative(m) ? BN_one(m) : 1;
+}
+
 /* RSA private key consistency (RFC 8017 section 3.2): n = pq, dp = d mod
- * (p-1) with e dp = 1 mod (p-1), the same for q, and qi q = 1 mod p (so
- * e d = 1 mod lambda(n)). Like BoringSSL's RSA_check_key, p and q are not
- * tested for primality: OpenSSL's EVP_PKEY_pairwise_check does, and costs
- * about 100 ms per 2048-bit key (measured), on every import.
- * bn: n, e, d, p, q, dp, dq, qi. Returns 1 consistent, 0 not, -1 error. */
+ * (p-1) with e dp = 1 mod (p-1), the same for q, and qi q = 1 mod p with
+ * qi < p (so e d = 1 mod lambda(n)). Like BoringSSL's RSA_check_key, p and q
+ * are not tested for primality: OpenSSL's EVP_PKEY_pairwise_check does, and
+ * costs about 100 ms per 2048-bit key (measured), on every import.
+ * The members are secret: they are flagged BN_FLG_CONSTTIME (OpenSSL's
+ * constant-time division and sizing) and every check runs whatever the
+ * others found, comparing the values as bytes of n's length in constant time
+ * (CRYPTO_memcmp, ct_less) into one flag. Each value is encoded once: the
+ * encoding costs more than the comparisons.
+ * bn: n, e, d, p, q, dp, dq, qi; only the flags of d..qi change. Returns 1
+ * consistent, 0 not, -1 error. */
 static int rsa_consistent(BIGNUM *const bn[8]) {
     const BIGNUM *n = bn[0], *e = bn[1], *d = bn[2], *p = bn[3], *q = bn[4];
     const BIGNUM *dp = bn[5], *dq = bn[6], *qi = bn[7];
-    if (BN_cmp(p, BN_value_one()) <= 0 || BN_cmp(q, BN_value_one()) <= 0) return 0;
+    size_t k = (size_t)BN_num_bytes(n);
+    if (k == 0) return 0;
+    for (int i = 2; i < 8; i++) BN_set_flags(bn[i], BN_FLG_CONSTTIME);
+    /* n, p, and two for the values compared (zeroed: BN_bn2binpad leaves a
+     * buffer as it was when the value does not fit) */
+    uint8_t *buf = OPENSSL_zalloc(4 * k);
     BN_CTX *ctx = BN_CTX_secure_new();
-    if (!ctx) return -1;
+    int ret = -1;
+    if (!buf || !ctx) goto out;
+    uint8_t *nb = buf, *pb = buf + k, *sa = buf + 2 * k, *sb = buf + 3 * k;
     BN_CTX_start(ctx);
     BIGNUM *t = BN_CTX_get(ctx), *m = BN_CTX_get(ctx);
-    int ok = -1;
-    if (!m) goto done;
-    /* n = p q */
+    if (!m || !bn_bytes(n, nb, k)) goto done;
+    /* BN_CTX_get clears the flag; t and m hold values derived from secrets */
+    BN_set_flags(t, BN_FLG_CONSTTIME);
+    BN_set_flags(m, BN_FLG_CONSTTIME);
+    /* p, q > 1 and n = p q */
+    unsigned ok = bn_bytes(p, pb, k) & bn_bytes(q, sa, k);
+    ok &= (ct_equals_small(pb, k, 0) | ct_equals_small(pb, k, 1)) ^ 1u;
+    ok &= (ct_equals_small(sa, k, 0) | ct_equals_small(sa, k, 1)) ^ 1u;
     if (!BN_mul(t, p, q, ctx)) goto done;
-    ok = BN_cmp(t, n) == 0;
+    ok &= bn_bytes(t, sa, k) & (unsigned)(CRYPTO_memcmp(sa, nb, k) == 0);
     /* the CRT exponents, for (prime, exponent) = (p, dp) then (q, dq) */
-    for (int i = 0; i < 2 && ok == 1; i++) {
+    for (int i = 0; i < 2; i++) {
         const BIGNUM *prime = i ? q : p, *exp = i ? dq : dp;
-        if (!BN_sub(m, prime, BN_value_one()) || !BN_mod(t, d, m, ctx)) goto fail;
-        ok = BN_cmp(t, exp) == 0;
-        if (ok != 1) break;
-        if (!BN_mod_mul(t, e, exp, m, ctx)) goto fail;
-        ok = BN_is_one(t);
+        if (!BN_sub(m, prime, BN_value_one()) || !usable_modulus(m) || !BN_mod(t, d, m, ctx))
+            goto done;
+        ok &= bn_bytes(t, sa, k) & bn_bytes(exp, sb, k);
+        ok &= (unsigned)(CRYPTO_memcmp(sa, sb, k) == 0);
+        if (!BN_mod_mul(t, e, exp, m, ctx)) goto done;
+        ok &= bn_bytes(t, sa, k) & ct_equals_small(sa, k, 1);
     }
     /* qi = q^-1 mod p */
-    if (ok == 1) {
-        if (BN_cmp(qi, p) >= 0) {
-            ok = 0;
-        } else {
-            if (!BN_mod_mul(t, qi, q, p, ctx)) goto fail;
-            ok = BN_is_one(t);
-        }
-    }
-    goto done;
-fail:
-    ok = -1;
+    ok &= bn_bytes(qi, sa, k) & ct_less(sa, pb, k);
+    if (!BN_copy(m, p) || !usable_modulus(m) || !BN_mod_mul(t, qi, q, m, ctx)) goto done;
+    ok &= bn_bytes(t, sa, k) & ct_equals_small(sa, k, 1);
+    ret = (int)ok;
 done:
     BN_CTX_end(ctx); /* clears the secure temporaries */
+out:
     BN_CTX_free(ctx);
-    return ok;
+    OPENSSL_clear_free(buf, 4 * k);
+    return ret;
 }
 
 static webcrypto_status rsa_import(webcrypto_algorithm kind, const wc_pkey_fields *f,
@@ -499,18 +549,24 @@ static webcrypto_status ec_import(webcrypto_algorithm kind, const wc_pkey_fields
     if (st != WEBCRYPTO_OK) goto done;
 
     if (f->is_private) {
-        /* d in [1, n-1]; its public point computed (a constant-time
+        /* d in [1, n-1], compared as bytes in constant time (OpenSSL 3.0
+         * range-checks d only in EVP_PKEY_private_check, with BN_cmp, which
+         * is not); its public point computed (a constant-time
          * multiplication) and, if a point was given, compared with it. */
+        if (f->d.n != fs) {
+            st = wc_error(WEBCRYPTO_ERR_DATA, "EC key: the private key must be %zu bytes", fs);
+            goto done;
+        }
+        if (!((ct_equals_small(f->d.p, fs, 0) ^ 1u) & ct_less(f->d.p, ci->order, fs))) {
+            st = wc_error(WEBCRYPTO_ERR_DATA, "EC key: the private key is out of range");
+            goto done;
+        }
         d = bn_from(f->d, true);
         if (!d) {
             st = no_memory("BN_bin2bn");
             goto done;
         }
-        if (f->d.n == 0 || BN_is_zero(d) ||
-            BN_cmp(d, EC_GROUP_get0_order(ci->group)) >= 0) {
-            st = wc_error(WEBCRYPTO_ERR_DATA, "EC key: the private key is out of range");
-            goto done;
-        }
+        BN_set_flags(d, BN_FLG_CONSTTIME);
         if (EC_POINT_mul(ci->group, qd, d, NULL, NULL, bnctx) != 1) {
             st = wc_ossl_fail("EC_POINT_mul");
             goto done;

@@ -6,8 +6,9 @@
  * the compiler targets the crypto extension; with GCC on Linux otherwise,
  * detected through HWCAP_PMULL), and a constant-time portable one (no
  * secret-indexed tables, no secret-dependent branches). Setting
- * WEBCRYPTO_POLYVAL=portable in the environment forces the portable one
- * (and, in gcm_siv.c, the OpenSSL-only path).
+ * WEBCRYPTO_POLYVAL=portable in the environment makes the portable one the
+ * process-wide choice (WC_POLYVAL_AUTO, what gcm_siv.c asks for; its AES is
+ * OpenSSL's whichever POLYVAL runs).
  *
  * The state holds the key (H and, for the carry-less multiply, its powers):
  * wipe it with wc_polyval_wipe.
