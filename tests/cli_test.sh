@@ -245,6 +245,27 @@ run encrypt AES-GCM --key "$T/gcm-tc4.jwk" --iv $TC4_IV --aad $TC4_A "$T/tc4.pt"
 check "AES-GCM test case 4 known answer (with AAD)" [ "$RC" -eq 0 -a "$(hex "$T/out")" = $TC4_CT ]
 run decrypt AES-GCM --key "$T/gcm-tc4.jwk" --iv $TC4_IV --aad $TC4_A "$T/tc4.ct"
 check "AES-GCM test case 4 decrypts to P" [ "$RC" -eq 0 -a "$(hex "$T/out")" = $TC4_P ]
+# AES-GCM-SIV: RFC 8452 C.1, the vector with AAD (key f901..., nonce 6245...).
+SIV_K=f901cfe8a69615a93fdf7a98cad48179
+SIV_N=6245709fb18853f68d833640
+SIV_A=7576f7028ec6eb5ea7e298342a94d4b202b370ef9768ec6561c4fe6b7e7296fa859c21
+SIV_P=e42a3c02c25b64869e146d7b233987bddfc240871d
+SIV_CT=391cc328d484a4f46406181bcd62efd9b3ee197d052d15506c84a9edd65e13e9d24a2a6e70
+printf '{"kty":"oct","k":"%s","alg":"A128GCMSIV"}' "$(b64url $SIV_K)" >"$T/siv.jwk"
+unhex $SIV_P >"$T/siv.pt"
+unhex $SIV_CT >"$T/siv.ct"
+run encrypt AES-GCM-SIV --key "$T/siv.jwk" --iv $SIV_N --aad $SIV_A "$T/siv.pt"
+check "AES-GCM-SIV RFC 8452 C.1 known answer (with AAD)" [ "$RC" -eq 0 -a "$(hex "$T/out")" = $SIV_CT ]
+run decrypt AES-GCM-SIV --key "$T/siv.jwk" --iv $SIV_N --aad $SIV_A "$T/siv.ct"
+check "AES-GCM-SIV RFC 8452 C.1 decrypts to P" [ "$RC" -eq 0 -a "$(hex "$T/out")" = $SIV_P ]
+expect_err "AES-GCM-SIV with the wrong AAD is OperationError" OperationError 3 \
+    decrypt AES-GCM-SIV --key "$T/siv.jwk" --iv $SIV_N "$T/siv.ct"
+expect_err "AES-GCM-SIV with an 8-byte nonce is OperationError" OperationError 3 \
+    encrypt AES-GCM-SIV --key "$T/siv.jwk" --iv 0001020304050607 "$T/siv.pt"
+run generate-key AES-GCM-SIV --length 256
+check "generate-key AES-GCM-SIV --length 256 gives alg A256GCMSIV" rc0 grep -q '"alg":"A256GCMSIV"' "$T/out"
+expect_err "generate-key AES-GCM-SIV --length 192 is OperationError" OperationError 3 \
+    generate-key AES-GCM-SIV --length 192
 if $HAVE_NODE; then
     check "typed GCM test case 4 agrees with node crypto" [ "$(node -e '
         const c = require("crypto"), h = (x) => Buffer.from(x, "hex");

@@ -42,6 +42,7 @@ static const char usage_text[] =
     "Commands:\n"
     "  digest ALG [FILE]                      hex digest (SHA-1, SHA-256, SHA-384, SHA-512)\n"
     "  generate-key AES-GCM|AES-CBC|AES-CTR|AES-KW --length 128|192|256\n"
+    "  generate-key AES-GCM-SIV --length 128|256\n"
     "  generate-key HMAC --hash HASH [--length BITS]\n"
     "               [--usages LIST] [--extractable true|false]\n"
     "                                         print a new key as a JWK; by default\n"
@@ -65,10 +66,12 @@ static const char usage_text[] =
     "                                         BEGIN PRIVATE KEY) is recognised by its header,\n"
     "                                         anything else needs --format\n"
     "  encrypt|decrypt AES-GCM --key JWKFILE --iv HEX [--aad HEX] [--tag-length BITS] [FILE]\n"
+    "  encrypt|decrypt AES-GCM-SIV --key JWKFILE --iv HEX(12-byte nonce) [--aad HEX] [FILE]\n"
     "  encrypt|decrypt AES-CBC --key JWKFILE --iv HEX [FILE]\n"
     "  encrypt|decrypt AES-CTR --key JWKFILE --counter HEX --length BITS [FILE]\n"
     "  encrypt|decrypt RSA-OAEP --key JWKFILE [--label HEX] [FILE]\n"
-    "                                         raw ciphertext / plaintext (AES-GCM: data || tag)\n"
+    "                                         raw ciphertext / plaintext (AES-GCM, AES-GCM-SIV:\n"
+    "                                         data || tag)\n"
     "  sign HMAC|RSASSA-PKCS1-v1_5|Ed25519 --key JWKFILE [FILE]\n"
     "  sign RSA-PSS --key JWKFILE --salt-length BYTES [FILE]\n"
     "  sign ECDSA --key JWKFILE --hash HASH [FILE]\n"
@@ -81,11 +84,12 @@ static const char usage_text[] =
     "                                         hex derived bits (ECDH, X25519: the whole\n"
     "                                         shared secret without --length)\n"
     "  derive-key HKDF|PBKDF2|ECDH|X25519 (the derive-bits options, without --length)\n"
-    "               --derived AES-GCM|AES-CBC|AES-CTR|AES-KW|HMAC [--derived-length BITS]\n"
+    "               --derived AES-GCM|AES-GCM-SIV|AES-CBC|AES-CTR|AES-KW|HMAC\n"
+    "               [--derived-length BITS]\n"
     "               [--derived-hash HASH] [--usages LIST] [--extractable true|false]\n"
     "                                         the derived key as a JWK (HMAC: --derived-hash)\n"
     "  wrap-key --key JWKFILE --alg ALG --format raw|pkcs8|spki|jwk --wrapping-key JWKFILE\n"
-    "               --wrap-alg AES-KW|AES-GCM|AES-CBC|AES-CTR|RSA-OAEP [the wrap-alg's\n"
+    "               --wrap-alg AES-KW|AES-GCM|AES-GCM-SIV|AES-CBC|AES-CTR|RSA-OAEP [the wrap-alg's\n"
     "               encrypt options: --iv, --aad, --tag-length, --counter, --length, --label]\n"
     "                                         the wrapped key's bytes\n"
     "  unwrap-key --wrapping-key JWKFILE --wrap-alg ALG [its options] --format FORMAT\n"
@@ -643,7 +647,7 @@ static int not_supported(const char *command, webcrypto_algorithm alg) {
 
 static bool is_aes(webcrypto_algorithm a) {
     return a == WEBCRYPTO_ALG_AES_CBC || a == WEBCRYPTO_ALG_AES_CTR || a == WEBCRYPTO_ALG_AES_GCM ||
-           a == WEBCRYPTO_ALG_AES_KW;
+           a == WEBCRYPTO_ALG_AES_GCM_SIV || a == WEBCRYPTO_ALG_AES_KW;
 }
 
 static int get_backend(cli *c) {
@@ -746,6 +750,7 @@ static unsigned allowed_usages(webcrypto_algorithm a, webcrypto_key_type type) {
     bool priv = type == WEBCRYPTO_KEY_PRIVATE;
     switch (a) {
     case WEBCRYPTO_ALG_AES_GCM:
+    case WEBCRYPTO_ALG_AES_GCM_SIV:
     case WEBCRYPTO_ALG_AES_CBC:
     case WEBCRYPTO_ALG_AES_CTR: return enc | wrap;
     case WEBCRYPTO_ALG_AES_KW: return wrap;
@@ -1089,7 +1094,8 @@ static int parse_usages(const char *list, unsigned *out) {
 
 /* generate-key's and derive-key's usages when --usages is absent. */
 static unsigned default_usages(webcrypto_algorithm a) {
-    if (a == WEBCRYPTO_ALG_AES_GCM || a == WEBCRYPTO_ALG_AES_CBC || a == WEBCRYPTO_ALG_AES_CTR)
+    if (a == WEBCRYPTO_ALG_AES_GCM || a == WEBCRYPTO_ALG_AES_GCM_SIV ||
+        a == WEBCRYPTO_ALG_AES_CBC || a == WEBCRYPTO_ALG_AES_CTR)
         return WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_DECRYPT;
     if (is_pair_alg(a))
         return allowed_usages(a, WEBCRYPTO_KEY_PUBLIC) | allowed_usages(a, WEBCRYPTO_KEY_PRIVATE);
@@ -1328,6 +1334,7 @@ static int cmd_import(cli *c) {
 static bool cipher_options(webcrypto_algorithm a, bool wrapping, optset *allowed, optset *required) {
     switch (a) {
     case WEBCRYPTO_ALG_AES_GCM:
+    case WEBCRYPTO_ALG_AES_GCM_SIV:
         *allowed = OPTBIT(OPT_IV) | OPTBIT(OPT_AAD) | OPTBIT(OPT_TAG_LENGTH);
         *required = OPTBIT(OPT_IV);
         return true;
