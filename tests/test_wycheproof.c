@@ -962,6 +962,20 @@ static webcrypto_key *wp_import_group_key(wp_case *c, const char *what, webcrypt
     return k;
 }
 
+/* The group's key in its binary format (what) and, when the group has one, as
+ * a JWK too, into keys[0] and keys[1]: how many imported (0 after a failure,
+ * which fails the case). */
+static size_t wp_import_group_keys(wp_case *c, const char *what, webcrypto_key_format fmt,
+                                   const uint8_t *data, size_t len, const json_t *jwk,
+                                   const webcrypto_params *p, unsigned usages,
+                                   webcrypto_key *keys[2]) {
+    keys[0] = wp_import_group_key(c, what, fmt, data, len, NULL, p, usages);
+    if (!keys[0]) return 0;
+    if (!json_is_object(jwk)) return 1;
+    keys[1] = wp_import_group_key(c, "jwk", WEBCRYPTO_FORMAT_JWK, NULL, 0, jwk, p, usages);
+    return keys[1] ? 2 : 0;
+}
+
 /* Verifies sig over msg with each of keys (one public key imported from
  * different formats, named by what[]): they must agree, and a wrong
  * signature is OK with false, never an error. */
@@ -1018,17 +1032,10 @@ static void run_ecdsa_p1363(wp_case *c, const json_t *group, const json_t *test)
     webcrypto_params kp = {0};
     kp.name = WEBCRYPTO_ALG_ECDSA;
     kp.named_curve = curve;
-    keys[0] = wp_import_group_key(c, "raw", WEBCRYPTO_FORMAT_RAW, point.p, point.n, NULL, &kp,
-                                  WEBCRYPTO_USAGE_VERIFY);
-    if (!keys[0]) goto out;
-    size_t n_keys = 1;
-    const json_t *jwk = json_object_get(group, "publicKeyJwk");
-    if (json_is_object(jwk)) {
-        keys[1] = wp_import_group_key(c, "jwk", WEBCRYPTO_FORMAT_JWK, NULL, 0, jwk, &kp,
-                                      WEBCRYPTO_USAGE_VERIFY);
-        if (!keys[1]) goto out;
-        n_keys = 2;
-    }
+    size_t n_keys = wp_import_group_keys(c, "raw", WEBCRYPTO_FORMAT_RAW, point.p, point.n,
+                                         json_object_get(group, "publicKeyJwk"), &kp,
+                                         WEBCRYPTO_USAGE_VERIFY, keys);
+    if (!n_keys) goto out;
     webcrypto_params p = {0};
     p.name = WEBCRYPTO_ALG_ECDSA;
     p.hash = hash;
@@ -1158,17 +1165,10 @@ static void run_rsa_verify(wp_case *c, const json_t *group, const json_t *test,
     webcrypto_params kp = {0};
     kp.name = alg;
     kp.hash = hash;
-    keys[0] = wp_import_group_key(c, "spki", WEBCRYPTO_FORMAT_SPKI, der.p, der.n, NULL, &kp,
-                                  WEBCRYPTO_USAGE_VERIFY);
-    if (!keys[0]) goto out;
-    size_t n_keys = 1;
-    const json_t *jwk = json_object_get(group, jwk_member);
-    if (json_is_object(jwk)) {
-        keys[1] = wp_import_group_key(c, "jwk", WEBCRYPTO_FORMAT_JWK, NULL, 0, jwk, &kp,
-                                      WEBCRYPTO_USAGE_VERIFY);
-        if (!keys[1]) goto out;
-        n_keys = 2;
-    }
+    size_t n_keys = wp_import_group_keys(c, "spki", WEBCRYPTO_FORMAT_SPKI, der.p, der.n,
+                                         json_object_get(group, jwk_member), &kp,
+                                         WEBCRYPTO_USAGE_VERIFY, keys);
+    if (!n_keys) goto out;
     webcrypto_params p = {0};
     p.name = alg;
     p.salt_length = (size_t)slen;
@@ -1212,17 +1212,10 @@ static void run_rsa_oaep(wp_case *c, const json_t *group, const json_t *test) {
     webcrypto_params kp = {0};
     kp.name = WEBCRYPTO_ALG_RSA_OAEP;
     kp.hash = hash;
-    keys[0] = wp_import_group_key(c, "pkcs8", WEBCRYPTO_FORMAT_PKCS8, der.p, der.n, NULL, &kp,
-                                  WEBCRYPTO_USAGE_DECRYPT);
-    if (!keys[0]) goto out;
-    size_t n_keys = 1;
-    const json_t *jwk = json_object_get(group, "privateKeyJwk");
-    if (json_is_object(jwk)) {
-        keys[1] = wp_import_group_key(c, "jwk", WEBCRYPTO_FORMAT_JWK, NULL, 0, jwk, &kp,
-                                      WEBCRYPTO_USAGE_DECRYPT);
-        if (!keys[1]) goto out;
-        n_keys = 2;
-    }
+    size_t n_keys = wp_import_group_keys(c, "pkcs8", WEBCRYPTO_FORMAT_PKCS8, der.p, der.n,
+                                         json_object_get(group, "privateKeyJwk"), &kp,
+                                         WEBCRYPTO_USAGE_DECRYPT, keys);
+    if (!n_keys) goto out;
     webcrypto_params p = {0};
     p.name = WEBCRYPTO_ALG_RSA_OAEP;
     p.label = label.p;
@@ -1287,17 +1280,10 @@ static void run_ed25519(wp_case *c, const json_t *group, const json_t *test) {
         goto out;
     webcrypto_params kp = {0};
     kp.name = WEBCRYPTO_ALG_ED25519;
-    keys[0] = wp_import_group_key(c, "raw", WEBCRYPTO_FORMAT_RAW, pk.p, pk.n, NULL, &kp,
-                                  WEBCRYPTO_USAGE_VERIFY);
-    if (!keys[0]) goto out;
-    size_t n_keys = 1;
-    const json_t *jwk = json_object_get(group, "publicKeyJwk");
-    if (json_is_object(jwk)) {
-        keys[1] = wp_import_group_key(c, "jwk", WEBCRYPTO_FORMAT_JWK, NULL, 0, jwk, &kp,
-                                      WEBCRYPTO_USAGE_VERIFY);
-        if (!keys[1]) goto out;
-        n_keys = 2;
-    }
+    size_t n_keys = wp_import_group_keys(c, "raw", WEBCRYPTO_FORMAT_RAW, pk.p, pk.n,
+                                         json_object_get(group, "publicKeyJwk"), &kp,
+                                         WEBCRYPTO_USAGE_VERIFY, keys);
+    if (!n_keys) goto out;
     static const char *const what[] = {"raw", "jwk"};
     judge_verify(c, &kp, keys, what, n_keys, &msg, &sig);
 out:
