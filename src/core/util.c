@@ -10,8 +10,12 @@ void wc_wipe(void *p, size_t len) {
     if (p && len) wc_memset(p, 0, len);
 }
 
+/* Every byte is read (volatile reads), the differences are ORed in a
+ * register (a volatile accumulator would make each step wait for the last
+ * store), and the result is turned into 0/1 without a branch. */
 bool wc_equal_ct(const uint8_t *a, const uint8_t *b, size_t len) {
-    volatile uint8_t diff = 0;
-    for (size_t i = 0; i < len; i++) diff |= (uint8_t)(a[i] ^ b[i]);
-    return diff == 0;
+    const volatile uint8_t *va = a, *vb = b;
+    unsigned diff = 0;
+    for (size_t i = 0; i < len; i++) diff |= (unsigned)(va[i] ^ vb[i]);
+    return (1u & ((diff - 1u) >> 8)) != 0; /* diff <= 0xff: 1 only if diff == 0 */
 }
