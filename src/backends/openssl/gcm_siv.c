@@ -32,6 +32,9 @@
 #include "openssl_internal.h"
 #include "polyval.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* Keystream bytes per AES-ECB call: large enough that the call overhead
  * vanishes, small enough that counters, keystream and data stay in L1. */
@@ -174,6 +177,12 @@ static void tag_input(wc_polyval *pv, const uint8_t nonce[12], size_t aad_len, s
 /* out = in ^ ks, 16 bytes at a time where possible. out may equal in. */
 static void xor_bytes(uint8_t *out, const uint8_t *in, const uint8_t *ks, size_t n) {
     size_t i = 0;
+#if defined(__SSE2__)
+    for (; i + 16 <= n; i += 16)
+        _mm_storeu_si128((__m128i *)(out + i),
+                         _mm_xor_si128(_mm_loadu_si128((const __m128i *)(in + i)),
+                                       _mm_loadu_si128((const __m128i *)(ks + i))));
+#else
     for (; i + 16 <= n; i += 16) {
         uint64_t a, b, x, y;
         memcpy(&a, in + i, 8);
@@ -185,7 +194,32 @@ static void xor_bytes(uint8_t *out, const uint8_t *in, const uint8_t *ks, size_t
         memcpy(out + i, &a, 8);
         memcpy(out + i + 8, &b, 8);
     }
+#endif
     for (; i < n; i++) out[i] = (uint8_t)(in[i] ^ ks[i]);
+}
+
+/* nb counter blocks from first (its first 4 bytes a little-endian counter,
+ * which wraps mod 2^32), returning the counter that follows. */
+static uint32_t counter_blocks(uint8_t *ctrs, const uint8_t first[16], uint32_t ctr, size_t nb) {
+#if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* One 16-byte store a block; lane 0 is bytes 0..3, read little-endian. */
+    uint8_t start[16];
+    memcpy(start, first, 16);
+    store_le32(start, ctr);
+    __m128i c = _mm_loadu_si128((const __m128i *)start);
+    const __m128i one = _mm_set_epi32(0, 0, 0, 1);
+    for (size_t b = 0; b < nb; b++) {
+        _mm_storeu_si128((__m128i *)(ctrs + 16 * b), c);
+        c = _mm_add_epi32(c, one);
+    }
+    return ctr + (uint32_t)nb;
+#else
+    for (size_t b = 0; b < nb; b++) {
+        memcpy(ctrs + 16 * b, first, 16);
+        store_le32(ctrs + 16 * b, ctr++);
+    }
+    return ctr;
+#endif
 }
 
 /* Step 3 on OpenSSL: CTR with RFC 8452's counter. When pv is not NULL
@@ -197,22 +231,22 @@ static webcrypto_status ctr32(EVP_CIPHER_CTX *c, const uint8_t tag[16], const ui
     memcpy(first, tag, 16);
     first[15] |= 0x80;
     uint32_t ctr = load_le32(first);
-    size_t fill = len < SIV_BATCH ? (len + 15) & ~(size_t)15 : SIV_BATCH;
-    /* The last 12 bytes are the same in every block: written once. */
-    for (size_t off = 0; off < fill; off += 16) memcpy(ctrs + off, first, 16);
+    size_t used = len < SIV_BATCH ? len : SIV_BATCH; /* of ks, to wipe */
     webcrypto_status st = WEBCRYPTO_OK;
     while (len > 0) {
         size_t n = len < SIV_BATCH ? len : SIV_BATCH;
         size_t nb = (n + 15) / 16;
-        for (size_t b = 0; b < nb; b++) store_le32(ctrs + 16 * b, ctr++); /* wraps mod 2^32 */
+        ctr = counter_blocks(ctrs, first, ctr, nb);
         if ((st = ecb_encrypt(c, ks, ctrs, 16 * nb)) != WEBCRYPTO_OK) break;
-        xor_bytes(out, in, ks, n);
-        if (pv) wc_polyval_update(pv, out, n); /* n % 16 != 0 only at the end */
+        if (pv)
+            wc_polyval_update_xor(pv, out, in, ks, n); /* n % 16 != 0 only at the end */
+        else
+            xor_bytes(out, in, ks, n);
         in += n;
         out += n;
         len -= n;
     }
-    wc_wipe(ks, sizeof ks);
+    wc_wipe(ks, (used + 15) & ~(size_t)15);
     return st;
 }
 

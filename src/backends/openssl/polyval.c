@@ -12,14 +12,20 @@
  * x^127 = 1 + x^64 * (x^57 + x^62 + x^63); the same again for the next 64
  * bits; what is left above x^128 is the result.
  *
- * The carry-less versions fold WC_POLYVAL_STRIDE blocks per reduction:
- * S_{j+k} = sum_i dot(X'_i, H^(k-i+1)) with X'_1 = X_1 ^ S_j, using the
- * powers of H that init() precomputes (reduction is linear, so the
- * products are summed unreduced and reduced once).
+ * The carry-less versions fold up to WC_POLYVAL_STRIDE blocks per
+ * reduction: S_{j+k} = sum_i dot(X'_i, H^(k-i+1)) with X'_1 = X_1 ^ S_j,
+ * using powers of H computed the first time a run needs them (reduction is
+ * linear, so the products are summed unreduced and reduced once). The block
+ * that carries S_j is added last: the next group waits only on it, the
+ * other products being computed meanwhile.
  */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define WC_POLYVAL_X86 1
 #include <cpuid.h>
+#include <immintrin.h>
+#ifndef bit_VPCLMULQDQ
+#define bit_VPCLMULQDQ (1 << 10) /* cpuid leaf 7, ecx */
+#endif
 #endif
 
 /* aarch64: built for a CPU with the crypto extension, PMULL is always there;
@@ -46,7 +52,6 @@
 
 #include "core/backend.h" /* wc_wipe */
 #include "polyval.h"
-#include "polyval_clmul.h"
 
 /* ------------------------------------------------------------------------ */
 /* Portable, constant-time                                                  */
@@ -119,7 +124,7 @@ static void portable_dot(uint64_t a_lo, uint64_t a_hi, uint64_t b_lo, uint64_t b
 }
 
 static void portable_blocks(wc_polyval *ctx, const uint8_t *in, size_t nblocks) {
-    uint64_t h_lo = load_le64(ctx->h[0]), h_hi = load_le64(ctx->h[0] + 8);
+    uint64_t h_lo = load_le64(ctx->h), h_hi = load_le64(ctx->h + 8);
     uint64_t s_lo = load_le64(ctx->s), s_hi = load_le64(ctx->s + 8);
     for (; nblocks > 0; nblocks--, in += 16) {
         s_lo ^= load_le64(in);
@@ -130,61 +135,185 @@ static void portable_blocks(wc_polyval *ctx, const uint8_t *in, size_t nblocks) 
     store_le64(ctx->s + 8, s_hi);
 }
 
-static void portable_init(wc_polyval *ctx) {
-    /* Only H itself is used; no powers. */
-    (void)ctx;
-}
-
 /* ------------------------------------------------------------------------ */
-/* x86-64 PCLMULQDQ                                                         */
+/* x86-64 PCLMULQDQ and VPCLMULQDQ                                          */
 /* ------------------------------------------------------------------------ */
 
 #ifdef WC_POLYVAL_X86
-/* The shared carry-less helpers are in polyval_clmul.h. */
-CLMUL_FN static void clmul_init(wc_polyval *ctx) {
-    __m128i h = _mm_loadu_si128((const __m128i *)ctx->h[0]);
-    __m128i hk = karatsuba_key(h), p = h;
-    _mm_storeu_si128((__m128i *)ctx->hk[0], hk);
-    for (int i = 1; i < WC_POLYVAL_STRIDE; i++) {
+/* Only these functions use the instructions, so the rest of the build needs
+ * no -m flags; they run only after cpuid reported them. SSE2 is part of
+ * x86-64. */
+#define CLMUL_FN __attribute__((target("pclmul")))
+#define VCLMUL_FN __attribute__((target("pclmul,avx2,vpclmulqdq")))
+
+/* Montgomery reduction of the 256-bit hi:lo to 128 bits. The constant holds
+ * x^57 + x^62 + x^63 in its high 64 bits (and 1 in the low, unused). */
+CLMUL_FN static inline __m128i clmul_reduce(__m128i lo, __m128i hi) {
+    const __m128i poly = _mm_set_epi64x((long long)UINT64_C(0xc200000000000000), 1);
+    __m128i t = _mm_clmulepi64_si128(lo, poly, 0x10); /* t0 * c */
+    lo = _mm_shuffle_epi32(lo, 0x4e);                 /* t0 moves to bit 128 */
+    lo = _mm_xor_si128(lo, t);
+    t = _mm_clmulepi64_si128(lo, poly, 0x10); /* the second fold */
+    lo = _mm_shuffle_epi32(lo, 0x4e);
+    lo = _mm_xor_si128(lo, t);
+    return _mm_xor_si128(lo, hi);
+}
+
+/* lo/hi/mid += x * h, Karatsuba: mid collects (x_lo^x_hi) * (h_lo^h_hi). */
+CLMUL_FN static inline void clmul_acc(__m128i x, __m128i h, __m128i hk, __m128i *lo, __m128i *hi,
+                                      __m128i *mid) {
+    *lo = _mm_xor_si128(*lo, _mm_clmulepi64_si128(x, h, 0x00));
+    *hi = _mm_xor_si128(*hi, _mm_clmulepi64_si128(x, h, 0x11));
+    __m128i xk = _mm_xor_si128(x, _mm_shuffle_epi32(x, 0x4e));
+    *mid = _mm_xor_si128(*mid, _mm_clmulepi64_si128(xk, hk, 0x00));
+}
+
+CLMUL_FN static inline __m128i clmul_finish(__m128i lo, __m128i hi, __m128i mid) {
+    mid = _mm_xor_si128(mid, _mm_xor_si128(lo, hi));
+    lo = _mm_xor_si128(lo, _mm_slli_si128(mid, 8));
+    hi = _mm_xor_si128(hi, _mm_srli_si128(mid, 8));
+    return clmul_reduce(lo, hi);
+}
+
+CLMUL_FN static inline __m128i karatsuba_key(__m128i h) {
+    return _mm_xor_si128(h, _mm_shuffle_epi32(h, 0x4e));
+}
+
+/* Fills pow/powk as far as H^k (k <= STRIDE). */
+CLMUL_FN static void clmul_powers(wc_polyval *ctx, unsigned k) {
+    __m128i h = _mm_loadu_si128((const __m128i *)ctx->h), hk = karatsuba_key(h);
+    if (ctx->npow == 0) {
+        _mm_storeu_si128((__m128i *)ctx->pow[WC_POLYVAL_STRIDE - 1], h);
+        _mm_storeu_si128((__m128i *)ctx->powk[WC_POLYVAL_STRIDE - 1], hk);
+        ctx->npow = 1;
+    }
+    __m128i p = _mm_loadu_si128((const __m128i *)ctx->pow[WC_POLYVAL_STRIDE - ctx->npow]);
+    while (ctx->npow < k) {
         __m128i z = _mm_setzero_si128(), lo = z, hi = z, mid = z;
         clmul_acc(p, h, hk, &lo, &hi, &mid);
         p = clmul_finish(lo, hi, mid);
-        _mm_storeu_si128((__m128i *)ctx->h[i], p);
-        _mm_storeu_si128((__m128i *)ctx->hk[i], karatsuba_key(p));
+        ctx->npow++;
+        _mm_storeu_si128((__m128i *)ctx->pow[WC_POLYVAL_STRIDE - ctx->npow], p);
+        _mm_storeu_si128((__m128i *)ctx->powk[WC_POLYVAL_STRIDE - ctx->npow], karatsuba_key(p));
     }
 }
 
-/* k (1..STRIDE) blocks folded with H^k .. H^1, S added to the first. */
+/* k (1..STRIDE) blocks times H^k .. H^1, S added to the first, which is
+ * multiplied last (see the file comment). */
 CLMUL_FN static inline __m128i clmul_group(const wc_polyval *ctx, __m128i s, const uint8_t *in,
                                            size_t k) {
+    const uint8_t(*pw)[16] = ctx->pow + (WC_POLYVAL_STRIDE - k);
+    const uint8_t(*pk)[16] = ctx->powk + (WC_POLYVAL_STRIDE - k);
     __m128i z = _mm_setzero_si128(), lo = z, hi = z, mid = z;
-    for (size_t i = 0; i < k; i++) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(in + 16 * i));
-        if (i == 0) x = _mm_xor_si128(x, s);
-        size_t p = k - 1 - i;
-        clmul_acc(x, _mm_loadu_si128((const __m128i *)ctx->h[p]),
-                  _mm_loadu_si128((const __m128i *)ctx->hk[p]), &lo, &hi, &mid);
-    }
+    for (size_t i = 1; i < k; i++)
+        clmul_acc(_mm_loadu_si128((const __m128i *)(in + 16 * i)),
+                  _mm_loadu_si128((const __m128i *)pw[i]), _mm_loadu_si128((const __m128i *)pk[i]),
+                  &lo, &hi, &mid);
+    clmul_acc(_mm_xor_si128(_mm_loadu_si128((const __m128i *)in), s),
+              _mm_loadu_si128((const __m128i *)pw[0]), _mm_loadu_si128((const __m128i *)pk[0]), &lo,
+              &hi, &mid);
     return clmul_finish(lo, hi, mid);
 }
 
-
 CLMUL_FN static void clmul_blocks(wc_polyval *ctx, const uint8_t *in, size_t nblocks) {
+    unsigned need = nblocks < WC_POLYVAL_STRIDE ? (unsigned)nblocks : WC_POLYVAL_STRIDE;
+    if (ctx->npow < need) clmul_powers(ctx, need);
     __m128i s = _mm_loadu_si128((const __m128i *)ctx->s);
-    for (; nblocks >= 8; nblocks -= 8, in += 16 * 8) s = clmul_group8(ctx, s, in);
+    for (; nblocks >= WC_POLYVAL_STRIDE; nblocks -= WC_POLYVAL_STRIDE, in += 16 * WC_POLYVAL_STRIDE)
+        s = clmul_group(ctx, s, in, WC_POLYVAL_STRIDE);
     if (nblocks > 0) s = clmul_group(ctx, s, in, nblocks);
     _mm_storeu_si128((__m128i *)ctx->s, s);
 }
 
-static int cpu_has_pclmul(void) {
-    unsigned a = 0, b = 0, c = 0, d = 0;
+/* The same on 256-bit registers, two blocks per instruction (their powers
+ * are adjacent in pow/powk): 16 blocks per reduction; a shorter run takes
+ * the 128-bit path. */
+VCLMUL_FN static inline void vclmul_acc(__m256i x, const uint8_t *h, const uint8_t *hk,
+                                        __m256i *lo, __m256i *hi, __m256i *mid) {
+    __m256i hv = _mm256_loadu_si256((const __m256i *)h);
+    __m256i hkv = _mm256_loadu_si256((const __m256i *)hk);
+    *lo = _mm256_xor_si256(*lo, _mm256_clmulepi64_epi128(x, hv, 0x00));
+    *hi = _mm256_xor_si256(*hi, _mm256_clmulepi64_epi128(x, hv, 0x11));
+    __m256i xk = _mm256_xor_si256(x, _mm256_shuffle_epi32(x, 0x4e));
+    *mid = _mm256_xor_si256(*mid, _mm256_clmulepi64_epi128(xk, hkv, 0x00));
+}
+
+VCLMUL_FN static inline __m128i fold_lanes(__m256i v) {
+    return _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+}
+
+/* The bulk of the 256-bit path. With ks, the input is in ^ ks, written to
+ * out as it is hashed (decryption: the hash covers the plaintext being
+ * made); each pair of blocks is read before it is written, so out may be
+ * in. Without ks, in is hashed as it is. Called with a constant ks or NULL,
+ * so that each use compiles to its own loop. */
+VCLMUL_FN static inline void vclmul_run(wc_polyval *ctx, uint8_t *out, const uint8_t *in,
+                                        const uint8_t *ks, size_t nblocks) {
+    unsigned need = nblocks < WC_POLYVAL_STRIDE ? (unsigned)nblocks : WC_POLYVAL_STRIDE;
+    if (ctx->npow < need) clmul_powers(ctx, need);
+    __m128i s = _mm_loadu_si128((const __m128i *)ctx->s);
+    for (; nblocks >= WC_POLYVAL_STRIDE; nblocks -= WC_POLYVAL_STRIDE) {
+        __m256i z = _mm256_setzero_si256(), lo = z, hi = z, mid = z, x[WC_POLYVAL_STRIDE / 2];
+        for (size_t j = 0; j < WC_POLYVAL_STRIDE / 2; j++) {
+            x[j] = _mm256_loadu_si256((const __m256i *)(in + 32 * j));
+            if (ks) {
+                x[j] = _mm256_xor_si256(x[j], _mm256_loadu_si256((const __m256i *)(ks + 32 * j)));
+                _mm256_storeu_si256((__m256i *)(out + 32 * j), x[j]);
+            }
+        }
+        for (size_t j = 1; j < WC_POLYVAL_STRIDE / 2; j++)
+            vclmul_acc(x[j], ctx->pow[2 * j], ctx->powk[2 * j], &lo, &hi, &mid);
+        vclmul_acc(_mm256_xor_si256(x[0], _mm256_set_m128i(_mm_setzero_si128(), s)), ctx->pow[0],
+                   ctx->powk[0], &lo, &hi, &mid);
+        s = clmul_finish(fold_lanes(lo), fold_lanes(hi), fold_lanes(mid));
+        in += 16 * WC_POLYVAL_STRIDE;
+        if (ks) {
+            ks += 16 * WC_POLYVAL_STRIDE;
+            out += 16 * WC_POLYVAL_STRIDE;
+        }
+    }
+    if (nblocks > 0) {
+        if (ks) {
+            for (size_t i = 0; i < 16 * nblocks; i += 16)
+                _mm_storeu_si128((__m128i *)(out + i),
+                                 _mm_xor_si128(_mm_loadu_si128((const __m128i *)(in + i)),
+                                               _mm_loadu_si128((const __m128i *)(ks + i))));
+            in = out;
+        }
+        s = clmul_group(ctx, s, in, nblocks);
+    }
+    _mm_storeu_si128((__m128i *)ctx->s, s);
+}
+
+VCLMUL_FN static void vclmul_blocks(wc_polyval *ctx, const uint8_t *in, size_t nblocks) {
+    vclmul_run(ctx, NULL, in, NULL, nblocks);
+}
+
+VCLMUL_FN static void vclmul_xor_blocks(wc_polyval *ctx, uint8_t *out, const uint8_t *in,
+                                        const uint8_t *ks, size_t nblocks) {
+    vclmul_run(ctx, out, in, ks, nblocks);
+}
+
+/* cpuid feature bits; OS support for the 256-bit registers from XCR0. */
+static unsigned x86_features(void) {
+    enum { PCLMUL = 1, VPCLMUL = 2 };
+    unsigned a = 0, b = 0, c = 0, d = 0, f = 0;
     if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
-    return (c & bit_PCLMUL) != 0;
+    if (c & bit_PCLMUL) f |= PCLMUL;
+    if ((f & PCLMUL) && (c & bit_OSXSAVE) && (c & bit_AVX)) {
+        unsigned xlo, xhi;
+        __asm__ volatile("xgetbv" : "=a"(xlo), "=d"(xhi) : "c"(0));
+        (void)xhi;
+        if ((xlo & 6) == 6 && __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_AVX2) &&
+            (c & bit_VPCLMULQDQ))
+            f |= VPCLMUL;
+    }
+    return f;
 }
 #endif /* WC_POLYVAL_X86 */
 
 /* ------------------------------------------------------------------------ */
-/* aarch64 PMULL: the same algorithm as the x86-64 code above              */
+/* aarch64 PMULL: the same algorithm as the 128-bit x86-64 code above       */
 /* ------------------------------------------------------------------------ */
 
 #ifdef WC_POLYVAL_ARM
@@ -210,7 +339,7 @@ PMULL_FN static inline uint8x16_t pmull_reduce(uint8x16_t lo, uint8x16_t hi) {
 }
 
 PMULL_FN static inline void pmull_acc(uint8x16_t x, uint8x16_t h, uint8x16_t hk, uint8x16_t *lo,
-                             uint8x16_t *hi, uint8x16_t *mid) {
+                                      uint8x16_t *hi, uint8x16_t *mid) {
     *lo = veorq_u8(*lo, pmull_lo(x, h));
     *hi = veorq_u8(*hi, pmull_hi(x, h));
     *mid = veorq_u8(*mid, pmull_lo(veorq_u8(x, swap64(x)), hk));
@@ -224,32 +353,38 @@ PMULL_FN static inline uint8x16_t pmull_finish(uint8x16_t lo, uint8x16_t hi, uin
     return pmull_reduce(lo, hi);
 }
 
-PMULL_FN static void pmull_init(wc_polyval *ctx) {
-    uint8x16_t h = vld1q_u8(ctx->h[0]);
-    uint8x16_t hk = veorq_u8(h, swap64(h)), p = h;
-    vst1q_u8(ctx->hk[0], hk);
-    for (int i = 1; i < WC_POLYVAL_STRIDE; i++) {
+PMULL_FN static void pmull_powers(wc_polyval *ctx, unsigned k) {
+    uint8x16_t h = vld1q_u8(ctx->h), hk = veorq_u8(h, swap64(h));
+    if (ctx->npow == 0) {
+        vst1q_u8(ctx->pow[WC_POLYVAL_STRIDE - 1], h);
+        vst1q_u8(ctx->powk[WC_POLYVAL_STRIDE - 1], hk);
+        ctx->npow = 1;
+    }
+    uint8x16_t p = vld1q_u8(ctx->pow[WC_POLYVAL_STRIDE - ctx->npow]);
+    while (ctx->npow < k) {
         uint8x16_t z = vdupq_n_u8(0), lo = z, hi = z, mid = z;
         pmull_acc(p, h, hk, &lo, &hi, &mid);
         p = pmull_finish(lo, hi, mid);
-        vst1q_u8(ctx->h[i], p);
-        vst1q_u8(ctx->hk[i], veorq_u8(p, swap64(p)));
+        ctx->npow++;
+        vst1q_u8(ctx->pow[WC_POLYVAL_STRIDE - ctx->npow], p);
+        vst1q_u8(ctx->powk[WC_POLYVAL_STRIDE - ctx->npow], veorq_u8(p, swap64(p)));
     }
 }
 
-PMULL_FN static inline uint8x16_t pmull_group(const wc_polyval *ctx, uint8x16_t s, const uint8_t *in,
-                                     size_t k) {
+PMULL_FN static inline uint8x16_t pmull_group(const wc_polyval *ctx, uint8x16_t s,
+                                              const uint8_t *in, size_t k) {
+    const uint8_t(*pw)[16] = ctx->pow + (WC_POLYVAL_STRIDE - k);
+    const uint8_t(*pk)[16] = ctx->powk + (WC_POLYVAL_STRIDE - k);
     uint8x16_t z = vdupq_n_u8(0), lo = z, hi = z, mid = z;
-    for (size_t i = 0; i < k; i++) {
-        uint8x16_t x = vld1q_u8(in + 16 * i);
-        if (i == 0) x = veorq_u8(x, s);
-        size_t p = k - 1 - i;
-        pmull_acc(x, vld1q_u8(ctx->h[p]), vld1q_u8(ctx->hk[p]), &lo, &hi, &mid);
-    }
+    for (size_t i = 1; i < k; i++)
+        pmull_acc(vld1q_u8(in + 16 * i), vld1q_u8(pw[i]), vld1q_u8(pk[i]), &lo, &hi, &mid);
+    pmull_acc(veorq_u8(vld1q_u8(in), s), vld1q_u8(pw[0]), vld1q_u8(pk[0]), &lo, &hi, &mid);
     return pmull_finish(lo, hi, mid);
 }
 
 PMULL_FN static void pmull_blocks(wc_polyval *ctx, const uint8_t *in, size_t nblocks) {
+    unsigned need = nblocks < WC_POLYVAL_STRIDE ? (unsigned)nblocks : WC_POLYVAL_STRIDE;
+    if (ctx->npow < need) pmull_powers(ctx, need);
     uint8x16_t s = vld1q_u8(ctx->s);
     for (; nblocks >= WC_POLYVAL_STRIDE; nblocks -= WC_POLYVAL_STRIDE, in += 16 * WC_POLYVAL_STRIDE)
         s = pmull_group(ctx, s, in, WC_POLYVAL_STRIDE);
@@ -262,24 +397,37 @@ PMULL_FN static void pmull_blocks(wc_polyval *ctx, const uint8_t *in, size_t nbl
 /* Choice and interface                                                     */
 /* ------------------------------------------------------------------------ */
 
+/* The CPU's features, asked once: bit (1 << impl) for each carry-less
+ * implementation it can run, and PROBED. Racing first calls all compute the
+ * same value, so a plain atomic store suffices. */
+enum { PROBED = 1u << 31 };
+static _Atomic unsigned g_cpu;
+
+static unsigned cpu_impls(void) {
+    unsigned f = atomic_load_explicit(&g_cpu, memory_order_relaxed);
+    if (f & PROBED) return f;
+    f = PROBED;
+#ifdef WC_POLYVAL_X86
+    unsigned x = x86_features();
+    if (x & 1) f |= 1u << WC_POLYVAL_CLMUL;
+    if (x & 2) f |= 1u << WC_POLYVAL_VCLMUL;
+#endif
+#if defined(WC_PMULL_ALWAYS)
+    f |= 1u << WC_POLYVAL_PMULL; /* compiled for a CPU that has it */
+#elif defined(WC_POLYVAL_ARM)
+    if (getauxval(AT_HWCAP) & HWCAP_PMULL) f |= 1u << WC_POLYVAL_PMULL;
+#endif
+    atomic_store_explicit(&g_cpu, f, memory_order_relaxed);
+    return f;
+}
+
 int wc_polyval_impl_available(wc_polyval_impl impl) {
     switch (impl) {
     case WC_POLYVAL_AUTO:
     case WC_POLYVAL_PORTABLE: return 1;
     case WC_POLYVAL_CLMUL:
-#ifdef WC_POLYVAL_X86
-        return cpu_has_pclmul();
-#else
-        return 0;
-#endif
-    case WC_POLYVAL_PMULL:
-#if defined(WC_PMULL_ALWAYS)
-        return 1; /* compiled for a CPU that has it */
-#elif defined(WC_POLYVAL_ARM)
-        return (getauxval(AT_HWCAP) & HWCAP_PMULL) != 0;
-#else
-        return 0;
-#endif
+    case WC_POLYVAL_VCLMUL:
+    case WC_POLYVAL_PMULL: return (cpu_impls() >> impl) & 1;
     }
     return 0;
 }
@@ -289,26 +437,32 @@ const char *wc_polyval_impl_name(wc_polyval_impl impl) {
     case WC_POLYVAL_AUTO: return "auto";
     case WC_POLYVAL_PORTABLE: return "portable";
     case WC_POLYVAL_CLMUL: return "pclmulqdq";
+    case WC_POLYVAL_VCLMUL: return "vpclmulqdq";
     case WC_POLYVAL_PMULL: return "pmull";
     }
     return "?";
 }
 
-/* 0 until chosen; then a wc_polyval_impl. Racing first calls all compute the
- * same value, so a plain atomic store suffices. */
+/* 0 until chosen; then a wc_polyval_impl (as g_cpu, racing is harmless). */
 static _Atomic int g_default_impl;
 
 wc_polyval_impl wc_polyval_default_impl(void) {
     int v = atomic_load_explicit(&g_default_impl, memory_order_relaxed);
     if (v != 0) return (wc_polyval_impl)v;
+    /* The fastest this CPU has, unless the environment names another it has. */
+    static const wc_polyval_impl order[] = {WC_POLYVAL_VCLMUL, WC_POLYVAL_CLMUL, WC_POLYVAL_PMULL,
+                                            WC_POLYVAL_PORTABLE};
     wc_polyval_impl impl = WC_POLYVAL_PORTABLE;
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+        if (wc_polyval_impl_available(order[i])) {
+            impl = order[i];
+            break;
+        }
     const char *env = getenv("WEBCRYPTO_POLYVAL");
-    if (!(env && strcmp(env, "portable") == 0)) {
-        if (wc_polyval_impl_available(WC_POLYVAL_CLMUL))
-            impl = WC_POLYVAL_CLMUL;
-        else if (wc_polyval_impl_available(WC_POLYVAL_PMULL))
-            impl = WC_POLYVAL_PMULL;
-    }
+    for (size_t i = 0; env && i < sizeof order / sizeof order[0]; i++)
+        if (strcmp(env, wc_polyval_impl_name(order[i])) == 0 &&
+            wc_polyval_impl_available(order[i]))
+            impl = order[i];
     atomic_store_explicit(&g_default_impl, (int)impl, memory_order_relaxed);
     return impl;
 }
@@ -319,23 +473,15 @@ void wc_polyval_init(wc_polyval *ctx, const uint8_t h[16], wc_polyval_impl impl)
     else if (!wc_polyval_impl_available(impl))
         impl = WC_POLYVAL_PORTABLE; /* never runs an instruction the CPU lacks */
     memset(ctx, 0, sizeof *ctx);
-    memcpy(ctx->h[0], h, 16);
-    ctx->impl = impl;
-    switch (impl) {
-#ifdef WC_POLYVAL_X86
-    case WC_POLYVAL_CLMUL: clmul_init(ctx); break;
-#endif
-#ifdef WC_POLYVAL_ARM
-    case WC_POLYVAL_PMULL: pmull_init(ctx); break;
-#endif
-    default: portable_init(ctx); break;
-    }
+    memcpy(ctx->h, h, 16);
+    ctx->impl = impl; /* powers of H: on first use */
 }
 
 static void blocks(wc_polyval *ctx, const uint8_t *in, size_t nblocks) {
     switch (ctx->impl) {
 #ifdef WC_POLYVAL_X86
     case WC_POLYVAL_CLMUL: clmul_blocks(ctx, in, nblocks); break;
+    case WC_POLYVAL_VCLMUL: vclmul_blocks(ctx, in, nblocks); break;
 #endif
 #ifdef WC_POLYVAL_ARM
     case WC_POLYVAL_PMULL: pmull_blocks(ctx, in, nblocks); break;
@@ -354,6 +500,23 @@ void wc_polyval_update(wc_polyval *ctx, const uint8_t *in, size_t len) {
         blocks(ctx, last, 1);
         wc_wipe(last, sizeof last);
     }
+}
+
+void wc_polyval_update_xor(wc_polyval *ctx, uint8_t *out, const uint8_t *in, const uint8_t *ks,
+                           size_t len) {
+    size_t whole = len / 16;
+#ifdef WC_POLYVAL_X86
+    if (ctx->impl == WC_POLYVAL_VCLMUL && whole > 0) {
+        vclmul_xor_blocks(ctx, out, in, ks, whole);
+    } else
+#endif
+    {
+        for (size_t i = 0; i < 16 * whole; i++) out[i] = (uint8_t)(in[i] ^ ks[i]);
+        if (whole > 0) blocks(ctx, out, whole);
+    }
+    size_t rest = len % 16, off = 16 * whole;
+    for (size_t i = off; i < len; i++) out[i] = (uint8_t)(in[i] ^ ks[i]);
+    if (rest > 0) wc_polyval_update(ctx, out + off, rest);
 }
 
 void wc_polyval_final(const wc_polyval *ctx, uint8_t out[16]) { memcpy(out, ctx->s, 16); }

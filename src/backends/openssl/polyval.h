@@ -1,14 +1,17 @@
 /*
  * polyval.h - POLYVAL (RFC 8452 section 3), the universal hash of AES-GCM-SIV.
  *
- * Three implementations behind one interface, chosen once per process:
- * PCLMULQDQ on x86-64 (detected with cpuid), PMULL on aarch64 (always when
- * the compiler targets the crypto extension; with GCC on Linux otherwise,
+ * Four implementations behind one interface, chosen once per process:
+ * VPCLMULQDQ on 256-bit registers (x86-64 with AVX2; two blocks per
+ * instruction), PCLMULQDQ (x86-64), PMULL on aarch64 (always when the
+ * compiler targets the crypto extension; with GCC on Linux otherwise,
  * detected through HWCAP_PMULL), and a constant-time portable one (no
- * secret-indexed tables, no secret-dependent branches). Setting
- * WEBCRYPTO_POLYVAL=portable in the environment makes the portable one the
- * process-wide choice (WC_POLYVAL_AUTO, what gcm_siv.c asks for; its AES is
- * OpenSSL's whichever POLYVAL runs).
+ * secret-indexed tables, no secret-dependent branches). The CPU is asked
+ * once per process (cpuid can cost microseconds under a hypervisor). Setting
+ * WEBCRYPTO_POLYVAL to an implementation's name ("portable", "pclmulqdq",
+ * "vpclmulqdq", "pmull") in the environment makes it the process-wide choice
+ * (WC_POLYVAL_AUTO, what gcm_siv.c asks for) when this CPU has it; its AES
+ * is OpenSSL's whichever POLYVAL runs.
  *
  * The state holds the key (H and, for the carry-less multiply, its powers):
  * wipe it with wc_polyval_wipe.
@@ -22,20 +25,25 @@
 typedef enum wc_polyval_impl {
     WC_POLYVAL_AUTO = 0, /* the process-wide choice */
     WC_POLYVAL_PORTABLE,
-    WC_POLYVAL_CLMUL, /* x86-64 PCLMULQDQ */
-    WC_POLYVAL_PMULL  /* aarch64 PMULL */
+    WC_POLYVAL_CLMUL,  /* x86-64 PCLMULQDQ */
+    WC_POLYVAL_VCLMUL, /* x86-64 VPCLMULQDQ on 256-bit registers (AVX2) */
+    WC_POLYVAL_PMULL   /* aarch64 PMULL */
 } wc_polyval_impl;
 
 /* Blocks folded per reduction by the carry-less implementations. */
-#define WC_POLYVAL_STRIDE 8
+#define WC_POLYVAL_STRIDE 16
 
 typedef struct wc_polyval {
-    /* h[i] = H^(i+1) in POLYVAL's dot-product sense (h[0] = H), and hk[i]
-     * the XOR of h[i]'s two 64-bit halves (Karatsuba); byte order as in the
-     * RFC (little-endian). The portable code uses h[0] only. */
-    uint8_t h[WC_POLYVAL_STRIDE][16];
-    uint8_t hk[WC_POLYVAL_STRIDE][16];
+    uint8_t h[16]; /* the key H; byte order as in the RFC (little-endian) */
+    /* For the carry-less implementations: pow[i] = H^(STRIDE - i) in
+     * POLYVAL's dot-product sense (pow[STRIDE-1] = H), so a run of k blocks
+     * uses the last k entries in order; powk[i] is the XOR of pow[i]'s two
+     * 64-bit halves (Karatsuba). Computed as far as needed: the last npow
+     * entries are set. The portable code uses h only. */
+    uint8_t pow[WC_POLYVAL_STRIDE][16];
+    uint8_t powk[WC_POLYVAL_STRIDE][16];
     uint8_t s[16]; /* the accumulator S_j */
+    unsigned npow;
     wc_polyval_impl impl;
 } wc_polyval;
 
@@ -55,6 +63,12 @@ void wc_polyval_init(wc_polyval *ctx, const uint8_t h[16], wc_polyval_impl impl)
  * AES-GCM-SIV pads the additional data and the plaintext each. So only the
  * last call of a run may have len not a multiple of 16. */
 void wc_polyval_update(wc_polyval *ctx, const uint8_t *in, size_t len);
+
+/* out = in XOR ks (len bytes), then absorbs out as wc_polyval_update does,
+ * in one pass where the implementation allows: decryption hashes the
+ * plaintext it makes. out may be in; ks must not overlap out. */
+void wc_polyval_update_xor(wc_polyval *ctx, uint8_t *out, const uint8_t *in, const uint8_t *ks,
+                           size_t len);
 
 /* Writes S (the hash so far) to out; the state stays usable. */
 void wc_polyval_final(const wc_polyval *ctx, uint8_t out[16]);
