@@ -15,12 +15,12 @@
  *     count, as a little-endian 32-bit counter that wraps on its own. That is
  *     not OpenSSL's CTR (a big-endian 128-bit counter), so the counter blocks
  *     are built here and encrypted with AES-ECB in batches of SIV_BATCH bytes.
- * Opening decrypts into the caller's buffer, hashing each batch of plaintext
- * while it is in cache, and wipes the buffer if the tag does not match.
+ * Opening decrypts into the caller's buffer, XORing and hashing each batch
+ * of plaintext in one pass while it is in cache, and wipes the buffer if the
+ * tag does not match.
  *
- * All AES is OpenSSL's: we write no AES of our own (an AES-NI path that
- * interleaved the keystream with POLYVAL was faster at decryption, but it is
- * an AES implementation, which the project leaves to the backend library).
+ * All AES is OpenSSL's: we write no AES of our own. OpenSSL 3.2+ has its own
+ * AES-GCM-SIV, much slower than this (docs/BENCHMARKS.md), so it is not used.
  */
 #include <stdlib.h>
 #include <string.h>
