@@ -1,10 +1,20 @@
 #!/usr/bin/env bash
 # Smoke test of webcrypto-bench: a tiny run (two sizes, two iterations, tiny
-# warm-up) on every available target, raw-openssl included, with --json,
-# --csv and --svg; then checks the outputs' structure, the usage errors and
-# that SIGINT stops a run and still writes what was measured.
-# Usage: bench_smoke.sh BENCH_EXE    (exit 77: skipped, no executable)
+# warm-up) on every available target, raw-openssl and raw-boringssl included,
+# with --json, --csv and --svg; then checks the outputs' structure, the usage
+# errors, that SIGINT stops a run and still writes what was measured, and
+# raw-boringssl on its own (below).
+# Usage: bench_smoke.sh [--raw-boringssl-only] BENCH_EXE
+#   (exit 77: skipped: no executable; with --raw-boringssl-only, also when
+#   the build has no raw-boringssl baseline)
+# BENCH_SMOKE_RAW_BORINGSSL=1|0 (set by tests/bench.cmake): whether the build
+# has the raw-boringssl module; unset, --list tells.
 set -u
+ONLY_RAWB=0
+if [ "${1:-}" = --raw-boringssl-only ]; then
+    ONLY_RAWB=1
+    shift
+fi
 BENCH=${1:-}
 if [ -z "$BENCH" ] || [ ! -x "$BENCH" ]; then
     echo "bench_smoke: no executable ${BENCH:-(none given)}; skipping"
@@ -21,6 +31,63 @@ check() { # check DESCRIPTION COMMAND...
     shift
     if "$@"; then ok "$d"; else ko "$d"; fi
 }
+
+# ---- raw-boringssl: BoringSSL called directly, from its own module ----
+# Built with the boringssl backend. When built, it must load, give the same
+# output bytes as the boringssl backend on the same inputs (the bench compares
+# every deterministic output across targets and exits 1 on a difference;
+# the tiny run below compares it with every other target too), and be the
+# boringssl backend's ovh/raw base. When not built, said so.
+RAWB_SKIPPED=
+raw_boringssl_checks() {
+    local expect=${BENCH_SMOKE_RAW_BORINGSSL:-} line=
+    [ -f "$T/list.txt" ] && line=$(grep '^  raw-boringssl ' "$T/list.txt")
+    if [ -z "$expect" ]; then
+        if [ -n "$line" ]; then expect=1; else expect=0; fi
+    fi
+    if [ "$expect" != 1 ]; then
+        RAWB_SKIPPED="not in this build (its module is built with the boringssl backend, when android-libboringssl-dev is found)"
+        echo "# SKIP raw-boringssl checks: $RAWB_SKIPPED"
+        if [ -n "$line" ]; then ko "raw-boringssl listed by a build said to have none"; fi
+        return
+    fi
+    if [ -f "$T/list.txt" ]; then
+        check "raw-boringssl: listed and available (--list)" \
+            bash -c "grep '^  raw-boringssl ' '$T/list.txt' | grep -qv '(unavailable'"
+    fi
+    # One digest and two AEAD operations, at two sizes.
+    local ops="digest-sha-256 aes-gcm-256-decrypt aes-gcm-siv-256-encrypt"
+    "$BENCH" --backend boringssl,raw-boringssl --op "$(echo $ops | tr ' ' ',')" --sizes 64,1k \
+        --iterations 2 --warmup 1ms,1x --max-time 20 --json "$T/rb.json" --csv "$T/rb.csv" \
+        >"$T/rb.txt" 2>"$T/rb.err"
+    local rc=$?
+    echo "# raw-boringssl: $(sed -n 's/^target:   raw-boringssl  *//p' "$T/rb.txt")"
+    check "raw-boringssl: run exits 0 (rc $rc; 1 if an output differed)" test $rc -eq 0
+    [ $rc -eq 0 ] || sed 's/^/#   /' "$T/rb.err" | tail -10
+    check "raw-boringssl: no output differs from the boringssl backend's" \
+        bash -c "! grep -q 'give different outputs' '$T/rb.err'"
+    check "raw-boringssl: every cell measured" bash -c "for o in $ops; do for s in '64 B' '1 KiB'; do grep -q \"^\$o  *\$s raw-boringssl  \" '$T/rb.txt' || exit 1; done; done"
+    check "raw-boringssl: all 12 outputs compared across targets" \
+        grep -qs "^outputs: 12 deterministic cells compared" "$T/rb.txt"
+    check "raw-boringssl: ovh/raw says boringssl over raw-boringssl" \
+        grep -qs '^ovh/raw: .*: boringssl over raw-boringssl$' "$T/rb.txt"
+    check "raw-boringssl: JSON overhead_base of boringssl is raw-boringssl" \
+        grep -qs '"backend": "boringssl", "ok": true, .*"overhead_vs_raw": [0-9].*"overhead_base": "raw-boringssl"' "$T/rb.json"
+    check "raw-boringssl: CSV overhead_base of boringssl is raw-boringssl" \
+        grep -qs '^digest-sha-256,64,boringssl,1,.*,raw-boringssl$' "$T/rb.csv"
+}
+# --raw-boringssl-only (the bench_smoke_raw_boringssl test): no --list when
+# CMake says whether the module is built, as --list starts the jca backend's
+# JVM, and this test keeps LeakSanitizer on (the never-destroyed JVM's memory
+# would be reported), so that the module is leak-checked.
+if [ $ONLY_RAWB -eq 1 ]; then
+    [ -n "${BENCH_SMOKE_RAW_BORINGSSL:-}" ] || "$BENCH" --list >"$T/list.txt" 2>/dev/null
+    raw_boringssl_checks
+    echo "$pass passed, $fail failed${RAWB_SKIPPED:+; raw-boringssl checks skipped: $RAWB_SKIPPED}"
+    [ $fail -eq 0 ] || exit 1
+    [ -z "$RAWB_SKIPPED" ] || exit 77
+    exit 0
+fi
 
 # Which validators this machine has (said in the output).
 if command -v node >/dev/null 2>&1; then JSONV=node
@@ -84,12 +151,18 @@ if [ $HAVE_JVM -eq 1 ]; then
     if case " $TARGETS " in *" jca "*) true ;; *) false ;; esac; then
         check "jvm: ovh/jvm column printed" grep -q '^operation .* ovh/raw  *ovh/jvm' "$T/out.txt"
         check "jvm: jca cells carry overhead_vs_jvm in the JSON" grep -q '"backend": "jca", "ok": true, .*"overhead_vs_jvm": [0-9]' "$T/b.json"
-        check "jvm: CSV has overhead_vs_jvm" grep -q '^op,.*,output_fnv1a,overhead_vs_jvm$' "$T/b.csv"
+        check "jvm: CSV has overhead_vs_jvm" grep -q '^op,.*,output_fnv1a,overhead_vs_jvm,overhead_base$' "$T/b.csv"
     fi
 fi
 if grep -q '^  rsa-pss-2048-sha256-sign ' "$T/list.txt"; then
     check "asymmetric keys generated once and reported" grep -q '^keys: .*rsa-2048 (' "$T/out.txt"
 fi
+case " $TARGETS " in *" raw-boringssl "*)
+    if grep -q '^  rsa-pss-2048-sha256-sign ' "$T/list.txt"; then
+        check "raw-boringssl: the operations it lacks (asymmetric) printed as skipped" \
+            grep -q '^skipped:  raw-boringssl has no raw implementation for .* rsa-pss-2048-sha256-sign' "$T/out.txt"
+    fi ;;
+esac
 
 # ---- JSON: parses; every expected cell present with a positive median ----
 # Expected: for each target, each op it reports in "ops", sizes 64 and 1024
@@ -164,7 +237,7 @@ check "JSON parses and has every expected cell with positive medians ($JSONV)" t
 # ---- CSV: a header and one row per JSON result ----
 rows=$(($(wc -l <"$T/b.csv") - 1))
 results=$(grep -c '^    {"op": "[^"]*", "size": ' "$T/b.json")
-check "CSV has a header" grep -q '^op,size,backend,ok,samples,batch,min_ns,median_ns' "$T/b.csv"
+check "CSV has a header" grep -q '^op,size,backend,ok,samples,batch,min_ns,median_ns.*,overhead_base$' "$T/b.csv"
 check "CSV has one row per result ($rows rows, $results results)" test "$rows" -gt 0 -a "$rows" -eq "$results"
 
 # ---- SVG: well-formed XML, <svg> root, polylines ----
@@ -212,5 +285,7 @@ check "SIGINT exits 130 (rc $rc)" test $rc -eq 130
 check "SIGINT: partial table printed" grep -q '^digest-sha-1 ' "$T/int.txt"
 check "SIGINT: JSON written and marked interrupted" grep -q '"interrupted": true' "$T/int.json"
 
-echo "$pass passed, $fail failed"
+raw_boringssl_checks
+
+echo "$pass passed, $fail failed${RAWB_SKIPPED:+; raw-boringssl checks skipped: $RAWB_SKIPPED}"
 [ $fail -eq 0 ]

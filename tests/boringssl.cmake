@@ -3,6 +3,8 @@
 # or of BoringSSL's libcrypto may bind to another libcrypto (OpenSSL's), and
 # nothing outside them may bind into BoringSSL. Checked with the dynamic
 # loader's own trace (LD_DEBUG=bindings), so it also holds under ASan.
+# boringssl_isolation_bench: the same in webcrypto-bench running raw-openssl
+# and raw-boringssl (its module webcrypto-bench-raw-boringssl.so) side by side.
 get_property(_built GLOBAL PROPERTY WEBCRYPTO_BUILT_BACKENDS)
 if(NOT "boringssl" IN_LIST _built OR NOT "openssl" IN_LIST _built)
   return()
@@ -10,16 +12,23 @@ endif()
 get_filename_component(_bssl_dir ${WEBCRYPTO_BORINGSSL_CRYPTO} DIRECTORY)
 get_filename_component(_bssl_dir ${_bssl_dir} REALPATH)
 file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/boringssl_isolation.sh [=[
-# $1: a program that loads both backends; $2: BoringSSL's library directory.
+# $1: a program that loads both backends; $2: BoringSSL's library directory;
+# further arguments: the program's. $ISOLATION_ALSO_LOADED: another module
+# (file name) that must be loaded.
+prog=$1 bssl=$2
+shift 2
 d=$(mktemp -d) || exit 1
 trap 'rm -rf "$d"' EXIT
-if ! LD_DEBUG=bindings LD_DEBUG_OUTPUT="$d/trace" "$1" >"$d/out" 2>&1; then
-  cat "$d/out"; echo "FAIL: $1 failed"; exit 1
+if ! LD_DEBUG=bindings LD_DEBUG_OUTPUT="$d/trace" "$prog" "$@" >"$d/out" 2>&1; then
+  cat "$d/out"; echo "FAIL: $prog failed"; exit 1
 fi
 cat "$d"/trace.* >"$d/all"
-ours="webcrypto-boringssl\.so|$2/libcrypto\.so[.0-9]*"
+ours="webcrypto-boringssl\.so|webcrypto-bench-raw-boringssl\.so|$bssl/libcrypto\.so[.0-9]*"
 grep -Eq "binding file [^ ]*webcrypto-boringssl\.so " "$d/all" || { echo "FAIL: the module was not loaded"; exit 1; }
 grep -Eq "binding file [^ ]*libcrypto\.so\.3 " "$d/all" || { echo "FAIL: OpenSSL's libcrypto was not loaded"; exit 1; }
+if [ -n "${ISOLATION_ALSO_LOADED:-}" ] && ! grep -Fq "/$ISOLATION_ALSO_LOADED [" "$d/all"; then
+  echo "FAIL: $ISOLATION_ALSO_LOADED was not loaded"; exit 1
+fi
 out_bad=$(grep -E "binding file [^ ]*($ours) " "$d/all" | grep -E " to [^ ]*libcrypto\.so[.0-9]* " | grep -Ev " to [^ ]*($ours) ")
 in_bad=$(grep -E " to [^ ]*($ours) " "$d/all" | grep -Ev "binding file [^ ]*($ours) ")
 n=$(grep -Ec "binding file [^ ]*($ours) " "$d/all")
@@ -34,3 +43,12 @@ add_test(NAME boringssl_isolation
 set_tests_properties(boringssl_isolation PROPERTIES
   ENVIRONMENT "WEBCRYPTO_DIFF_BACKENDS=openssl,boringssl;WEBCRYPTO_MODULE_DIR=${WEBCRYPTO_MODULE_BUILD_DIR};${WEBCRYPTO_TEST_ENVIRONMENT}"
   TIMEOUT 600)
+if(TARGET webcrypto-bench-raw-boringssl)
+  add_test(NAME boringssl_isolation_bench
+           COMMAND sh ${CMAKE_CURRENT_BINARY_DIR}/boringssl_isolation.sh $<TARGET_FILE:webcrypto-bench> ${_bssl_dir}
+                   --backend openssl,boringssl,raw-openssl,raw-boringssl --op digest-sha-256,hmac-sha-256-sign,aes-gcm-256-decrypt,aes-cbc-128-encrypt,aes-gcm-siv-128-encrypt
+                   --sizes 64 --iterations 2 --warmup 1ms,1x --max-time 20 --quiet)
+  set_tests_properties(boringssl_isolation_bench PROPERTIES
+    ENVIRONMENT "ISOLATION_ALSO_LOADED=webcrypto-bench-raw-boringssl.so;WEBCRYPTO_MODULE_DIR=${WEBCRYPTO_MODULE_BUILD_DIR};${WEBCRYPTO_TEST_ENVIRONMENT}"
+    TIMEOUT 300)
+endif()

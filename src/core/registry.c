@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core.h"
+#include "module_open.h"
 
 #ifdef WEBCRYPTO_HAVE_OPENSSL
 extern const wc_backend_ops wc_backend_openssl;
@@ -45,56 +45,28 @@ static pthread_mutex_t wc_registry_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static const wc_host_api wc_host = {.abi = WC_MODULE_ABI, .set_error = wc_set_error_message};
 
-/* dlopen with RTLD_DEEPBIND. AddressSanitizer's dlopen refuses that flag,
- * because an isolated library could free memory from the other allocator;
- * modules never pass memory ownership across the boundary, so under ASan we
- * call libc's own dlopen. */
-static void *open_isolated(const char *path) {
-    const int mode = RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND;
-#if defined(__SANITIZE_ADDRESS__)
-    void *libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
-    void *sym = libc ? dlsym(libc, "dlopen") : NULL;
-    if (sym) {
-        void *(*libc_dlopen)(const char *, int);
-        memcpy(&libc_dlopen, &sym, sizeof sym);
-        return libc_dlopen(path, mode);
-    }
-#endif
-    return dlopen(path, mode);
-}
-
 /* Finds webcrypto-<name>.so in $WEBCRYPTO_MODULE_DIR, then in the build
- * tree's and the install's module directories, and loads it. */
+ * tree's and the install's module directories, and loads it in a symbol
+ * scope of its own (module_open.h). */
 static webcrypto_status module_load(webcrypto_backend *b) {
-    char dirs[4096];
-    const char *env = getenv("WEBCRYPTO_MODULE_DIR");
-    snprintf(dirs, sizeof dirs, "%s%s%s", env && *env ? env : "", env && *env ? ":" : "",
-             WEBCRYPTO_MODULE_DIRS);
-    char path[4096], tried[1024] = "";
-    size_t tried_len = 0;
-    for (char *save = NULL, *dir = strtok_r(dirs, ":", &save); dir;
-         dir = strtok_r(NULL, ":", &save)) {
-        snprintf(path, sizeof path, "%s/webcrypto-%s.so", dir, b->name);
-        int w = snprintf(tried + tried_len, sizeof tried - tried_len, "%s%s",
-                         tried_len ? ", " : "", path);
-        if (w > 0 && (size_t)w < sizeof tried - tried_len) tried_len += (size_t)w;
-        if (access(path, R_OK) != 0) continue;
-        void *handle = open_isolated(path);
-        if (!handle) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "cannot load %s: %s", path, dlerror());
-        void *sym = dlsym(handle, WC_MODULE_ENTRY);
-        wc_module_entry_fn entry;
-        memcpy(&entry, &sym, sizeof entry);
-        const wc_backend_ops *ops = sym ? entry(&wc_host) : NULL;
-        if (!ops || !ops->name || strcmp(ops->name, b->name) != 0) {
-            dlclose(handle);
-            return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
-                            "%s is not a webcrypto backend module of this version", path);
-        }
-        b->ops = ops;
-        return WEBCRYPTO_OK; /* the handle stays open for the process's life */
+    char file[160], msg[1200];
+    void *handle = NULL;
+    snprintf(file, sizeof file, "webcrypto-%s.so", b->name);
+    int r = wc_module_open(file, WEBCRYPTO_MODULE_DIRS, &handle, msg, sizeof msg);
+    if (r > 0)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "backend module not found (tried %s)", msg);
+    if (r < 0) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "%s", msg);
+    void *sym = dlsym(handle, WC_MODULE_ENTRY);
+    wc_module_entry_fn entry;
+    memcpy(&entry, &sym, sizeof entry);
+    const wc_backend_ops *ops = sym ? entry(&wc_host) : NULL;
+    if (!ops || !ops->name || strcmp(ops->name, b->name) != 0) {
+        dlclose(handle);
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "%s is not a webcrypto backend module of this version", msg);
     }
-    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "backend module not found (tried %s)",
-                    tried_len ? tried : "no directory; set WEBCRYPTO_MODULE_DIR");
+    b->ops = ops;
+    return WEBCRYPTO_OK; /* the handle stays open for the process's life */
 }
 
 /* Loads (modules) and initialises the backend once per process; later calls

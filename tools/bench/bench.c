@@ -31,6 +31,21 @@ const bench_impl *bench_raw_impl(const bench_op *op, bool keyed) {
 const char *bench_raw_description(void) { return NULL; }
 #endif
 
+#ifdef WEBCRYPTO_BENCH_RAW_BORINGSSL
+static const bool rawb_built = true;
+#else
+/* Not built: the boringssl backend (and so its raw module) is not. */
+static const bool rawb_built = false;
+const char *bench_rawb_description(char *why, size_t cap) {
+    snprintf(why, cap, "this build has no raw-boringssl baseline (no boringssl backend)");
+    return NULL;
+}
+const bench_impl *bench_rawb_impl(const bench_op *op) {
+    (void)op;
+    return NULL;
+}
+#endif
+
 #ifndef WEBCRYPTO_BENCH_JVM
 /* Not built: no jca backend, or no javac for the JcaBench jar. */
 int bench_jvm_start(void) { return -1; }
@@ -82,13 +97,18 @@ static double now_ns(void) {
 static const char usage_text[] =
     "usage: %s [options]\n"
     "Measures libwebcrypto operations x input sizes x backends, with OpenSSL called\n"
-    "directly (raw-openssl) and, for jca, the JCA called from Java (jvm) as the\n"
+    "directly (raw-openssl), BoringSSL called directly (raw-boringssl, for the\n"
+    "boringssl backend) and, for jca, the JCA called from Java (jvm) as the\n"
     "baselines. Results on stdout, progress on stderr.\n"
     "\n"
-    "  --backend NAME[,NAME]  targets: backends, raw-openssl, raw-openssl-keyed, and\n"
-    "                         jvm / jvm:PROVIDER: the jca backend's operations made\n"
-    "                         by Java code in its JVM, timed in Java (default: every\n"
-    "                         backend, raw-openssl, and jvm when jca is built)\n"
+    "  --backend NAME[,NAME]  targets: backends, raw-openssl, raw-openssl-keyed,\n"
+    "                         raw-boringssl, and jvm / jvm:PROVIDER: the jca\n"
+    "                         backend's operations made by Java code in its JVM,\n"
+    "                         timed in Java (default: every backend, raw-openssl,\n"
+    "                         raw-boringssl when the boringssl backend is built and\n"
+    "                         starts, jvm when jca is built; raw-openssl-keyed only\n"
+    "                         when named). ovh/raw: boringssl over raw-boringssl\n"
+    "                         when measured, every other target over raw-openssl\n"
     "  --op PATTERN[,...]     operations by glob (fnmatch); a pattern without * ? [\n"
     "                         is a prefix: --op aes-gcm, --op '*-encrypt' (default: all)\n"
     "  --sizes LIST           input sizes, suffixes k/m/g (x1024) and optional b/ib:\n"
@@ -299,6 +319,17 @@ static int add_target(bench_run *run, const char *name, bool explicit_choice) {
         t->description = t->raw_keyed ? "the same EVP calls, but a context keyed once per cell "
                                         "and copied per call (HMAC, AES only)"
                                       : bench_raw_description();
+    } else if (strcmp(name, BENCH_RAWB_NAME) == 0) {
+        char why[1400];
+        const char *d = bench_rawb_description(why, sizeof why);
+        if (!d) {
+            fprintf(stderr, "%s: target %s is not available: %s\n",
+                    explicit_choice ? "error" : "warning", name, why);
+            return explicit_choice ? -1 : 0;
+        }
+        t->is_raw = true;
+        t->raw_boringssl = true;
+        t->description = d;
     } else if (is_jvm_name(name)) {
         size_t n = strlen(BENCH_JVM_NAME);
         const char *prov = name[n] == ':' ? name + n + 1 : "";
@@ -349,6 +380,12 @@ static int select_targets(const char *list, bench_run *run) {
         for (size_t i = 0; i < webcrypto_backend_count(); i++)
             if (add_target(run, webcrypto_backend_name_at(i), false)) return -1;
         if (add_target(run, BENCH_RAW_NAME, false)) return -1;
+        /* raw-boringssl, the boringssl backend's baseline, when that backend
+         * is a target (built and started). */
+        bool have_bssl = false;
+        for (size_t i = 0; i < run->ntargets; i++)
+            have_bssl |= strcmp(run->targets[i].name, BENCH_BORINGSSL_NAME) == 0;
+        if (have_bssl && add_target(run, BENCH_RAWB_NAME, false)) return -1;
         size_t n = run->ntargets;
         for (size_t i = 0; i < n && bench_jvm_start() == 0; i++) {
             char jn[32];
@@ -378,6 +415,7 @@ static int select_targets(const char *list, bench_run *run) {
 }
 
 static bool target_supports(const bench_target *t, const bench_op *op) {
+    if (t->raw_boringssl) return bench_rawb_impl(op) != NULL;
     if (t->is_raw) return bench_raw_impl(op, t->raw_keyed) != NULL;
     if (t->is_jvm) return bench_jvm_impl(op) && bench_jvm_supports(op, t->jvm_provider);
     if (op->alg != WEBCRYPTO_ALG_NONE && !webcrypto_backend_supports(t->backend, op->alg))
@@ -389,6 +427,7 @@ static bool target_supports(const bench_target *t, const bench_op *op) {
 
 static const bench_impl *impl_for(const bench_target *t, const bench_op *op) {
     if (t->is_jvm) return bench_jvm_impl(op);
+    if (t->raw_boringssl) return bench_rawb_impl(op);
     return t->is_raw ? bench_raw_impl(op, t->raw_keyed) : bench_wc_impl(op);
 }
 
@@ -422,6 +461,12 @@ static void list_everything(void) {
         printf("  %-18s %s\n", BENCH_RAW_NAME, bench_raw_description());
         printf("  %-18s keyed once per cell (measured only when named in --backend)\n",
                BENCH_RAW_KEYED_NAME);
+    }
+    if (rawb_built) {
+        char why[1400];
+        const char *d = bench_rawb_description(why, sizeof why);
+        if (d) printf("  %-18s %s\n", BENCH_RAWB_NAME, d);
+        else printf("  %-18s (unavailable: %s)\n", BENCH_RAWB_NAME, why);
     }
     /* jvm, and jvm:BC as the one provider variant the build knows of
      * (any jvm:NAME is accepted with --backend, as jca:NAME is). */
@@ -1003,7 +1048,19 @@ int webcrypto_bench_main(int argc, char **argv) {
         for (size_t o = 0; o < bench_op_count; o++)
             run->targets[i].supports[o] = target_supports(&run->targets[i], &bench_ops[o]);
         if (strcmp(run->targets[i].name, cfg->reference) == 0) run->ref = i;
-        if (run->targets[i].is_raw && !run->targets[i].raw_keyed) run->raw = i;
+        if (run->targets[i].is_raw && !run->targets[i].raw_keyed && !run->targets[i].raw_boringssl)
+            run->raw = i;
+    }
+    /* The ovh/raw column's base per target: the boringssl backend over
+     * raw-boringssl when that is measured, everything else over raw-openssl. */
+    size_t rawb = SIZE_MAX;
+    for (size_t i = 0; i < run->ntargets; i++)
+        if (run->targets[i].raw_boringssl) rawb = i;
+    for (size_t i = 0; i < run->ntargets; i++) {
+        bench_target *t = &run->targets[i];
+        bool bssl = t->backend && strcmp(t->name, BENCH_BORINGSSL_NAME) == 0;
+        t->raw_base = bssl && rawb != SIZE_MAX ? rawb : run->raw;
+        if (t->raw_base == i) t->raw_base = SIZE_MAX;
     }
     if (run->ref == SIZE_MAX && !cfg->quiet)
         fprintf(stderr, "note: reference %s is not measured; no speedup column\n",

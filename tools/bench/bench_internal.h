@@ -1,7 +1,8 @@
 /*
  * bench_internal.h - the pieces of webcrypto-bench shared between its files:
  * the operation table, the per-cell state, the implementations (through the
- * public API, and the raw OpenSSL baseline), results and reports.
+ * public API, the raw OpenSSL baseline, and the loader of the raw BoringSSL
+ * module), results and reports.
  */
 #ifndef WEBCRYPTO_BENCH_INTERNAL_H
 #define WEBCRYPTO_BENCH_INTERNAL_H
@@ -19,7 +20,9 @@
  * runs it (one bench_impl per target family); a new algorithm that fits an
  * existing kind is a new row only, a new kind (e.g. an asymmetric sign:
  * generate or import a key pair in setup, sign in run) is one more enum
- * value, its setup/run in bench_ops.c (and bench_raw_openssl.c) and rows. */
+ * value, its setup/run in bench_ops.c (and bench_raw_openssl.c; for
+ * raw-boringssl, a kind in bench_raw_module.h and bench_raw_boringssl.c) and
+ * rows. */
 typedef enum bench_kind {
     BK_DIGEST,
     BK_HMAC_SIGN,
@@ -136,6 +139,15 @@ const bench_impl *bench_raw_impl(const bench_op *op, bool keyed);
  * it is not built in. */
 const char *bench_raw_description(void);
 
+/* raw-boringssl (bench_raw_module.c; stubs when the boringssl backend is not
+ * built): BoringSSL called directly, by the module
+ * webcrypto-bench-raw-boringssl.so, which the first call loads. Its
+ * one-line description, or NULL with the reason in why (not built, not
+ * found, does not load). */
+const char *bench_rawb_description(char *why, size_t cap);
+/* Its implementation of op, or NULL (not loaded, or no such operation). */
+const bench_impl *bench_rawb_impl(const bench_op *op);
+
 /* ---- the jvm baseline (bench_jvm.c; stubs when the jca backend or javac
  * is absent) ----
  * "jvm" and "jvm:PROVIDER": the jca backend's operations made by Java code
@@ -209,6 +221,8 @@ void bench_fail_wc(const char *what, webcrypto_status st);
 #define BENCH_MAX_TARGETS 16
 #define BENCH_RAW_NAME "raw-openssl"
 #define BENCH_RAW_KEYED_NAME "raw-openssl-keyed" /* opt-in: only with --backend */
+#define BENCH_RAWB_NAME "raw-boringssl" /* by default when the boringssl backend is a target */
+#define BENCH_BORINGSSL_NAME "boringssl"  /* the backend whose ovh/raw base it is */
 #define BENCH_JVM_NAME "jvm" /* "jvm", "jvm:BC": the jca targets' baselines */
 
 typedef struct bench_target {
@@ -216,11 +230,16 @@ typedef struct bench_target {
     const webcrypto_backend *backend; /* NULL for raw */
     bool is_raw;
     bool raw_keyed; /* raw-openssl-keyed */
+    bool raw_boringssl; /* raw-boringssl (is_raw too) */
     bool is_jvm;    /* jvm, jvm:PROVIDER */
     char jvm_provider[24]; /* "" for the JVM's order */
     /* jca targets: the jvm target of the same provider (its overhead
      * baseline), or SIZE_MAX */
     size_t jvm_base;
+    /* The raw target of the ovh/raw column: raw-boringssl for the boringssl
+     * backend when it is measured, else raw-openssl; SIZE_MAX for none (and
+     * for raw-openssl itself). */
+    size_t raw_base;
     char description_buf[160];
     const char *description;
     bool supports[BENCH_MAX_OPS]; /* by index into bench_ops */

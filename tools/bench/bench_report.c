@@ -43,11 +43,20 @@ static double speedup(const bench_run *run, const bench_result *r) {
     return ref ? ref->s.median / r->s.median : NAN;
 }
 
-/* This median / raw-openssl's median: our cost over OpenSSL alone. */
+/* This median / the median of the target's raw baseline (raw_base:
+ * raw-boringssl for the boringssl backend when measured, else raw-openssl):
+ * our cost over the library alone. */
 static double overhead(const bench_run *run, const bench_result *r) {
-    if (run->raw == SIZE_MAX || r->target == run->raw) return NAN;
-    const bench_result *raw = bench_find(run, r->op, r->size, run->raw);
+    size_t b = run->targets[r->target].raw_base;
+    if (b == SIZE_MAX) return NAN;
+    const bench_result *raw = bench_find(run, r->op, r->size, b);
     return raw ? r->s.median / raw->s.median : NAN;
+}
+
+/* The name of the target's raw baseline, or NULL. */
+static const char *overhead_base(const bench_run *run, size_t target) {
+    size_t b = run->targets[target].raw_base;
+    return b == SIZE_MAX ? NULL : run->targets[b].name;
 }
 
 /* This median / the jvm baseline's median, for a jca target whose jvm
@@ -66,7 +75,7 @@ static bool any_jvm_base(const bench_run *run) {
     return false;
 }
 
-/* Baselines (raw-openssl, jvm) are drawn dashed in the charts. */
+/* Baselines (raw-openssl, raw-boringssl, jvm) are drawn dashed in the charts. */
 static bool is_baseline(const bench_target *t) { return t->is_raw || t->is_jvm; }
 
 void bench_print_header(const bench_run *run, FILE *f) {
@@ -82,16 +91,19 @@ void bench_print_header(const bench_run *run, FILE *f) {
             si->build_type_ok && !si->sanitized ? "" : "   *** NOT A RELEASE BUILD: numbers are not representative ***");
     for (size_t i = 0; i < run->ntargets; i++)
         fprintf(f, "target:   %-12s %s\n", run->targets[i].name, run->targets[i].description);
-    /* What a jvm target skips: selected operations without a Java
-     * counterpart here, or that its provider lacks. */
+    /* What a baseline skips: selected operations without a Java counterpart
+     * here or that its provider lacks (jvm), or without a raw
+     * implementation (raw-boringssl has no asymmetric ones, raw-openssl no
+     * AES-GCM-SIV). */
     for (size_t i = 0; i < run->ntargets; i++) {
         const bench_target *t = &run->targets[i];
-        if (!t->is_jvm) continue;
+        if (!t->is_jvm && !t->is_raw) continue;
         size_t n = 0;
         for (size_t o = 0; o < bench_op_count; o++) n += run->op_selected[o] && !t->supports[o];
         if (!n) continue;
-        fprintf(f, "skipped:  %s has no Java counterpart or provider for %zu operation%s:", t->name,
-                n, n == 1 ? "" : "s");
+        fprintf(f, "skipped:  %s has no %s for %zu operation%s:", t->name,
+                t->is_jvm ? "Java counterpart or provider" : "raw implementation", n,
+                n == 1 ? "" : "s");
         for (size_t o = 0; o < bench_op_count; o++)
             if (run->op_selected[o] && !t->supports[o]) fprintf(f, " %s", bench_ops[o].name);
         fprintf(f, "\n");
@@ -117,6 +129,21 @@ void bench_print_header(const bench_run *run, FILE *f) {
                     c->warmup_calls, c->warmup_ms);
             break;
         }
+    /* Which raw baseline each target's ovh/raw is against, grouped by base:
+     * "boringssl over raw-boringssl; openssl, jca over raw-openssl". */
+    bool any_base = false;
+    for (size_t b = 0; b < run->ntargets; b++) {
+        bool first = true;
+        for (size_t i = 0; i < run->ntargets; i++) {
+            if (run->targets[i].raw_base != b) continue;
+            if (!any_base) fprintf(f, "ovh/raw:  median / the median of the raw baseline: ");
+            fprintf(f, "%s%s", first ? (any_base ? "; " : "") : ", ", run->targets[i].name);
+            first = false;
+            any_base = true;
+        }
+        if (!first) fprintf(f, " over %s", run->targets[b].name);
+    }
+    if (any_base) fprintf(f, "\n");
     if (run->keys[0])
         fprintf(f, "keys:     asymmetric pairs generated once (by the backend named), imported as "
                    "pkcs8/spki on every target: %s\n",
@@ -413,6 +440,11 @@ int bench_write_json(const bench_run *run, const char *path) {
             fprintf(f, ", \"%s\": ", names[k]);
             json_num(f, vals[k]);
         }
+        /* The target overhead_vs_raw is against (null: none). */
+        const char *base = overhead_base(run, r->target);
+        fprintf(f, ", \"overhead_base\": ");
+        if (base) json_str(f, base);
+        else fputs("null", f);
         if (r->has_checksum) fprintf(f, ", \"output_fnv1a\": \"%08x\"", (unsigned)r->checksum);
         if (r->threads > 1) {
             fprintf(f, ", \"threads\": {\"n\": %u, \"ops_per_s\": ", r->threads);
@@ -474,7 +506,7 @@ int bench_write_csv(const bench_run *run, const char *path) {
     if (!f) return 1;
     fprintf(f, "op,size,backend,ok,samples,batch,min_ns,median_ns,mean_ns,p99_ns,max_ns,"
                "stddev_ns,ops_per_s,mb_per_s,speedup_vs_reference,overhead_vs_raw,threads,"
-               "mt_ops_per_s,mt_scaling,mt_median_ns,output_fnv1a,overhead_vs_jvm\n");
+               "mt_ops_per_s,mt_scaling,mt_median_ns,output_fnv1a,overhead_vs_jvm,overhead_base\n");
     for (size_t i = 0; i < run->nresults; i++) {
         const bench_result *r = &run->results[i];
         fprintf(f, "%s,%zu,%s,%d,%zu,%zu", bench_ops[r->op].name, r->size,
@@ -491,6 +523,8 @@ int bench_write_csv(const bench_run *run, const char *path) {
         else fprintf(f, ",");
         /* Last: added after the others, so that their positions stay. */
         csv_num(f, r->ok ? overhead_jvm(run, r) : NAN);
+        const char *base = r->ok ? overhead_base(run, r->target) : NULL;
+        fprintf(f, ",%s", base ? base : "");
         fprintf(f, "\n");
     }
     return close_checked(f, path);
