@@ -392,6 +392,53 @@ static void test_bad_tag_and_tampering(void **state) {
     free(key); free(nonce); free(aad); free(pt); free(ct);
 }
 
+/* A message longer than the openssl backend's keystream batch (4096 bytes):
+ * when only its first block or its tag is altered, the later batches decrypt
+ * to the right bytes before the tag is checked, and must be wiped all the
+ * same, out of place and in place. */
+static void test_long_tampered(void **state) {
+    (void)state;
+    enum { LEN = 5000 };
+    uint8_t key[32], nonce[12] = {7, 6, 5};
+    for (size_t i = 0; i < sizeof key; i++) key[i] = (uint8_t)(i * 13 + 1);
+    webcrypto_key *k = import_raw(key, sizeof key);
+    webcrypto_params p = siv_params(nonce, sizeof nonce, NULL, 0);
+    uint8_t *pt = malloc(LEN), *ct = malloc(LEN + 16), *out = malloc(LEN + 16);
+    assert_non_null(pt);
+    assert_non_null(ct);
+    assert_non_null(out);
+    for (size_t i = 0; i < LEN; i++) pt[i] = (uint8_t)(i * 31 + 7);
+    size_t n = 0, got = 0;
+    tu_assert_status(webcrypto_encrypt(&p, k, pt, LEN, ct, LEN + 16, &n), WEBCRYPTO_OK);
+    assert_int_equal(n, LEN + 16);
+    const size_t flip[] = {0, LEN + 15}; /* the first ciphertext byte; the tag's last */
+    for (size_t f = 0; f < COUNT(flip); f++) {
+        ct[flip[f]] ^= 1;
+        memset(out, 0xA5, LEN + 16);
+        tu_assert_status(webcrypto_decrypt(&p, k, ct, LEN + 16, out, LEN + 16, &got),
+                         WEBCRYPTO_ERR_OPERATION);
+        if (!all_zero(out, LEN)) fail_msg("byte %zu altered: the output was not wiped", flip[f]);
+        /* in place: the ciphertext buffer is the output */
+        memcpy(out, ct, LEN + 16);
+        tu_assert_status(webcrypto_decrypt(&p, k, out, LEN + 16, out, LEN + 16, &got),
+                         WEBCRYPTO_ERR_OPERATION);
+        if (!all_zero(out, LEN))
+            fail_msg("byte %zu altered, in place: the buffer was not wiped", flip[f]);
+        ct[flip[f]] ^= 1;
+    }
+    /* Unaltered, both ways give the message back. */
+    tu_assert_status(webcrypto_decrypt(&p, k, ct, LEN + 16, out, LEN + 16, &got), WEBCRYPTO_OK);
+    assert_int_equal(got, LEN);
+    assert_memory_equal(out, pt, LEN);
+    memcpy(out, ct, LEN + 16);
+    tu_assert_status(webcrypto_decrypt(&p, k, out, LEN + 16, out, LEN + 16, &got), WEBCRYPTO_OK);
+    assert_memory_equal(out, pt, LEN);
+    webcrypto_key_free(k);
+    free(pt);
+    free(ct);
+    free(out);
+}
+
 static void test_short_input(void **state) {
     (void)state;
     uint8_t key[16] = {1}, nonce[12] = {3}, ct[16] = {0}, out[16];
@@ -616,6 +663,7 @@ int main(void) {
         cmocka_unit_test(test_rfc8452_c3_counter_wrap),
         cmocka_unit_test(test_long_messages),
         cmocka_unit_test(test_bad_tag_and_tampering),
+        cmocka_unit_test(test_long_tampered),
         cmocka_unit_test(test_short_input),
         cmocka_unit_test(test_key_sizes),
         cmocka_unit_test(test_nonce_and_tag_params),

@@ -32,12 +32,18 @@
 static inline void *wc_dlopen_isolated(const char *path) {
     const int mode = RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND;
 #if defined(WC_MODULE_ASAN)
-    void *libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
-    void *sym = libc ? dlsym(libc, "dlopen") : NULL;
-    if (sym) {
-        void *(*libc_dlopen)(const char *, int);
-        memcpy(&libc_dlopen, &sym, sizeof sym);
-        return libc_dlopen(path, mode);
+    /* glibc's dlopen: in libc.so.6 from 2.34, in libdl.so.2 before. The
+     * NOLOAD handles only count references to libraries already loaded. */
+    static const char *const libs[] = {"libc.so.6", "libdl.so.2"};
+    for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++) {
+        void *lib = dlopen(libs[i], RTLD_NOW | RTLD_NOLOAD);
+        void *sym = lib ? dlsym(lib, "dlopen") : NULL;
+        if (lib) dlclose(lib);
+        if (sym) {
+            void *(*libc_dlopen)(const char *, int);
+            memcpy(&libc_dlopen, &sym, sizeof sym);
+            return libc_dlopen(path, mode);
+        }
     }
 #endif
     return dlopen(path, mode);

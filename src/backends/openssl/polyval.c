@@ -31,12 +31,15 @@
 /* aarch64: built for a CPU with the crypto extension, PMULL is always there;
  * otherwise GCC on Linux compiles it for those functions only and asks the
  * kernel (HWCAP_PMULL) at run time. */
-#if defined(__aarch64__) && (defined(__ARM_FEATURE_CRYPTO) || defined(__ARM_FEATURE_AES))
+/* Little-endian only: the code reads 64-bit lanes of byte vectors. */
+#if defined(__aarch64__) && defined(__AARCH64EL__) && \
+    (defined(__ARM_FEATURE_CRYPTO) || defined(__ARM_FEATURE_AES))
 #define WC_POLYVAL_ARM 1
 #define WC_PMULL_ALWAYS 1
 #define PMULL_FN
 #include <arm_neon.h>
-#elif defined(__aarch64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
+#elif defined(__aarch64__) && defined(__AARCH64EL__) && defined(__GNUC__) && \
+    !defined(__clang__) && defined(__linux__)
 #define WC_POLYVAL_ARM 1
 #define PMULL_FN __attribute__((target("+crypto")))
 #include <arm_neon.h>
@@ -242,28 +245,35 @@ VCLMUL_FN static inline __m128i fold_lanes(__m256i v) {
     return _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
 }
 
+/* One pair of blocks of the input: in ^ ks written to out when ks is set
+ * (read before written, so out may be in), else in as it is. */
+VCLMUL_FN static inline __m256i vclmul_load(uint8_t *out, const uint8_t *in, const uint8_t *ks,
+                                            size_t off) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(in + off));
+    if (ks) {
+        x = _mm256_xor_si256(x, _mm256_loadu_si256((const __m256i *)(ks + off)));
+        _mm256_storeu_si256((__m256i *)(out + off), x);
+    }
+    return x;
+}
+
 /* The bulk of the 256-bit path. With ks, the input is in ^ ks, written to
  * out as it is hashed (decryption: the hash covers the plaintext being
- * made); each pair of blocks is read before it is written, so out may be
- * in. Without ks, in is hashed as it is. Called with a constant ks or NULL,
- * so that each use compiles to its own loop. */
-VCLMUL_FN static inline void vclmul_run(wc_polyval *ctx, uint8_t *out, const uint8_t *in,
-                                        const uint8_t *ks, size_t nblocks) {
+ * made); out may be in. Without ks, in is hashed as it is. Inlined into its
+ * two callers, so that each has its own loop. The data stays in registers
+ * (no array of it on the stack, as it may be unverified plaintext). */
+VCLMUL_FN __attribute__((always_inline)) static inline void
+vclmul_run(wc_polyval *ctx, uint8_t *out, const uint8_t *in, const uint8_t *ks, size_t nblocks) {
     unsigned need = nblocks < WC_POLYVAL_STRIDE ? (unsigned)nblocks : WC_POLYVAL_STRIDE;
     if (ctx->npow < need) clmul_powers(ctx, need);
     __m128i s = _mm_loadu_si128((const __m128i *)ctx->s);
     for (; nblocks >= WC_POLYVAL_STRIDE; nblocks -= WC_POLYVAL_STRIDE) {
-        __m256i z = _mm256_setzero_si256(), lo = z, hi = z, mid = z, x[WC_POLYVAL_STRIDE / 2];
-        for (size_t j = 0; j < WC_POLYVAL_STRIDE / 2; j++) {
-            x[j] = _mm256_loadu_si256((const __m256i *)(in + 32 * j));
-            if (ks) {
-                x[j] = _mm256_xor_si256(x[j], _mm256_loadu_si256((const __m256i *)(ks + 32 * j)));
-                _mm256_storeu_si256((__m256i *)(out + 32 * j), x[j]);
-            }
-        }
+        __m256i z = _mm256_setzero_si256(), lo = z, hi = z, mid = z;
+        __m256i x0 = vclmul_load(out, in, ks, 0); /* carries S: multiplied last */
         for (size_t j = 1; j < WC_POLYVAL_STRIDE / 2; j++)
-            vclmul_acc(x[j], ctx->pow[2 * j], ctx->powk[2 * j], &lo, &hi, &mid);
-        vclmul_acc(_mm256_xor_si256(x[0], _mm256_set_m128i(_mm_setzero_si128(), s)), ctx->pow[0],
+            vclmul_acc(vclmul_load(out, in, ks, 32 * j), ctx->pow[2 * j], ctx->powk[2 * j], &lo,
+                       &hi, &mid);
+        vclmul_acc(_mm256_xor_si256(x0, _mm256_set_m128i(_mm_setzero_si128(), s)), ctx->pow[0],
                    ctx->powk[0], &lo, &hi, &mid);
         s = clmul_finish(fold_lanes(lo), fold_lanes(hi), fold_lanes(mid));
         in += 16 * WC_POLYVAL_STRIDE;
@@ -283,6 +293,9 @@ VCLMUL_FN static inline void vclmul_run(wc_polyval *ctx, uint8_t *out, const uin
         s = clmul_group(ctx, s, in, nblocks);
     }
     _mm_storeu_si128((__m128i *)ctx->s, s);
+    /* Back to clean upper halves before the caller's (legacy SSE) code;
+     * GCC emits this by itself only at -O2 and above. */
+    _mm256_zeroupper();
 }
 
 VCLMUL_FN static void vclmul_blocks(wc_polyval *ctx, const uint8_t *in, size_t nblocks) {
