@@ -20,6 +20,9 @@
  *    public checks below.
  *  - Failures carry BoringSSL's reason (wc_bssl_fail clears the error
  *    queue); an invalid signature is valid = false, the queue cleared too.
+ *  - RSA-OAEP and the EC point decoding and checks are in
+ *    ../openssl_api_pkey.inc, #included here and by the openssl backend
+ *    (compiled here against BoringSSL's headers).
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -122,6 +125,17 @@ static webcrypto_status hash_unavailable(webcrypto_algorithm hash) {
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL backend: no hash (algorithm %d)",
                     (int)hash);
 }
+
+/* ---- RSA-OAEP and EC points: the code shared with the openssl backend ---- */
+
+#define GLUE_FAIL(what) wc_bssl_fail(what)
+#define GLUE_DATA_FAIL(what) data_fail(what)
+#define GLUE_NO_MEMORY(what) no_memory(what)
+#define GLUE_PKEY_CTX_NEW(pkey) EVP_PKEY_CTX_new((pkey), NULL)
+#define GLUE_PKEY_CTX_NEW_NAME "EVP_PKEY_CTX_new"
+#define GLUE_OAEP_LABEL_LEN(n) (n) /* BoringSSL takes a size_t */
+#define GLUE_BYTES(p, n) NONNULL(p, n)
+#include "backends/openssl_api_pkey.inc"
 
 /* ---- hashes ---- */
 
@@ -430,26 +444,6 @@ static bool bytes_are_zero(const uint8_t *a, size_t n) {
     return ((acc - 1) >> 8) & 1;
 }
 
-/* Decodes a SEC1 point (02/03 || x or 04 || x || y, coordinates below p) on
- * the curve into q. */
-static webcrypto_status ec_decode_point(const curve_info *ci, const uint8_t *enc, size_t len,
-                                        EC_POINT *q) {
-    size_t fs = ci->fs;
-    bool compressed = len == 1 + fs && (enc[0] == 0x02 || enc[0] == 0x03);
-    bool uncompressed = len == 1 + 2 * fs && enc[0] == 0x04;
-    if (!compressed && !uncompressed)
-        return wc_error(WEBCRYPTO_ERR_DATA,
-                        "EC key: the point is not a compressed or uncompressed point of the curve");
-    if (memcmp(enc + 1, ci->p, fs) >= 0 || (uncompressed && memcmp(enc + 1 + fs, ci->p, fs) >= 0))
-        return wc_error(WEBCRYPTO_ERR_DATA, "EC key: a coordinate is not below the field prime");
-    /* BoringSSL checks the point is on the curve (and decompresses). */
-    if (EC_POINT_oct2point(ci->group, q, enc, len, NULL) != 1)
-        return data_fail("decoding the EC point");
-    if (EC_POINT_is_at_infinity(ci->group, q) == 1)
-        return wc_error(WEBCRYPTO_ERR_DATA, "EC key: the point is at infinity");
-    return WEBCRYPTO_OK;
-}
-
 /* Makes the state for an EC key on ci from a public point q and/or a private
  * scalar d (either may be NULL, not both); checks it. */
 static webcrypto_status ec_build(webcrypto_algorithm kind, const curve_info *ci,
@@ -479,22 +473,8 @@ static webcrypto_status ec_build(webcrypto_algorithm kind, const curve_info *ci,
             st = no_memory("EC_POINT_new");
             goto done;
         }
-        if (EC_POINT_mul(ci->group, qd, d, NULL, NULL, NULL) != 1) {
-            st = wc_bssl_fail("EC_POINT_mul");
-            goto done;
-        }
-        if (q) {
-            int r = EC_POINT_cmp(ci->group, q, qd, NULL);
-            if (r < 0) {
-                st = wc_bssl_fail("EC_POINT_cmp");
-                goto done;
-            }
-            if (r != 0) {
-                st = wc_error(WEBCRYPTO_ERR_DATA,
-                              "EC key: the public point does not match the private key");
-                goto done;
-            }
-        }
+        st = glue_ec_public_of(ci->group, d, q, qd, NULL);
+        if (st != WEBCRYPTO_OK) goto done;
         q = qd;
     }
     if (EC_KEY_set_public_key(s->ec, q) != 1) {
@@ -536,13 +516,13 @@ static webcrypto_status ec_import(webcrypto_algorithm kind, const wc_pkey_fields
         q = EC_POINT_new(ci->group);
         if (!q) return no_memory("EC_POINT_new");
         if (f->point.n > 0) {
-            st = ec_decode_point(ci, f->point.p, f->point.n, q);
+            st = glue_ec_decode_point(ci->group, NULL, fs, ci->p, f->point.p, f->point.n, q, NULL);
         } else {
             uint8_t enc[1 + 2 * MAX_FIELD];
             enc[0] = 0x04;
             memcpy(enc + 1, f->x.p, fs);
             memcpy(enc + 1 + fs, f->y.p, fs);
-            st = ec_decode_point(ci, enc, 1 + 2 * fs, q);
+            st = glue_ec_decode_point(ci->group, NULL, fs, ci->p, enc, 1 + 2 * fs, q, NULL);
         }
     }
     if (st == WEBCRYPTO_OK && f->is_private && !(d = BN_bin2bn(f->d.p, f->d.n, NULL)))
@@ -705,57 +685,16 @@ webcrypto_status wc_bssl_rsa_verify(const void *state, wc_rsa_padding padding,
     return WEBCRYPTO_OK;
 }
 
-/* ---- RSA-OAEP ---- */
-
-static webcrypto_status oaep_start(const pkey_state *s, webcrypto_algorithm hash,
-                                   const uint8_t *label, size_t label_len, bool encrypt,
-                                   EVP_PKEY_CTX **out) {
-    hash_info h;
-    if (!hash_of(hash, &h)) return hash_unavailable(hash);
-    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new(s->evp, NULL);
-    if (!ctx) return wc_bssl_fail("EVP_PKEY_CTX_new");
-    webcrypto_status st = WEBCRYPTO_OK;
-    if ((encrypt ? EVP_PKEY_encrypt_init(ctx) : EVP_PKEY_decrypt_init(ctx)) != 1 ||
-        EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_OAEP_PADDING) != 1 ||
-        EVP_PKEY_CTX_set_rsa_oaep_md(ctx, h.md) != 1 ||
-        EVP_PKEY_CTX_set_rsa_mgf1_md(ctx, h.md) != 1) {
-        st = wc_bssl_fail("setting up RSA-OAEP");
-    } else if (label_len > 0) {
-        /* The context takes ownership of the label's copy. */
-        uint8_t *copy = OPENSSL_malloc(label_len);
-        if (!copy) {
-            st = no_memory("OPENSSL_malloc");
-        } else {
-            memcpy(copy, label, label_len);
-            if (EVP_PKEY_CTX_set0_rsa_oaep_label(ctx, copy, label_len) != 1) {
-                OPENSSL_free(copy);
-                st = wc_bssl_fail("setting the RSA-OAEP label");
-            }
-        }
-    }
-    if (st != WEBCRYPTO_OK) {
-        EVP_PKEY_CTX_free(ctx);
-        return st;
-    }
-    *out = ctx;
-    return WEBCRYPTO_OK;
-}
+/* ---- RSA-OAEP (openssl_api_pkey.inc) ---- */
 
 webcrypto_status wc_bssl_rsa_oaep_encrypt(const void *state, webcrypto_algorithm hash,
                                           const uint8_t *label, size_t label_len,
                                           const uint8_t *in, size_t len, uint8_t *out,
                                           size_t *out_len) {
     const pkey_state *s = state;
-    EVP_PKEY_CTX *ctx = NULL;
-    webcrypto_status st = oaep_start(s, hash, label, label_len, true, &ctx);
-    if (st != WEBCRYPTO_OK) return st;
-    size_t n = s->size;
-    if (EVP_PKEY_encrypt(ctx, out, &n, NONNULL(in, len), len) != 1)
-        st = wc_bssl_fail("RSA-OAEP encryption (is the plaintext too long for the key?)");
-    else
-        *out_len = n;
-    EVP_PKEY_CTX_free(ctx);
-    return st;
+    hash_info h;
+    if (!hash_of(hash, &h)) return hash_unavailable(hash);
+    return glue_oaep_encrypt(s->evp, s->size, h.md, label, label_len, in, len, out, out_len);
 }
 
 webcrypto_status wc_bssl_rsa_oaep_decrypt(const void *state, webcrypto_algorithm hash,
@@ -763,21 +702,9 @@ webcrypto_status wc_bssl_rsa_oaep_decrypt(const void *state, webcrypto_algorithm
                                           const uint8_t *in, size_t len, uint8_t *out,
                                           size_t *out_len) {
     const pkey_state *s = state;
-    EVP_PKEY_CTX *ctx = NULL;
-    webcrypto_status st = oaep_start(s, hash, label, label_len, false, &ctx);
-    if (st != WEBCRYPTO_OK) return st;
-    size_t n = s->size;
-    /* One message for every failure (RFC 8017 7.1.2 note: an attacker must
-     * not learn which check failed). */
-    if (len != s->size || EVP_PKEY_decrypt(ctx, out, &n, in, len) != 1) {
-        ERR_clear_error();
-        wc_wipe(out, s->size);
-        st = wc_error(WEBCRYPTO_ERR_OPERATION, "RSA-OAEP: decryption error");
-    } else {
-        *out_len = n;
-    }
-    EVP_PKEY_CTX_free(ctx);
-    return st;
+    hash_info h;
+    if (!hash_of(hash, &h)) return hash_unavailable(hash);
+    return glue_oaep_decrypt(s->evp, s->size, h.md, label, label_len, in, len, out, out_len);
 }
 
 /* ---- ECDSA ---- */

@@ -13,6 +13,8 @@
  *    that a coordinate >= p (which OpenSSL would silently reduce) and hybrid
  *    or infinity encodings are refused; the public point of a private key
  *    without one is computed from d.
+ *  - RSA-OAEP and the EC point decoding and checks are in
+ *    ../openssl_api_pkey.inc, #included here and by the boringssl backend.
  *  - Failures of OpenSSL carry OpenSSL's reason (wc_ossl_fail, which clears
  *    the error queue); verification failures are valid = false, with the
  *    queue cleared too.
@@ -110,6 +112,17 @@ static webcrypto_status hash_unavailable(webcrypto_algorithm hash) {
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL: %s is not available",
                     name ? name : "this hash");
 }
+
+/* ---- RSA-OAEP and EC points: the code shared with the boringssl backend ---- */
+
+#define GLUE_FAIL(what) wc_ossl_fail(what)
+#define GLUE_DATA_FAIL(what) data_fail(what)
+#define GLUE_NO_MEMORY(what) no_memory(what)
+#define GLUE_PKEY_CTX_NEW(pkey) EVP_PKEY_CTX_new_from_pkey(NULL, (pkey), NULL)
+#define GLUE_PKEY_CTX_NEW_NAME "EVP_PKEY_CTX_new_from_pkey"
+#define GLUE_OAEP_LABEL_LEN(n) ((int)(n)) /* oaep_md checked n <= INT_MAX */
+#define GLUE_BYTES(p, n) BYTES_OR_EMPTY(p, n)
+#include "backends/openssl_api_pkey.inc"
 
 /* ---- init: builds the EC groups and probes each algorithm ---- */
 
@@ -495,27 +508,6 @@ done:
     return state_new(kind, pkey, f->is_private, NULL, state);
 }
 
-/* Decodes a SEC1 point (02/03 || x or 04 || x || y, coordinates below p)
- * on the curve into q. */
-static webcrypto_status ec_decode_point(const curve_info *ci, const uint8_t *enc, size_t len,
-                                        EC_POINT *q, BN_CTX *bnctx) {
-    size_t fs = ci->fs;
-    bool compressed = len == 1 + fs && (enc[0] == 0x02 || enc[0] == 0x03);
-    bool uncompressed = len == 1 + 2 * fs && enc[0] == 0x04;
-    if (!compressed && !uncompressed)
-        return wc_error(WEBCRYPTO_ERR_DATA,
-                        "EC key: the point is not a compressed or uncompressed %s point",
-                        webcrypto_curve_name((webcrypto_named_curve)(ci - curves)));
-    /* OpenSSL reduces coordinates mod p; SEC1 requires them below p. */
-    if (memcmp(enc + 1, ci->p, fs) >= 0 || (uncompressed && memcmp(enc + 1 + fs, ci->p, fs) >= 0))
-        return wc_error(WEBCRYPTO_ERR_DATA, "EC key: a coordinate is not below the field prime");
-    if (EC_POINT_oct2point(ci->group, q, enc, len, bnctx) != 1)
-        return data_fail("decoding the EC point");
-    if (EC_POINT_is_at_infinity(ci->group, q) == 1)
-        return wc_error(WEBCRYPTO_ERR_DATA, "EC key: the point is at infinity");
-    return WEBCRYPTO_OK;
-}
-
 static webcrypto_status ec_import(webcrypto_algorithm kind, const wc_pkey_fields *f,
                                   void **state) {
     const curve_info *ci = curve_for(f->curve);
@@ -538,13 +530,14 @@ static webcrypto_status ec_import(webcrypto_algorithm kind, const wc_pkey_fields
         st = no_memory("EC import");
         goto done;
     }
+    const char *name = webcrypto_curve_name(f->curve);
     if (f->point.n > 0) {
-        st = ec_decode_point(ci, f->point.p, f->point.n, q, bnctx);
+        st = glue_ec_decode_point(ci->group, name, fs, ci->p, f->point.p, f->point.n, q, bnctx);
     } else if (have_pub) {
         enc[0] = 0x04;
         memcpy(enc + 1, f->x.p, fs);
         memcpy(enc + 1 + fs, f->y.p, fs);
-        st = ec_decode_point(ci, enc, 1 + 2 * fs, q, bnctx);
+        st = glue_ec_decode_point(ci->group, name, fs, ci->p, enc, 1 + 2 * fs, q, bnctx);
     }
     if (st != WEBCRYPTO_OK) goto done;
 
@@ -567,25 +560,10 @@ static webcrypto_status ec_import(webcrypto_algorithm kind, const wc_pkey_fields
             goto done;
         }
         BN_set_flags(d, BN_FLG_CONSTTIME);
-        if (EC_POINT_mul(ci->group, qd, d, NULL, NULL, bnctx) != 1) {
-            st = wc_ossl_fail("EC_POINT_mul");
-            goto done;
-        }
-        if (have_pub) {
-            int r = EC_POINT_cmp(ci->group, q, qd, bnctx);
-            if (r < 0) {
-                st = wc_ossl_fail("EC_POINT_cmp");
-                goto done;
-            }
-            if (r != 0) {
-                st = wc_error(WEBCRYPTO_ERR_DATA,
-                              "EC key: the public point does not match the private key");
-                goto done;
-            }
-        } else if (EC_POINT_copy(q, qd) != 1) {
+        st = glue_ec_public_of(ci->group, d, have_pub ? q : NULL, qd, bnctx);
+        if (st == WEBCRYPTO_OK && !have_pub && EC_POINT_copy(q, qd) != 1)
             st = wc_ossl_fail("EC_POINT_copy");
-            goto done;
-        }
+        if (st != WEBCRYPTO_OK) goto done;
     }
 
     size_t enc_len = EC_POINT_point2oct(ci->group, q, POINT_CONVERSION_UNCOMPRESSED, enc,
@@ -801,36 +779,13 @@ webcrypto_status wc_ossl_rsa_verify(const void *state, wc_rsa_padding padding,
     return WEBCRYPTO_OK;
 }
 
-/* ---- RSA-OAEP ---- */
+/* ---- RSA-OAEP (openssl_api_pkey.inc) ---- */
 
-static webcrypto_status oaep_start(const pkey_state *s, webcrypto_algorithm hash,
-                                   const uint8_t *label, size_t label_len, bool encrypt,
-                                   EVP_PKEY_CTX **out) {
-    const EVP_MD *md = wc_ossl_md(hash);
-    if (!md) return hash_unavailable(hash);
+/* The hash, and a label OpenSSL can take (its length is an int). */
+static webcrypto_status oaep_md(webcrypto_algorithm hash, size_t label_len, const EVP_MD **md) {
+    *md = wc_ossl_md(hash);
+    if (!*md) return hash_unavailable(hash);
     if (label_len > INT_MAX) return wc_error(WEBCRYPTO_ERR_OPERATION, "RSA-OAEP: label too long");
-    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(NULL, s->pkey, NULL);
-    if (!ctx) return wc_ossl_fail("EVP_PKEY_CTX_new_from_pkey");
-    webcrypto_status st = WEBCRYPTO_OK;
-    if ((encrypt ? EVP_PKEY_encrypt_init(ctx) : EVP_PKEY_decrypt_init(ctx)) != 1 ||
-        EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_OAEP_PADDING) != 1 ||
-        EVP_PKEY_CTX_set_rsa_oaep_md(ctx, md) != 1 || EVP_PKEY_CTX_set_rsa_mgf1_md(ctx, md) != 1) {
-        st = wc_ossl_fail("setting up RSA-OAEP");
-    } else if (label_len > 0) {
-        /* The context takes ownership of the label's copy. */
-        void *copy = OPENSSL_memdup(label, label_len);
-        if (!copy) {
-            st = no_memory("OPENSSL_memdup");
-        } else if (EVP_PKEY_CTX_set0_rsa_oaep_label(ctx, copy, (int)label_len) != 1) {
-            OPENSSL_free(copy);
-            st = wc_ossl_fail("setting the RSA-OAEP label");
-        }
-    }
-    if (st != WEBCRYPTO_OK) {
-        EVP_PKEY_CTX_free(ctx);
-        return st;
-    }
-    *out = ctx;
     return WEBCRYPTO_OK;
 }
 
@@ -839,16 +794,10 @@ webcrypto_status wc_ossl_rsa_oaep_encrypt(const void *state, webcrypto_algorithm
                                           const uint8_t *in, size_t len, uint8_t *out,
                                           size_t *out_len) {
     const pkey_state *s = state;
-    EVP_PKEY_CTX *ctx = NULL;
-    webcrypto_status st = oaep_start(s, hash, label, label_len, true, &ctx);
+    const EVP_MD *md = NULL;
+    webcrypto_status st = oaep_md(hash, label_len, &md);
     if (st != WEBCRYPTO_OK) return st;
-    size_t n = s->size;
-    if (EVP_PKEY_encrypt(ctx, out, &n, BYTES_OR_EMPTY(in, len), len) != 1)
-        st = wc_ossl_fail("RSA-OAEP encryption (is the plaintext too long for the key?)");
-    else
-        *out_len = n;
-    EVP_PKEY_CTX_free(ctx);
-    return st;
+    return glue_oaep_encrypt(s->pkey, s->size, md, label, label_len, in, len, out, out_len);
 }
 
 webcrypto_status wc_ossl_rsa_oaep_decrypt(const void *state, webcrypto_algorithm hash,
@@ -856,21 +805,10 @@ webcrypto_status wc_ossl_rsa_oaep_decrypt(const void *state, webcrypto_algorithm
                                           const uint8_t *in, size_t len, uint8_t *out,
                                           size_t *out_len) {
     const pkey_state *s = state;
-    EVP_PKEY_CTX *ctx = NULL;
-    webcrypto_status st = oaep_start(s, hash, label, label_len, false, &ctx);
+    const EVP_MD *md = NULL;
+    webcrypto_status st = oaep_md(hash, label_len, &md);
     if (st != WEBCRYPTO_OK) return st;
-    size_t n = s->size;
-    /* One message for every failure (RFC 8017 7.1.2 note: an attacker must
-     * not learn which check failed). */
-    if (len != s->size || EVP_PKEY_decrypt(ctx, out, &n, in, len) != 1) {
-        ERR_clear_error();
-        wc_wipe(out, s->size);
-        st = wc_error(WEBCRYPTO_ERR_OPERATION, "RSA-OAEP: decryption error");
-    } else {
-        *out_len = n;
-    }
-    EVP_PKEY_CTX_free(ctx);
-    return st;
+    return glue_oaep_decrypt(s->pkey, s->size, md, label, label_len, in, len, out, out_len);
 }
 
 /* ---- ECDSA ---- */
