@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds libwebcrypto in Release mode and runs `webcrypto bench`: every
-# backend built here side by side with OpenSSL called directly, on the
+# backend built here side by side with OpenSSL (and BoringSSL, when that
+# backend is built) called directly, on the
 # operations people choose a backend for, at sizes 16 B to 1 MiB. Writes
 # build/release/bench.json and build/release/bench.svg too.
 # Any arguments replace the default selection (see `webcrypto bench --help`).
