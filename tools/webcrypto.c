@@ -156,6 +156,11 @@ static void wipe_free(void *p, size_t len) {
     free(p);
 }
 
+static void print_error(const char *kind, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 static void print_error(const char *kind, const char *fmt, ...) {
     va_list ap;
     fprintf(stderr, "webcrypto: %s: ", kind);
@@ -165,6 +170,11 @@ static void print_error(const char *kind, const char *fmt, ...) {
     fputc('\n', stderr);
 }
 
+static int usage_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
 static int usage_error(const char *fmt, ...) {
     va_list ap;
     fputs("webcrypto: UsageError: ", stderr);

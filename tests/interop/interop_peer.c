@@ -27,6 +27,8 @@
 
 static int passed, failed;
 
+static void vreport(bool ok, const char *why, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
 static void vreport(bool ok, const char *why, const char *fmt, va_list ap) {
     fputs(ok ? "ok   - c: " : "FAIL - c: ", stdout);
     vprintf(fmt, ap);
@@ -380,7 +382,10 @@ static void check_sign(const json_t *op, const bytes *data) {
     char *what = json_dumps(json_object_get(op, "params"), JSON_COMPACT);
     jparams j;
     bytes sig;
-    bool parsed = jparams_read(json_object_get(op, "params"), &j) & unhex(jstr(op, "sig"), &sig);
+    /* Both reads run even if one fails: each initializes what is freed at the end. */
+    bool params_ok = jparams_read(json_object_get(op, "params"), &j);
+    bool sig_ok = unhex(jstr(op, "sig"), &sig);
+    bool parsed = params_ok && sig_ok;
     if (!e || !parsed) {
         report(false, "bad manifest entry", "verify %s %s", id, what);
     } else {
@@ -412,7 +417,10 @@ static void check_encrypt(const json_t *op, const bytes *data) {
     const char *label = jstr(json_object_get(op, "params"), "label");
     jparams j;
     bytes ct;
-    bool parsed = jparams_read(json_object_get(op, "params"), &j) & unhex(jstr(op, "ct"), &ct);
+    /* Both reads run even if one fails: each initializes what is freed at the end. */
+    bool params_ok = jparams_read(json_object_get(op, "params"), &j);
+    bool ct_ok = unhex(jstr(op, "ct"), &ct);
+    bool parsed = params_ok && ct_ok;
     size_t len = (size_t)json_integer_value(json_object_get(op, "dataLength"));
     if (!e || !parsed || len > data->n) {
         report(false, "bad manifest entry", "decrypt RSA-OAEP %s", id);
@@ -462,7 +470,10 @@ static void check_derive(const json_t *op) {
 static void check_cipher(const json_t *op, const bytes *data) {
     jparams j;
     bytes ct;
-    bool parsed = jparams_read(json_object_get(op, "params"), &j) & unhex(jstr(op, "ct"), &ct);
+    /* Both reads run even if one fails: each initializes what is freed at the end. */
+    bool params_ok = jparams_read(json_object_get(op, "params"), &j);
+    bool ct_ok = unhex(jstr(op, "ct"), &ct);
+    bool parsed = params_ok && ct_ok;
     size_t len = (size_t)json_integer_value(json_object_get(op, "dataLength"));
     char *what = json_dumps(json_object_get(op, "params"), JSON_COMPACT);
     webcrypto_params kp = {0};
@@ -532,8 +543,11 @@ static void check_wrap(const json_t *op) {
     const char *fmt = jstr(op, "format");
     jparams wa, ia;
     bytes wrapped;
-    bool parsed = jparams_read(json_object_get(op, "wrapAlg"), &wa) &
-                  jparams_read(json_object_get(inner, "alg"), &ia) & unhex(jstr(op, "wrapped"), &wrapped);
+    /* All three reads run even if one fails: each initializes what is freed at the end. */
+    bool wrap_alg_ok = jparams_read(json_object_get(op, "wrapAlg"), &wa);
+    bool inner_alg_ok = jparams_read(json_object_get(inner, "alg"), &ia);
+    bool wrapped_ok = unhex(jstr(op, "wrapped"), &wrapped);
+    bool parsed = wrap_alg_ok && inner_alg_ok && wrapped_ok;
     unsigned usages = 0;
     size_t i;
     json_t *u;

@@ -718,24 +718,25 @@ static int wc_run_pkey_generate(const bench_cell *c, uint8_t *out, size_t *out_l
     return 0;
 }
 
+/* Per kind: {setup, run, teardown, check, batch}, as in bench_impl. */
 static const bench_impl wc_impls[BK_COUNT] = {
-    [BK_DIGEST] = {wc_setup_digest, wc_run_digest, wc_teardown},
-    [BK_HMAC_SIGN] = {wc_setup_hmac, wc_run_sign, wc_teardown},
-    [BK_HMAC_VERIFY] = {wc_setup_hmac, wc_run_verify, wc_teardown},
-    [BK_ENCRYPT] = {wc_setup_cipher, wc_run_encrypt, wc_teardown},
-    [BK_DECRYPT] = {wc_setup_cipher, wc_run_decrypt, wc_teardown},
-    [BK_GENERATE_KEY] = {wc_setup_keyop, wc_run_generate, wc_teardown},
-    [BK_IMPORT_KEY] = {wc_setup_keyop, wc_run_import, wc_teardown},
-    [BK_HKDF] = {wc_setup_hkdf, wc_run_derive, wc_teardown},
-    [BK_PBKDF2] = {wc_setup_pbkdf2, wc_run_derive, wc_teardown},
-    [BK_RANDOM] = {wc_setup_random, wc_run_random, wc_teardown},
-    [BK_PKEY_SIGN] = {wc_setup_pkey, wc_run_pkey_sign, wc_teardown_pkey, wc_check_pkey_sign},
-    [BK_PKEY_VERIFY] = {wc_setup_pkey, wc_run_pkey_verify, wc_teardown_pkey},
+    [BK_DIGEST] = {wc_setup_digest, wc_run_digest, wc_teardown, NULL, NULL},
+    [BK_HMAC_SIGN] = {wc_setup_hmac, wc_run_sign, wc_teardown, NULL, NULL},
+    [BK_HMAC_VERIFY] = {wc_setup_hmac, wc_run_verify, wc_teardown, NULL, NULL},
+    [BK_ENCRYPT] = {wc_setup_cipher, wc_run_encrypt, wc_teardown, NULL, NULL},
+    [BK_DECRYPT] = {wc_setup_cipher, wc_run_decrypt, wc_teardown, NULL, NULL},
+    [BK_GENERATE_KEY] = {wc_setup_keyop, wc_run_generate, wc_teardown, NULL, NULL},
+    [BK_IMPORT_KEY] = {wc_setup_keyop, wc_run_import, wc_teardown, NULL, NULL},
+    [BK_HKDF] = {wc_setup_hkdf, wc_run_derive, wc_teardown, NULL, NULL},
+    [BK_PBKDF2] = {wc_setup_pbkdf2, wc_run_derive, wc_teardown, NULL, NULL},
+    [BK_RANDOM] = {wc_setup_random, wc_run_random, wc_teardown, NULL, NULL},
+    [BK_PKEY_SIGN] = {wc_setup_pkey, wc_run_pkey_sign, wc_teardown_pkey, wc_check_pkey_sign, NULL},
+    [BK_PKEY_VERIFY] = {wc_setup_pkey, wc_run_pkey_verify, wc_teardown_pkey, NULL, NULL},
     [BK_PKEY_ENCRYPT] = {wc_setup_pkey, wc_run_pkey_encrypt, wc_teardown_pkey,
-                         wc_check_pkey_encrypt},
-    [BK_PKEY_DECRYPT] = {wc_setup_pkey, wc_run_pkey_decrypt, wc_teardown_pkey},
-    [BK_PKEY_DERIVE] = {wc_setup_pkey_derive, wc_run_pkey_derive, wc_teardown_pkey},
-    [BK_PKEY_GENERATE] = {wc_setup_pkey_generate, wc_run_pkey_generate, wc_teardown},
+                         wc_check_pkey_encrypt, NULL},
+    [BK_PKEY_DECRYPT] = {wc_setup_pkey, wc_run_pkey_decrypt, wc_teardown_pkey, NULL, NULL},
+    [BK_PKEY_DERIVE] = {wc_setup_pkey_derive, wc_run_pkey_derive, wc_teardown_pkey, NULL, NULL},
+    [BK_PKEY_GENERATE] = {wc_setup_pkey_generate, wc_run_pkey_generate, wc_teardown, NULL, NULL},
 };
 
 const bench_impl *bench_wc_impl(const bench_op *op) {

@@ -659,31 +659,32 @@ static int raw_keyed_run_decrypt(const bench_cell *c, uint8_t *out, size_t *out_
     return 0;
 }
 
+/* Per kind, in both tables: {setup, run, teardown, check, batch}, as in bench_impl. */
 static const bench_impl raw_keyed_impls[BK_COUNT] = {
-    [BK_HMAC_SIGN] = {raw_keyed_setup_hmac, raw_keyed_run_hmac_sign, raw_teardown},
-    [BK_HMAC_VERIFY] = {raw_keyed_setup_hmac, raw_keyed_run_hmac_verify, raw_teardown},
-    [BK_ENCRYPT] = {raw_keyed_setup_cipher, raw_keyed_run_encrypt, raw_teardown},
-    [BK_DECRYPT] = {raw_keyed_setup_cipher, raw_keyed_run_decrypt, raw_teardown},
+    [BK_HMAC_SIGN] = {raw_keyed_setup_hmac, raw_keyed_run_hmac_sign, raw_teardown, NULL, NULL},
+    [BK_HMAC_VERIFY] = {raw_keyed_setup_hmac, raw_keyed_run_hmac_verify, raw_teardown, NULL, NULL},
+    [BK_ENCRYPT] = {raw_keyed_setup_cipher, raw_keyed_run_encrypt, raw_teardown, NULL, NULL},
+    [BK_DECRYPT] = {raw_keyed_setup_cipher, raw_keyed_run_decrypt, raw_teardown, NULL, NULL},
 };
 
 static const bench_impl raw_impls[BK_COUNT] = {
-    [BK_DIGEST] = {raw_setup_digest, raw_run_digest, raw_teardown},
-    [BK_HMAC_SIGN] = {raw_setup_hmac, raw_run_hmac_sign, raw_teardown},
-    [BK_HMAC_VERIFY] = {raw_setup_hmac, raw_run_hmac_verify, raw_teardown},
-    [BK_ENCRYPT] = {raw_setup_cipher, raw_run_encrypt, raw_teardown},
-    [BK_DECRYPT] = {raw_setup_cipher, raw_run_decrypt, raw_teardown},
-    [BK_GENERATE_KEY] = {raw_setup_keyop, raw_run_generate, raw_teardown},
-    [BK_IMPORT_KEY] = {raw_setup_keyop, raw_run_import, raw_teardown},
-    [BK_HKDF] = {raw_setup_kdf, raw_run_kdf, raw_teardown},
-    [BK_PBKDF2] = {raw_setup_kdf, raw_run_kdf, raw_teardown},
-    [BK_RANDOM] = {raw_setup_random, raw_run_random, raw_teardown},
-    [BK_PKEY_SIGN] = {raw_setup_pkey, raw_run_pkey_sign, raw_teardown, raw_check_pkey_sign},
-    [BK_PKEY_VERIFY] = {raw_setup_pkey, raw_run_pkey_verify, raw_teardown},
+    [BK_DIGEST] = {raw_setup_digest, raw_run_digest, raw_teardown, NULL, NULL},
+    [BK_HMAC_SIGN] = {raw_setup_hmac, raw_run_hmac_sign, raw_teardown, NULL, NULL},
+    [BK_HMAC_VERIFY] = {raw_setup_hmac, raw_run_hmac_verify, raw_teardown, NULL, NULL},
+    [BK_ENCRYPT] = {raw_setup_cipher, raw_run_encrypt, raw_teardown, NULL, NULL},
+    [BK_DECRYPT] = {raw_setup_cipher, raw_run_decrypt, raw_teardown, NULL, NULL},
+    [BK_GENERATE_KEY] = {raw_setup_keyop, raw_run_generate, raw_teardown, NULL, NULL},
+    [BK_IMPORT_KEY] = {raw_setup_keyop, raw_run_import, raw_teardown, NULL, NULL},
+    [BK_HKDF] = {raw_setup_kdf, raw_run_kdf, raw_teardown, NULL, NULL},
+    [BK_PBKDF2] = {raw_setup_kdf, raw_run_kdf, raw_teardown, NULL, NULL},
+    [BK_RANDOM] = {raw_setup_random, raw_run_random, raw_teardown, NULL, NULL},
+    [BK_PKEY_SIGN] = {raw_setup_pkey, raw_run_pkey_sign, raw_teardown, raw_check_pkey_sign, NULL},
+    [BK_PKEY_VERIFY] = {raw_setup_pkey, raw_run_pkey_verify, raw_teardown, NULL, NULL},
     [BK_PKEY_ENCRYPT] = {raw_setup_pkey, raw_run_pkey_encrypt, raw_teardown,
-                         raw_check_pkey_encrypt},
-    [BK_PKEY_DECRYPT] = {raw_setup_pkey, raw_run_pkey_decrypt, raw_teardown},
-    [BK_PKEY_DERIVE] = {raw_setup_derive, raw_run_derive, raw_teardown},
-    [BK_PKEY_GENERATE] = {raw_setup_pkey_generate, raw_run_pkey_generate, raw_teardown},
+                         raw_check_pkey_encrypt, NULL},
+    [BK_PKEY_DECRYPT] = {raw_setup_pkey, raw_run_pkey_decrypt, raw_teardown, NULL, NULL},
+    [BK_PKEY_DERIVE] = {raw_setup_derive, raw_run_derive, raw_teardown, NULL, NULL},
+    [BK_PKEY_GENERATE] = {raw_setup_pkey_generate, raw_run_pkey_generate, raw_teardown, NULL, NULL},
 };
 
 const bench_impl *bench_raw_impl(const bench_op *op, bool keyed) {

@@ -686,7 +686,7 @@ static double unsized_height(const bench_run *run) {
         for (size_t t = 0; t < run->ntargets; t++) bars += bench_find(run, o, 0, t) != NULL;
         if (bars) h += (double)bars * BAR_STEP + BAR_GAP;
     }
-    return h ? h + 70 : 0;
+    return h != 0.0 ? h + 70 : 0;
 }
 
 static void svg_unsized(FILE *f, const bench_run *run, double top) {
@@ -752,7 +752,7 @@ int bench_write_svg(const bench_run *run, const char *path) {
     FILE *f = open_out(path);
     if (!f) return 1;
     double extra = unsized_height(run);
-    double height = TOP + (double)(rows || !extra ? (rows ? rows : 1) : 0) * ROW_H + 20 + extra;
+    double height = TOP + (double)(rows || extra == 0.0 ? (rows ? rows : 1) : 0) * ROW_H + 20 + extra;
     fprintf(f,
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" "
@@ -851,10 +851,10 @@ int bench_write_svg(const bench_run *run, const char *path) {
         svg_crossovers(f, &lat, run, o);
         svg_crossovers(f, &spd, run, o);
     }
-    if (rows == 0 && !extra)
+    if (rows == 0 && extra == 0.0)
         fprintf(f, "<text x=\"20\" y=\"%d\" class=\"note\">no operation measured</text>\n",
                 TOP + 20);
-    if (extra) svg_unsized(f, run, TOP + (double)rows * ROW_H + 20);
+    if (extra != 0.0) svg_unsized(f, run, TOP + (double)rows * ROW_H + 20);
     fprintf(f, "</svg>\n");
     return close_checked(f, path);
 }

@@ -87,6 +87,11 @@ static const webcrypto_backend *be, *ref_be;
 static webcrypto_key *hmac_key, *gcm_key, *ref_hmac_key, *ref_gcm_key;
 static uint8_t key_bytes[32];
 
+static void die(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
 static void die(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);

@@ -80,6 +80,11 @@ static void read_rss(long *rss, long *hwm) {
     fclose(f);
 }
 
+static void fail(worker *w, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 static void fail(worker *w, const char *fmt, ...) {
     char msg[512];
     va_list ap;
