@@ -354,6 +354,34 @@ static void test_ec_points(void **state) {
         bytes_free(&raw);
     }
 
+    /* P-521 coordinates plus p (p = 2^521 - 1 fits 66 bytes with room to
+     * spare, so x + p and y + p are encodable): SEC1 wants them below p.
+     * On the EVP backends the core-side check names the reason (the
+     * libraries would refuse them too, as a decoding error). */
+    {
+        bytes raw = export_ok(WEBCRYPTO_FORMAT_RAW, K[K_P521].pub);
+        const size_t fs = 66;
+        assert_int_equal(raw.n, 1 + 2 * fs);
+        const char *bname = webcrypto_backend_name(tu_backend());
+        bool evp = strcmp(bname, "openssl") == 0 || strcmp(bname, "boringssl") == 0;
+        for (size_t coord = 0; coord < 2; coord++) {
+            uint8_t pt[1 + 2 * 66];
+            memcpy(pt, raw.p, raw.n);
+            uint8_t *c = pt + 1 + coord * fs;
+            /* c += 2^521 - 1, big-endian: add 2^521 (bit 1 of byte 0), then
+             * subtract 1 */
+            c[0] = (uint8_t)(c[0] + 2);
+            for (size_t b = fs; b-- > 0;) {
+                if (c[b]-- != 0) break; /* no borrow further */
+            }
+            EXPECT_IMPORT(WEBCRYPTO_FORMAT_RAW, pt, raw.n, &K[K_P521].p, v, WEBCRYPTO_ERR_DATA);
+            if (evp && !strstr(webcrypto_error_message(), "not below the field prime"))
+                fail_msg("P-521 %s + p: unexpected message: %s", coord ? "y" : "x",
+                         webcrypto_error_message());
+        }
+        bytes_free(&raw);
+    }
+
     /* P-256 SPKI holding the point at infinity (BIT STRING 00 || 00) */
     size_t n = 0;
     uint8_t *inf_spki =

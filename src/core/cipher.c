@@ -155,6 +155,7 @@ static webcrypto_status cbc_encrypt(const webcrypto_key *key, const uint8_t iv[1
         if (in != out && full) memcpy(out, in, full); /* no overlap unless equal */
         memcpy(out + full, last, AES_BLOCK);
         st = key->backend->ops->aes_cbc(key->state, true, iv, out, full + AES_BLOCK, out);
+        if (st != WEBCRYPTO_OK && in != out) wc_wipe(out, full + AES_BLOCK); /* the copy */
     } else {
         st = key->backend->ops->aes_cbc(key->state, true, iv, in, full, out);
         if (st == WEBCRYPTO_OK)

@@ -236,7 +236,7 @@ static unsigned usages_for(webcrypto_algorithm a, bool priv) {
 /* Imports member `member` of a manifest key ("spki", "pkcs8", "raw",
  * "jwkPub", "jwkPriv"), extractable, with the usages of its kind. */
 static webcrypto_status import_member(const json_t *spec, const char *member, webcrypto_key **out) {
-    jparams j;
+    jparams j = {0};
     webcrypto_status st = WEBCRYPTO_ERR_INVALID_ARGUMENT;
     if (!jparams_read(json_object_get(spec, "alg"), &j)) {
         jparams_free(&j);
@@ -256,7 +256,7 @@ static webcrypto_status import_member(const json_t *spec, const char *member, we
                                       &j.p, true, usages, out);
         free(text);
     } else {
-        bytes b;
+        bytes b = {0};
         webcrypto_key_format f = strcmp(member, "spki") == 0    ? WEBCRYPTO_FORMAT_SPKI
                                  : strcmp(member, "pkcs8") == 0 ? WEBCRYPTO_FORMAT_PKCS8
                                                                 : WEBCRYPTO_FORMAT_RAW;
@@ -320,7 +320,7 @@ static bool export_matches(const webcrypto_key *key, webcrypto_key_format fmt, c
     if (fmt == WEBCRYPTO_FORMAT_JWK) {
         ok = same_jwk(out, n, json_object_get(spec, member), why, why_cap);
     } else {
-        bytes want;
+        bytes want = {0};
         ok = unhex(jstr(spec, member), &want) && same(out, n, &want);
         if (!ok) snprintf(why, why_cap, "%s differs (%zu bytes, peer's %zu)", member, n, want.n);
         bytes_free(&want);
@@ -363,7 +363,7 @@ static void check_formats(const keyent *e) {
 
 static webcrypto_key *import_secret(const char *raw_hex, const webcrypto_params *alg,
                                     unsigned usages) {
-    bytes b;
+    bytes b = {0};
     webcrypto_key *k = NULL;
     webcrypto_status st = WEBCRYPTO_ERR_INVALID_ARGUMENT;
     if (unhex(raw_hex, &b)) st = webcrypto_import_key(NULL, WEBCRYPTO_FORMAT_RAW, b.p, b.n, alg, true, usages, &k);
@@ -380,8 +380,8 @@ static void check_sign(const json_t *op, const bytes *data) {
     const char *id = jstr(op, "key");
     keyent *e = find_key(id);
     char *what = json_dumps(json_object_get(op, "params"), JSON_COMPACT);
-    jparams j;
-    bytes sig;
+    jparams j = {0};
+    bytes sig = {0};
     /* Both reads run even if one fails: each initializes what is freed at the end. */
     bool params_ok = jparams_read(json_object_get(op, "params"), &j);
     bool sig_ok = unhex(jstr(op, "sig"), &sig);
@@ -415,8 +415,8 @@ static void check_encrypt(const json_t *op, const bytes *data) {
     const char *id = jstr(op, "key");
     keyent *e = find_key(id);
     const char *label = jstr(json_object_get(op, "params"), "label");
-    jparams j;
-    bytes ct;
+    jparams j = {0};
+    bytes ct = {0};
     /* Both reads run even if one fails: each initializes what is freed at the end. */
     bool params_ok = jparams_read(json_object_get(op, "params"), &j);
     bool ct_ok = unhex(jstr(op, "ct"), &ct);
@@ -446,7 +446,7 @@ static void check_encrypt(const json_t *op, const bytes *data) {
 static void check_derive(const json_t *op) {
     keyent *a = find_key(jstr(op, "a")), *b = find_key(jstr(op, "b"));
     json_t *length = json_object_get(op, "length");
-    bytes want;
+    bytes want = {0};
     bool parsed = unhex(jstr(op, "bits"), &want);
     if (!a || !b || !parsed) {
         report(false, "bad manifest entry", "deriveBits %s x %s", jstr(op, "b"), jstr(op, "a"));
@@ -468,8 +468,8 @@ static void check_derive(const json_t *op) {
 }
 
 static void check_cipher(const json_t *op, const bytes *data) {
-    jparams j;
-    bytes ct;
+    jparams j = {0};
+    bytes ct = {0};
     /* Both reads run even if one fails: each initializes what is freed at the end. */
     bool params_ok = jparams_read(json_object_get(op, "params"), &j);
     bool ct_ok = unhex(jstr(op, "ct"), &ct);
@@ -506,7 +506,7 @@ static void check_cipher(const json_t *op, const bytes *data) {
 static void check_mac(const json_t *op, const bytes *data) {
     webcrypto_params p = {0};
     p.name = WEBCRYPTO_ALG_HMAC;
-    bytes mac;
+    bytes mac = {0};
     bool parsed = webcrypto_algorithm_from_name(jstr(op, "hash"), &p.hash) == WEBCRYPTO_OK &&
                   unhex(jstr(op, "mac"), &mac);
     webcrypto_key *key =
@@ -542,7 +542,7 @@ static void check_wrap(const json_t *op) {
     char *what = json_dumps(json_object_get(op, "wrapAlg"), JSON_COMPACT);
     const char *fmt = jstr(op, "format");
     jparams wa, ia;
-    bytes wrapped;
+    bytes wrapped = {0};
     /* All three reads run even if one fails: each initializes what is freed at the end. */
     bool wrap_alg_ok = jparams_read(json_object_get(op, "wrapAlg"), &wa);
     bool inner_alg_ok = jparams_read(json_object_get(inner, "alg"), &ia);
@@ -590,7 +590,7 @@ static void check_wrap(const json_t *op) {
 }
 
 static void consume(const json_t *m) {
-    bytes data;
+    bytes data = {0};
     if (!unhex(jstr(m, "data"), &data)) {
         report(false, "no data", "read the peer's manifest");
         return;
@@ -670,7 +670,7 @@ static void produce_pairs(json_t *keys, json_t *ops, const bytes *data, made *pa
     for (size_t i = 0; i < sizeof catalog / sizeof catalog[0]; i++) {
         snprintf(pairs[i].id, sizeof pairs[i].id, "c-%s", catalog[i].id);
         json_t *alg = json_loads(catalog[i].alg, 0, NULL);
-        jparams j;
+        jparams j = {0};
         bool parsed = jparams_read(alg, &j);
         webcrypto_status st = WEBCRYPTO_ERR_INVALID_ARGUMENT;
         if (parsed)
@@ -700,7 +700,7 @@ static void produce_pairs(json_t *keys, json_t *ops, const bytes *data, made *pa
         json_array_foreach(list, x, o) {
             json_object_set_new(o, "name", json_string(webcrypto_algorithm_name(
                                                 webcrypto_key_get_algorithm(pairs[i].pub))));
-            jparams op;
+            jparams op = {0};
             uint8_t out[1024];
             size_t n = 0;
             size_t len = oaep ? 100 : data->n; /* OAEP: at most k - 2 hLen - 2 bytes */
@@ -789,7 +789,7 @@ static void produce_secret(json_t *ops, json_t *keys, const bytes *data, made *p
     };
     for (size_t i = 0; i < sizeof ciphers / sizeof ciphers[0]; i++) {
         json_t *pj = json_loads(ciphers[i].params, 0, NULL);
-        jparams j;
+        jparams j = {0};
         json_t *raw = NULL;
         webcrypto_key *k = NULL;
         size_t len = ciphers[i].len ? ciphers[i].len : data->n;
@@ -903,7 +903,7 @@ static void produce_secret(json_t *ops, json_t *keys, const bytes *data, made *p
             continue;
         }
         json_t *aj = json_loads(wraps[i].alg, 0, NULL);
-        jparams j;
+        jparams j = {0};
         uint8_t *w = NULL;
         size_t n = 0;
         webcrypto_status st = jparams_read(aj, &j)
