@@ -39,10 +39,11 @@ typedef struct wc_bytes {
  * Integers are unsigned big-endian, possibly with leading zero bytes.
  *   RSA     n, e (public); and d, p, q, dp, dq, qi (private: all present)
  *   EC      curve, and x, y (affine coordinates, field-size bytes) or point
- *           (a SEC1 point, compressed or not: raw import only); d (private,
- *           field-size bytes)
+ *           (a SEC1 point, compressed or not: raw, spki and pkcs8 import);
+ *           d (private, field-size bytes)
  *   OKP     x (public key, 32 bytes), d (private key, 32 bytes)
- * Unused members are {NULL, 0}.
+ * Unused members are {NULL, 0}. What pkey_import may rely on exactly is
+ * stated at pkey_import.
  */
 typedef struct wc_pkey_fields {
     bool is_private;
@@ -50,6 +51,13 @@ typedef struct wc_pkey_fields {
     webcrypto_named_curve curve;
     wc_bytes x, y, point;
 } wc_pkey_fields;
+
+/* The longest RSA member (n, e, d, p, q, dp, dq, qi) pkey_import is given,
+ * in bytes, leading zeros counted: 32768 bits, twice the largest modulus
+ * (16384 bits) the backends accept. */
+#define WC_RSA_MAX_MEMBER 4096
+/* Ed25519 and X25519 keys, public and private: 32 bytes. */
+#define WC_OKP_KEY_LEN 32
 
 /* RSA signature schemes. */
 typedef enum wc_rsa_padding { WC_RSA_PKCS1 = 1, WC_RSA_PSS } wc_rsa_padding;
@@ -148,18 +156,42 @@ typedef struct wc_backend_ops {
 
     /* ---- asymmetric keys ----
      * `kind` is the key's algorithm (RSASSA-PKCS1-v1_5, RSA-PSS and RSA-OAEP
-     * share RSA keys; ECDSA and ECDH EC keys). The core has parsed the format
-     * and checked the fields are present and well-formed; the backend checks
-     * the mathematics: an EC point on the curve (DataError), a private EC
-     * scalar in range, an RSA private key consistent (DataError), and decodes
-     * f->point when given. State is read-only afterwards, shared by threads.
+     * share RSA keys; ECDSA and ECDH EC keys). pkey_import is called from
+     * importKey (every format, so also unwrapKey) and for the public half of
+     * a generated pair (f then holds the public members pkey_fields gave for
+     * the private key). On every call the core has checked (pkey.c's
+     * check_fields, after the format's parser) that f has this shape, so
+     * the backend relies on it and checks none of it again:
+     *   RSA   n and e non-NULL, 1..WC_RSA_MAX_MEMBER bytes each (leading
+     *         zeros possible); with f->is_private also d, p, q, dp, dq, qi,
+     *         each the same. Nothing about their values (a zero, an even n).
+     *   EC    f->curve a known curve of the key's (WEBCRYPTO_CURVE_*; which
+     *         groups the backend built is its own matter). A public point,
+     *         always present for a public key, optional for a private one,
+     *         given as either f->point, exactly 1 + fs bytes starting 02 or
+     *         03, or 1 + 2 fs bytes starting 04 (fs the field size), or
+     *         (point empty) f->x and f->y, non-NULL, exactly fs bytes each.
+     *         With f->is_private, f->d non-NULL and exactly fs bytes.
+     *   OKP   f->x non-NULL and exactly WC_OKP_KEY_LEN (32) bytes, or, for a
+     *         private key only, empty; with f->is_private, f->d non-NULL and
+     *         exactly 32 bytes.
+     * The backend checks the mathematics: coordinates below the field prime
+     * and the point on the curve and not infinity (DataError), a private EC
+     * scalar in [1, n-1], a given public key matching the private one, an RSA
+     * key's values (odd modulus, exponent, private key consistent:
+     * DataError), and decodes f->point. State is read-only afterwards,
+     * shared by threads.
      * pkey_fields exposes the key's material (for export and to derive a
      * public key from a private one): pointers into the state, valid while
-     * it lives; EC keys always give x and y. */
+     * it lives; RSA keys give n and e (non-empty), EC keys always give x and y
+     * of the field size, OKP keys x of 32 bytes (so a generated pair's public
+     * half passes the checks above). */
     webcrypto_status (*pkey_import)(const void *bctx, webcrypto_algorithm kind,
                                     const wc_pkey_fields *f, void **state);
     /* Generates a private key: RSA with modulus_bits (256..16384, a multiple
-     * of 8) and exponent e (3 or 65537, big-endian); EC on curve; OKP. */
+     * of 8) and exponent e, whose value is 3 or 65537, big-endian, e.n >= 1
+     * bytes, possibly with leading zero bytes (so e.n is not bounded); EC on
+     * curve (a known curve); OKP. */
     webcrypto_status (*pkey_generate)(const void *bctx, webcrypto_algorithm kind,
                                       size_t modulus_bits, wc_bytes e,
                                       webcrypto_named_curve curve, void **state);

@@ -243,7 +243,7 @@ static const char *parse_spki(webcrypto_algorithm kind, const uint8_t *der, size
             return "malformed RSAPublicKey";
         break;
     }
-    case FAM_EC: f->point = key; break; /* the backend decodes and checks it */
+    case FAM_EC: f->point = key; break; /* form: pkey.c; on the curve: the backend */
     case FAM_OKP:
         if (key.n != OKP_KEY_SIZE) return "public key is not 32 bytes";
         f->x = key;

@@ -92,6 +92,67 @@ static webcrypto_status pad_ec_scalar(wc_pkey_fields *f, uint8_t *buf, size_t fs
     return WEBCRYPTO_OK;
 }
 
+/* The shape of the fields backend.h's pkey_import contract promises, checked
+ * here before every pkey_import call (importKey in every format, and the
+ * public half of a generated pair), so that no backend checks it again.
+ * Most of it the parsers have checked already, with messages naming the
+ * format (jwk.c: members present, EC x, y, d of the field size, OKP 32
+ * bytes; der.c: RSA integers present, OKP keys of 32 bytes; the raw point
+ * above; pad_ec_scalar: d of the field size). What only this catches from
+ * the public API: an RSA member over WC_RSA_MAX_MEMBER bytes (JWK, DER) and
+ * an EC point of the wrong length or form (spki, and pkcs8's publicKey).
+ * DataError, as the backends gave it when they checked this (the RSA
+ * messages now name the member). */
+static webcrypto_status check_fields(webcrypto_algorithm kind, const wc_pkey_fields *f) {
+    if (wc_is_rsa(kind)) {
+        static const char *const names[8] = {"n", "e", "d", "p", "q", "dp", "dq", "qi"};
+        const wc_bytes m[8] = {f->n, f->e, f->d, f->p, f->q, f->dp, f->dq, f->qi};
+        size_t count = f->is_private ? 8 : 2;
+        for (size_t i = 0; i < count; i++) {
+            if (!m[i].p || m[i].n == 0)
+                return wc_error(WEBCRYPTO_ERR_DATA, "RSA key: the member \"%s\" is missing",
+                                names[i]);
+            if (m[i].n > WC_RSA_MAX_MEMBER)
+                return wc_error(WEBCRYPTO_ERR_DATA,
+                                "RSA key: the member \"%s\" is %zu bytes, more than %d",
+                                names[i], m[i].n, WC_RSA_MAX_MEMBER);
+        }
+        return WEBCRYPTO_OK;
+    }
+    if (wc_is_ec(kind)) {
+        size_t fs = wc_curve_field_size(f->curve);
+        const char *curve = webcrypto_curve_name(f->curve);
+        if (!fs || !curve) return wc_error(WEBCRYPTO_ERR_DATA, "EC key: no supported curve");
+        if (f->point.n > 0) {
+            const uint8_t *e = f->point.p;
+            bool compressed = f->point.n == 1 + fs && (e[0] == 0x02 || e[0] == 0x03);
+            bool uncompressed = f->point.n == 1 + 2 * fs && e[0] == 0x04;
+            if (!compressed && !uncompressed)
+                return wc_error(WEBCRYPTO_ERR_DATA,
+                                "EC key: the point is not a compressed or uncompressed %s point",
+                                curve);
+        } else if (f->x.n > 0 || f->y.n > 0) {
+            if (!f->x.p || !f->y.p || f->x.n != fs || f->y.n != fs)
+                return wc_error(WEBCRYPTO_ERR_DATA, "EC key: x and y must be %zu bytes each", fs);
+        } else if (!f->is_private) {
+            return wc_error(WEBCRYPTO_ERR_DATA, "EC key: the public point is missing");
+        }
+        if (f->is_private && (!f->d.p || f->d.n != fs))
+            return wc_error(WEBCRYPTO_ERR_DATA, "EC key: the private key must be %zu bytes", fs);
+        return WEBCRYPTO_OK;
+    }
+    const char *shown = webcrypto_algorithm_name(kind);
+    if (f->is_private && (!f->d.p || f->d.n != WC_OKP_KEY_LEN))
+        return wc_error(WEBCRYPTO_ERR_DATA, "%s key: the private key must be %d bytes", shown,
+                        WC_OKP_KEY_LEN);
+    if (f->x.n != 0 || !f->is_private) {
+        if (!f->x.p || f->x.n != WC_OKP_KEY_LEN)
+            return wc_error(WEBCRYPTO_ERR_DATA, "%s key: the public key must be %d bytes", shown,
+                            WC_OKP_KEY_LEN);
+    }
+    return WEBCRYPTO_OK;
+}
+
 webcrypto_status wc_pkey_import(const webcrypto_backend *backend, webcrypto_key_format format,
                                 const uint8_t *data, size_t len, const webcrypto_params *alg,
                                 bool extractable, unsigned usages, webcrypto_key **out) {
@@ -153,6 +214,7 @@ webcrypto_status wc_pkey_import(const webcrypto_backend *backend, webcrypto_key_
                       webcrypto_curve_name(alg->named_curve));
     if (st == WEBCRYPTO_OK && wc_is_ec(kind))
         st = pad_ec_scalar(&f, scalar, wc_curve_field_size(f.curve));
+    if (st == WEBCRYPTO_OK) st = check_fields(kind, &f);
     void *state = NULL;
     if (st == WEBCRYPTO_OK) st = backend->ops->pkey_import(backend->bctx, kind, &f, &state);
     bool is_private = f.is_private;
@@ -268,7 +330,9 @@ webcrypto_status webcrypto_generate_key_pair(const webcrypto_backend *backend,
         pf.curve = f.curve;
         pf.x = f.x;
         pf.y = f.y;
-        st = backend->ops->pkey_import(backend->bctx, alg->name, &pf, &pub_state);
+        st = check_fields(alg->name, &pf);
+        if (st == WEBCRYPTO_OK)
+            st = backend->ops->pkey_import(backend->bctx, alg->name, &pf, &pub_state);
     }
     if (st != WEBCRYPTO_OK) {
         backend->ops->pkey_free(state);

@@ -370,11 +370,9 @@ fail:
 
 static webcrypto_status rsa_import(webcrypto_algorithm kind, const wc_pkey_fields *f,
                                    void **state) {
+    /* Each member present, at most WC_RSA_MAX_MEMBER bytes (the contract). */
     const wc_bytes src[8] = {f->n, f->e, f->d, f->p, f->q, f->dp, f->dq, f->qi};
     int count = f->is_private ? 8 : 2;
-    for (int i = 0; i < count; i++)
-        if (src[i].n == 0 || src[i].n > 4096)
-            return wc_error(WEBCRYPTO_ERR_DATA, "RSA key: a member is missing or too long");
     BIGNUM *bn[8] = {NULL};
     webcrypto_status st = WEBCRYPTO_OK;
     for (int i = 0; i < count && st == WEBCRYPTO_OK; i++)
@@ -386,16 +384,16 @@ static webcrypto_status rsa_import(webcrypto_algorithm kind, const wc_pkey_field
 
 static webcrypto_status rsa_generate(webcrypto_algorithm kind, size_t modulus_bits, wc_bytes e,
                                      void **state) {
-    if (modulus_bits < 256 || modulus_bits > MAX_RSA_BITS || modulus_bits % 8 || e.n == 0 ||
-        e.n > 8)
+    /* modulus_bits (256..16384, a multiple of 8) and e's value (3 or 65537,
+     * which BoringSSL takes) are the core's; e.n is not bounded (leading
+     * zeros), and this backend has always refused more than 8 bytes. */
+    if (e.n > 8)
         return wc_error(WEBCRYPTO_ERR_OPERATION, "RSA: unsupported modulus length or exponent");
     BIGNUM *bn_e = BN_bin2bn(e.p, e.n, NULL);
     if (!bn_e) return no_memory("BN_bin2bn");
     BIGNUM *bn[8] = {NULL};
     webcrypto_status st = WEBCRYPTO_OK;
-    if (!BN_is_odd(bn_e) || BN_is_one(bn_e) || BN_num_bits(bn_e) > 33) {
-        st = wc_error(WEBCRYPTO_ERR_OPERATION, "RSA: BoringSSL refuses this public exponent");
-    } else if (modulus_bits % 128 == 0) {
+    if (modulus_bits % 128 == 0) {
         RSA *rsa = RSA_new();
         if (!rsa) {
             st = no_memory("RSA_new");
@@ -499,13 +497,9 @@ static webcrypto_status ec_import(webcrypto_algorithm kind, const wc_pkey_fields
     const curve_info *ci = curve_for(f->curve);
     if (!ci) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL: this curve is not available");
     size_t fs = ci->fs;
-    bool have_pub = f->point.n > 0 || f->x.n > 0 || f->y.n > 0;
-    if (!have_pub && !f->is_private)
-        return wc_error(WEBCRYPTO_ERR_DATA, "EC key: the public point is missing");
-    if (f->point.n == 0 && have_pub && (f->x.n != fs || f->y.n != fs))
-        return wc_error(WEBCRYPTO_ERR_DATA, "EC key: x and y must be %zu bytes each", fs);
-    if (f->is_private && f->d.n != fs)
-        return wc_error(WEBCRYPTO_ERR_DATA, "EC key: the private key must be %zu bytes", fs);
+    /* The contract: a point or x and y of fs bytes (always for a public
+     * key), d of fs bytes for a private one. */
+    bool have_pub = f->point.n > 0 || f->x.n > 0;
     if (f->is_private && bytes_are_zero(f->d.p, fs))
         return wc_error(WEBCRYPTO_ERR_DATA, "EC key: the private key is out of range");
 
@@ -516,13 +510,13 @@ static webcrypto_status ec_import(webcrypto_algorithm kind, const wc_pkey_fields
         q = EC_POINT_new(ci->group);
         if (!q) return no_memory("EC_POINT_new");
         if (f->point.n > 0) {
-            st = glue_ec_decode_point(ci->group, NULL, fs, ci->p, f->point.p, f->point.n, q, NULL);
+            st = glue_ec_decode_point(ci->group, fs, ci->p, f->point.p, f->point.n, q, NULL);
         } else {
             uint8_t enc[1 + 2 * MAX_FIELD];
             enc[0] = 0x04;
             memcpy(enc + 1, f->x.p, fs);
             memcpy(enc + 1 + fs, f->y.p, fs);
-            st = glue_ec_decode_point(ci->group, NULL, fs, ci->p, enc, 1 + 2 * fs, q, NULL);
+            st = glue_ec_decode_point(ci->group, fs, ci->p, enc, 1 + 2 * fs, q, NULL);
         }
     }
     if (st == WEBCRYPTO_OK && f->is_private && !(d = BN_bin2bn(f->d.p, f->d.n, NULL)))
@@ -558,9 +552,8 @@ static webcrypto_status ec_generate(webcrypto_algorithm kind, webcrypto_named_cu
 static webcrypto_status okp_import(webcrypto_algorithm kind, const wc_pkey_fields *f,
                                    void **state) {
     const char *shown = kind == WEBCRYPTO_ALG_ED25519 ? "Ed25519" : "X25519";
-    if ((f->is_private && f->d.n != OKP_LEN) || (f->x.n != 0 && f->x.n != OKP_LEN) ||
-        (!f->is_private && f->x.n == 0))
-        return wc_error(WEBCRYPTO_ERR_DATA, "%s key: keys are %d bytes", shown, OKP_LEN);
+    /* The contract: d of 32 bytes for a private key; x of 32 bytes, or empty
+     * for a private key. */
     pkey_state *s = state_new(kind, f->is_private);
     if (!s) return no_memory("key state");
     if (f->is_private) {
@@ -571,7 +564,7 @@ static webcrypto_status okp_import(webcrypto_algorithm kind, const wc_pkey_field
             memcpy(s->okp_priv, f->d.p, OKP_LEN);
             X25519_public_from_private(s->okp_pub, s->okp_priv);
         }
-        if (f->x.n == OKP_LEN && !wc_equal_ct(s->okp_pub, f->x.p, OKP_LEN)) {
+        if (f->x.n > 0 && !wc_equal_ct(s->okp_pub, f->x.p, OKP_LEN)) {
             state_free(s);
             return wc_error(WEBCRYPTO_ERR_DATA,
                             "%s key: the public key does not match the private key", shown);

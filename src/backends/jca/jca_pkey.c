@@ -751,11 +751,10 @@ static webcrypto_status rsa_consistent(jca_op *o, jobject one, jobject const bi[
 
 static webcrypto_status rsa_import(jca_op *o, const jca_variant *v, webcrypto_algorithm kind,
                                    const wc_pkey_fields *f, void **state) {
+    /* Each member present (so n.n, e.n >= 1), at most WC_RSA_MAX_MEMBER
+     * bytes (the contract). */
     const wc_bytes src[8] = {f->n, f->e, f->d, f->p, f->q, f->dp, f->dq, f->qi};
     int count = f->is_private ? 8 : 2;
-    for (int i = 0; i < count; i++)
-        if (src[i].n == 0 || src[i].n > 4096)
-            return wc_error(WEBCRYPTO_ERR_DATA, "RSA key: a member is missing or too long");
     /* Any RSA key: an odd modulus of at most 16384 bits, an odd exponent
      * in [3, n). */
     size_t nbits = bit_len(f->n);
@@ -881,30 +880,25 @@ static webcrypto_status ec_import(jca_op *o, const jca_variant *v, webcrypto_alg
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: this curve is not available");
     const jca_curve *c = &v->pk.curve[f->curve];
     size_t fs = c->fs;
-    bool have_pub = f->point.n > 0 || f->x.n > 0 || f->y.n > 0;
-    if (!have_pub && !f->is_private)
-        return wc_error(WEBCRYPTO_ERR_DATA, "EC key: the public point is missing");
+    /* The contract: a point (1 + fs bytes from 02 or 03, 1 + 2 fs from 04)
+     * or x and y of fs bytes, always for a public key; d of fs bytes for a
+     * private one. */
+    bool have_pub = f->point.n > 0 || f->x.n > 0;
     const uint8_t *px = f->x.p, *py = f->y.p;
     bool compressed = false, odd = false;
     if (f->point.n > 0) {
         const uint8_t *e = f->point.p;
-        compressed = f->point.n == 1 + fs && (e[0] == 0x02 || e[0] == 0x03);
-        if (!compressed && !(f->point.n == 1 + 2 * fs && e[0] == 0x04))
-            return wc_error(WEBCRYPTO_ERR_DATA,
-                            "EC key: the point is not a compressed or uncompressed %s point",
-                            webcrypto_curve_name(f->curve));
+        compressed = e[0] != 0x04;
         px = e + 1;
         py = compressed ? NULL : e + 1 + fs;
         odd = e[0] == 0x03;
-    } else if (have_pub && (f->x.n != fs || f->y.n != fs)) {
-        return wc_error(WEBCRYPTO_ERR_DATA, "EC key: x and y must be %zu bytes each", fs);
     }
     /* SEC1: coordinates below p. */
     if (have_pub && (memcmp(px, c->p_bytes, fs) >= 0 || (py && memcmp(py, c->p_bytes, fs) >= 0)))
         return wc_error(WEBCRYPTO_ERR_DATA, "EC key: a coordinate is not below the field prime");
     if (f->is_private) {
         static const uint8_t zero[JCA_MAX_FIELD];
-        if (f->d.n != fs || memcmp(f->d.p, zero, fs) == 0 || memcmp(f->d.p, c->n_bytes, fs) >= 0)
+        if (memcmp(f->d.p, zero, fs) == 0 || memcmp(f->d.p, c->n_bytes, fs) >= 0)
             return wc_error(WEBCRYPTO_ERR_DATA, "EC key: the private key is out of range");
     }
     jca_pkey *s = state_new(v, kind, f->is_private);
@@ -1109,10 +1103,8 @@ done:
 static webcrypto_status okp_import(jca_op *o, const jca_variant *v, webcrypto_algorithm kind,
                                    const wc_pkey_fields *f, void **state) {
     int kt = type_of(kind);
-    const char *shown = kt == JCA_KT_ED ? "Ed25519" : "X25519";
-    if ((f->is_private && f->d.n != OKP_LEN) || (f->x.n != 0 && f->x.n != OKP_LEN) ||
-        (!f->is_private && f->x.n == 0))
-        return wc_error(WEBCRYPTO_ERR_DATA, "%s key: keys are %d bytes", shown, OKP_LEN);
+    /* The contract: d of 32 bytes for a private key; x of 32 bytes, or empty
+     * for a private key. */
     jca_pkey *s = state_new(v, kind, f->is_private);
     if (!s) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
     s->size = OKP_LEN;
@@ -1218,7 +1210,6 @@ static webcrypto_status generate(jca_op *o, const jca_variant *v, webcrypto_algo
                                v->pk.kt_name[kt], v->pk.kpg_prov[kt], &kpg)) != WEBCRYPTO_OK)
         return st;
     if (kt == JCA_KT_RSA) {
-        if (modulus_bits > INT32_MAX) return wc_error(WEBCRYPTO_ERR_OPERATION, "RSA: too long");
         if ((st = bi_from(o, e.p, e.n, false, &be)) != WEBCRYPTO_OK) return st;
         spec = (*o->env)->NewObject(o->env, jca.RSAKeyGenParameterSpec, jca.rsa_kg_new,
                                     (jint)modulus_bits, be);

@@ -10,9 +10,10 @@
  *  - The key's material (pkey_fields) is read out of the EVP_PKEY once, at
  *    creation, into one buffer of the state, wiped when the key is freed.
  *  - The EC groups are built once by init(). EC points are decoded here, so
- *    that a coordinate >= p (which OpenSSL would silently reduce) and hybrid
- *    or infinity encodings are refused; the public point of a private key
- *    without one is computed from d.
+ *    that a coordinate >= p (which OpenSSL would silently reduce) and the
+ *    point at infinity are refused (hybrid encodings never get here: the
+ *    core admits only 02, 03 and 04 points); the public point of a private
+ *    key without one is computed from d.
  *  - RSA-OAEP and the EC point decoding and checks are in
  *    ../openssl_api_pkey.inc, #included here and by the boringssl backend.
  *  - Failures of OpenSSL carry OpenSSL's reason (wc_ossl_fail, which clears
@@ -454,12 +455,9 @@ static webcrypto_status rsa_import(webcrypto_algorithm kind, const wc_pkey_field
         OSSL_PKEY_PARAM_RSA_FACTOR2,   OSSL_PKEY_PARAM_RSA_EXPONENT1,
         OSSL_PKEY_PARAM_RSA_EXPONENT2, OSSL_PKEY_PARAM_RSA_COEFFICIENT1,
     };
+    /* Each member present, at most WC_RSA_MAX_MEMBER bytes (the contract). */
     const wc_bytes src[8] = {f->n, f->e, f->d, f->p, f->q, f->dp, f->dq, f->qi};
     int count = f->is_private ? 8 : 2;
-    for (int i = 0; i < count; i++)
-        if (src[i].n == 0 || src[i].n > 4096)
-            return wc_error(WEBCRYPTO_ERR_DATA, "RSA key: a member is missing or too long");
-
     BIGNUM *bn[8] = {NULL};
     OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
     EVP_PKEY *pkey = NULL;
@@ -513,11 +511,9 @@ static webcrypto_status ec_import(webcrypto_algorithm kind, const wc_pkey_fields
     const curve_info *ci = curve_for(f->curve);
     if (!ci) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL: this curve is not available");
     size_t fs = ci->fs;
-    bool have_pub = f->point.n > 0 || f->x.n > 0 || f->y.n > 0;
-    if (!have_pub && !f->is_private)
-        return wc_error(WEBCRYPTO_ERR_DATA, "EC key: the public point is missing");
-    if (f->point.n == 0 && have_pub && (f->x.n != fs || f->y.n != fs))
-        return wc_error(WEBCRYPTO_ERR_DATA, "EC key: x and y must be %zu bytes each", fs);
+    /* The contract: a point or x and y of fs bytes (always for a public
+     * key), d of fs bytes for a private one. */
+    bool have_pub = f->point.n > 0 || f->x.n > 0;
 
     webcrypto_status st = WEBCRYPTO_OK;
     BN_CTX *bnctx = BN_CTX_secure_new();
@@ -530,14 +526,13 @@ static webcrypto_status ec_import(webcrypto_algorithm kind, const wc_pkey_fields
         st = no_memory("EC import");
         goto done;
     }
-    const char *name = webcrypto_curve_name(f->curve);
     if (f->point.n > 0) {
-        st = glue_ec_decode_point(ci->group, name, fs, ci->p, f->point.p, f->point.n, q, bnctx);
+        st = glue_ec_decode_point(ci->group, fs, ci->p, f->point.p, f->point.n, q, bnctx);
     } else if (have_pub) {
         enc[0] = 0x04;
         memcpy(enc + 1, f->x.p, fs);
         memcpy(enc + 1 + fs, f->y.p, fs);
-        st = glue_ec_decode_point(ci->group, name, fs, ci->p, enc, 1 + 2 * fs, q, bnctx);
+        st = glue_ec_decode_point(ci->group, fs, ci->p, enc, 1 + 2 * fs, q, bnctx);
     }
     if (st != WEBCRYPTO_OK) goto done;
 
@@ -546,10 +541,6 @@ static webcrypto_status ec_import(webcrypto_algorithm kind, const wc_pkey_fields
          * range-checks d only in EVP_PKEY_private_check, with BN_cmp, which
          * is not); its public point computed (a constant-time
          * multiplication) and, if a point was given, compared with it. */
-        if (f->d.n != fs) {
-            st = wc_error(WEBCRYPTO_ERR_DATA, "EC key: the private key must be %zu bytes", fs);
-            goto done;
-        }
         if (!((ct_equals_small(f->d.p, fs, 0) ^ 1u) & ct_less(f->d.p, ci->order, fs))) {
             st = wc_error(WEBCRYPTO_ERR_DATA, "EC key: the private key is out of range");
             goto done;
@@ -602,9 +593,8 @@ static webcrypto_status okp_import(webcrypto_algorithm kind, const wc_pkey_field
                                    void **state) {
     const char *name = kind == WEBCRYPTO_ALG_ED25519 ? "ED25519" : "X25519";
     const char *shown = kind == WEBCRYPTO_ALG_ED25519 ? "Ed25519" : "X25519";
-    if ((f->is_private && f->d.n != OKP_LEN) || (f->x.n != 0 && f->x.n != OKP_LEN) ||
-        (!f->is_private && f->x.n == 0))
-        return wc_error(WEBCRYPTO_ERR_DATA, "%s key: keys are %d bytes", shown, OKP_LEN);
+    /* The contract: d of 32 bytes for a private key; x of 32 bytes, or empty
+     * for a private key. */
     EVP_PKEY *pkey;
     /* From the private key OpenSSL derives the public one. */
     if (f->is_private)
@@ -612,7 +602,7 @@ static webcrypto_status okp_import(webcrypto_algorithm kind, const wc_pkey_field
     else
         pkey = EVP_PKEY_new_raw_public_key_ex(NULL, name, NULL, f->x.p, OKP_LEN);
     if (!pkey) return data_fail("importing the key");
-    if (f->is_private && f->x.n == OKP_LEN) {
+    if (f->is_private && f->x.n > 0) {
         uint8_t x[OKP_LEN];
         size_t n = sizeof x;
         if (EVP_PKEY_get_raw_public_key(pkey, x, &n) != 1 || n != OKP_LEN) {
@@ -658,7 +648,10 @@ webcrypto_status wc_ossl_pkey_generate(const void *bctx, webcrypto_algorithm kin
         name = "EC";
     } else if (type == KT_OKP) {
         name = kind == WEBCRYPTO_ALG_ED25519 ? "ED25519" : "X25519";
-    } else if (modulus_bits > INT_MAX || e.n == 0 || e.n > 8) {
+    } else if (e.n > 8) {
+        /* modulus_bits (at most 16384) and e's value (3 or 65537) are the
+         * core's; e.n is not bounded (leading zeros), and this backend has
+         * always refused more than 8 bytes. */
         return wc_error(WEBCRYPTO_ERR_OPERATION, "RSA: unsupported modulus length or exponent");
     }
 
