@@ -157,6 +157,90 @@ static void crossover_tolerance(void **state) {
     assert_int_equal(c[0].a_lower_after, 0);
 }
 
+/* Five rounds of one thread (ops/s) and two threads: the ratios are 1.8,
+ * 2.0, 1.5, 1.95, 1.9 -> sorted 1.5 1.8 1.9 1.95 2.0: median 1.9, p25 at
+ * h = 1 (1.8), p75 at h = 3 (1.95). The disturbed third round (one thread
+ * fast, two slow) moves one ratio only; the ratio of the two medians
+ * (180 / 100) would say 1.8. */
+static void scaling_median_of_ratios(void **state) {
+    (void)state;
+    const double one[] = {100, 100, 120, 100, 90};
+    const double many[] = {180, 200, 180, 195, 171};
+    bench_scaling s;
+    assert_int_equal(bench_scaling_summarize(one, many, 5, &s), 0);
+    assert_int_equal(s.rounds, 5);
+    assert_true(fabs(s.median - 1.9) < EPS);
+    assert_true(fabs(s.p25 - 1.8) < EPS);
+    assert_true(fabs(s.p75 - 1.95) < EPS);
+    assert_true(fabs(s.min - 1.5) < EPS);
+    assert_true(fabs(s.max - 2.0) < EPS);
+    /* Throughputs: medians and ranges of each side on its own. */
+    assert_true(fabs(s.one_median - 100) < EPS);
+    assert_true(s.one_min == 90 && s.one_max == 120);
+    assert_true(fabs(s.many_median - 180) < EPS);
+    assert_true(s.many_min == 171 && s.many_max == 200);
+    /* Inputs untouched. */
+    assert_true(one[2] == 120 && many[4] == 171);
+}
+
+/* Four rounds, one unusable (zero: the slice got no call done): the other
+ * three give ratios 2, 1, 3 -> median 2, p25 at h = 0.5 (1.5), p75 2.5. */
+static void scaling_skips_bad_rounds(void **state) {
+    (void)state;
+    const double one[] = {10, 0, 10, 10};
+    const double many[] = {20, 20, 10, 30};
+    bench_scaling s;
+    assert_int_equal(bench_scaling_summarize(one, many, 4, &s), 0);
+    assert_int_equal(s.rounds, 3);
+    assert_true(fabs(s.median - 2) < EPS);
+    assert_true(fabs(s.p25 - 1.5) < EPS);
+    assert_true(fabs(s.p75 - 2.5) < EPS);
+    assert_true(s.min == 1 && s.max == 3);
+    const double zero[] = {0, 0};
+    assert_int_equal(bench_scaling_summarize(zero, zero, 2, &s), -1);
+    assert_int_equal(bench_scaling_summarize(one, many, 0, &s), -1);
+}
+
+/* Two /proc/stat texts 2 s apart on a 2-CPU machine at 100 ticks/s:
+ * user +150, nice +10, system +30, idle +180, iowait +10, irq +2,
+ * softirq +3, steal +5 -> busy +200 ticks = 2.0 s of CPU. This process used
+ * 1.2 s, so others used 0.8 s over 2 s: 0.4 CPU. */
+static void others_cpu_from_proc_stat(void **state) {
+    (void)state;
+    const char *t0 = "cpu  1000 20 300 5000 40 6 7 8 0 0\n"
+                     "cpu0 500 10 150 2500 20 3 4 4 0 0\n"
+                     "intr 12345\n";
+    const char *t1 = "cpu  1150 30 330 5180 50 8 10 13 0 0\n"
+                     "cpu0 575 15 165 2590 25 4 5 6 0 0\n";
+    bench_cpu_times a, b;
+    assert_int_equal(bench_parse_proc_stat(t0, &a), 0);
+    assert_int_equal(bench_parse_proc_stat(t1, &b), 0);
+    /* busy = 1000+20+300+6+7+8 = 1341; total = 1341 + 5000 + 40 = 6381 */
+    assert_true(a.busy == 1341 && a.total == 6381);
+    assert_true(b.busy - a.busy == 200 && b.total - a.total == 390);
+    assert_true(fabs(bench_others_cpu(&a, &b, 100, 1.2, 2.0) - 0.4) < EPS);
+    /* This process alone (2.0 s of its own): nobody else; the rounding of
+     * ticks making self exceed busy is clamped to 0. */
+    assert_true(bench_others_cpu(&a, &b, 100, 2.0, 2.0) == 0);
+    assert_true(bench_others_cpu(&a, &b, 100, 2.05, 2.0) == 0);
+    /* Nonsense intervals. */
+    assert_true(isnan(bench_others_cpu(&b, &a, 100, 0, 2.0)));
+    assert_true(isnan(bench_others_cpu(&a, &b, 100, 0, 0)));
+    assert_true(isnan(bench_others_cpu(&a, &b, 0, 0, 2.0)));
+}
+
+/* The aggregate line found after other lines; old kernels with 4 columns;
+ * texts without it. */
+static void proc_stat_variants(void **state) {
+    (void)state;
+    bench_cpu_times c;
+    assert_int_equal(bench_parse_proc_stat("intr 1\ncpu  1 2 3 4\n", &c), 0);
+    assert_true(c.busy == 6 && c.total == 10);
+    assert_int_equal(bench_parse_proc_stat("cpu0 1 2 3 4\n", &c), -1);
+    assert_int_equal(bench_parse_proc_stat("cpu  1 2 3\n", &c), -1);
+    assert_int_equal(bench_parse_proc_stat("", &c), -1);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(median_odd),
@@ -169,6 +253,10 @@ int main(void) {
         cmocka_unit_test(no_crossover),
         cmocka_unit_test(two_crossovers_counted_beyond_max),
         cmocka_unit_test(crossover_tolerance),
+        cmocka_unit_test(scaling_median_of_ratios),
+        cmocka_unit_test(scaling_skips_bad_rounds),
+        cmocka_unit_test(others_cpu_from_proc_stat),
+        cmocka_unit_test(proc_stat_variants),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

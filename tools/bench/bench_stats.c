@@ -89,3 +89,74 @@ size_t bench_crossovers(const double *x, const double *a, const double *b, size_
     }
     return found;
 }
+
+int bench_scaling_summarize(const double *one, const double *many, size_t n,
+                            bench_scaling *out) {
+    double *buf = malloc((n ? n : 1) * 3 * sizeof *buf);
+    if (!buf) return -1;
+    double *o = buf, *m = buf + n, *r = buf + 2 * n;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!(one[i] > 0 && many[i] > 0)) continue;
+        o[k] = one[i];
+        m[k] = many[i];
+        r[k] = many[i] / one[i];
+        k++;
+    }
+    if (k == 0) {
+        free(buf);
+        return -1;
+    }
+    bench_sort(o, k);
+    bench_sort(m, k);
+    bench_sort(r, k);
+    out->rounds = k;
+    out->one_median = bench_percentile_sorted(o, k, 50);
+    out->one_min = o[0];
+    out->one_max = o[k - 1];
+    out->many_median = bench_percentile_sorted(m, k, 50);
+    out->many_min = m[0];
+    out->many_max = m[k - 1];
+    out->median = bench_percentile_sorted(r, k, 50);
+    out->p25 = bench_percentile_sorted(r, k, 25);
+    out->p75 = bench_percentile_sorted(r, k, 75);
+    out->min = r[0];
+    out->max = r[k - 1];
+    free(buf);
+    return 0;
+}
+
+int bench_parse_proc_stat(const char *text, bench_cpu_times *out) {
+    /* The aggregate line starts the text ("cpu  " then the per-CPU
+     * "cpu0 ..." lines); search for it anyway, at a line start. */
+    const char *p = text;
+    while (p && !(p[0] == 'c' && p[1] == 'p' && p[2] == 'u' && p[3] == ' ')) {
+        p = strchr(p, '\n');
+        if (p) p++;
+    }
+    if (!p) return -1;
+    p += 4;
+    unsigned long long v[8] = {0};
+    int got = 0;
+    for (; got < 8; got++) {
+        while (*p == ' ' || *p == '\t') p++;
+        if (*p < '0' || *p > '9') break;
+        char *end;
+        v[got] = strtoull(p, &end, 10);
+        p = end;
+    }
+    if (got < 4) return -1;
+    /* user nice system idle iowait irq softirq steal */
+    out->busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+    out->total = out->busy + v[3] + v[4];
+    return 0;
+}
+
+double bench_others_cpu(const bench_cpu_times *a, const bench_cpu_times *b, double ticks_per_s,
+                        double self_cpu_s, double wall_s) {
+    if (!(wall_s > 0) || !(ticks_per_s > 0) || b->busy < a->busy || b->total < a->total)
+        return NAN;
+    double busy_s = (double)(b->busy - a->busy) / ticks_per_s;
+    double others = (busy_s - self_cpu_s) / wall_s;
+    return others > 0 ? others : 0;
+}

@@ -60,4 +60,49 @@ typedef struct bench_crossover {
 size_t bench_crossovers(const double *x, const double *a, const double *b, size_t n, double tol,
                         bench_crossover *out, size_t max);
 
+/*
+ * --threads: the throughput of one thread and of N threads, measured in
+ * alternating time slices (round i: one slice of each). one[i] and many[i]
+ * are round i's ops/s; the scaling is the median of the per-round ratios
+ * many[i] / one[i], so that a slice disturbed by other work moves one ratio,
+ * not the whole figure, and a slow drift of the machine's speed affects both
+ * halves of a round alike. p25/p75 (type 7) and min/max are the spread of the
+ * ratios. Rounds where either value is not positive are left out.
+ */
+typedef struct bench_scaling {
+    size_t rounds;                          /* rounds used */
+    double one_median, one_min, one_max;    /* ops/s of one thread */
+    double many_median, many_min, many_max; /* aggregate ops/s of N threads */
+    double median, p25, p75, min, max;      /* of the ratios many / one */
+} bench_scaling;
+
+/* Fills *out from n rounds. Returns 0, or -1 if no round is usable or
+ * memory is short. */
+int bench_scaling_summarize(const double *one, const double *many, size_t n,
+                            bench_scaling *out);
+
+/*
+ * CPU time of the whole machine from /proc/stat's aggregate "cpu" line, in
+ * clock ticks (sysconf(_SC_CLK_TCK) a second) summed over the CPUs. busy =
+ * user + nice + system + irq + softirq + steal (steal: a hypervisor gave the
+ * CPU to someone else; guest and guest_nice are already inside user and
+ * nice); total = busy + idle + iowait.
+ */
+typedef struct bench_cpu_times {
+    unsigned long long busy, total;
+} bench_cpu_times;
+
+/* Parses the "cpu " line of a /proc/stat text (kernels before 2.6.11 have
+ * fewer columns: missing ones count 0; at least user, nice, system and idle
+ * are needed). Returns 0, or -1 if there is no such line. */
+int bench_parse_proc_stat(const char *text, bench_cpu_times *out);
+
+/* The CPU that other processes used between snapshots a and b, on average,
+ * in CPUs (1.0: one CPU busy all the time): the machine's busy time minus
+ * self_cpu_s (this process's user + system time over the same interval),
+ * over wall_s seconds. Tick rounding can make it slightly negative: clamped
+ * to 0. NAN if wall_s <= 0, ticks_per_s <= 0 or b precedes a. */
+double bench_others_cpu(const bench_cpu_times *a, const bench_cpu_times *b, double ticks_per_s,
+                        double self_cpu_s, double wall_s);
+
 #endif
