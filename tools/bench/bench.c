@@ -120,12 +120,19 @@ static const char usage_text[] =
     "  --max-time MS          measuring budget per cell (default 1000)\n"
     "  --sample-us US         minimum duration of one timed sample; fast operations\n"
     "                         are batched to reach it (default 50)\n"
-    "  --threads N            also run each cell on N threads sharing one key:\n"
-    "                         aggregate ops/s and scaling against one thread\n"
+    "  --threads N            also measure each cell on N threads sharing one key,\n"
+    "                         against one thread, in alternating slices: ops/s of\n"
+    "                         both and the scaling (median of per-round ratios);\n"
+    "                         adds raw-boringssl, when built, for comparison\n"
+    "  --thread-rounds N      rounds of (1 thread, N threads) slices (default 10)\n"
+    "  --thread-slice MS      length of one slice (default 50; shortened to fit\n"
+    "                         the rounds in --max-time)\n"
     "  --pbkdf2-iterations N  PBKDF2 iteration count (default 1000)\n"
     "  --tie PCT              crossovers ignore differences up to PCT %% (default 3)\n"
     "  --reference NAME       target the speedup column compares with (default openssl)\n"
     "  --json FILE  --csv FILE  --svg FILE   also write the results there\n"
+    "  --svg-crossovers WHICH the chart's crossover lines: backends (between\n"
+    "                         backends only, the default), all (baselines too), none\n"
     "  --list                 list the operations and targets, then exit\n"
     "  --quiet                no progress on stderr\n"
     "  --help                 this text\n"
@@ -503,135 +510,223 @@ static double timed_batch(const bench_impl *impl, const bench_cell *c, uint8_t *
     return now_ns() - t0;
 }
 
-/* The start gate of the threaded measurement: every worker warms up, says it
- * is ready, and waits for `go` so that all start timing together. */
-typedef struct mt_gate {
+/* ---- --threads: one thread against N, interleaved ----
+ * A pool of N threads shares the cell (one key, one input; each its own
+ * output buffer). The coordinator runs rounds; each round is one slice with
+ * thread 0 alone and one slice with all N, in alternating order (1, N, then
+ * N, 1, ...: a drift of the machine's speed hits both sides alike). A
+ * slice is one window of wall time for all its threads, opened by the
+ * first of them to wake: each active thread runs batches from when it wakes
+ * until the common deadline (at least one batch if it woke before it), so a
+ * thread the scheduler starts late does less, instead of running after the
+ * others; the slice's ops/s are all its
+ * calls / (last end - first start), the same formula for 1 and N threads. */
+typedef struct mt_pool {
     pthread_mutex_t mu;
-    pthread_cond_t cv;
-    unsigned ready;
-    int go; /* 1: start; -1: abandon (not every thread could be created) */
-} mt_gate;
-
-typedef struct mt_arg {
+    pthread_cond_t cv; /* workers wait for a slice; the coordinator for its end */
     const bench_impl *impl;
     const bench_cell *cell;
-    size_t batch, samples;
-    mt_gate *gate;
-    double start, end;
-    double *times; /* per-op ns of each sample */
-    size_t done;
+    size_t batch;
+    unsigned ready;    /* workers started (and warmed up) */
+    unsigned gen;      /* bumped to start a slice */
+    unsigned active;   /* threads 0..active-1 run this slice */
+    unsigned finished; /* of those */
+    double slice_ns;
+    double deadline;   /* of this slice, CLOCK_MONOTONIC ns; 0 until its first thread wakes */
+    bool quit;
+} mt_pool;
+
+typedef struct mt_worker_state {
+    mt_pool *pool;
+    unsigned idx;
+    double start, end, calls; /* of the last slice this thread ran */
     int failed;
     char error[128];
-} mt_arg;
+} mt_worker_state;
 
 static void *mt_worker(void *p) {
-    mt_arg *a = p;
-    uint8_t *out = malloc(a->cell->out_cap ? a->cell->out_cap : 1);
+    mt_worker_state *w = p;
+    mt_pool *pool = w->pool;
+    uint8_t *out = malloc(pool->cell->out_cap ? pool->cell->out_cap : 1);
     /* A short warm-up of this thread (caches, per-thread library state);
      * the cell itself is already warm. */
     if (!out) {
-        a->failed = 1;
-        snprintf(a->error, sizeof a->error, "out of memory");
-    } else if (timed_batch(a->impl, a->cell, out, a->batch) < 0) {
-        a->failed = 1;
-        snprintf(a->error, sizeof a->error, "%s", bench_last_error());
+        w->failed = 1;
+        snprintf(w->error, sizeof w->error, "out of memory");
+    } else if (timed_batch(pool->impl, pool->cell, out, pool->batch) < 0) {
+        w->failed = 1;
+        snprintf(w->error, sizeof w->error, "%s", bench_last_error());
     }
-    mt_gate *g = a->gate;
-    pthread_mutex_lock(&g->mu);
-    g->ready++;
-    pthread_cond_broadcast(&g->cv);
-    while (!g->go) pthread_cond_wait(&g->cv, &g->mu);
-    int go = g->go;
-    pthread_mutex_unlock(&g->mu);
-    if (go < 0 || a->failed) {
-        free(out);
-        return NULL;
-    }
-    a->start = now_ns();
-    for (size_t i = 0; i < a->samples && !stop_requested; i++) {
-        double t = timed_batch(a->impl, a->cell, out, a->batch);
-        if (t < 0) {
-            a->failed = 1;
-            snprintf(a->error, sizeof a->error, "%s", bench_last_error());
-            break;
+    pthread_mutex_lock(&pool->mu);
+    pool->ready++;
+    pthread_cond_broadcast(&pool->cv);
+    unsigned seen = 0;
+    for (;;) {
+        while (!pool->quit && pool->gen == seen) pthread_cond_wait(&pool->cv, &pool->mu);
+        if (pool->quit) break;
+        seen = pool->gen;
+        bool mine = w->idx < pool->active;
+        double deadline = 0;
+        if (mine) {
+            w->calls = 0;
+            w->start = now_ns();
+            if (pool->deadline == 0) pool->deadline = w->start + pool->slice_ns;
+            deadline = pool->deadline;
         }
-        a->times[a->done++] = t / (double)a->batch;
+        pthread_mutex_unlock(&pool->mu);
+        if (mine) {
+            double t = w->start;
+            /* At least one batch when on time, so that a slow operation
+             * still counts. */
+            while (!w->failed && w->start < deadline) {
+                if (timed_batch(pool->impl, pool->cell, out, pool->batch) < 0) {
+                    w->failed = 1;
+                    snprintf(w->error, sizeof w->error, "%s", bench_last_error());
+                    break;
+                }
+                w->calls += (double)pool->batch;
+                t = now_ns();
+                if (t >= deadline || stop_requested) break;
+            }
+            w->end = t;
+        }
+        pthread_mutex_lock(&pool->mu);
+        if (mine) {
+            pool->finished++;
+            pthread_cond_broadcast(&pool->cv);
+        }
     }
-    a->end = now_ns();
+    pthread_mutex_unlock(&pool->mu);
     free(out);
     return NULL;
 }
 
-/* N threads sharing the cell (one key), each running as many samples as the
- * single-threaded measurement; aggregate ops/s over the wall time from the
- * first start to the last end. */
+/* Runs one slice on threads 0..k-1; returns its ops/s (0: no call done), or
+ * -1 if a thread failed. per_op, if not NULL, receives the ns per operation
+ * of each thread that ran, *nper their number. */
+static double mt_slice(mt_pool *pool, mt_worker_state *ws, unsigned k, double *per_op,
+                       size_t *nper) {
+    pthread_mutex_lock(&pool->mu);
+    pool->active = k;
+    pool->finished = 0;
+    pool->deadline = 0;
+    pool->gen++;
+    pthread_cond_broadcast(&pool->cv);
+    while (pool->finished < k) pthread_cond_wait(&pool->cv, &pool->mu);
+    pthread_mutex_unlock(&pool->mu);
+    double first = INFINITY, last = 0, calls = 0;
+    size_t np = 0;
+    for (unsigned i = 0; i < k; i++) {
+        if (ws[i].failed) return -1;
+        if (ws[i].calls == 0) continue; /* woke after the deadline */
+        if (ws[i].start < first) first = ws[i].start;
+        if (ws[i].end > last) last = ws[i].end;
+        calls += ws[i].calls;
+        if (per_op) per_op[np++] = (ws[i].end - ws[i].start) / ws[i].calls;
+    }
+    if (nper) *nper = np;
+    return last > first ? calls / ((last - first) / 1e9) : 0;
+}
+
+/* The rounds: --thread-rounds (default 10) within the cell budget; a slice
+ * lasts --thread-slice (default 50 ms), shortened so that all the rounds fit
+ * in --max-time, but at least one batch; an operation so slow that even that
+ * overflows the budget gets fewer rounds, never fewer than 3. */
 static int measure_threads(const bench_run *run, const bench_impl *impl, const bench_cell *c,
                            bench_result *r) {
-    unsigned n = run->cfg.threads;
-    /* Each thread runs at least the single-threaded sample count, more if
-     * that is too short for the start and end of threads not to matter
-     * (mt_min_ms), within the cell budget. */
-    double per_sample = r->s.mean * (double)r->batch;
-    double want = ceil(fmin(run->cfg.mt_min_ms, run->cfg.max_cell_ms) * 1e6 / per_sample);
-    size_t samples = r->samples;
-    if (want > (double)samples) samples = want > 1e6 ? 1000000 : (size_t)want;
-    mt_arg *args = calloc(n, sizeof *args);
+    const bench_config *cfg = &run->cfg;
+    unsigned n = cfg->threads;
+    double per_batch = r->s.median * (double)r->batch;
+    double budget = cfg->max_cell_ms * 1e6;
+    double slice = fmin(cfg->mt_slice_ms * 1e6, budget / (2.0 * cfg->mt_rounds));
+    if (slice < per_batch) slice = per_batch;
+    size_t rounds = cfg->mt_rounds;
+    double fit = floor(budget / (2 * slice));
+    if ((double)rounds > fit) rounds = fit < 3 ? 3 : (size_t)fit;
+    mt_worker_state *ws = calloc(n, sizeof *ws);
     pthread_t *tids = calloc(n, sizeof *tids);
-    double *all = calloc((size_t)n * samples, sizeof *all);
-    mt_gate gate = {.ready = 0, .go = 0};
+    double *one = calloc(rounds, sizeof *one), *many = calloc(rounds, sizeof *many);
+    double *per_op = calloc(rounds * n, sizeof *per_op);
+    mt_pool pool = {.impl = impl, .cell = c, .batch = r->batch, .slice_ns = slice};
     int rc = -1;
-    if (!args || !tids || !all) {
+    unsigned started = 0;
+    bool sync = false;
+    if (!ws || !tids || !one || !many || !per_op) {
         snprintf(r->error, sizeof r->error, "threads: out of memory");
         goto done;
     }
-    if (pthread_mutex_init(&gate.mu, NULL) != 0) goto done;
-    if (pthread_cond_init(&gate.cv, NULL) != 0) {
-        pthread_mutex_destroy(&gate.mu);
+    if (pthread_mutex_init(&pool.mu, NULL) != 0) goto done;
+    if (pthread_cond_init(&pool.cv, NULL) != 0) {
+        pthread_mutex_destroy(&pool.mu);
         goto done;
     }
-    unsigned started = 0;
+    sync = true;
     for (unsigned i = 0; i < n; i++) {
-        args[i] = (mt_arg){.impl = impl, .cell = c, .batch = r->batch, .samples = samples,
-                           .gate = &gate, .times = all + (size_t)i * samples};
-        if (pthread_create(&tids[i], NULL, mt_worker, &args[i]) != 0) break;
+        ws[i] = (mt_worker_state){.pool = &pool, .idx = i};
+        if (pthread_create(&tids[i], NULL, mt_worker, &ws[i]) != 0) break;
         started++;
     }
-    pthread_mutex_lock(&gate.mu);
-    while (gate.ready < started) pthread_cond_wait(&gate.cv, &gate.mu);
-    gate.go = started == n ? 1 : -1;
-    pthread_cond_broadcast(&gate.cv);
-    pthread_mutex_unlock(&gate.mu);
-    for (unsigned i = 0; i < started; i++) pthread_join(tids[i], NULL);
-    pthread_cond_destroy(&gate.cv);
-    pthread_mutex_destroy(&gate.mu);
+    pthread_mutex_lock(&pool.mu);
+    while (pool.ready < started) pthread_cond_wait(&pool.cv, &pool.mu);
+    pthread_mutex_unlock(&pool.mu);
     if (started < n) {
         snprintf(r->error, sizeof r->error, "threads: could only start %u of %u", started, n);
-        goto done;
+        goto stop;
     }
-    double first = INFINITY, last = 0, calls = 0;
-    size_t total = 0;
-    for (unsigned i = 0; i < n; i++) {
-        if (args[i].failed) {
-            snprintf(r->error, sizeof r->error, "thread %u: %s", i, args[i].error);
-            goto done;
+    for (unsigned i = 0; i < n; i++)
+        if (ws[i].failed) {
+            snprintf(r->error, sizeof r->error, "thread %u: %s", i, ws[i].error);
+            goto stop;
         }
-        if (args[i].start < first) first = args[i].start;
-        if (args[i].end > last) last = args[i].end;
-        calls += (double)args[i].done * (double)r->batch;
-        /* Compact: thread i's samples follow thread i-1's. */
-        memmove(all + total, args[i].times, args[i].done * sizeof *all);
-        total += args[i].done;
+    /* One untimed slice on all threads: every thread past its first calls. */
+    if (mt_slice(&pool, ws, n, NULL, NULL) < 0) goto failed;
+    bench_cpu_mark m0, m1;
+    bench_cpu_mark_take(&m0);
+    size_t done = 0, nper = 0;
+    for (size_t i = 0; i < rounds && !stop_requested; i++) {
+        for (int half = 0; half < 2; half++) {
+            bool single = (half == 0) == (i % 2 == 0);
+            size_t np = 0;
+            double v = mt_slice(&pool, ws, single ? 1 : n, single ? NULL : per_op + nper, &np);
+            if (v < 0) goto failed;
+            if (single) one[i] = v;
+            else {
+                many[i] = v;
+                nper += np;
+            }
+        }
+        done++;
     }
-    if (total == 0 || last <= first) goto done;
+    bench_cpu_mark_take(&m1);
+    if (stop_requested || bench_scaling_summarize(one, many, done, &r->mt)) goto stop;
     r->threads = n;
-    r->mt_ops_per_s = calls / ((last - first) / 1e9);
-    r->mt_scaling = r->mt_ops_per_s / (1e9 / r->s.mean);
-    r->mt_median_ns = bench_median(all, total);
+    r->mt_slice_ms = slice / 1e6;
+    r->mt_median_ns = bench_median(per_op, nper);
+    r->mt_others_cpu = bench_cpu_mark_others(&m0, &m1);
     rc = 0;
+    goto stop;
+failed:
+    for (unsigned i = 0; i < n; i++)
+        if (ws[i].failed) {
+            snprintf(r->error, sizeof r->error, "thread %u: %s", i, ws[i].error);
+            break;
+        }
+stop:
+    pthread_mutex_lock(&pool.mu);
+    pool.quit = true;
+    pthread_cond_broadcast(&pool.cv);
+    pthread_mutex_unlock(&pool.mu);
+    for (unsigned i = 0; i < started; i++) pthread_join(tids[i], NULL);
 done:
-    free(args);
+    if (sync) {
+        pthread_cond_destroy(&pool.cv);
+        pthread_mutex_destroy(&pool.mu);
+    }
+    free(ws);
     free(tids);
-    free(all);
+    free(one);
+    free(many);
+    free(per_op);
     return rc;
 }
 
@@ -917,7 +1012,8 @@ int webcrypto_bench_main(int argc, char **argv) {
     cfg->max_cell_ms = 1000;
     cfg->sample_ns = 50e3;
     cfg->threads = 1;
-    cfg->mt_min_ms = 200;
+    cfg->mt_rounds = 10;
+    cfg->mt_slice_ms = 50;
     cfg->tie = 0.03;
     cfg->pbkdf2_iterations = 1000;
     cfg->reference = "openssl";
@@ -1001,6 +1097,26 @@ int webcrypto_bench_main(int argc, char **argv) {
                 goto end;
             }
             cfg->threads = (unsigned)v;
+        } else if (strcmp(a, "--thread-rounds") == 0) {
+            if (parse_uint(val, 100000, &v) || v < 3) {
+                rc = usage_error(prog, "--thread-rounds: expected 3 to 100000: %s", val);
+                goto end;
+            }
+            cfg->mt_rounds = (unsigned)v;
+        } else if (strcmp(a, "--thread-slice") == 0) {
+            if (parse_uint(val, 3600000, &v) || v == 0) {
+                rc = usage_error(prog, "--thread-slice: not a positive number of ms: %s", val);
+                goto end;
+            }
+            cfg->mt_slice_ms = (double)v;
+        } else if (strcmp(a, "--svg-crossovers") == 0) {
+            if (strcmp(val, "backends") == 0) cfg->svg_crossovers = BENCH_SVG_CROSS_BACKENDS;
+            else if (strcmp(val, "all") == 0) cfg->svg_crossovers = BENCH_SVG_CROSS_ALL;
+            else if (strcmp(val, "none") == 0) cfg->svg_crossovers = BENCH_SVG_CROSS_NONE;
+            else {
+                rc = usage_error(prog, "--svg-crossovers: expected backends, all or none: %s", val);
+                goto end;
+            }
         } else if (strcmp(a, "--pbkdf2-iterations") == 0) {
             if (parse_uint(val, UINT32_MAX, &v) || v == 0) {
                 rc = usage_error(prog, "--pbkdf2-iterations: not a positive number: %s", val);
@@ -1033,6 +1149,19 @@ int webcrypto_bench_main(int argc, char **argv) {
     if (select_targets(backends, run)) {
         rc = usage_error(prog, "--backend: no usable target in %s", backends ? backends : "(all)");
         goto end;
+    }
+    /* --threads: raw-boringssl's scaling beside ours tells the machine's
+     * limit from ours (a second library's figures on the same machine). */
+    if (cfg->threads > 1 && rawb_built) {
+        bool have = false;
+        for (size_t i = 0; i < run->ntargets; i++) have |= run->targets[i].raw_boringssl;
+        size_t before = run->ntargets;
+        if (!have && add_target(run, BENCH_RAWB_NAME, false) == 0 && run->ntargets > before) {
+            run->targets[before].for_scaling = true;
+            if (!cfg->quiet)
+                fprintf(stderr, "note: %s added for the scaling table (--threads)\n",
+                        BENCH_RAWB_NAME);
+        }
     }
     bench_jvm_set_warmup(cfg->warmup_ms, cfg->warmup_calls, cfg->max_cell_ms);
     run->ref = run->raw = SIZE_MAX;
@@ -1081,8 +1210,27 @@ int webcrypto_bench_main(int argc, char **argv) {
     /* An inherited "ignore SIGINT" (nohup, background jobs) is kept. */
     bool catch_int = sigaction(SIGINT, NULL, &old) == 0 && old.sa_handler != SIG_IGN;
     if (catch_int) sigaction(SIGINT, &sa, NULL);
+    if (cfg->threads > 1 && !cfg->quiet)
+        fprintf(stderr, "load average %s (1/5/15 min) at start\n", run->sys.load);
+    bench_cpu_mark m0, m1;
+    bench_cpu_mark_take(&m0);
     int failed = run_all(run);
+    bench_cpu_mark_take(&m1);
     if (catch_int) sigaction(SIGINT, &old, NULL);
+    bench_read_load(run->sys.load_end, sizeof run->sys.load_end);
+    run->sys.run_s = (m1.wall_ns - m0.wall_ns) / 1e9;
+    run->sys.self_cpu_s = m1.self_s - m0.self_s;
+    run->sys.others_cpu = bench_cpu_mark_others(&m0, &m1);
+    if (cfg->threads > 1 && !cfg->quiet)
+        fprintf(stderr, "load average %s (1/5/15 min) at end\n", run->sys.load_end);
+    /* Other work on the machine shares the cores: figures, and above all
+     * scaling, are then not this library's alone. */
+    if (run->sys.others_cpu > BENCH_OTHERS_WARN)
+        fprintf(stderr,
+                "*** WARNING: other processes used %.0f%% of one CPU on average during the run "
+                "(%.1f s of CPU in %.1f s; %ld cores): figures are disturbed%s ***\n",
+                100 * run->sys.others_cpu, run->sys.others_cpu * run->sys.run_s, run->sys.run_s,
+                run->sys.cores, cfg->threads > 1 ? ", scaling above all" : "");
 
     failed |= check_outputs(run);
     bench_keys_describe(run->keys, sizeof run->keys);

@@ -232,6 +232,7 @@ typedef struct bench_target {
     bool raw_keyed; /* raw-openssl-keyed */
     bool raw_boringssl; /* raw-boringssl (is_raw too) */
     bool is_jvm;    /* jvm, jvm:PROVIDER */
+    bool for_scaling; /* raw-boringssl added by --threads for the scaling table */
     char jvm_provider[24]; /* "" for the JVM's order */
     /* jca targets: the jvm target of the same provider (its overhead
      * baseline), or SIZE_MAX */
@@ -260,11 +261,13 @@ typedef struct bench_result {
     bool has_output;
     uint8_t output[512]; /* RSA up to 4096 bits */
     size_t output_len;
-    /* --threads N > 1 */
+    /* --threads N > 1: one thread and N threads measured the same way, in
+     * alternating slices (bench.c, measure_threads) */
     unsigned threads;
-    double mt_ops_per_s; /* aggregate */
-    double mt_scaling;   /* aggregate / one thread's 1e9 / mean */
-    double mt_median_ns; /* per-op median over every thread's samples */
+    double mt_slice_ms;   /* the slices' length */
+    bench_scaling mt;     /* per-round ops/s of 1 and N threads, the ratios */
+    double mt_median_ns;  /* per-op time of one thread among N: median over threads and rounds */
+    double mt_others_cpu; /* CPUs used by other processes during the rounds; NAN: unknown */
 } bench_result;
 
 typedef struct bench_config {
@@ -277,11 +280,15 @@ typedef struct bench_config {
     double max_cell_ms;     /* measuring budget per cell, scales samples down */
     double sample_ns;       /* a timed sample lasts at least this: batching */
     unsigned threads;
-    double mt_min_ms;       /* the threaded run lasts at least this (if the budget allows) */
+    unsigned mt_rounds;     /* --threads: rounds of (1 thread, N threads) slices */
+    double mt_slice_ms;     /* --threads: length of one slice */
     double tie;             /* crossovers: relative differences up to this are ties */
     uint32_t pbkdf2_iterations;
     const char *reference;
     const char *json_path, *csv_path, *svg_path;
+    /* The SVG's crossover lines: between backends only (default), every
+     * pair of targets, or none. */
+    enum { BENCH_SVG_CROSS_BACKENDS, BENCH_SVG_CROSS_ALL, BENCH_SVG_CROSS_NONE } svg_crossovers;
     bool quiet;
 } bench_config;
 
@@ -296,7 +303,15 @@ typedef struct bench_sysinfo {
     bool sanitized;
     char date[40];
     char load[64]; /* /proc/loadavg's 1, 5, 15 min at the start: other work skews results */
+    char load_end[64]; /* the same at the end of the run */
+    /* Other processes' CPU use over the run (bench_others_cpu): NAN when
+     * /proc/stat is not readable. */
+    double others_cpu;
+    double run_s, self_cpu_s; /* the run's wall time and this process's CPU time */
 } bench_sysinfo;
+
+/* Others' average CPU use above this (in CPUs) is warned about. */
+#define BENCH_OTHERS_WARN 0.10
 
 typedef struct bench_run {
     bench_config cfg;
@@ -316,6 +331,20 @@ typedef struct bench_run {
 } bench_run;
 
 void bench_sysinfo_collect(bench_sysinfo *si);
+/* "0.52 0.61 0.70" from /proc/loadavg, or "unknown". */
+void bench_read_load(char *buf, size_t cap);
+
+/* A snapshot of the machine's and this process's CPU time, for
+ * bench_others_cpu. ok is false when /proc/stat is not readable. */
+typedef struct bench_cpu_mark {
+    bool ok;
+    bench_cpu_times machine;
+    double self_s; /* getrusage(RUSAGE_SELF): user + system, every thread */
+    double wall_ns; /* CLOCK_MONOTONIC */
+} bench_cpu_mark;
+void bench_cpu_mark_take(bench_cpu_mark *m);
+/* Others' average CPU use (in CPUs) between two marks; NAN if unknown. */
+double bench_cpu_mark_others(const bench_cpu_mark *a, const bench_cpu_mark *b);
 
 /* The result for (op, size, target), or NULL if none was measured. */
 const bench_result *bench_find(const bench_run *run, size_t op, size_t size, size_t target);

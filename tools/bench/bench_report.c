@@ -82,15 +82,25 @@ void bench_print_header(const bench_run *run, FILE *f) {
     const bench_sysinfo *si = &run->sys;
     const bench_config *c = &run->cfg;
     fprintf(f, "webcrypto-bench (libwebcrypto %s)  %s\n", WEBCRYPTO_VERSION, si->date);
-    fprintf(f, "cpu:      %s, %ld cores online; load average %s (1/5/15 min) at start\n",
-            si->cpu_model, si->cores, si->load);
+    fprintf(f, "cpu:      %s, %ld cores online\n", si->cpu_model, si->cores);
+    fprintf(f, "load:     load average %s (1/5/15 min) at start, %s at end", si->load,
+            si->load_end);
+    if (isfinite(si->others_cpu))
+        fprintf(f, "; other processes used %.0f%% of one CPU on average (%.1f s of CPU in "
+                   "%.1f s)%s",
+                100 * si->others_cpu, si->others_cpu * si->run_s, si->run_s,
+                si->others_cpu > BENCH_OTHERS_WARN ? "   *** the machine was not quiet ***" : "");
+    else
+        fprintf(f, "; other processes' CPU use unknown (no /proc/stat)");
+    fprintf(f, "\n");
     fprintf(f, "features: %s\n", si->cpu_features);
     fprintf(f, "os:       %s\n", si->os);
     fprintf(f, "compiler: %s\n", si->compiler);
     fprintf(f, "build:    %s%s%s\n", si->build_type, si->sanitized ? " +sanitizers" : "",
             si->build_type_ok && !si->sanitized ? "" : "   *** NOT A RELEASE BUILD: numbers are not representative ***");
     for (size_t i = 0; i < run->ntargets; i++)
-        fprintf(f, "target:   %-12s %s\n", run->targets[i].name, run->targets[i].description);
+        fprintf(f, "target:   %-12s %s%s\n", run->targets[i].name, run->targets[i].description,
+                run->targets[i].for_scaling ? " (added by --threads for the scaling table)" : "");
     /* What a baseline skips: selected operations without a Java counterpart
      * here or that its provider lacks (jvm), or without a raw
      * implementation (raw-boringssl has no asymmetric ones, raw-openssl no
@@ -117,10 +127,13 @@ void bench_print_header(const bench_run *run, FILE *f) {
             c->sample_ns / 1e3, (unsigned)c->pbkdf2_iterations, c->threads,
             c->threads == 1 ? "" : "s");
     if (c->threads > 1)
-        fprintf(f, "threads:  %u threads share each key, each running >= the samples above and "
-                   ">= %.0f ms; scaling = aggregate ops/s / (1/mean of one thread); not on jvm "
-                   "targets\n",
-                c->threads, fmin(c->mt_min_ms, c->max_cell_ms));
+        fprintf(f, "threads:  %u threads share each key; per cell up to %u rounds, each one slice "
+                   "of 1 thread and one of %u (order alternating), slices of %.0f ms or less to fit "
+                   "%.0f ms; ops/s per slice = calls / wall time; 1-thr and N-thr ops/s = medians "
+                   "over the rounds; scaling = median of the per-round ratios, IQR and min..max "
+                   "its spread; oth.cpu = other processes' CPU use during the rounds (%% of one "
+                   "CPU); not on jvm targets\n",
+                c->threads, c->mt_rounds, c->threads, c->mt_slice_ms, c->max_cell_ms);
     for (size_t i = 0; i < run->ntargets; i++)
         if (run->targets[i].is_jvm) {
             fprintf(f, "jvm:      timed in Java (System.nanoTime around n JCA operations, one JNI "
@@ -153,6 +166,58 @@ void bench_print_header(const bench_run *run, FILE *f) {
     fprintf(f, "\n");
 }
 
+/* --threads: per (operation, size) the scaling of every target side by
+ * side, ours beside the raw libraries': a raw library that scales where we
+ * do not points at our layer; one that does not either points at the
+ * library or the machine. */
+static void print_scaling_table(const bench_run *run, FILE *f) {
+    bool col[BENCH_MAX_TARGETS] = {false};
+    size_t ncol = 0;
+    for (size_t i = 0; i < run->nresults; i++)
+        if (run->results[i].ok && run->results[i].threads > 1 && !col[run->results[i].target]) {
+            col[run->results[i].target] = true;
+            ncol++;
+        }
+    if (!ncol) return;
+    fprintf(f, "scaling, %u threads against 1 (median of the per-round ratios [interquartile "
+               "range]; raw-* are the libraries called directly):\n",
+            run->cfg.threads);
+    int ow = 20;
+    for (size_t i = 0; i < run->nresults; i++)
+        if ((int)strlen(bench_ops[run->results[i].op].name) > ow)
+            ow = (int)strlen(bench_ops[run->results[i].op].name);
+    fprintf(f, "%-*s %9s", ow, "operation", "size");
+    for (size_t t = 0; t < run->ntargets; t++)
+        if (col[t]) fprintf(f, " %20s", run->targets[t].name);
+    fprintf(f, "\n");
+    for (size_t o = 0; o < bench_op_count; o++) {
+        size_t nsz = bench_ops[o].flags & BENCH_SIZED ? run->cfg.nsizes : 1;
+        for (size_t k = 0; k < nsz; k++) {
+            size_t size = bench_ops[o].flags & BENCH_SIZED ? run->cfg.sizes[k] : 0;
+            bool any = false;
+            for (size_t t = 0; t < run->ntargets && !any; t++) {
+                const bench_result *r = bench_find(run, o, size, t);
+                any = r && r->threads > 1;
+            }
+            if (!any) continue;
+            char sz[24] = "-";
+            if (size) bench_format_size((double)size, sz, sizeof sz);
+            fprintf(f, "%-*s %9s", ow, bench_ops[o].name, sz);
+            for (size_t t = 0; t < run->ntargets; t++) {
+                if (!col[t]) continue;
+                const bench_result *r = bench_find(run, o, size, t);
+                char cell[48] = "-";
+                if (r && r->threads > 1)
+                    snprintf(cell, sizeof cell, "%.2fx [%.2f-%.2f]", r->mt.median, r->mt.p25,
+                             r->mt.p75);
+                fprintf(f, " %20s", cell);
+            }
+            fprintf(f, "\n");
+        }
+    }
+    fprintf(f, "\n");
+}
+
 void bench_print_table(const bench_run *run, FILE *f) {
     char ref_col[40];
     snprintf(ref_col, sizeof ref_col, "vs %s", run->ref == SIZE_MAX ? "-" : run->targets[run->ref].name);
@@ -169,7 +234,9 @@ void bench_print_table(const bench_run *run, FILE *f) {
             "operation", "size", bw, "backend", "samples", "min", "median", "mean", "p99", "max", "sd%", "ops/s",
             "MB/s", ref_col, "ovh/raw");
     if (jv) fprintf(f, " %8s", "ovh/jvm");
-    if (mt) fprintf(f, " %10s %7s", "N-thr ops/s", "scaling");
+    if (mt)
+        fprintf(f, " %11s %11s %7s %11s %11s %7s", "1-thr ops/s", "N-thr ops/s", "scaling", "IQR",
+                "min..max", "oth.cpu");
     fprintf(f, "\n");
     size_t prev_op = SIZE_MAX;
     for (size_t i = 0; i < run->nresults; i++) {
@@ -207,15 +274,20 @@ void bench_print_table(const bench_run *run, FILE *f) {
             fprintf(f, " %8s", oj);
         }
         if (mt && r->threads > 1) {
-            char mo[16];
-            fmt_rate(r->mt_ops_per_s, mo, sizeof mo);
-            fprintf(f, " %10s %6.2fx", mo, r->mt_scaling);
+            char o1[16], on[16], iqr[32], mm[32], oc[16] = "-";
+            fmt_rate(r->mt.one_median, o1, sizeof o1);
+            fmt_rate(r->mt.many_median, on, sizeof on);
+            snprintf(iqr, sizeof iqr, "%.2f-%.2f", r->mt.p25, r->mt.p75);
+            snprintf(mm, sizeof mm, "%.2f..%.2f", r->mt.min, r->mt.max);
+            if (isfinite(r->mt_others_cpu)) snprintf(oc, sizeof oc, "%.0f%%", 100 * r->mt_others_cpu);
+            fprintf(f, " %11s %11s %6.2fx %11s %11s %7s", o1, on, r->mt.median, iqr, mm, oc);
         } else if (mt) {
-            fprintf(f, " %10s %7s", "-", "-");
+            fprintf(f, " %11s %11s %7s %11s %11s %7s", "-", "-", "-", "-", "-", "-");
         }
         fprintf(f, "\n");
     }
     fprintf(f, "\n");
+    if (mt) print_scaling_table(run, f);
 }
 
 /* ---- crossovers ---- */
@@ -371,6 +443,12 @@ int bench_write_json(const bench_run *run, const char *path) {
     json_str(f, si->cpu_features);
     fprintf(f, ", \"cores\": %ld, \"load_average\": ", si->cores);
     json_str(f, si->load);
+    fprintf(f, ", \"load_average_end\": ");
+    json_str(f, si->load_end);
+    fprintf(f, ", \"others_cpu\": ");
+    json_num(f, si->others_cpu);
+    fprintf(f, ", \"run_s\": ");
+    json_num(f, si->run_s);
     fprintf(f, ", \"os\": ");
     json_str(f, si->os);
     fprintf(f, ", \"compiler\": ");
@@ -392,8 +470,10 @@ int bench_write_json(const bench_run *run, const char *path) {
     json_num(f, c->sample_ns);
     fprintf(f, ", \"tie\": ");
     json_num(f, c->tie);
-    fprintf(f, ", \"threads\": %u, \"pbkdf2_iterations\": %u, \"reference\": ", c->threads,
-            (unsigned)c->pbkdf2_iterations);
+    fprintf(f, ", \"threads\": %u, \"thread_rounds\": %u, \"thread_slice_ms\": ", c->threads,
+            c->mt_rounds);
+    json_num(f, c->mt_slice_ms);
+    fprintf(f, ", \"pbkdf2_iterations\": %u, \"reference\": ", (unsigned)c->pbkdf2_iterations);
     json_str(f, c->reference);
     fprintf(f, ", \"sizes\": [");
     for (size_t i = 0; i < c->nsizes; i++) fprintf(f, "%s%zu", i ? ", " : "", c->sizes[i]);
@@ -447,12 +527,21 @@ int bench_write_json(const bench_run *run, const char *path) {
         else fputs("null", f);
         if (r->has_checksum) fprintf(f, ", \"output_fnv1a\": \"%08x\"", (unsigned)r->checksum);
         if (r->threads > 1) {
-            fprintf(f, ", \"threads\": {\"n\": %u, \"ops_per_s\": ", r->threads);
-            json_num(f, r->mt_ops_per_s);
-            fprintf(f, ", \"scaling\": ");
-            json_num(f, r->mt_scaling);
-            fprintf(f, ", \"median_ns\": ");
-            json_num(f, r->mt_median_ns);
+            const bench_scaling *m = &r->mt;
+            fprintf(f, ", \"threads\": {\"n\": %u, \"rounds\": %zu, \"slice_ms\": ",
+                    r->threads, m->rounds);
+            json_num(f, r->mt_slice_ms);
+            const char *mn[] = {"ops_per_s", "ops_per_s_min", "ops_per_s_max", "one_ops_per_s",
+                                "one_ops_per_s_min", "one_ops_per_s_max", "scaling",
+                                "scaling_p25", "scaling_p75", "scaling_min", "scaling_max",
+                                "median_ns", "others_cpu"};
+            double mv[] = {m->many_median, m->many_min, m->many_max, m->one_median, m->one_min,
+                           m->one_max, m->median, m->p25, m->p75, m->min, m->max,
+                           r->mt_median_ns, r->mt_others_cpu};
+            for (size_t k = 0; k < sizeof mv / sizeof mv[0]; k++) {
+                fprintf(f, ", \"%s\": ", mn[k]);
+                json_num(f, mv[k]);
+            }
             fprintf(f, "}");
         }
         fprintf(f, "}");
@@ -506,7 +595,9 @@ int bench_write_csv(const bench_run *run, const char *path) {
     if (!f) return 1;
     fprintf(f, "op,size,backend,ok,samples,batch,min_ns,median_ns,mean_ns,p99_ns,max_ns,"
                "stddev_ns,ops_per_s,mb_per_s,speedup_vs_reference,overhead_vs_raw,threads,"
-               "mt_ops_per_s,mt_scaling,mt_median_ns,output_fnv1a,overhead_vs_jvm,overhead_base\n");
+               "mt_ops_per_s,mt_scaling,mt_median_ns,output_fnv1a,overhead_vs_jvm,overhead_base,"
+               "mt_one_ops_per_s,mt_scaling_p25,mt_scaling_p75,mt_scaling_min,mt_scaling_max,"
+               "mt_rounds,mt_others_cpu\n");
     for (size_t i = 0; i < run->nresults; i++) {
         const bench_result *r = &run->results[i];
         fprintf(f, "%s,%zu,%s,%d,%zu,%zu", bench_ops[r->op].name, r->size,
@@ -516,8 +607,9 @@ int bench_write_csv(const bench_run *run, const char *path) {
                          overhead(run, r)};
         for (size_t k = 0; k < sizeof vals / sizeof vals[0]; k++) csv_num(f, r->ok ? vals[k] : NAN);
         fprintf(f, ",%u", r->threads ? r->threads : 1);
-        csv_num(f, r->threads > 1 ? r->mt_ops_per_s : NAN);
-        csv_num(f, r->threads > 1 ? r->mt_scaling : NAN);
+        bool mt = r->ok && r->threads > 1;
+        csv_num(f, mt ? r->mt.many_median : NAN);
+        csv_num(f, mt ? r->mt.median : NAN);
         csv_num(f, r->threads > 1 ? r->mt_median_ns : NAN);
         if (r->has_checksum) fprintf(f, ",%08x", (unsigned)r->checksum);
         else fprintf(f, ",");
@@ -525,6 +617,12 @@ int bench_write_csv(const bench_run *run, const char *path) {
         csv_num(f, r->ok ? overhead_jvm(run, r) : NAN);
         const char *base = r->ok ? overhead_base(run, r->target) : NULL;
         fprintf(f, ",%s", base ? base : "");
+        /* --threads' spread: after the others too. */
+        double mv[] = {r->mt.one_median, r->mt.p25, r->mt.p75, r->mt.min, r->mt.max};
+        for (size_t k = 0; k < sizeof mv / sizeof mv[0]; k++) csv_num(f, mt ? mv[k] : NAN);
+        if (mt) fprintf(f, ",%zu", r->mt.rounds);
+        else fprintf(f, ",");
+        csv_num(f, mt ? r->mt_others_cpu : NAN);
         fprintf(f, "\n");
     }
     return close_checked(f, path);
@@ -619,6 +717,7 @@ static void svg_axes(FILE *f, const axis *a, const char *title, const bench_run 
         if (span / step < 2.5) step /= 5;
         else if (span / step < 5) step /= 2;
         for (double v = ceil(a->y_lo / step) * step; v <= a->y_hi + 1e-12; v += step) {
+            if (fabs(v) < step * 1e-6) v = 0; /* no "-0.0x" from the accumulated steps */
             double y = ax_y(a, v);
             fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>\n",
                     a->x0, y, a->x0 + a->w, y);
@@ -646,28 +745,122 @@ static void svg_series(FILE *f, const axis *a, const double *x, const double *y,
                 ax_y(a, y[i]), color);
 }
 
-static void svg_crossovers(FILE *f, const axis *a, const bench_run *run, size_t op) {
-    int label_row = 0;
+/* The crossovers of one operation's row: drawn as numbered dashed verticals
+ * on its panels, and listed (with the pairs that do not cross) in a table
+ * under them, so that no label lies over the curves. By default only pairs
+ * of backends: the baselines (raw-*, jvm) would add a line per backend and
+ * baseline pair, and the backend against its own baseline is the ovh
+ * columns' business. */
+typedef struct svg_cross_line {
+    int num;  /* 1, 2, ...: a vertical at size x; 0: a pair's sentence without one */
+    double x;
+    char text[400];
+} svg_cross_line;
+
+#define MAX_CROSS_LINES 48
+
+static bool svg_pair_shown(const bench_run *run, size_t a, size_t b) {
+    switch (run->cfg.svg_crossovers) {
+    case BENCH_SVG_CROSS_ALL:
+        return true;
+    case BENCH_SVG_CROSS_NONE:
+        return false;
+    default:
+        return !is_baseline(&run->targets[a]) && !is_baseline(&run->targets[b]);
+    }
+}
+
+static size_t svg_cross_lines(const bench_run *run, size_t op, svg_cross_line *out, size_t max) {
+    size_t n = 0;
+    int num = 0;
     for (size_t ta = 0; ta < run->ntargets; ta++)
         for (size_t tb = ta + 1; tb < run->ntargets; tb++) {
+            if (!svg_pair_shown(run, ta, tb)) continue;
             pair_series p;
             pair_collect(run, op, ta, tb, &p);
             if (p.n < 2) continue;
             bench_crossover c[MAX_POINTS];
-            size_t n = bench_crossovers(p.x, p.a, p.b, p.n, run->cfg.tie, c, MAX_POINTS);
-            for (size_t k = 0; k < n && k < MAX_POINTS; k++) {
-                double x = ax_x(a, c[k].x);
-                char at[24];
+            size_t nc = bench_crossovers(p.x, p.a, p.b, p.n, run->cfg.tie, c, MAX_POINTS);
+            /* A pair that does not cross gets its sentence when it is two
+             * backends; with --svg-crossovers all, the baselines' pairs add
+             * their crossovers only, so that the table stays short. */
+            if (nc == 0 && n < max && !is_baseline(&run->targets[ta]) &&
+                !is_baseline(&run->targets[tb])) {
+                out[n].num = 0;
+                out[n].x = 0;
+                pair_sentence(run, op, ta, tb, out[n].text, sizeof out[n].text);
+                n++;
+            }
+            for (size_t k = 0; k < nc && k < MAX_POINTS && n < max; k++) {
+                char at[24], from[24], to[24];
                 bench_format_size(c[k].x, at, sizeof at);
-                fprintf(f,
-                        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"cross\"/>\n",
-                        x, a->y0, x, a->y0 + a->h);
-                fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"crosslab\">", x + 3,
-                        a->y0 + 12 + 11 * (label_row++ % 8));
-                xml_text(f, run->targets[c[k].a_lower_after ? ta : tb].name);
-                fprintf(f, " faster from %s</text>\n", at);
+                bench_format_size(p.x[c[k].index - 1], from, sizeof from);
+                bench_format_size(p.x[c[k].index], to, sizeof to);
+                bool a_after = c[k].a_lower_after;
+                out[n].num = ++num;
+                out[n].x = c[k].x;
+                snprintf(out[n].text, sizeof out[n].text,
+                         "%s faster than %s from %s (between the measured %s and %s)",
+                         run->targets[a_after ? ta : tb].name,
+                         run->targets[a_after ? tb : ta].name, at, from, to);
+                n++;
             }
         }
+    return n;
+}
+
+/* Under each row's panels: a heading and one line per entry. */
+#define XTAB_GAP 50  /* from the panels' bottom to the heading */
+#define XTAB_LINE 15
+
+static double svg_row_height(const bench_run *run, size_t op) {
+    double h = 20 + PANEL_H + 40;
+    if (run->cfg.svg_crossovers == BENCH_SVG_CROSS_NONE) return h;
+    svg_cross_line lines[MAX_CROSS_LINES];
+    size_t n = svg_cross_lines(run, op, lines, MAX_CROSS_LINES);
+    return 20 + PANEL_H + XTAB_GAP + (double)(n ? n : 1) * XTAB_LINE + 25;
+}
+
+static void svg_cross_marks(FILE *f, const axis *a, const svg_cross_line *lines, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (!lines[i].num) continue;
+        double x = ax_x(a, lines[i].x);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"cross\"/>\n", x,
+                a->y0, x, a->y0 + a->h);
+        /* Staggered, so that close crossovers keep legible numbers; left of
+         * the line near the panel's right edge. */
+        bool left = x + 20 > a->x0 + a->w;
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"crossnum\"%s>%d</text>\n",
+                left ? x - 3 : x + 3, a->y0 + 12 + 11 * ((lines[i].num - 1) % 3),
+                left ? " text-anchor=\"end\"" : "", lines[i].num);
+    }
+}
+
+static void svg_cross_table(FILE *f, const bench_run *run, double y, const svg_cross_line *lines,
+                            size_t n) {
+    bool all = run->cfg.svg_crossovers == BENCH_SVG_CROSS_ALL;
+    fprintf(f, "<text x=\"75\" y=\"%.1f\" class=\"note\">Crossovers between %s (numbered "
+               "verticals above; median latency interpolated on log size; differences up to "
+               "%.0f%% are ties):</text>\n",
+            y, all ? "every pair of targets" : "backends", 100 * run->cfg.tie);
+    if (n == 0) {
+        fprintf(f, "<text x=\"95\" y=\"%.1f\" class=\"crosslab\">no pair of backends measured "
+                   "here%s</text>\n",
+                y + XTAB_LINE, all ? "" : " (the raw-* and jvm baselines are left out: "
+                                          "--svg-crossovers all adds them)");
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        double ly = y + XTAB_LINE * (double)(i + 1);
+        if (lines[i].num)
+            fprintf(f, "<text x=\"95\" y=\"%.1f\" class=\"crossnum\">%d</text>\n", ly,
+                    lines[i].num);
+        else
+            fprintf(f, "<text x=\"95\" y=\"%.1f\" class=\"crosslab\">-</text>\n", ly);
+        fprintf(f, "<text x=\"115\" y=\"%.1f\" class=\"crosslab\">", ly);
+        xml_text(f, lines[i].text);
+        fprintf(f, "</text>\n");
+    }
 }
 
 /* The one-size operations (asymmetric, key set-up, PBKDF2): per operation
@@ -747,12 +940,16 @@ static void svg_unsized(FILE *f, const bench_run *run, double top) {
 
 int bench_write_svg(const bench_run *run, const char *path) {
     size_t rows = 0;
+    double rows_h = 0; /* rows differ in height: their crossover tables */
     for (size_t o = 0; o < bench_op_count; o++)
-        if ((bench_ops[o].flags & BENCH_SIZED) && op_measured(run, o)) rows++;
+        if ((bench_ops[o].flags & BENCH_SIZED) && op_measured(run, o)) {
+            rows++;
+            rows_h += svg_row_height(run, o);
+        }
     FILE *f = open_out(path);
     if (!f) return 1;
     double extra = unsized_height(run);
-    double height = TOP + (double)(rows || extra == 0.0 ? (rows ? rows : 1) : 0) * ROW_H + 20 + extra;
+    double height = TOP + (rows ? rows_h : extra == 0.0 ? ROW_H : 0) + 20 + extra;
     fprintf(f,
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" "
@@ -760,7 +957,8 @@ int bench_write_svg(const bench_run *run, const char *path) {
             "<style>.box{fill:none;stroke:#444}.grid{stroke:#ddd}.one{stroke:#888;"
             "stroke-dasharray:2 2}.cross{stroke:#000;stroke-dasharray:4 4}"
             ".title{font-size:13px;font-weight:bold}.tick{font-size:10px;fill:#333}"
-            ".crosslab{font-size:10px}.note{font-size:11px;fill:#333}</style>\n"
+            ".crosslab{font-size:11px}.crossnum{font-size:11px;font-weight:bold}"
+            ".note{font-size:11px;fill:#333}</style>\n"
             "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
             SVG_W, height, SVG_W, height);
     const bench_sysinfo *si = &run->sys;
@@ -785,9 +983,15 @@ int bench_write_svg(const bench_run *run, const char *path) {
         fprintf(f, "</text>\n");
     }
     fprintf(f, "<text x=\"20\" y=\"88\" class=\"note\">Left: median time per operation, log-log. "
-               "Right: %s median / backend median (higher is faster). Dashed verticals: "
-               "crossovers (interpolated on log size).</text>\n",
-            run->ref == SIZE_MAX ? "reference" : run->targets[run->ref].name);
+               "Right: %s median / backend median (higher is faster). %s</text>\n",
+            run->ref == SIZE_MAX ? "reference" : run->targets[run->ref].name,
+            run->cfg.svg_crossovers == BENCH_SVG_CROSS_NONE
+                ? "Crossovers: see the text output."
+                : run->cfg.svg_crossovers == BENCH_SVG_CROSS_ALL
+                      ? "Numbered dashed verticals: crossovers of any two targets, listed "
+                        "under each row."
+                      : "Numbered dashed verticals: crossovers between backends, listed under "
+                        "each row.");
     double lx_lo = INFINITY, lx_hi = -INFINITY;
     for (size_t k = 0; k < run->cfg.nsizes; k++) {
         double l = log((double)run->cfg.sizes[k]);
@@ -798,11 +1002,11 @@ int bench_write_svg(const bench_run *run, const char *path) {
         lx_lo -= log(2);
         lx_hi += log(2);
     }
-    size_t row = 0;
+    double row_y = TOP;
     for (size_t o = 0; o < bench_op_count; o++) {
         if (!(bench_ops[o].flags & BENCH_SIZED) || !op_measured(run, o)) continue;
-        double top = TOP + (double)row * ROW_H + 20;
-        row++;
+        double top = row_y + 20;
+        row_y += svg_row_height(run, o);
         axis lat = {75, top, PANEL_W, PANEL_H, lx_lo, lx_hi, 0, 0, true};
         axis spd = {75 + PANEL_W + 120, top, PANEL_W, PANEL_H, lx_lo, lx_hi, 0, 0, false};
         double vmin = INFINITY, vmax = 0, smin = 1, smax = 1;
@@ -848,13 +1052,18 @@ int bench_write_svg(const bench_run *run, const char *path) {
             if (ns == n)
                 svg_series(f, &spd, x, sp, ns, palette[t % 8], is_baseline(&run->targets[t]), label);
         }
-        svg_crossovers(f, &lat, run, o);
-        svg_crossovers(f, &spd, run, o);
+        if (run->cfg.svg_crossovers != BENCH_SVG_CROSS_NONE) {
+            svg_cross_line lines[MAX_CROSS_LINES];
+            size_t nl = svg_cross_lines(run, o, lines, MAX_CROSS_LINES);
+            svg_cross_marks(f, &lat, lines, nl);
+            svg_cross_marks(f, &spd, lines, nl);
+            svg_cross_table(f, run, top + PANEL_H + XTAB_GAP, lines, nl);
+        }
     }
     if (rows == 0 && extra == 0.0)
         fprintf(f, "<text x=\"20\" y=\"%d\" class=\"note\">no operation measured</text>\n",
                 TOP + 20);
-    if (extra != 0.0) svg_unsized(f, run, TOP + (double)rows * ROW_H + 20);
+    if (extra != 0.0) svg_unsized(f, run, row_y + 20);
     fprintf(f, "</svg>\n");
     return close_checked(f, path);
 }

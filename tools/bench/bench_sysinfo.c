@@ -1,7 +1,9 @@
 /* Machine facts printed with the results (nothing that names the host). */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -86,15 +88,45 @@ void bench_sysinfo_collect(bench_sysinfo *si) {
     si->sanitized = true;
 #endif
 #endif
-    snprintf(si->load, sizeof si->load, "unknown");
-    FILE *la = fopen("/proc/loadavg", "r");
-    if (la) {
-        double l1, l5, l15;
-        if (fscanf(la, "%lf %lf %lf", &l1, &l5, &l15) == 3)
-            snprintf(si->load, sizeof si->load, "%.2f %.2f %.2f", l1, l5, l15);
-        fclose(la);
-    }
+    bench_read_load(si->load, sizeof si->load);
+    snprintf(si->load_end, sizeof si->load_end, "unknown");
+    si->others_cpu = NAN;
     time_t t = time(NULL);
     struct tm tm;
     if (gmtime_r(&t, &tm)) strftime(si->date, sizeof si->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void bench_read_load(char *buf, size_t cap) {
+    snprintf(buf, cap, "unknown");
+    FILE *la = fopen("/proc/loadavg", "r");
+    if (!la) return;
+    double l1, l5, l15;
+    if (fscanf(la, "%lf %lf %lf", &l1, &l5, &l15) == 3)
+        snprintf(buf, cap, "%.2f %.2f %.2f", l1, l5, l15);
+    fclose(la);
+}
+
+void bench_cpu_mark_take(bench_cpu_mark *m) {
+    memset(m, 0, sizeof *m);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    m->wall_ns = (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0) return;
+    m->self_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+                (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+    /* The aggregate line comes first; 512 bytes hold it. */
+    FILE *f = fopen("/proc/stat", "r");
+    if (!f) return;
+    char text[512];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    m->ok = bench_parse_proc_stat(text, &m->machine) == 0;
+}
+
+double bench_cpu_mark_others(const bench_cpu_mark *a, const bench_cpu_mark *b) {
+    if (!a->ok || !b->ok) return NAN;
+    return bench_others_cpu(&a->machine, &b->machine, (double)sysconf(_SC_CLK_TCK),
+                            b->self_s - a->self_s, (b->wall_ns - a->wall_ns) / 1e9);
 }
