@@ -74,7 +74,7 @@ raw_boringssl_checks() {
     check "raw-boringssl: JSON overhead_base of boringssl is raw-boringssl" \
         grep -qs '"backend": "boringssl", "ok": true, .*"overhead_vs_raw": [0-9].*"overhead_base": "raw-boringssl"' "$T/rb.json"
     check "raw-boringssl: CSV overhead_base of boringssl is raw-boringssl" \
-        grep -qs '^digest-sha-256,64,boringssl,1,.*,raw-boringssl$' "$T/rb.csv"
+        grep -qs '^digest-sha-256,64,boringssl,1,.*,raw-boringssl,' "$T/rb.csv"
 }
 # --raw-boringssl-only (the bench_smoke_raw_boringssl test): no --list when
 # CMake says whether the module is built, as --list starts the jca backend's
@@ -151,7 +151,7 @@ if [ $HAVE_JVM -eq 1 ]; then
     if case " $TARGETS " in *" jca "*) true ;; *) false ;; esac; then
         check "jvm: ovh/jvm column printed" grep -q '^operation .* ovh/raw  *ovh/jvm' "$T/out.txt"
         check "jvm: jca cells carry overhead_vs_jvm in the JSON" grep -q '"backend": "jca", "ok": true, .*"overhead_vs_jvm": [0-9]' "$T/b.json"
-        check "jvm: CSV has overhead_vs_jvm" grep -q '^op,.*,output_fnv1a,overhead_vs_jvm,overhead_base$' "$T/b.csv"
+        check "jvm: CSV has overhead_vs_jvm" grep -q '^op,.*,output_fnv1a,overhead_vs_jvm,overhead_base,' "$T/b.csv"
     fi
 fi
 if grep -q '^  rsa-pss-2048-sha256-sign ' "$T/list.txt"; then
@@ -237,7 +237,7 @@ check "JSON parses and has every expected cell with positive medians ($JSONV)" t
 # ---- CSV: a header and one row per JSON result ----
 rows=$(($(wc -l <"$T/b.csv") - 1))
 results=$(grep -c '^    {"op": "[^"]*", "size": ' "$T/b.json")
-check "CSV has a header" grep -q '^op,size,backend,ok,samples,batch,min_ns,median_ns.*,overhead_base$' "$T/b.csv"
+check "CSV has a header" grep -q '^op,size,backend,ok,samples,batch,min_ns,median_ns.*,overhead_base,.*,mt_others_cpu$' "$T/b.csv"
 check "CSV has one row per result ($rows rows, $results results)" test "$rows" -gt 0 -a "$rows" -eq "$results"
 
 # ---- SVG: well-formed XML, <svg> root, polylines ----
@@ -286,6 +286,43 @@ check "SIGINT: partial table printed" grep -q '^digest-sha-1 ' "$T/int.txt"
 check "SIGINT: JSON written and marked interrupted" grep -q '"interrupted": true' "$T/int.json"
 
 raw_boringssl_checks
+
+# ---- --threads: one thread against N in alternating slices ----
+# Two tiny cells; the figures are noise here, the structure is checked: the
+# load at start and end, the scaling table with the spread, raw-boringssl
+# beside ours when the build has it, JSON and CSV fields.
+"$BENCH" --backend openssl,raw-openssl --op digest-sha-256 --sizes 64,1k --iterations 2 \
+    --warmup 1ms,1x --max-time 40 --threads 2 --thread-rounds 4 --json "$T/mt.json" \
+    --csv "$T/mt.csv" >"$T/mt.txt" 2>"$T/mt.err"
+rc=$?
+check "threads: run exits 0 (rc $rc)" test $rc -eq 0
+[ $rc -eq 0 ] || sed 's/^/#   /' "$T/mt.err" | tail -10
+check "threads: load at start and end on stderr" \
+    bash -c "grep -q '^load average .* at start' '$T/mt.err' && grep -q '^load average .* at end' '$T/mt.err'"
+check "threads: header has the load at start and end, and others' CPU use" \
+    grep -Eq '^load: .* at start, .* at end; other processes (used [0-9]+% of one CPU|.* unknown)' "$T/mt.txt"
+check "threads: method described (rounds, slices, median of ratios)" \
+    grep -q '^threads:  2 threads .*up to 4 rounds.*median of the per-round ratios' "$T/mt.txt"
+check "threads: scaling table, every cell with its IQR" \
+    bash -c "grep -q '^scaling, 2 threads against 1' '$T/mt.txt' && [ \$(grep -Ec '^digest-sha-256 +(64 B|1 KiB)( +[0-9.]+x \\[[0-9.]+-[0-9.]+\\]){2}' '$T/mt.txt') -eq 2 ]"
+check "threads: JSON has the scaling's spread and rounds" \
+    grep -Eq '"threads": \{"n": 2, "rounds": [34], "slice_ms": [0-9.e+-]+, "ops_per_s": [0-9].*"scaling_p25": [0-9].*"scaling_max": [0-9]' "$T/mt.json"
+check "threads: CSV has the spread columns" \
+    grep -q '^op,.*,overhead_base,mt_one_ops_per_s,mt_scaling_p25,mt_scaling_p75,mt_scaling_min,mt_scaling_max,mt_rounds,mt_others_cpu$' "$T/mt.csv"
+if [ "${BENCH_SMOKE_RAW_BORINGSSL:-}" = 1 ]; then
+    check "threads: raw-boringssl added beside ours in the scaling table" \
+        grep -q '^operation .* openssl  *raw-openssl  *raw-boringssl$' "$T/mt.txt"
+fi
+"$BENCH" --threads 2 --thread-rounds 2 >/dev/null 2>&1
+check "--thread-rounds below 3 exits 2" test $? -eq 2
+
+# ---- the chart's crossovers: a table under each row, backends only by default ----
+if [ -n "$(echo " $OPS " | tr ' ' '\n' | grep -vxF -f <(echo $UNSIZED | tr ' ' '\n') | grep .)" ]; then
+    check "SVG: crossover table under the rows (backends only by default)" \
+        grep -q 'class="note">Crossovers between backends (numbered verticals above' "$T/b.svg"
+fi
+"$BENCH" --svg-crossovers some >/dev/null 2>&1
+check "bad --svg-crossovers exits 2" test $? -eq 2
 
 echo "$pass passed, $fail failed${RAWB_SKIPPED:+; raw-boringssl checks skipped: $RAWB_SKIPPED}"
 [ $fail -eq 0 ]
