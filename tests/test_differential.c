@@ -21,6 +21,10 @@
  * X25519 secrets. RSA-PSS and ECDSA signatures must verify on both sides,
  * RSA-OAEP ciphertexts decrypt on both, and changed ones fail on both.
  *
+ * Then every backend gets the same list of bad inputs (differential_errors.c:
+ * bad CBC padding, malformed imports of every class, wrong lengths and
+ * parameters) and must give the error kind WebCrypto names for each.
+ *
  * A backend in the list that cannot start is a failure. Exits 77 (a CTest
  * skip) when fewer than two backends are listed.
  */
@@ -32,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "differential_errors.h"
 #include "webcrypto.h"
 
 #define MAX_BACKENDS 16
@@ -1278,6 +1283,12 @@ int main(void) {
             printf("\n");
         }
     material_free();
+
+    /* The same bad input: the same error kind on every backend. */
+    size_t error_checks = 0;
+    size_t error_failed = diff_errors(backends, n, &error_checks);
+    total_failed += error_failed;
+    total_passed += error_checks - error_failed;
     printf("%zu passed, %zu failed\n", total_passed, total_failed);
     return total_failed == 0 ? 0 : 1;
 }
