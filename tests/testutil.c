@@ -1,6 +1,7 @@
 #include "testutil.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,18 @@ const webcrypto_backend *tu_backend(void) {
     const webcrypto_backend *b = NULL;
     webcrypto_status st = webcrypto_backend_get(name, &b);
     if (st != WEBCRYPTO_OK) {
+        /* The one skip a backend test may take for its environment: a jca
+         * test where no JVM (or no BouncyCastle) is installed. Decided here,
+         * from the backend's own message, and with exit code 77 - not by
+         * CTest matching output. CI installs both: there it is a failure. */
+        const char *msg = webcrypto_error_message();
+        const char *ci = getenv("CI");
+        bool in_ci = ci && strcmp(ci, "true") == 0;
+        if (!in_ci && (strstr(msg, "libjvm.so not found") ||
+                       strstr(msg, "provider BC is not available"))) {
+            printf("SKIP: backend %s cannot start here: %s\n", name ? name : "(default)", msg);
+            exit(77);
+        }
         fail_msg("backend %s unavailable: %s: %s", name ? name : "(default)",
                  webcrypto_status_name(st), webcrypto_error_message());
     }
