@@ -283,7 +283,8 @@ WEBCRYPTO_API webcrypto_status webcrypto_digest(const webcrypto_backend *backend
                                                 size_t *out_len);
 
 /* Incremental digest: init, any number of updates, one final, then free.
- * After final (successful or not) the context accepts only free. */
+ * After final (successful or not) the context accepts only free: update and
+ * final return WEBCRYPTO_ERR_INVALID_ARGUMENT ("... already finished"). */
 typedef struct webcrypto_digest_ctx webcrypto_digest_ctx;
 WEBCRYPTO_API webcrypto_status webcrypto_digest_init(const webcrypto_backend *backend,
                                                      webcrypto_algorithm hash,
@@ -404,7 +405,10 @@ WEBCRYPTO_API webcrypto_status webcrypto_decrypt(const webcrypto_params *alg,
  * the concatenated input. (AES-GCM and AES-GCM-SIV are one-shot only, so that
  * decryption never releases plaintext before the tag verifies:
  * NotSupportedError.) update may write up to data_len + 15 bytes; final up
- * to 16. out must not overlap data. The key must outlive the context. */
+ * to 16. out must not overlap data. The key must outlive the context.
+ * After final, or after an update that failed other than for a short output
+ * buffer, update and final return
+ * WEBCRYPTO_ERR_INVALID_ARGUMENT ("... already finished"). */
 typedef struct webcrypto_cipher_ctx webcrypto_cipher_ctx;
 WEBCRYPTO_API webcrypto_status webcrypto_cipher_init(const webcrypto_params *alg,
                                                      const webcrypto_key *key, bool encrypt,
@@ -441,7 +445,9 @@ WEBCRYPTO_API webcrypto_status webcrypto_verify(const webcrypto_params *alg,
 /* Incremental sign/verify, for HMAC (other algorithms: NotSupportedError):
  * init with the usage to check, updates, then
  * webcrypto_sign_final (sign contexts) or webcrypto_verify_final (verify
- * contexts), then free. The key must outlive the context. */
+ * contexts), then free. The key must outlive the context. After the final
+ * call, update and final return WEBCRYPTO_ERR_INVALID_ARGUMENT
+ * ("... already finished"). */
 typedef struct webcrypto_sign_ctx webcrypto_sign_ctx;
 WEBCRYPTO_API webcrypto_status webcrypto_sign_init(const webcrypto_params *alg,
                                                    const webcrypto_key *key,

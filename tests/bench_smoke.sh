@@ -272,12 +272,20 @@ check "bad --sizes exits 2" test $? -eq 2
 check "unknown --backend exits 2" test $? -eq 2
 
 # ---- SIGINT: stops, prints and writes what was measured, exits 130 ----
+# The signal is sent once the bench's progress shows the second cell
+# started (so one cell is complete), not after a fixed delay that a loaded
+# machine can outrun.
 set -m # a background job of its own, so that it does not ignore SIGINT
-"$BENCH" --op digest --sizes 16,1k,64k --warmup 300ms --quiet --json "$T/int.json" \
-    >"$T/int.txt" 2>&1 &
+"$BENCH" --op digest --sizes 16,1k,64k --warmup 300ms --json "$T/int.json" \
+    >"$T/int.txt" 2>"$T/int.err" &
 pid=$!
 set +m
-sleep 1.5
+for _ in $(seq 600); do
+  grep -q '^\[2/' "$T/int.err" 2>/dev/null && break
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.1
+done
+check "SIGINT: a cell completed before the signal" grep -q '^\[2/' "$T/int.err"
 kill -INT "$pid" 2>/dev/null
 wait "$pid"
 rc=$?

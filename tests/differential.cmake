@@ -2,7 +2,7 @@
 # compares every pair of backends built in, plus the jca variants when the
 # jca backend is built ($WEBCRYPTO_DIFF_EXTRA; set it by hand to add others).
 # Exits 77 (skip) with fewer than two backends.
-add_executable(test_differential test_differential.c)
+add_executable(test_differential test_differential.c differential_errors.c)
 target_link_libraries(test_differential PRIVATE webcrypto_static)
 target_compile_options(test_differential PRIVATE ${WEBCRYPTO_WARNINGS})
 add_test(NAME differential COMMAND test_differential)

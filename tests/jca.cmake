@@ -61,8 +61,7 @@ endfunction()
 cmake_language(DEFER DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR} CALL webcrypto_jca_env_all)
 
 set(jca_common_env
-  "WEBCRYPTO_WYCHEPROOF_DIR=${WEBCRYPTO_WYCHEPROOF_DIR}"
-  "WEBCRYPTO_SOURCE_DIR=${PROJECT_SOURCE_DIR}"
+  ${WEBCRYPTO_TEST_WYCHEPROOF_ENV}
   "WEBCRYPTO_MODULE_DIR=${WEBCRYPTO_MODULE_BUILD_DIR}")
 
 # test_kat, test_pkey and test_pkey_errors (the asymmetric paths, their

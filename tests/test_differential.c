@@ -21,7 +21,12 @@
  * X25519 secrets. RSA-PSS and ECDSA signatures must verify on both sides,
  * RSA-OAEP ciphertexts decrypt on both, and changed ones fail on both.
  *
- * Exits 77 (a CTest skip) when fewer than two backends can be started.
+ * Then every backend gets the same list of bad inputs (differential_errors.c:
+ * bad CBC padding, malformed imports of every class, wrong lengths and
+ * parameters) and must give the error kind WebCrypto names for each.
+ *
+ * A backend in the list that cannot start is a failure. Exits 77 (a CTest
+ * skip) when fewer than two backends are listed.
  */
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include <stdarg.h>
@@ -31,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "differential_errors.h"
 #include "webcrypto.h"
 
 #define MAX_BACKENDS 16
@@ -1238,15 +1244,22 @@ int main(void) {
     for (size_t i = 0; i < n_names; i++) {
         const webcrypto_backend *b = NULL;
         if (webcrypto_backend_get(names[i], &b) != WEBCRYPTO_OK) {
-            printf("backend %s: unavailable (%s)\n", names[i], webcrypto_error_message());
+            /* Every name here was built in or asked for: one that cannot
+             * start is a failure, not a smaller comparison. */
+            printf("backend %s: FAILED to start (%s)\n", names[i], webcrypto_error_message());
+            total_failed++;
             continue;
         }
         printf("backend %s: %s\n", names[i], webcrypto_backend_description(b));
         backends[n++] = b;
     }
-    if (n < 2) {
-        printf("SKIP: %zu backend(s) available; the differential test needs two\n", n);
+    if (n_names < 2) {
+        printf("SKIP: %zu backend(s) built; the differential test needs two\n", n_names);
         return 77;
+    }
+    if (n < 2) {
+        printf("%zu passed, %zu failed\n", total_passed, total_failed);
+        return 1;
     }
 
     uint64_t seed = UINT64_C(0x5eed0fd1ff);
@@ -1270,6 +1283,12 @@ int main(void) {
             printf("\n");
         }
     material_free();
+
+    /* The same bad input: the same error kind on every backend. */
+    size_t error_checks = 0;
+    size_t error_failed = diff_errors(backends, n, &error_checks);
+    total_failed += error_failed;
+    total_passed += error_checks - error_failed;
     printf("%zu passed, %zu failed\n", total_passed, total_failed);
     return total_failed == 0 ? 0 : 1;
 }

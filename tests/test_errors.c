@@ -1338,5 +1338,5 @@ int main(void) {
         cmocka_unit_test(test_verify_wrong_mac),
         cmocka_unit_test(test_key_getters),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return tu_run_group("errors", tests, NULL, NULL);
 }

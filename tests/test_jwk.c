@@ -877,5 +877,5 @@ int main(void) {
         cmocka_unit_test(test_json_error_hides_key),
         cmocka_unit_test(test_export_refusals),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return tu_run_group("jwk", tests, NULL, NULL);
 }

@@ -1043,5 +1043,5 @@ int main(void) {
         cmocka_unit_test(test_gcm_kat),        cmocka_unit_test(test_output_size_queries),
         cmocka_unit_test(test_random),
     };
-    return cmocka_run_group_tests_name("kat", tests, NULL, NULL);
+    return tu_run_group("kat", tests, NULL, NULL);
 }

@@ -1376,5 +1376,5 @@ int main(void) {
         tests[n++] = (struct CMUnitTest){CASES[i].name, test_roundtrip, NULL, NULL,
                                          (void *)&CASES[i]};
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_derive_bits_empty_null);
-    return _cmocka_run_group_tests("pkey", tests, n, NULL, NULL);
+    return tu_run_tests("pkey", tests, n, NULL, NULL);
 }

@@ -1210,5 +1210,5 @@ int main(void) {
             return 77;
         }
     }
-    return cmocka_run_group_tests_name("pkey_errors", tests, setup, teardown);
+    return tu_run_group("pkey_errors", tests, setup, teardown);
 }

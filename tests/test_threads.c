@@ -151,5 +151,5 @@ static void test_shared_key(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_shared_key)};
-    return cmocka_run_group_tests_name("threads", tests, NULL, NULL);
+    return tu_run_group("threads", tests, NULL, NULL);
 }

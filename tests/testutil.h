@@ -20,6 +20,15 @@ const webcrypto_backend *tu_backend(void);
 #define tu_require(...) tu_require_list((const webcrypto_algorithm[]){__VA_ARGS__, WEBCRYPTO_ALG_NONE})
 void tu_require_list(const webcrypto_algorithm *algs);
 
+/* Runs a cmocka group like cmocka_run_group_tests_name, but returns 77 (a
+ * CTest skip) when every test of the group was skipped by tu_require, so a
+ * backend that has none of the algorithms is reported as skipped, not passed.
+ * tu_run_group(name, tests) is the form for a static array. */
+int tu_run_tests(const char *name, const struct CMUnitTest *tests, size_t n,
+                 CMFixtureFunction setup, CMFixtureFunction teardown);
+#define tu_run_group(name, tests, setup, teardown) \
+    tu_run_tests((name), (tests), sizeof(tests) / sizeof(tests)[0], (setup), (teardown))
+
 /* Decodes a hex string (whitespace ignored) into a malloc'd buffer; *len gets
  * its size. Aborts the test on malformed hex. Free with free(). */
 uint8_t *tu_unhex(const char *hex, size_t *len);
