@@ -331,7 +331,21 @@ WEBCRYPTO_API webcrypto_status webcrypto_generate_key_pair(const webcrypto_backe
  * public keys, jwk for both. Every key is checked: EC points on the named
  * curve, RSA private keys consistent, DER complete with nothing after it and
  * the algorithm identifier WebCrypto requires; a failure is DataError.
- * The data is copied; the caller keeps ownership of key_data. */
+ * The data is copied; the caller keeps ownership of key_data.
+ * JWK text is parsed by jansson, through the allocator the host has set with
+ * json_set_alloc_funcs (process-wide; the library never sets it). Every
+ * string value of the parsed JWK ("k", "d", "p", ..., "oth", members the
+ * library does not read) is wiped before it is freed, whether the import
+ * succeeds or not, as are the library's own decoded copies. Freed without
+ * wiping, because jansson frees them itself: its lexer's token buffer, which
+ * starts at 16 bytes and is replaced by one twice the size as a token
+ * outgrows it - each outgrown buffer, and the last one when the parse ends,
+ * holds part of the token text, together the base64url text of the long
+ * members, in pieces; and, when the text is not valid JSON (or repeats a member), the values
+ * jansson had parsed before the error. Member names are not wiped. A host
+ * that needs those blocks wiped installs a wiping allocator with
+ * json_set_alloc_funcs before its first JSON call, which applies to its
+ * whole process. */
 WEBCRYPTO_API webcrypto_status webcrypto_import_key(const webcrypto_backend *backend,
                                                     webcrypto_key_format format,
                                                     const uint8_t *key_data, size_t key_data_len,
@@ -342,7 +356,10 @@ WEBCRYPTO_API webcrypto_status webcrypto_import_key(const webcrypto_backend *bac
  * compact JSON text (no terminating NUL counted in *out_len, but one is
  * written after it). A non-extractable key is WEBCRYPTO_ERR_INVALID_ACCESS.
  * On success *out is allocated by the library; release it with
- * webcrypto_buffer_free(*out, *out_len), which wipes it. */
+ * webcrypto_buffer_free(*out, *out_len), which wipes it. For JWK no block
+ * jansson frees holds key material: jansson writes the text straight into
+ * *out, and the string nodes that held the base64url members are wiped
+ * before they are freed. */
 WEBCRYPTO_API webcrypto_status webcrypto_export_key(webcrypto_key_format format,
                                                     const webcrypto_key *key, uint8_t **out,
                                                     size_t *out_len);

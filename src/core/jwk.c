@@ -3,37 +3,21 @@
  * The only place the library reads or writes JWK; JSON itself is jansson's.
  */
 #include <jansson.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 
 #include "core.h"
 #include "der.h"
 
-/* ---- jansson allocations are wiped on free ----
- * A JWK's "k" passes through jansson's parser buffers and string nodes. With
- * jansson's default allocator (malloc/free) we install wrappers that wipe each
- * block before freeing it; they call malloc/free, so objects the host program
- * allocated earlier stay compatible. A host that installed its own allocator
- * keeps it, and we wipe only the strings we can reach. */
-#if defined(__GLIBC__)
-static void wc_json_free(void *p) {
-    if (p) wc_wipe(p, malloc_usable_size(p));
-    free(p);
-}
-static void wc_json_alloc_setup(void) {
-    json_malloc_t m;
-    json_free_t f;
-    json_get_alloc_funcs(&m, &f);
-    if (m == malloc && f == free) json_set_alloc_funcs(malloc, wc_json_free);
-}
-#else
-static void wc_json_alloc_setup(void) {}
-#endif
-static pthread_once_t wc_json_once = PTHREAD_ONCE_INIT;
+/* ---- keeping key text out of freed memory ----
+ * jansson's allocator is process-wide and belongs to the host: we never set
+ * it (so every jansson block goes through whatever the host installed).
+ * What we can do from here: wipe every string node of a tree before
+ * json_decref (the parsed JWK's, and the exported JWK's, whose secret
+ * members are our base64url copies), create nodes so that a failing
+ * json_object_set cannot free one unwiped, and have json_dumpb write straight
+ * into our buffer. What stays out of reach is in webcrypto.h, at
+ * webcrypto_import_key. */
 
 /* ---- base64url ---- */
 
@@ -205,9 +189,60 @@ static webcrypto_status check_use_ops_ext(json_t *use, json_t *ops, json_t *ext,
     return WEBCRYPTO_OK;
 }
 
-/* Wipes a JSON string node's bytes in place before it is released. */
-static void wipe_json_string(json_t *s) {
-    if (s && json_is_string(s)) wc_wipe((char *)json_string_value(s), json_string_length(s));
+/* Wipes, in place, every string value in a tree before it is released:
+ * secret members, and anything else a JWK may carry (an "oth" array, members
+ * we do not read). Member names are not wiped. jansson's parser nests at most
+ * JSON_PARSER_MAX_DEPTH (2048) deep, and our own trees two. */
+static void wipe_json_tree(json_t *v) {
+    size_t i;
+    const char *name;
+    json_t *e;
+    switch (json_typeof(v)) {
+    case JSON_STRING: wc_wipe((char *)json_string_value(v), json_string_length(v)); break;
+    case JSON_ARRAY: json_array_foreach(v, i, e) wipe_json_tree(e); break;
+    case JSON_OBJECT: json_object_foreach(v, name, e) wipe_json_tree(e); break;
+    default: break;
+    }
+}
+
+/* Wipes a tree's strings and releases it (NULL is fine). */
+static void json_wipe_decref(json_t *v) {
+    if (!v) return;
+    wipe_json_tree(v);
+    json_decref(v);
+}
+
+/* Sets member `name` to a string node holding s[0..n): json_object_set_new
+ * would free the node unwiped if the set failed, so we keep our reference
+ * and wipe the node on failure. */
+static int set_string(json_t *obj, const char *name, const char *s, size_t n) {
+    json_t *v = json_stringn(s, n);
+    if (!v) return -1;
+    int r = json_object_set(obj, name, v);
+    if (r) wipe_json_tree(v);
+    json_decref(v);
+    return r;
+}
+
+static webcrypto_status build_failed(void) {
+    return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "exportKey: could not build the JWK");
+}
+
+/* The compact JSON text of jwk in a buffer of ours (json_dumpb writes into it
+ * directly, with no copy of its own), NUL-terminated; the caller frees it
+ * with webcrypto_buffer_free. */
+static webcrypto_status dump_jwk(json_t *jwk, uint8_t **out, size_t *out_len) {
+    const size_t flags = JSON_COMPACT | JSON_PRESERVE_ORDER;
+    size_t n = json_dumpb(jwk, NULL, 0, flags);
+    uint8_t *buf = n ? malloc(n + 1) : NULL;
+    if (!buf || json_dumpb(jwk, (char *)buf, n, flags) != n) {
+        webcrypto_buffer_free(buf, n + 1);
+        return build_failed();
+    }
+    buf[n] = 0;
+    *out = buf;
+    *out_len = n;
+    return WEBCRYPTO_OK;
 }
 
 static webcrypto_status jwk_check(json_t *jwk, webcrypto_algorithm alg, webcrypto_algorithm hash,
@@ -265,19 +300,16 @@ webcrypto_status wc_jwk_import_secret(const uint8_t *json, size_t json_len,
                                       webcrypto_algorithm alg, webcrypto_algorithm hash,
                                       bool extractable, unsigned usages, uint8_t **key,
                                       size_t *key_len) {
-    pthread_once(&wc_json_once, wc_json_alloc_setup);
     json_error_t jerr;
     json_t *jwk = json_loadb((const char *)json, json_len, JSON_REJECT_DUPLICATES, &jerr);
     if (!jwk) return json_failure(&jerr);
     webcrypto_status st = jwk_check(jwk, alg, hash, extractable, usages, key, key_len);
-    wipe_json_string(json_object_get(jwk, "k"));
-    json_decref(jwk);
+    json_wipe_decref(jwk);
     return st;
 }
 
 webcrypto_status wc_jwk_export_secret(const webcrypto_key *key, uint8_t **out,
                                       size_t *out_len) {
-    pthread_once(&wc_json_once, wc_json_alloc_setup);
     size_t klen = wc_base64url_encoded_len(key->secret_len);
     char *k = malloc(klen + 1);
     if (!k) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "exportKey: out of memory");
@@ -292,24 +324,13 @@ webcrypto_status wc_jwk_export_secret(const webcrypto_key *key, uint8_t **out,
     const char *alg = wc_jwk_alg_name(key->alg, key->hash, key->secret_len);
     if (!bad && alg) bad |= json_object_set_new(jwk, "alg", json_string(alg));
     if (!bad) bad |= json_object_set_new(jwk, "ext", json_true());
-    if (!bad) bad |= json_object_set_new(jwk, "k", json_stringn(k, klen));
+    if (!bad) bad |= set_string(jwk, "k", k, klen);
     if (!bad) bad |= json_object_set(jwk, "key_ops", ops);
     if (!bad) bad |= json_object_set_new(jwk, "kty", json_string("oct"));
     webcrypto_buffer_free((uint8_t *)k, klen + 1);
 
-    webcrypto_status st = WEBCRYPTO_OK;
-    size_t n = bad ? 0 : json_dumpb(jwk, NULL, 0, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    uint8_t *buf = n ? malloc(n + 1) : NULL;
-    if (!buf || json_dumpb(jwk, (char *)buf, n, JSON_COMPACT | JSON_PRESERVE_ORDER) != n) {
-        free(buf);
-        st = wc_error(WEBCRYPTO_ERR_NO_MEMORY, "exportKey: could not build the JWK");
-    } else {
-        buf[n] = 0;
-        *out = buf;
-        *out_len = n;
-    }
-    if (jwk) wipe_json_string(json_object_get(jwk, "k"));
-    json_decref(jwk);
+    webcrypto_status st = bad ? build_failed() : dump_jwk(jwk, out, out_len);
+    json_wipe_decref(jwk);
     json_decref(ops);
     return st;
 }
@@ -468,7 +489,6 @@ static webcrypto_status pkey_parse(json_t *jwk, const wc_pkey_request *req, wc_j
 
 webcrypto_status wc_jwk_import_pkey(const uint8_t *json, size_t json_len,
                                     const wc_pkey_request *req, wc_jwk_pkey *out) {
-    pthread_once(&wc_json_once, wc_json_alloc_setup);
     json_error_t jerr;
     memset(out, 0, sizeof *out);
     json_t *jwk = json_loadb((const char *)json, json_len, JSON_REJECT_DUPLICATES, &jerr);
@@ -476,9 +496,7 @@ webcrypto_status wc_jwk_import_pkey(const uint8_t *json, size_t json_len,
     wc_pkey_request r = *req;
     r.json_len = json_len;
     webcrypto_status st = pkey_parse(jwk, &r, out);
-    static const char *const secret_members[] = {"d", "p", "q", "dp", "dq", "qi"};
-    for (size_t i = 0; i < 6; i++) wipe_json_string(json_object_get(jwk, secret_members[i]));
-    json_decref(jwk);
+    json_wipe_decref(jwk);
     if (st != WEBCRYPTO_OK) wc_jwk_pkey_free(out);
     return st;
 }
@@ -490,14 +508,13 @@ static int put_b64(json_t *jwk, const char *name, wc_bytes b) {
     char *s = malloc(n + 1);
     if (!s) return -1;
     wc_base64url_encode(b.p, b.n, s);
-    int r = json_object_set_new(jwk, name, json_stringn(s, n));
+    int r = set_string(jwk, name, s, n);
     webcrypto_buffer_free((uint8_t *)s, n + 1);
     return r;
 }
 
 webcrypto_status wc_jwk_export_pkey(const webcrypto_key *key, const wc_pkey_fields *f,
                                     uint8_t **out, size_t *out_len) {
-    pthread_once(&wc_json_once, wc_json_alloc_setup);
     bool priv = key->type == WEBCRYPTO_KEY_PRIVATE;
     json_t *jwk = json_object();
     json_t *ops = json_array();
@@ -535,22 +552,8 @@ webcrypto_status wc_jwk_export_pkey(const webcrypto_key *key, const wc_pkey_fiel
         if (!bad) bad |= put_b64(jwk, "x", f->x);
         if (!bad && ec) bad |= put_b64(jwk, "y", f->y);
     }
-    webcrypto_status st = WEBCRYPTO_OK;
-    size_t n = bad ? 0 : json_dumpb(jwk, NULL, 0, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    uint8_t *buf = n ? malloc(n + 1) : NULL;
-    if (!buf || json_dumpb(jwk, (char *)buf, n, JSON_COMPACT | JSON_PRESERVE_ORDER) != n) {
-        free(buf);
-        st = wc_error(WEBCRYPTO_ERR_NO_MEMORY, "exportKey: could not build the JWK");
-    } else {
-        buf[n] = 0;
-        *out = buf;
-        *out_len = n;
-    }
-    if (jwk) {
-        static const char *const secret_members[] = {"d", "p", "q", "dp", "dq", "qi"};
-        for (size_t i = 0; i < 6; i++) wipe_json_string(json_object_get(jwk, secret_members[i]));
-    }
-    json_decref(jwk);
+    webcrypto_status st = bad ? build_failed() : dump_jwk(jwk, out, out_len);
+    json_wipe_decref(jwk);
     json_decref(ops);
     return st;
 }
