@@ -374,6 +374,48 @@ static webcrypto_status expect_len(const char *name, wc_bytes b, size_t want) {
     return WEBCRYPTO_OK;
 }
 
+/* "oth" (RFC 7518 6.3.2.7): the third and further primes, a non-empty
+ * array of objects with the members r, d and t (others ignored, as in the
+ * key itself). Every entry is read, so that a malformed one is DataError
+ * whatever their number; more than WC_RSA_MAX_PRIMES primes in all is then
+ * NotSupportedError. */
+static webcrypto_status pkey_oth(json_t *oth, wc_jwk_pkey *k) {
+    if (!json_is_array(oth))
+        return wc_error(WEBCRYPTO_ERR_DATA, "JWK member \"oth\" has the wrong JSON type");
+    size_t count = json_array_size(oth);
+    if (count == 0) return wc_error(WEBCRYPTO_ERR_DATA, "JWK \"oth\" is empty");
+    for (size_t i = 0; i < count; i++) {
+        json_t *o = json_array_get(oth, i);
+        if (!json_is_object(o))
+            return wc_error(WEBCRYPTO_ERR_DATA, "JWK \"oth\" entry %zu is not an object", i);
+        wc_rsa_prime spare, *op = i < WC_RSA_MAX_PRIMES - 2 ? &k->f.oth[i] : &spare;
+        webcrypto_status st;
+        if ((st = pkey_member(o, "r", true, k, &op->r)) != WEBCRYPTO_OK ||
+            (st = pkey_member(o, "d", true, k, &op->d)) != WEBCRYPTO_OK ||
+            (st = pkey_member(o, "t", true, k, &op->t)) != WEBCRYPTO_OK)
+            return st;
+    }
+    if (count > WC_RSA_MAX_PRIMES - 2)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "JWK: RSA keys with more than %d primes are not supported",
+                        WC_RSA_MAX_PRIMES);
+    k->f.oth_count = count;
+    return WEBCRYPTO_OK;
+}
+
+/* Wipes the strings of an "oth" array's entries (all secret). */
+static void wipe_oth(json_t *jwk) {
+    json_t *oth = json_object_get(jwk, "oth"), *o;
+    size_t i;
+    if (!json_is_array(oth)) return;
+    json_array_foreach(oth, i, o) {
+        if (!json_is_object(o)) continue;
+        wipe_json_string(json_object_get(o, "r"));
+        wipe_json_string(json_object_get(o, "d"));
+        wipe_json_string(json_object_get(o, "t"));
+    }
+}
+
 static webcrypto_status pkey_parse(json_t *jwk, const wc_pkey_request *req, wc_jwk_pkey *k) {
     json_t *kty, *jalg, *use, *ops, *ext, *crv;
     webcrypto_status st;
@@ -409,9 +451,6 @@ static webcrypto_status pkey_parse(json_t *jwk, const wc_pkey_request *req, wc_j
     if (!k->buf) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory decoding a JWK");
     wc_pkey_fields *f = &k->f;
     if (wc_is_rsa(alg)) {
-        if (json_object_get(jwk, "oth"))
-            return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
-                            "JWK RSA keys with more than two primes (\"oth\") are not supported");
         if ((st = pkey_member(jwk, "n", true, k, &f->n)) != WEBCRYPTO_OK ||
             (st = pkey_member(jwk, "e", true, k, &f->e)) != WEBCRYPTO_OK)
             return st;
@@ -421,9 +460,11 @@ static webcrypto_status pkey_parse(json_t *jwk, const wc_pkey_request *req, wc_j
             wc_bytes *dst[] = {&f->d, &f->p, &f->q, &f->dp, &f->dq, &f->qi};
             for (size_t i = 0; i < 6; i++)
                 if ((st = pkey_member(jwk, names[i], true, k, dst[i])) != WEBCRYPTO_OK) return st;
+            json_t *oth = json_object_get(jwk, "oth");
+            if (oth && (st = pkey_oth(oth, k)) != WEBCRYPTO_OK) return st;
         } else {
-            const char *names[] = {"p", "q", "dp", "dq", "qi"};
-            for (size_t i = 0; i < 5; i++)
+            const char *names[] = {"p", "q", "dp", "dq", "qi", "oth"};
+            for (size_t i = 0; i < 6; i++)
                 if (json_object_get(jwk, names[i]))
                     return wc_error(WEBCRYPTO_ERR_DATA,
                                     "JWK has the private member \"%s\" but no \"d\"", names[i]);
@@ -478,6 +519,7 @@ webcrypto_status wc_jwk_import_pkey(const uint8_t *json, size_t json_len,
     webcrypto_status st = pkey_parse(jwk, &r, out);
     static const char *const secret_members[] = {"d", "p", "q", "dp", "dq", "qi"};
     for (size_t i = 0; i < 6; i++) wipe_json_string(json_object_get(jwk, secret_members[i]));
+    wipe_oth(jwk);
     json_decref(jwk);
     if (st != WEBCRYPTO_OK) wc_jwk_pkey_free(out);
     return st;
@@ -493,6 +535,25 @@ static int put_b64(json_t *jwk, const char *name, wc_bytes b) {
     int r = json_object_set_new(jwk, name, json_stringn(s, n));
     webcrypto_buffer_free((uint8_t *)s, n + 1);
     return r;
+}
+
+/* Adds "oth" for a key with more than two primes: entries with their
+ * members in lexicographic order (d, r, t). */
+static int put_oth(json_t *jwk, const wc_pkey_fields *f) {
+    if (f->oth_count == 0) return 0;
+    json_t *oth = json_array();
+    int bad = !oth;
+    for (size_t i = 0; !bad && i < f->oth_count; i++) {
+        json_t *o = json_object();
+        bad = !o;
+        if (!bad) bad |= put_b64(o, "d", f->oth[i].d);
+        if (!bad) bad |= put_b64(o, "r", f->oth[i].r);
+        if (!bad) bad |= put_b64(o, "t", f->oth[i].t);
+        if (o) bad |= json_array_append_new(oth, o); /* the array owns o, wiped with it */
+    }
+    /* set_new takes oth even when it fails; the caller wipes what is reachable */
+    if (!oth) return -1;
+    return json_object_set_new(jwk, "oth", oth) | bad;
 }
 
 webcrypto_status wc_jwk_export_pkey(const webcrypto_key *key, const wc_pkey_fields *f,
@@ -521,6 +582,7 @@ webcrypto_status wc_jwk_export_pkey(const webcrypto_key *key, const wc_pkey_fiel
         if (!bad) bad |= json_object_set(jwk, "key_ops", ops);
         if (!bad) bad |= json_object_set_new(jwk, "kty", json_string("RSA"));
         if (!bad) bad |= put_b64(jwk, "n", f->n);
+        if (!bad && priv) bad |= put_oth(jwk, f);
         if (!bad) bad |= put_b64(jwk, "p", priv ? f->p : none);
         if (!bad) bad |= put_b64(jwk, "q", priv ? f->q : none);
         if (!bad) bad |= put_b64(jwk, "qi", priv ? f->qi : none);
@@ -549,6 +611,7 @@ webcrypto_status wc_jwk_export_pkey(const webcrypto_key *key, const wc_pkey_fiel
     if (jwk) {
         static const char *const secret_members[] = {"d", "p", "q", "dp", "dq", "qi"};
         for (size_t i = 0; i < 6; i++) wipe_json_string(json_object_get(jwk, secret_members[i]));
+        wipe_oth(jwk);
     }
     json_decref(jwk);
     json_decref(ops);
