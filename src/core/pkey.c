@@ -101,6 +101,8 @@ static webcrypto_status pad_ec_scalar(wc_pkey_fields *f, uint8_t *buf, size_t fs
  * above; pad_ec_scalar: d of the field size). What only this catches from
  * the public API: an RSA member over WC_RSA_MAX_MEMBER bytes (JWK, DER) and
  * an EC point of the wrong length or form (spki, and pkcs8's publicKey).
+ * Multi-prime RSA keys' further primes (oth) get the same checks as the
+ * other members; whether the backend takes them at all is checked after.
  * DataError, as the backends gave it when they checked this (the RSA
  * messages now name the member). */
 static webcrypto_status check_fields(webcrypto_algorithm kind, const wc_pkey_fields *f) {
