@@ -244,6 +244,35 @@ WEBCRYPTO_API const char *webcrypto_backend_description(const webcrypto_backend 
 WEBCRYPTO_API bool webcrypto_backend_supports(const webcrypto_backend *backend,
                                               webcrypto_algorithm alg);
 
+/* What a backend may do beyond its algorithms. */
+typedef enum webcrypto_feature {
+    /* Importing RSA private keys with more than two primes (RFC 8017: PKCS #8
+     * RSAPrivateKey version 1 with otherPrimeInfos; RFC 7518: a JWK with
+     * "oth"), at most 8 primes in all. They export as they were imported
+     * (pkcs8 version 1, jwk with "oth"); generateKey makes two-prime keys.
+     * Per backend:
+     *   openssl    yes, within OpenSSL 3.0's limits: at most 3 primes below
+     *              4096 modulus bits, 4 below 8192, 5 above (and 2 below
+     *              1024); a key beyond them is NotSupportedError.
+     *   boringssl  no (BoringSSL dropped multi-prime RSA: its RSA API has
+     *              two prime factors and no way to give a third).
+     *   jca        no, whatever the provider: the JDK's SunRsaSign refuses
+     *              such a PKCS #8 key ("Invalid RSA private key", JDK 17 and
+     *              25), and BouncyCastle (1.72) imports it as a two-prime
+     *              key with p and q only, whose signatures then fail its
+     *              fault check.
+     * Without it, importKey of such a key (well-formed) is
+     * NotSupportedError; a malformed one (version 1 without otherPrimeInfos,
+     * version 0 with them, an empty "oth", an entry without r, d or t) is
+     * DataError on every backend. The public key (spki, or jwk without "d")
+     * imports everywhere: it has no primes. */
+    WEBCRYPTO_FEATURE_RSA_MULTI_PRIME = 1,
+} webcrypto_feature;
+
+/* Whether the backend has a feature (false for NULL or an unknown feature). */
+WEBCRYPTO_API bool webcrypto_backend_has_feature(const webcrypto_backend *backend,
+                                                 webcrypto_feature feature);
+
 /* The "jca" backend (Java Cryptography Architecture through JNI) starts a JVM
  * on first use, from $JAVA_HOME or the system's default JDK, or attaches to
  * one already running in the process. A host that owns a JVM (an Android app,

@@ -552,6 +552,9 @@ check "two uuids differ" [ "$RC" -eq 0 -a "$(out_text)" != "$U1" ]
 run backends
 check "backends lists openssl as available" rc0 grep -Eq '^openssl( \(default\))?: available' "$T/out"
 check "backends lists openssl's algorithms" grep -Eq '^  algorithms:.* SHA-256 .*AES-GCM' "$T/out"
+run backends --backend openssl
+check "backends says openssl imports multi-prime RSA keys" \
+    rc0 grep -qx '  multi-prime RSA import: yes' "$T/out"
 expect_out "--backend openssl before the command" $SHA256_ABC --backend openssl digest SHA-256 "$T/abc"
 expect_out "--backend=openssl after the command" $SHA256_ABC digest SHA-256 "$T/abc" --backend=openssl
 expect_err "--backend nosuch is NotSupportedError" NotSupportedError 3 --backend nosuch digest SHA-256 "$T/abc"

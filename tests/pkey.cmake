@@ -4,3 +4,6 @@ webcrypto_backend_test(test_pkey test_pkey.c)
 target_link_libraries(test_pkey PRIVATE PkgConfig::JANSSON)
 webcrypto_backend_test(test_pkey_errors test_pkey_errors.c)
 target_link_libraries(test_pkey_errors PRIVATE PkgConfig::JANSSON)
+# Multi-prime RSA keys: refused or used, per backend.
+webcrypto_backend_test(test_rsa_multiprime test_rsa_multiprime.c)
+target_link_libraries(test_rsa_multiprime PRIVATE PkgConfig::JANSSON)

@@ -852,12 +852,72 @@ static void test_rsa_malformed(void **state) {
 #define RSA_P8(version, inner) \
     tlv("30", CAT("020100", HEX_RSA_ALG, tlv("04", tlv("30", CAT(version, inner)))))
     assert_string_equal(RSA_P8("020100", body), RSA_PKCS8);
-    /* multi-prime: version 1 with otherPrimeInfos; version 0 with them; version 2 */
-    const char *other = tlv("30", tlv("30", CAT("020107", "020103", "020105")));
-    reject(true, rsa, RSA_P8("020101", CAT(body, other)));
+    /* multi-prime (RFC 8017 A.1.2): version 1 with otherPrimeInfos, each
+     * OtherPrimeInfo in f->oth (values are the backend's to check); written
+     * back as read */
+    const char *info = tlv("30", CAT("020107", "020103", "020105"));
+    const char *info2 = tlv("30", CAT("02020080", "020101", tlv("02", RSA_PRIME1)));
+    const char *other = tlv("30", info);
+    wc_pkey_fields f;
+    uint8_t *buf;
+    parse_ok(true, rsa, RSA_P8("020101", CAT(body, other)), &f, &buf);
+    assert_int_equal(f.oth_count, 1);
+    assert_field(f.oth[0].r, "07");
+    assert_field(f.oth[0].d, "03");
+    assert_field(f.oth[0].t, "05");
+    assert_num(f.qi, RSA_COEFFICIENT);
+    assert_writes(true, rsa, &f, RSA_P8("020101", CAT(body, other)));
+    free(buf);
+    parse_ok(true, rsa, RSA_P8("020101", CAT(body, tlv("30", CAT(info, info2)))), &f, &buf);
+    assert_int_equal(f.oth_count, 2);
+    assert_field(f.oth[1].r, "80");
+    assert_num(f.oth[1].t, RSA_PRIME1);
+    assert_writes(true, rsa, &f, RSA_P8("020101", CAT(body, tlv("30", CAT(info, info2)))));
+    /* a two-prime key's fields write version 0 */
+    f.oth_count = 0;
+    assert_writes(true, rsa, &f, RSA_P8("020100", body));
+    /* the writer refuses an incomplete OtherPrimeInfo */
+    f.oth_count = 2;
+    f.oth[1].d = (wc_bytes){NULL, 0};
+    assert_write_fails(true, rsa, &f, WEBCRYPTO_ERR_OPERATION);
+    free(buf);
+    /* eight primes parse; nine are NotSupportedError (well-formed) */
+    char *six = CAT(""), *seven;
+    for (size_t i = 0; i < 6; i++) six = CAT(six, info);
+    seven = CAT(six, info);
+    parse_ok(true, rsa, RSA_P8("020101", CAT(body, tlv("30", six))), &f, &buf);
+    assert_int_equal(f.oth_count, 6);
+    free(buf);
+    {
+        size_t len;
+        uint8_t *b = unhex(RSA_P8("020101", CAT(body, tlv("30", seven))), &len);
+        memset(&f, 0xa5, sizeof f);
+        assert_int_equal(wc_der_parse_pkcs8(rsa, b, len, &f), WEBCRYPTO_ERR_NOT_SUPPORTED);
+        assert_true(is_zero(&f));
+        free(b);
+        /* but a malformed tenth prime after them is DataError */
+        reject(true, rsa, RSA_P8("020101", CAT(body, tlv("30", CAT(seven, "3000")))));
+    }
+    /* version 1 alone; version 0 with otherPrimeInfos; version 2 with or
+     * without; empty otherPrimeInfos; a SET of them; an OtherPrimeInfo of
+     * two or four INTEGERs, with a negative or non-minimal one, or empty;
+     * data after the otherPrimeInfos; a non-SEQUENCE in it */
     reject(true, rsa, RSA_P8("020101", body));
     reject(true, rsa, RSA_P8("020100", CAT(body, other)));
+    reject(true, rsa, RSA_P8("020102", CAT(body, other)));
     reject(true, rsa, RSA_P8("020102", body));
+    reject(true, rsa, RSA_P8("020101", CAT(body, "3000")));
+    reject(true, rsa, RSA_P8("020101", CAT(body, tlv("31", info))));
+    reject(true, rsa, RSA_P8("020101", CAT(body, tlv("30", tlv("30", CAT("020107", "020103"))))));
+    reject(true, rsa, RSA_P8("020101", CAT(body, tlv("30", tlv("30", CAT("020107", "020103",
+                                                                         "020105", "020101"))))));
+    reject(true, rsa, RSA_P8("020101", CAT(body, tlv("30", tlv("30", CAT("020107", "020183",
+                                                                         "020105"))))));
+    reject(true, rsa, RSA_P8("020101", CAT(body, tlv("30", tlv("30", CAT("020107", "02020003",
+                                                                         "020105"))))));
+    reject(true, rsa, RSA_P8("020101", CAT(body, tlv("30", "3000"))));
+    reject(true, rsa, RSA_P8("020101", CAT(body, other, "0500")));
+    reject(true, rsa, RSA_P8("020101", CAT(body, tlv("30", CAT(info, "020101")))));
     /* one INTEGER missing; each INTEGER negative in turn; a non-minimal one */
     char *short_body = CAT("");
     for (size_t i = 0; i < 7; i++) short_body = CAT(short_body, tlv("02", comp[i]));

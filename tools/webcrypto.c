@@ -1990,7 +1990,7 @@ static int cmd_uuid(cli *c) {
 }
 
 /* One block per backend: "NAME: available - DESCRIPTION" then its
- * algorithms, or "NAME: unavailable - REASON". */
+ * algorithms and features, or "NAME: unavailable - REASON". */
 static int describe_backend(sink *s, const char *name, const char *default_name) {
     const webcrypto_backend *b = NULL;
     webcrypto_status st = webcrypto_backend_get(name, &b);
@@ -2010,7 +2010,9 @@ static int describe_backend(sink *s, const char *name, const char *default_name)
         snprintf(line, sizeof line, " %s", webcrypto_algorithm_name((webcrypto_algorithm)a));
         rc = sink_write(s, (const uint8_t *)line, strlen(line));
     }
-    if (!rc) rc = sink_write(s, (const uint8_t *)"\n", 1);
+    snprintf(line, sizeof line, "\n  multi-prime RSA import: %s\n",
+             webcrypto_backend_has_feature(b, WEBCRYPTO_FEATURE_RSA_MULTI_PRIME) ? "yes" : "no");
+    if (!rc) rc = sink_write(s, (const uint8_t *)line, strlen(line));
     return rc;
 }
 

@@ -27,6 +27,11 @@
 
 /* Bit for an algorithm in a capability set. */
 #define WC_CAP(alg) (UINT64_C(1) << (unsigned)(alg))
+/* Feature bits, from the top of the set down (algorithms use the low bits):
+ * WC_CAP_RSA_MULTI_PRIME, pkey_import takes RSA private keys with more than
+ * two primes (f->oth_count > 0). Without it the core refuses such a key with
+ * NotSupportedError and the backend never sees one. */
+#define WC_CAP_RSA_MULTI_PRIME (UINT64_C(1) << 63)
 
 /* A byte string the caller owns (not NUL-terminated). */
 typedef struct wc_bytes {
@@ -34,10 +39,25 @@ typedef struct wc_bytes {
     size_t n;
 } wc_bytes;
 
+/* The most primes an RSA key may have here (RFC 8017 sets no limit; OpenSSL
+ * 3.0, the only backend library that takes more than two, uses at most 5). */
+#define WC_RSA_MAX_PRIMES 8
+
+/* A third or further prime of a multi-prime RSA key (RFC 8017 A.1.2
+ * OtherPrimeInfo, RFC 7518 6.3.2.7 "oth"): the prime r, its CRT exponent
+ * d mod (r - 1), and its CRT coefficient t = (product of the primes before
+ * it)^-1 mod r. */
+typedef struct wc_rsa_prime {
+    wc_bytes r, d, t;
+} wc_rsa_prime;
+
 /*
  * An asymmetric key's material, named as in JWK (RFC 7518 section 6).
  * Integers are unsigned big-endian, possibly with leading zero bytes.
- *   RSA     n, e (public); and d, p, q, dp, dq, qi (private: all present)
+ *   RSA     n, e (public); and d, p, q, dp, dq, qi (private: all present);
+ *           a private key with more than two primes has the others in
+ *           oth[0 .. oth_count - 1] (oth_count <= WC_RSA_MAX_PRIMES - 2;
+ *           0 for a two-prime key and every other key)
  *   EC      curve, and x, y (affine coordinates, field-size bytes) or point
  *           (a SEC1 point, compressed or not: raw, spki and pkcs8 import);
  *           d (private, field-size bytes)
@@ -50,11 +70,15 @@ typedef struct wc_pkey_fields {
     wc_bytes n, e, d, p, q, dp, dq, qi;
     webcrypto_named_curve curve;
     wc_bytes x, y, point;
+    /* Last, so that the members above keep their offsets for a backend
+     * module built before they were added. */
+    size_t oth_count;
+    wc_rsa_prime oth[WC_RSA_MAX_PRIMES - 2];
 } wc_pkey_fields;
 
-/* The longest RSA member (n, e, d, p, q, dp, dq, qi) pkey_import is given,
- * in bytes, leading zeros counted: 32768 bits, twice the largest modulus
- * (16384 bits) the backends accept. */
+/* The longest RSA member (n, e, d, p, q, dp, dq, qi; oth's r, d, t)
+ * pkey_import is given, in bytes, leading zeros counted: 32768 bits, twice
+ * the largest modulus (16384 bits) the backends accept. */
 #define WC_RSA_MAX_MEMBER 4096
 /* Ed25519 and X25519 keys, public and private: 32 bytes. */
 #define WC_OKP_KEY_LEN 32
@@ -164,7 +188,11 @@ typedef struct wc_backend_ops {
      * the backend relies on it and checks none of it again:
      *   RSA   n and e non-NULL, 1..WC_RSA_MAX_MEMBER bytes each (leading
      *         zeros possible); with f->is_private also d, p, q, dp, dq, qi,
-     *         each the same. Nothing about their values (a zero, an even n).
+     *         each the same. f->oth_count is 0 unless the backend reported
+     *         WC_CAP_RSA_MULTI_PRIME; then a private key may have oth_count
+     *         1..WC_RSA_MAX_PRIMES - 2, each r, d, t the same as the others
+     *         (a public key has 0). Nothing about their values (a zero, an
+     *         even n).
      *   EC    f->curve a known curve of the key's (WEBCRYPTO_CURVE_*; which
      *         groups the backend built is its own matter). A public point,
      *         always present for a public key, optional for a private one,
@@ -183,7 +211,8 @@ typedef struct wc_backend_ops {
      * shared by threads.
      * pkey_fields exposes the key's material (for export and to derive a
      * public key from a private one): pointers into the state, valid while
-     * it lives; RSA keys give n and e (non-empty), EC keys always give x and y
+     * it lives; RSA keys give n and e (non-empty) and, for a private key,
+     * the other members, oth included, EC keys always give x and y
      * of the field size, OKP keys x of 32 bytes (so a generated pair's public
      * half passes the checks above). */
     webcrypto_status (*pkey_import)(const void *bctx, webcrypto_algorithm kind,

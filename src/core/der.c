@@ -253,7 +253,16 @@ static const char *parse_spki(webcrypto_algorithm kind, const uint8_t *der, size
     return NULL;
 }
 
-/* RSAPrivateKey (RFC 8017 A.1.2), version 0 (two-prime) only. */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+/* The one refusal of a parser that is NotSupportedError, not DataError: the
+ * key is well-formed (parse_result tells it by its address). */
+static const char too_many_primes[] =
+    "RSA keys with more than " STR(WC_RSA_MAX_PRIMES) " primes are not supported";
+
+/* RSAPrivateKey (RFC 8017 A.1.2): version 0 (two-prime) without
+ * otherPrimeInfos, or version 1 (multi) with at least one OtherPrimeInfo
+ * (f->oth). */
 static const char *parse_rsa_private(wc_bytes key, wc_pkey_fields *f) {
     cursor k = enter(key), r;
     wc_bytes seq;
@@ -261,11 +270,34 @@ static const char *parse_rsa_private(wc_bytes key, wc_pkey_fields *f) {
     if (!get(&k, TAG_SEQUENCE, &seq) || k.n != 0) return "malformed RSAPrivateKey";
     r = enter(seq);
     if (!get_version(&r, &version)) return "malformed RSAPrivateKey";
-    if (version != 0) return "multi-prime RSA keys are not supported";
+    if (version > 1) return "unsupported RSAPrivateKey version";
     wc_bytes *ints[] = {&f->n, &f->e, &f->d, &f->p, &f->q, &f->dp, &f->dq, &f->qi};
     for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
         if (!get_uint(&r, ints[i])) return "malformed RSAPrivateKey";
-    if (r.n != 0) return "data after the RSAPrivateKey"; /* otherPrimeInfos with version 0 */
+    if (version == 0) {
+        if (r.n != 0) return "data after the RSAPrivateKey"; /* otherPrimeInfos with version 0 */
+        return NULL;
+    }
+    wc_bytes infos, info;
+    if (r.n == 0) return "RSAPrivateKey version 1 without otherPrimeInfos";
+    if (!get(&r, TAG_SEQUENCE, &infos)) return "malformed otherPrimeInfos";
+    if (r.n != 0) return "data after the RSAPrivateKey";
+    /* OtherPrimeInfos ::= SEQUENCE SIZE(1..MAX) OF OtherPrimeInfo */
+    cursor o = enter(infos);
+    if (o.n == 0) return "empty otherPrimeInfos";
+    size_t count = 0;
+    while (o.n != 0) {
+        /* All of them read, so that a malformed one is DataError whatever
+         * their number; those past the limit are read into spare. */
+        wc_rsa_prime spare, *op = count < WC_RSA_MAX_PRIMES - 2 ? &f->oth[count] : &spare;
+        if (!get(&o, TAG_SEQUENCE, &info)) return "malformed OtherPrimeInfo";
+        cursor c = enter(info);
+        if (!get_uint(&c, &op->r) || !get_uint(&c, &op->d) || !get_uint(&c, &op->t) || c.n != 0)
+            return "malformed OtherPrimeInfo";
+        count++;
+    }
+    if (count > WC_RSA_MAX_PRIMES - 2) return too_many_primes;
+    f->oth_count = count;
     return NULL;
 }
 
@@ -342,7 +374,8 @@ static const char *parse_pkcs8(webcrypto_algorithm kind, const uint8_t *der, siz
 static webcrypto_status parse_result(const char *what, const char *why, wc_pkey_fields *f) {
     if (!why) return WEBCRYPTO_OK;
     memset(f, 0, sizeof *f); /* no half-filled fields */
-    return wc_error(WEBCRYPTO_ERR_DATA, "%s: %s", what, why);
+    return wc_error(why == too_many_primes ? WEBCRYPTO_ERR_NOT_SUPPORTED : WEBCRYPTO_ERR_DATA,
+                    "%s: %s", what, why);
 }
 
 webcrypto_status wc_der_parse_spki(webcrypto_algorithm kind, const uint8_t *der, size_t len,
@@ -512,9 +545,21 @@ static void w_pkcs8(writer *w, webcrypto_algorithm kind, const wc_pkey_fields *f
     switch (family(kind)) {
     case FAM_RSA: {
         inner = w->used;
+        if (f->oth_count) { /* otherPrimeInfos */
+            size_t infos = w->used;
+            for (size_t i = f->oth_count; i-- > 0;) {
+                size_t info = w->used;
+                w_uint(w, f->oth[i].t);
+                w_uint(w, f->oth[i].d);
+                w_uint(w, f->oth[i].r);
+                w_header(w, TAG_SEQUENCE, info);
+            }
+            w_header(w, TAG_SEQUENCE, infos);
+        }
         const wc_bytes *ints[] = {&f->n, &f->e, &f->d, &f->p, &f->q, &f->dp, &f->dq, &f->qi};
         for (size_t i = sizeof ints / sizeof ints[0]; i-- > 0;) w_uint(w, *ints[i]);
-        w_uint(w, (wc_bytes){NULL, 0}); /* version 0 */
+        /* version 0 (two-prime) or 1 (multi) */
+        w_uint(w, f->oth_count ? (wc_bytes){(const uint8_t *)"\x01", 1} : (wc_bytes){NULL, 0});
         w_header(w, TAG_SEQUENCE, inner);
         break;
     }
@@ -560,6 +605,10 @@ static const char *check_fields(webcrypto_algorithm kind, const wc_pkey_fields *
         if (priv && (!present(f->d) || !present(f->p) || !present(f->q) || !present(f->dp) ||
                      !present(f->dq) || !present(f->qi)))
             return "RSA private key incomplete";
+        if (priv && f->oth_count > WC_RSA_MAX_PRIMES - 2) return "RSA key with too many primes";
+        for (size_t i = 0; priv && i < f->oth_count; i++)
+            if (!present(f->oth[i].r) || !present(f->oth[i].d) || !present(f->oth[i].t))
+                return "RSA private key incomplete";
         return NULL;
     case FAM_EC: {
         size_t fs = wc_curve_field_size(f->curve);

@@ -22,7 +22,11 @@ webcrypto_status wc_der_parse_spki(webcrypto_algorithm kind, const uint8_t *der,
                                    wc_pkey_fields *f);
 
 /* Parses a PKCS #8 private key for `kind` (same identifiers as above):
- * RSAPrivateKey version 0 (two primes) gives n, e, d, p, q, dp, dq, qi;
+ * RSAPrivateKey gives n, e, d, p, q, dp, dq, qi, and, for version 1 (multi),
+ * whose otherPrimeInfos must then be present and not empty (and absent for
+ * version 0), the further primes in f->oth (more than WC_RSA_MAX_PRIMES
+ * primes in all is NotSupportedError; whether the backend takes more than
+ * two is pkey.c's check);
  * ECPrivateKey version 1 gives d (left-padded to the field size is the
  * caller's business: given as stored), f->curve from the algorithm
  * identifier (an ECPrivateKey [0] parameters field, if present, must name the
@@ -35,7 +39,8 @@ webcrypto_status wc_der_parse_pkcs8(webcrypto_algorithm kind, const uint8_t *der
 /* Encodes f (as the backend's pkey_fields gives it) to a newly allocated
  * buffer, freed by the caller with webcrypto_buffer_free(*out, *out_len):
  * SPKI with rsaEncryption / id-ecPublicKey + namedCurve (uncompressed point
- * 04 || x || y) / the RFC 8410 identifiers; PKCS #8 v1 with RSAPrivateKey,
+ * 04 || x || y) / the RFC 8410 identifiers; PKCS #8 v1 with RSAPrivateKey
+ * (version 0, or 1 with otherPrimeInfos when f->oth_count > 0),
  * ECPrivateKey (version 1, d padded to the field size and [1] the public
  * point; no [0] parameters, the curve being in the AlgorithmIdentifier - as
  * Node and OpenSSL write it) or CurvePrivateKey. */

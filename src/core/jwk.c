@@ -395,6 +395,35 @@ static webcrypto_status expect_len(const char *name, wc_bytes b, size_t want) {
     return WEBCRYPTO_OK;
 }
 
+/* "oth" (RFC 7518 6.3.2.7): the third and further primes, a non-empty
+ * array of objects with the members r, d and t (others ignored, as in the
+ * key itself). Every entry is read, so that a malformed one is DataError
+ * whatever their number; more than WC_RSA_MAX_PRIMES primes in all is then
+ * NotSupportedError. */
+static webcrypto_status pkey_oth(json_t *oth, wc_jwk_pkey *k) {
+    if (!json_is_array(oth))
+        return wc_error(WEBCRYPTO_ERR_DATA, "JWK member \"oth\" has the wrong JSON type");
+    size_t count = json_array_size(oth);
+    if (count == 0) return wc_error(WEBCRYPTO_ERR_DATA, "JWK \"oth\" is empty");
+    for (size_t i = 0; i < count; i++) {
+        json_t *o = json_array_get(oth, i);
+        if (!json_is_object(o))
+            return wc_error(WEBCRYPTO_ERR_DATA, "JWK \"oth\" entry %zu is not an object", i);
+        wc_rsa_prime spare, *op = i < WC_RSA_MAX_PRIMES - 2 ? &k->f.oth[i] : &spare;
+        webcrypto_status st;
+        if ((st = pkey_member(o, "r", true, k, &op->r)) != WEBCRYPTO_OK ||
+            (st = pkey_member(o, "d", true, k, &op->d)) != WEBCRYPTO_OK ||
+            (st = pkey_member(o, "t", true, k, &op->t)) != WEBCRYPTO_OK)
+            return st;
+    }
+    if (count > WC_RSA_MAX_PRIMES - 2)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "JWK: RSA keys with more than %d primes are not supported",
+                        WC_RSA_MAX_PRIMES);
+    k->f.oth_count = count;
+    return WEBCRYPTO_OK;
+}
+
 static webcrypto_status pkey_parse(json_t *jwk, const wc_pkey_request *req, wc_jwk_pkey *k) {
     json_t *kty, *jalg, *use, *ops, *ext, *crv;
     webcrypto_status st;
@@ -430,9 +459,6 @@ static webcrypto_status pkey_parse(json_t *jwk, const wc_pkey_request *req, wc_j
     if (!k->buf) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory decoding a JWK");
     wc_pkey_fields *f = &k->f;
     if (wc_is_rsa(alg)) {
-        if (json_object_get(jwk, "oth"))
-            return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
-                            "JWK RSA keys with more than two primes (\"oth\") are not supported");
         if ((st = pkey_member(jwk, "n", true, k, &f->n)) != WEBCRYPTO_OK ||
             (st = pkey_member(jwk, "e", true, k, &f->e)) != WEBCRYPTO_OK)
             return st;
@@ -442,9 +468,11 @@ static webcrypto_status pkey_parse(json_t *jwk, const wc_pkey_request *req, wc_j
             wc_bytes *dst[] = {&f->d, &f->p, &f->q, &f->dp, &f->dq, &f->qi};
             for (size_t i = 0; i < 6; i++)
                 if ((st = pkey_member(jwk, names[i], true, k, dst[i])) != WEBCRYPTO_OK) return st;
+            json_t *oth = json_object_get(jwk, "oth");
+            if (oth && (st = pkey_oth(oth, k)) != WEBCRYPTO_OK) return st;
         } else {
-            const char *names[] = {"p", "q", "dp", "dq", "qi"};
-            for (size_t i = 0; i < 5; i++)
+            const char *names[] = {"p", "q", "dp", "dq", "qi", "oth"};
+            for (size_t i = 0; i < 6; i++)
                 if (json_object_get(jwk, names[i]))
                     return wc_error(WEBCRYPTO_ERR_DATA,
                                     "JWK has the private member \"%s\" but no \"d\"", names[i]);
@@ -513,6 +541,31 @@ static int put_b64(json_t *jwk, const char *name, wc_bytes b) {
     return r;
 }
 
+/* Adds "oth" for a key with more than two primes: entries with their
+ * members in lexicographic order (d, r, t). */
+static int put_oth(json_t *jwk, const wc_pkey_fields *f) {
+    if (f->oth_count == 0) return 0;
+    json_t *oth = json_array();
+    int bad = !oth;
+    for (size_t i = 0; !bad && i < f->oth_count; i++) {
+        json_t *o = json_object();
+        bad = !o;
+        if (!bad) bad |= put_b64(o, "d", f->oth[i].d);
+        if (!bad) bad |= put_b64(o, "r", f->oth[i].r);
+        if (!bad) bad |= put_b64(o, "t", f->oth[i].t);
+        if (o && json_array_append(oth, o)) bad = 1;
+        if (o && bad) wipe_json_tree(o);
+        json_decref(o); /* the array holds it now, wiped with the array */
+    }
+    if (!oth) return -1;
+    /* Our reference is kept, so that a failed set cannot free the entries
+     * unwiped; once set, the caller's tree wipe reaches them. */
+    int r = bad ? -1 : json_object_set(jwk, "oth", oth);
+    if (r) wipe_json_tree(oth);
+    json_decref(oth);
+    return r;
+}
+
 webcrypto_status wc_jwk_export_pkey(const webcrypto_key *key, const wc_pkey_fields *f,
                                     uint8_t **out, size_t *out_len) {
     bool priv = key->type == WEBCRYPTO_KEY_PRIVATE;
@@ -538,6 +591,7 @@ webcrypto_status wc_jwk_export_pkey(const webcrypto_key *key, const wc_pkey_fiel
         if (!bad) bad |= json_object_set(jwk, "key_ops", ops);
         if (!bad) bad |= json_object_set_new(jwk, "kty", json_string("RSA"));
         if (!bad) bad |= put_b64(jwk, "n", f->n);
+        if (!bad && priv) bad |= put_oth(jwk, f);
         if (!bad) bad |= put_b64(jwk, "p", priv ? f->p : none);
         if (!bad) bad |= put_b64(jwk, "q", priv ? f->q : none);
         if (!bad) bad |= put_b64(jwk, "qi", priv ? f->qi : none);

@@ -101,6 +101,8 @@ static webcrypto_status pad_ec_scalar(wc_pkey_fields *f, uint8_t *buf, size_t fs
  * above; pad_ec_scalar: d of the field size). What only this catches from
  * the public API: an RSA member over WC_RSA_MAX_MEMBER bytes (JWK, DER) and
  * an EC point of the wrong length or form (spki, and pkcs8's publicKey).
+ * Multi-prime RSA keys' further primes (oth) get the same checks as the
+ * other members; whether the backend takes them at all is checked after.
  * DataError, as the backends gave it when they checked this (the RSA
  * messages now name the member). */
 static webcrypto_status check_fields(webcrypto_algorithm kind, const wc_pkey_fields *f) {
@@ -116,6 +118,25 @@ static webcrypto_status check_fields(webcrypto_algorithm kind, const wc_pkey_fie
                 return wc_error(WEBCRYPTO_ERR_DATA,
                                 "RSA key: the member \"%s\" is %zu bytes, more than %d",
                                 names[i], m[i].n, WC_RSA_MAX_MEMBER);
+        }
+        /* The parsers give oth for private keys only, at most
+         * WC_RSA_MAX_PRIMES - 2 of them. */
+        if (f->oth_count > (f->is_private ? WC_RSA_MAX_PRIMES - 2 : 0))
+            return wc_error(WEBCRYPTO_ERR_DATA, "RSA key: %zu further primes", f->oth_count);
+        for (size_t i = 0; i < f->oth_count; i++) {
+            static const char *const oth_names[3] = {"r", "d", "t"};
+            const wc_bytes o[3] = {f->oth[i].r, f->oth[i].d, f->oth[i].t};
+            for (size_t j = 0; j < 3; j++) {
+                if (!o[j].p || o[j].n == 0)
+                    return wc_error(WEBCRYPTO_ERR_DATA,
+                                    "RSA key: the member \"%s\" of prime %zu is missing",
+                                    oth_names[j], i + 3);
+                if (o[j].n > WC_RSA_MAX_MEMBER)
+                    return wc_error(WEBCRYPTO_ERR_DATA,
+                                    "RSA key: the member \"%s\" of prime %zu is %zu bytes, more "
+                                    "than %d",
+                                    oth_names[j], i + 3, o[j].n, WC_RSA_MAX_MEMBER);
+            }
         }
         return WEBCRYPTO_OK;
     }
@@ -215,6 +236,12 @@ webcrypto_status wc_pkey_import(const webcrypto_backend *backend, webcrypto_key_
     if (st == WEBCRYPTO_OK && wc_is_ec(kind))
         st = pad_ec_scalar(&f, scalar, wc_curve_field_size(f.curve));
     if (st == WEBCRYPTO_OK) st = check_fields(kind, &f);
+    /* A well-formed key with more than two primes, which this backend's
+     * library cannot take (backend.h: WC_CAP_RSA_MULTI_PRIME). */
+    if (st == WEBCRYPTO_OK && f.oth_count > 0 && !(backend->caps & WC_CAP_RSA_MULTI_PRIME))
+        st = wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                      "%s cannot import multi-prime RSA keys (%zu primes)", backend->name,
+                      f.oth_count + 2);
     void *state = NULL;
     if (st == WEBCRYPTO_OK) st = backend->ops->pkey_import(backend->bctx, kind, &f, &state);
     bool is_private = f.is_private;

@@ -189,3 +189,11 @@ bool webcrypto_backend_supports(const webcrypto_backend *backend, webcrypto_algo
     return backend && (unsigned)alg < WEBCRYPTO_ALG_COUNT && alg != WEBCRYPTO_ALG_NONE &&
            (backend->caps & WC_CAP(alg));
 }
+
+bool webcrypto_backend_has_feature(const webcrypto_backend *backend, webcrypto_feature feature) {
+    if (!backend) return false;
+    switch (feature) {
+    case WEBCRYPTO_FEATURE_RSA_MULTI_PRIME: return (backend->caps & WC_CAP_RSA_MULTI_PRIME) != 0;
+    }
+    return false;
+}

@@ -155,6 +155,9 @@ uint64_t wc_ossl_pkey_init(void) {
     EVP_KEYEXCH *kex_ec = EVP_KEYEXCH_fetch(NULL, "ECDH", NULL);
     EVP_KEYEXCH *kex_x = EVP_KEYEXCH_fetch(NULL, "X25519", NULL);
 
+    /* Multi-prime RSA import: OpenSSL 3.0's RSA key management takes up to
+     * five primes (rsa_import). */
+    if (km_rsa) c |= WC_CAP_RSA_MULTI_PRIME;
     if (km_rsa && sig_rsa)
         c |= WC_CAP(WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5) | WC_CAP(WEBCRYPTO_ALG_RSA_PSS);
     if (km_rsa && enc_rsa) c |= WC_CAP(WEBCRYPTO_ALG_RSA_OAEP);
@@ -190,22 +193,39 @@ static void state_free(pkey_state *s) {
     free(s);
 }
 
-/* RSA: n, e (and d, p, q, dp, dq, qi), minimal big-endian. */
+/* OpenSSL's RSA members, in wc_pkey_fields order: n, e, d, p, q, dp, dq, qi,
+ * then r, d, t of the third to fifth primes (FACTORi, EXPONENTi and
+ * COEFFICIENT(i-1): its COEFFICIENT1 is qi). */
+#define OSSL_RSA_MAX_PRIMES 5 /* RSA_MAX_PRIME_NUM: its private key operations fail above */
+#define RSA_MAX_MEMBERS (8 + 3 * (OSSL_RSA_MAX_PRIMES - 2))
+static const char *const rsa_names[RSA_MAX_MEMBERS] = {
+    OSSL_PKEY_PARAM_RSA_N,           OSSL_PKEY_PARAM_RSA_E,
+    OSSL_PKEY_PARAM_RSA_D,           OSSL_PKEY_PARAM_RSA_FACTOR1,
+    OSSL_PKEY_PARAM_RSA_FACTOR2,     OSSL_PKEY_PARAM_RSA_EXPONENT1,
+    OSSL_PKEY_PARAM_RSA_EXPONENT2,   OSSL_PKEY_PARAM_RSA_COEFFICIENT1,
+    OSSL_PKEY_PARAM_RSA_FACTOR3,     OSSL_PKEY_PARAM_RSA_EXPONENT3,
+    OSSL_PKEY_PARAM_RSA_COEFFICIENT2, OSSL_PKEY_PARAM_RSA_FACTOR4,
+    OSSL_PKEY_PARAM_RSA_EXPONENT4,   OSSL_PKEY_PARAM_RSA_COEFFICIENT3,
+    OSSL_PKEY_PARAM_RSA_FACTOR5,     OSSL_PKEY_PARAM_RSA_EXPONENT5,
+    OSSL_PKEY_PARAM_RSA_COEFFICIENT4,
+};
+
+/* RSA: n, e (and d, p, q, dp, dq, qi, and s->f.oth_count further primes),
+ * minimal big-endian. */
 static webcrypto_status rsa_fields(pkey_state *s) {
-    static const char *const names[8] = {
-        OSSL_PKEY_PARAM_RSA_N,         OSSL_PKEY_PARAM_RSA_E,
-        OSSL_PKEY_PARAM_RSA_D,         OSSL_PKEY_PARAM_RSA_FACTOR1,
-        OSSL_PKEY_PARAM_RSA_FACTOR2,   OSSL_PKEY_PARAM_RSA_EXPONENT1,
-        OSSL_PKEY_PARAM_RSA_EXPONENT2, OSSL_PKEY_PARAM_RSA_COEFFICIENT1,
-    };
-    wc_bytes *dst[8] = {&s->f.n, &s->f.e, &s->f.d, &s->f.p,
-                        &s->f.q, &s->f.dp, &s->f.dq, &s->f.qi};
-    BIGNUM *bn[8] = {NULL};
-    int count = s->f.is_private ? 8 : 2;
+    wc_bytes *dst[RSA_MAX_MEMBERS] = {&s->f.n, &s->f.e, &s->f.d, &s->f.p,
+                                      &s->f.q, &s->f.dp, &s->f.dq, &s->f.qi};
+    for (size_t i = 0; i < s->f.oth_count; i++) {
+        dst[8 + 3 * i] = &s->f.oth[i].r;
+        dst[8 + 3 * i + 1] = &s->f.oth[i].d;
+        dst[8 + 3 * i + 2] = &s->f.oth[i].t;
+    }
+    BIGNUM *bn[RSA_MAX_MEMBERS] = {NULL};
+    size_t count = s->f.is_private ? 8 + 3 * s->f.oth_count : 2;
     webcrypto_status st = WEBCRYPTO_OK;
     size_t total = 0;
-    for (int i = 0; i < count; i++) {
-        if (EVP_PKEY_get_bn_param(s->pkey, names[i], &bn[i]) != 1) {
+    for (size_t i = 0; i < count; i++) {
+        if (EVP_PKEY_get_bn_param(s->pkey, rsa_names[i], &bn[i]) != 1) {
             st = wc_ossl_fail("reading the RSA key");
             goto done;
         }
@@ -218,7 +238,7 @@ static webcrypto_status rsa_fields(pkey_state *s) {
     }
     s->mem_len = total;
     uint8_t *w = s->mem;
-    for (int i = 0; i < count; i++) {
+    for (size_t i = 0; i < count; i++) {
         int n = BN_bn2bin(bn[i], w);
         dst[i]->p = w;
         dst[i]->n = (size_t)n;
@@ -231,7 +251,7 @@ static webcrypto_status rsa_fields(pkey_state *s) {
     }
     s->size = (size_t)bytes;
 done:
-    for (int i = 0; i < count; i++) BN_clear_free(bn[i]);
+    for (size_t i = 0; i < count; i++) BN_clear_free(bn[i]);
     return st;
 }
 
@@ -284,9 +304,10 @@ static webcrypto_status okp_fields(pkey_state *s) {
     return WEBCRYPTO_OK;
 }
 
-/* Takes pkey into a new state and reads its material; frees pkey on failure. */
+/* Takes pkey into a new state and reads its material (an RSA private key's
+ * oth_count further primes too); frees pkey on failure. */
 static webcrypto_status state_new(webcrypto_algorithm kind, EVP_PKEY *pkey, bool is_private,
-                                  const curve_info *curve, void **state) {
+                                  size_t oth_count, const curve_info *curve, void **state) {
     pkey_state *s = calloc(1, sizeof *s);
     if (!s) {
         EVP_PKEY_free(pkey);
@@ -297,6 +318,7 @@ static webcrypto_status state_new(webcrypto_algorithm kind, EVP_PKEY *pkey, bool
     s->pkey = pkey;
     s->curve = curve;
     s->f.is_private = is_private;
+    s->f.oth_count = oth_count;
     s->f.curve = curve ? (webcrypto_named_curve)(curve - curves) : WEBCRYPTO_CURVE_NONE;
     webcrypto_status st = s->type == KT_RSA  ? rsa_fields(s)
                           : s->type == KT_EC ? ec_fields(s)
@@ -387,46 +409,48 @@ static int usable_modulus(BIGNUM *m) {
     return BN_is_zero(m) || BN_is_negative(m) ? BN_one(m) : 1;
 }
 
-/* RSA private key consistency (RFC 8017 section 3.2): n = pq, dp = d mod
- * (p-1) with e dp = 1 mod (p-1), the same for q, and qi q = 1 mod p with
- * qi < p (so e d = 1 mod lambda(n)). Like BoringSSL's RSA_check_key, p and q
- * are not tested for primality: OpenSSL's EVP_PKEY_pairwise_check does, and
- * costs about 100 ms per 2048-bit key (measured), on every import.
+/* RSA private key consistency (RFC 8017 section 3.2): n is the product of
+ * the primes p, q, r_3.. (each > 1), each prime's CRT exponent is d mod
+ * (prime - 1) with e exp = 1 mod (prime - 1), qi q = 1 mod p with qi < p,
+ * and each further prime's coefficient t_i (r_1 ... r_(i-1)) = 1 mod r_i
+ * with t_i < r_i (so e d = 1 mod lambda(n), and the primes are pairwise
+ * coprime). Like BoringSSL's RSA_check_key, the primes are not tested for
+ * primality: OpenSSL's EVP_PKEY_pairwise_check does, and costs about 100 ms
+ * per 2048-bit key (measured), on every import.
  * The members are secret: they are flagged BN_FLG_CONSTTIME (OpenSSL's
  * constant-time division and sizing) and every check runs whatever the
  * others found, comparing the values as bytes of n's length in constant time
  * (CRYPTO_memcmp, ct_less) into one flag. Each value is encoded once: the
  * encoding costs more than the comparisons.
- * bn: n, e, d, p, q, dp, dq, qi; only the flags of d..qi change. Returns 1
- * consistent, 0 not, -1 error. */
-static int rsa_consistent(BIGNUM *const bn[8]) {
-    const BIGNUM *n = bn[0], *e = bn[1], *d = bn[2], *p = bn[3], *q = bn[4];
-    const BIGNUM *dp = bn[5], *dq = bn[6], *qi = bn[7];
-    size_t k = (size_t)BN_num_bytes(n);
+ * bn: n, e, d, p, q, dp, dq, qi, then r, d, t of each of the oth further
+ * primes; only the flags of d onwards change. Returns 1 consistent, 0 not,
+ * -1 error. */
+static int rsa_consistent(BIGNUM *const *bn, size_t oth) {
+    const BIGNUM *n = bn[0], *e = bn[1], *d = bn[2], *p = bn[3], *q = bn[4], *qi = bn[7];
+    size_t k = (size_t)BN_num_bytes(n), members = 8 + 3 * oth;
     if (k == 0) return 0;
-    for (int i = 2; i < 8; i++) BN_set_flags(bn[i], BN_FLG_CONSTTIME);
-    /* n, p, and two for the values compared (zeroed: BN_bn2binpad leaves a
-     * buffer as it was when the value does not fit) */
+    for (size_t i = 2; i < members; i++) BN_set_flags(bn[i], BN_FLG_CONSTTIME);
+    /* n, a prime, and two for the values compared (zeroed: BN_bn2binpad
+     * leaves a buffer as it was when the value does not fit) */
     uint8_t *buf = OPENSSL_zalloc(4 * k);
     BN_CTX *ctx = BN_CTX_secure_new();
     int ret = -1;
     if (!buf || !ctx) goto out;
     uint8_t *nb = buf, *pb = buf + k, *sa = buf + 2 * k, *sb = buf + 3 * k;
     BN_CTX_start(ctx);
-    BIGNUM *t = BN_CTX_get(ctx), *m = BN_CTX_get(ctx);
-    if (!m || !bn_bytes(n, nb, k)) goto done;
-    /* BN_CTX_get clears the flag; t and m hold values derived from secrets */
+    BIGNUM *t = BN_CTX_get(ctx), *m = BN_CTX_get(ctx), *prod = BN_CTX_get(ctx);
+    if (!prod || !bn_bytes(n, nb, k)) goto done;
+    /* BN_CTX_get clears the flag; these hold values derived from secrets */
     BN_set_flags(t, BN_FLG_CONSTTIME);
     BN_set_flags(m, BN_FLG_CONSTTIME);
-    /* p, q > 1 and n = p q */
-    unsigned ok = bn_bytes(p, pb, k) & bn_bytes(q, sa, k);
-    ok &= (ct_equals_small(pb, k, 0) | ct_equals_small(pb, k, 1)) ^ 1u;
-    ok &= (ct_equals_small(sa, k, 0) | ct_equals_small(sa, k, 1)) ^ 1u;
-    if (!BN_mul(t, p, q, ctx)) goto done;
-    ok &= bn_bytes(t, sa, k) & (unsigned)(CRYPTO_memcmp(sa, nb, k) == 0);
-    /* the CRT exponents, for (prime, exponent) = (p, dp) then (q, dq) */
-    for (int i = 0; i < 2; i++) {
-        const BIGNUM *prime = i ? q : p, *exp = i ? dq : dp;
+    BN_set_flags(prod, BN_FLG_CONSTTIME);
+    unsigned ok = 1;
+    /* each prime > 1, and its CRT exponent: (p, dp), (q, dq), then (r, d) */
+    for (size_t i = 0; i < 2 + oth; i++) {
+        const BIGNUM *prime = i == 0 ? p : i == 1 ? q : bn[8 + 3 * (i - 2)];
+        const BIGNUM *exp = i == 0 ? bn[5] : i == 1 ? bn[6] : bn[8 + 3 * (i - 2) + 1];
+        ok &= bn_bytes(prime, sa, k);
+        ok &= (ct_equals_small(sa, k, 0) | ct_equals_small(sa, k, 1)) ^ 1u;
         if (!BN_sub(m, prime, BN_value_one()) || !usable_modulus(m) || !BN_mod(t, d, m, ctx))
             goto done;
         ok &= bn_bytes(t, sa, k) & bn_bytes(exp, sb, k);
@@ -435,9 +459,21 @@ static int rsa_consistent(BIGNUM *const bn[8]) {
         ok &= bn_bytes(t, sa, k) & ct_equals_small(sa, k, 1);
     }
     /* qi = q^-1 mod p */
-    ok &= bn_bytes(qi, sa, k) & ct_less(sa, pb, k);
+    ok &= bn_bytes(p, pb, k) & bn_bytes(qi, sa, k) & ct_less(sa, pb, k);
     if (!BN_copy(m, p) || !usable_modulus(m) || !BN_mod_mul(t, qi, q, m, ctx)) goto done;
     ok &= bn_bytes(t, sa, k) & ct_equals_small(sa, k, 1);
+    /* t_i = (product of the primes before r_i)^-1 mod r_i; then n = the
+     * product of all */
+    if (!BN_mul(prod, p, q, ctx)) goto done;
+    for (size_t i = 0; i < oth; i++) {
+        const BIGNUM *r = bn[8 + 3 * i], *coef = bn[8 + 3 * i + 2];
+        ok &= bn_bytes(r, pb, k) & bn_bytes(coef, sa, k) & ct_less(sa, pb, k);
+        if (!BN_copy(m, r) || !usable_modulus(m) || !BN_mod_mul(t, coef, prod, m, ctx) ||
+            !BN_mul(prod, prod, r, ctx))
+            goto done;
+        ok &= bn_bytes(t, sa, k) & ct_equals_small(sa, k, 1);
+    }
+    ok &= bn_bytes(prod, sa, k) & (unsigned)(CRYPTO_memcmp(sa, nb, k) == 0);
     ret = (int)ok;
 done:
     BN_CTX_end(ctx); /* clears the secure temporaries */
@@ -447,18 +483,29 @@ out:
     return ret;
 }
 
+/* The most primes OpenSSL 3.0 accepts in a key of `bits` (its
+ * ossl_rsa_multip_cap, which EVP_PKEY_check and key generation apply; not
+ * exported): 2 below 1024 bits, 3 below 4096, 4 below 8192, else 5. */
+static size_t ossl_max_primes(int bits) {
+    return bits < 1024 ? 2 : bits < 4096 ? 3 : bits < 8192 ? 4 : OSSL_RSA_MAX_PRIMES;
+}
+
 static webcrypto_status rsa_import(webcrypto_algorithm kind, const wc_pkey_fields *f,
                                    void **state) {
-    static const char *const names[8] = {
-        OSSL_PKEY_PARAM_RSA_N,         OSSL_PKEY_PARAM_RSA_E,
-        OSSL_PKEY_PARAM_RSA_D,         OSSL_PKEY_PARAM_RSA_FACTOR1,
-        OSSL_PKEY_PARAM_RSA_FACTOR2,   OSSL_PKEY_PARAM_RSA_EXPONENT1,
-        OSSL_PKEY_PARAM_RSA_EXPONENT2, OSSL_PKEY_PARAM_RSA_COEFFICIENT1,
-    };
     /* Each member present, at most WC_RSA_MAX_MEMBER bytes (the contract). */
-    const wc_bytes src[8] = {f->n, f->e, f->d, f->p, f->q, f->dp, f->dq, f->qi};
-    int count = f->is_private ? 8 : 2;
-    BIGNUM *bn[8] = {NULL};
+    size_t oth = f->oth_count; /* 0 for a public key (the contract) */
+    if (oth > OSSL_RSA_MAX_PRIMES - 2)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "OpenSSL: RSA keys with more than %d primes are not supported (%zu)",
+                        OSSL_RSA_MAX_PRIMES, oth + 2);
+    wc_bytes src[RSA_MAX_MEMBERS] = {f->n, f->e, f->d, f->p, f->q, f->dp, f->dq, f->qi};
+    for (size_t i = 0; i < oth; i++) {
+        src[8 + 3 * i] = f->oth[i].r;
+        src[8 + 3 * i + 1] = f->oth[i].d;
+        src[8 + 3 * i + 2] = f->oth[i].t;
+    }
+    size_t count = f->is_private ? 8 + 3 * oth : 2;
+    BIGNUM *bn[RSA_MAX_MEMBERS] = {NULL};
     OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
     EVP_PKEY *pkey = NULL;
     webcrypto_status st = WEBCRYPTO_OK;
@@ -466,13 +513,13 @@ static webcrypto_status rsa_import(webcrypto_algorithm kind, const wc_pkey_field
         st = no_memory("OSSL_PARAM_BLD_new");
         goto done;
     }
-    for (int i = 0; i < count; i++) {
+    for (size_t i = 0; i < count; i++) {
         bn[i] = bn_from(src[i], i >= 2);
         if (!bn[i]) {
             st = no_memory("BN_bin2bn");
             goto done;
         }
-        if (OSSL_PARAM_BLD_push_BN(bld, names[i], bn[i]) != 1) {
+        if (OSSL_PARAM_BLD_push_BN(bld, rsa_names[i], bn[i]) != 1) {
             st = wc_ossl_fail("OSSL_PARAM_BLD_push_BN");
             goto done;
         }
@@ -484,8 +531,14 @@ static webcrypto_status rsa_import(webcrypto_algorithm kind, const wc_pkey_field
         st = wc_error(WEBCRYPTO_ERR_DATA, "RSA key: invalid modulus or public exponent");
         goto done;
     }
+    if (oth + 2 > ossl_max_primes(BN_num_bits(bn[0]))) {
+        st = wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                      "OpenSSL: a %d-bit RSA key may have at most %zu primes, not %zu",
+                      BN_num_bits(bn[0]), ossl_max_primes(BN_num_bits(bn[0])), oth + 2);
+        goto done;
+    }
     if (f->is_private) {
-        int r = rsa_consistent(bn);
+        int r = rsa_consistent(bn, oth);
         if (r < 0) {
             st = wc_ossl_fail("checking the RSA private key");
             goto done;
@@ -497,13 +550,13 @@ static webcrypto_status rsa_import(webcrypto_algorithm kind, const wc_pkey_field
     }
     st = from_data("RSA", f->is_private ? EVP_PKEY_KEYPAIR : EVP_PKEY_PUBLIC_KEY, bld, &pkey);
 done:
-    for (int i = 0; i < count; i++) BN_clear_free(bn[i]);
+    for (size_t i = 0; i < count; i++) BN_clear_free(bn[i]);
     OSSL_PARAM_BLD_free(bld);
     if (st != WEBCRYPTO_OK) {
         EVP_PKEY_free(pkey);
         return st;
     }
-    return state_new(kind, pkey, f->is_private, NULL, state);
+    return state_new(kind, pkey, f->is_private, oth, NULL, state);
 }
 
 static webcrypto_status ec_import(webcrypto_algorithm kind, const wc_pkey_fields *f,
@@ -586,7 +639,7 @@ done:
         EVP_PKEY_free(pkey);
         return st;
     }
-    return state_new(kind, pkey, f->is_private, ci, state);
+    return state_new(kind, pkey, f->is_private, 0, ci, state);
 }
 
 static webcrypto_status okp_import(webcrypto_algorithm kind, const wc_pkey_fields *f,
@@ -615,7 +668,7 @@ static webcrypto_status okp_import(webcrypto_algorithm kind, const wc_pkey_field
                             "%s key: the public key does not match the private key", shown);
         }
     }
-    return state_new(kind, pkey, f->is_private, NULL, state);
+    return state_new(kind, pkey, f->is_private, 0, NULL, state);
 }
 
 webcrypto_status wc_ossl_pkey_import(const void *bctx, webcrypto_algorithm kind,
@@ -687,7 +740,7 @@ done:
         EVP_PKEY_free(pkey);
         return st;
     }
-    return state_new(kind, pkey, true, ci, state);
+    return state_new(kind, pkey, true, 0, ci, state);
 }
 
 webcrypto_status wc_ossl_pkey_fields(const void *state, wc_pkey_fields *out) {
