@@ -390,7 +390,13 @@ static void test_import_wipes_string_nodes(void **state) {
         check_import("RSA private", text, &rsa, WEBCRYPTO_OK, v, 6);
         jwk = with_members(text, "\"oth\":[{\"r\":\"" OTH_R "\",\"d\":\"" OTH_D
                                  "\",\"t\":\"" OTH_T "\"}],");
-        check_import("RSA private with oth", jwk, &rsa, WEBCRYPTO_ERR_NOT_SUPPORTED, v, 9);
+        /* A backend that imports multi-prime keys finds these made-up
+         * primes inconsistent (DataError); the others refuse the form. */
+        const webcrypto_status with_oth =
+            webcrypto_backend_has_feature(tu_backend(), WEBCRYPTO_FEATURE_RSA_MULTI_PRIME)
+                ? WEBCRYPTO_ERR_DATA
+                : WEBCRYPTO_ERR_NOT_SUPPORTED;
+        check_import("RSA private with oth", jwk, &rsa, with_oth, v, 9);
         free(jwk);
         for (size_t i = 0; i < 6; i++) free((char *)v[i]);
         free_jwk(text);
