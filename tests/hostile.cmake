@@ -10,3 +10,11 @@ foreach(b ${WEBCRYPTO_TEST_BACKENDS})
     ENVIRONMENT "WEBCRYPTO_TEST_BACKEND=${b};WEBCRYPTO_TEST_SLOW=1;WEBCRYPTO_MODULE_DIR=${WEBCRYPTO_MODULE_BUILD_DIR};${WEBCRYPTO_TEST_ENVIRONMENT}"
     LABELS slow SKIP_RETURN_CODE 77 RUN_SERIAL TRUE)
 endforeach()
+
+# The command under hostile conditions (closed descriptors, device nodes made
+# with mknod in a temporary directory, signals, oversized key files).
+if(WEBCRYPTO_BUILD_CLI)
+  add_test(NAME cli_hostile COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli_hostile_test.sh $<TARGET_FILE:webcrypto_cli>)
+  set_tests_properties(cli_hostile PROPERTIES SKIP_RETURN_CODE 77
+    ENVIRONMENT "WEBCRYPTO_MODULE_DIR=${WEBCRYPTO_MODULE_BUILD_DIR};${WEBCRYPTO_TEST_ENVIRONMENT}")
+endif()

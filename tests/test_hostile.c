@@ -380,10 +380,34 @@ static void test_auth_failure_messages(void **state) {
     assert_true(ran > 0);
 }
 
+/* A private EC scalar of n (the group order): BoringSSL's own reason was
+ * "WRONG_ORDER"; every backend now says what the openssl backend says. */
+static void test_ec_range_message(void **state) {
+    (void)state;
+    tu_require(WEBCRYPTO_ALG_ECDSA);
+    const webcrypto_backend *b = tu_backend();
+    static const char jwk[] =
+        "{\"kty\":\"EC\",\"crv\":\"P-256\","
+        "\"x\":\"axfR8uEsQkf4vOblY6RA8ncDfYEt6zOg9KE5RdiYwpY\","
+        "\"y\":\"T-NC4v4af5uO5-tKfA-eFivOM1drMV7Oy7ZAaDe_UfU\","
+        "\"d\":\"_____wAAAAD__________7zm-q2nF56E87nKwvxjJVE\"}";
+    webcrypto_params p = {.name = WEBCRYPTO_ALG_ECDSA, .named_curve = WEBCRYPTO_CURVE_P256};
+    webcrypto_key *key = NULL;
+    webcrypto_status st = webcrypto_import_key(b, WEBCRYPTO_FORMAT_JWK, (const uint8_t *)jwk,
+                                               sizeof jwk - 1, &p, false, WEBCRYPTO_USAGE_SIGN,
+                                               &key);
+    if (st != WEBCRYPTO_ERR_DATA)
+        fail_msg("d = n: %s, expected DataError", webcrypto_status_name(st));
+    const char *m = webcrypto_error_message();
+    if (strstr(m, "WRONG_ORDER") || strncmp(m, "EC key: ", 8) != 0)
+        fail_msg("d = n: message \"%s\" is not the WebCrypto-level one", m);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_null_iv_type_error),
         cmocka_unit_test(test_auth_failure_messages),
+        cmocka_unit_test(test_ec_range_message),
         cmocka_unit_test(test_hkdf_long_info),
         cmocka_unit_test(test_pbkdf2_salt_2g),
         cmocka_unit_test(test_hkdf_salt_2g),
