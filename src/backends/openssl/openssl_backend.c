@@ -865,7 +865,9 @@ static webcrypto_status ossl_pbkdf2(const void *bctx, webcrypto_algorithm hash,
  * default IV when none is given; unwrap fails the update on a bad check value. */
 static webcrypto_status aes_kw_run(const aes_state *s, bool wrap, const uint8_t *in, size_t len,
                                    uint8_t *out) {
-    if (len > INT_MAX - 8) return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-KW: input too long");
+    if (len > INT_MAX - 8)
+        return wc_error(WEBCRYPTO_ERR_OPERATION,
+                        "AES-KW: OpenSSL takes at most 2147483639 bytes (its length is an int)");
     EVP_CIPHER_CTX *c = NULL;
     webcrypto_status st = cipher_start(wrap ? s->enc : s->dec, wrap ? 1 : 0, NULL, 0, &c);
     if (st != WEBCRYPTO_OK) return st;
