@@ -17,4 +17,9 @@ if(WEBCRYPTO_BUILD_CLI)
   add_test(NAME cli_hostile COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli_hostile_test.sh $<TARGET_FILE:webcrypto_cli>)
   set_tests_properties(cli_hostile PROPERTIES SKIP_RETURN_CODE 77
     ENVIRONMENT "WEBCRYPTO_MODULE_DIR=${WEBCRYPTO_MODULE_BUILD_DIR};${WEBCRYPTO_TEST_ENVIRONMENT}")
+  # It starts the JVM (jca checks): the environment tests/jca.cmake gives
+  # such tests (libjsig, the sanitizer options a JVM needs).
+  if(COMMAND webcrypto_jca_env AND WEBCRYPTO_JCA_JDK)
+    webcrypto_jca_env(cli_hostile ${WEBCRYPTO_JCA_JDK})
+  endif()
 endif()

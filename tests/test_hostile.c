@@ -201,7 +201,7 @@ static void test_hkdf_salt_4g(void **state) {
 
 /* RFC 5869: PRK = HMAC(salt, IKM); T(1) = HMAC(PRK, info || 1),
  * T(2) = HMAC(PRK, T(1) || info || 2). Checked on the backend under test
- * and compared with every other backend available. */
+ * and compared with the openssl and boringssl backends when available. */
 static void test_hkdf_long_info(void **state) {
     (void)state;
     tu_require(WEBCRYPTO_ALG_HKDF, WEBCRYPTO_ALG_HMAC, WEBCRYPTO_ALG_SHA_256);
@@ -223,8 +223,10 @@ static void test_hkdf_long_info(void **state) {
         memcpy(info + n, (uint8_t[]){2}, 1);
         hmac2(b, prk, 32, want, 32, info, n + 1, want + 32);
         assert_memory_equal(got, want, 64);
-        const char *others[] = {"openssl", "boringssl", "jca"};
-        for (size_t o = 0; o < 3; o++) {
+        /* Not jca from another backend's test: a JVM there would defeat
+         * LeakSanitizer (tests/jca.cmake); jca's own tests compare with these. */
+        const char *others[] = {"openssl", "boringssl"};
+        for (size_t o = 0; o < 2; o++) {
             const webcrypto_backend *ob = NULL;
             if (webcrypto_backend_get(others[o], &ob) != WEBCRYPTO_OK) continue;
             uint8_t other[64];
