@@ -6,7 +6,7 @@
  * library's. The tool adds argument parsing, I/O, and the guarantee that
  * nothing is written to the destination unless the whole operation succeeded.
  */
-#define _XOPEN_SOURCE 700 /* mkstemp, fsync, fileno, realpath */
+#define _XOPEN_SOURCE 700 /* mkstemp, fsync, fileno, realpath, sigaction, fchown */
 
 #include <errno.h>
 #include <limits.h>
@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,6 +37,12 @@ enum {
 };
 
 #define CHUNK ((size_t)64 * 1024)
+/* Key files (JWK, PEM, DER) larger than this are refused before parsing. */
+#define MAX_KEY_FILE ((size_t)1 << 20)
+
+/* Descriptors 0-2 that were closed when the program started (now /dev/null,
+ * so that no file the program opens takes their place). */
+static bool stdin_closed, stdout_closed;
 
 static const char usage_text[] =
     "Usage: webcrypto [--backend NAME] COMMAND [ARGS] [OPTIONS]\n"
@@ -128,10 +136,19 @@ static const char usage_text[] =
     "                  as WebCrypto says\n"
     "  --out FILE      write the result to FILE instead of stdout: a temporary file in\n"
     "                  FILE's directory, renamed over FILE only on success (AES-CBC and\n"
-    "                  AES-CTR then stream, so data need not fit in memory)\n"
-    "  --out-private FILE, --out-public FILE  generate-key for key pairs: the two JWKs\n"
+    "                  AES-CTR then stream, so data need not fit in memory). An existing\n"
+    "                  FILE keeps its mode (and owner, as root); a new one is made 0600;\n"
+    "                  a symbolic link stays and the file it names is replaced (hard\n"
+    "                  links to FILE then keep the old content). A device, FIFO or socket\n"
+    "                  is written in place, never replaced, and its write errors count\n"
+    "                  (--out /dev/full fails). SIGINT, SIGTERM, SIGHUP, SIGQUIT and\n"
+    "                  SIGPIPE remove the temporary file; SIGKILL can leave .FILE.tmp.*\n"
+    "  --out-private FILE, --out-public FILE  generate-key for key pairs: the two JWKs,\n"
+    "                  written only when both are complete; on any failure both files\n"
+    "                  are as they were\n"
     "  --              end of options\n"
-    "FILE absent or \"-\" means standard input. HEX is an even number of hex digits\n"
+    "FILE absent or \"-\" means standard input (an error if it is closed). Key files\n"
+    "(JWK, PEM, DER) are at most 1 MiB (DataError). HEX is an even number of hex digits\n"
     "(\"\" is empty). Output goes to stdout only after the whole operation succeeded.\n"
     "\n"
     "Errors are reported on stderr as \"webcrypto: KIND: MESSAGE\", KIND being a\n"
@@ -257,6 +274,7 @@ static const char *display_name(const char *path) {
 
 static int open_input(const char *path, FILE **out) {
     if (is_stdin(path)) {
+        if (stdin_closed) return io_error("cannot read", "<stdin>", EBADF);
         *out = stdin;
         return EXIT_OK;
     }
@@ -279,8 +297,11 @@ static int read_chunk(FILE *fp, const char *path, uint8_t *buf, size_t cap, size
 
 /* Reads a whole file into memory. Growth copies and wipes, since the data may
  * be a key or plaintext. On success *out (never NULL) holds *out_len bytes in
- * an allocation of *out_cap bytes, all of which the caller wipes. */
-static int read_all(const char *path, uint8_t **out, size_t *out_len, size_t *out_cap) {
+ * an allocation of *out_cap bytes, all of which the caller wipes. More than
+ * `max` bytes (SIZE_MAX: no limit) is a DataError, found before reading
+ * further (a key file of /dev/zero ends there). */
+static int read_all(const char *path, size_t max, uint8_t **out, size_t *out_len,
+                    size_t *out_cap) {
     FILE *fp;
     int rc = open_input(path, &fp);
     if (rc) return rc;
@@ -310,6 +331,12 @@ static int read_all(const char *path, uint8_t **out, size_t *out_len, size_t *ou
         rc = read_chunk(fp, path, buf + len, cap - len, &got);
         if (rc) break;
         len += got;
+        if (len > max) {
+            print_error(webcrypto_status_name(WEBCRYPTO_ERR_DATA),
+                        "%s: a key file is at most %zu bytes", display_name(path), max);
+            rc = EXIT_CRYPTO;
+            break;
+        }
         if (feof(fp)) break;
     }
     close_input(fp);
@@ -328,40 +355,162 @@ static int read_all(const char *path, uint8_t **out, size_t *out_len, size_t *ou
 /* ------------------------------------------------------------------------ */
 
 typedef struct sink {
-    const char *path; /* NULL: stdout */
+    const char *path;   /* NULL: stdout */
+    const char *target; /* the file replaced: path, or what its symbolic link names */
+    char *resolved;     /* target's storage when path is a symbolic link */
     char *tmp_path;
     FILE *fp;
+    bool direct;    /* a device, FIFO or socket: written in place, never replaced */
+    bool had_old;   /* target existed: its mode and owner are kept */
+    struct stat old;
     uint8_t *buf; /* stdout mode: everything written so far */
     size_t len, cap;
 } sink;
+
+/* Temporary files hold output that is not yet valid (unauthenticated
+ * plaintext, half a key pair): a signal that ends the program removes them.
+ * The handler only unlinks registered names and re-raises the signal with
+ * its default action (both async-signal-safe); registration changes with
+ * those signals blocked. SIGKILL cannot be caught: it can leave a
+ * .NAME.tmp.XXXXXX file (mode 0600) beside NAME. */
+#define MAX_TEMPS 3
+static char *volatile temp_files[MAX_TEMPS];
+static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+#define N_CLEANUP_SIGNALS (sizeof cleanup_signals / sizeof cleanup_signals[0])
+
+static void on_fatal_signal(int sig) {
+    for (int i = 0; i < MAX_TEMPS; i++) {
+        char *t = temp_files[i];
+        if (t) unlink(t);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig); /* delivered when the handler returns: sig is blocked in it */
+}
+
+static void install_signal_cleanup(void) {
+    for (size_t i = 0; i < N_CLEANUP_SIGNALS; i++) {
+        struct sigaction old;
+        if (sigaction(cleanup_signals[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN)
+            continue; /* e.g. nohup's SIGHUP stays ignored */
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_fatal_signal;
+        sigemptyset(&sa.sa_mask);
+        for (size_t j = 0; j < N_CLEANUP_SIGNALS; j++) sigaddset(&sa.sa_mask, cleanup_signals[j]);
+        sigaction(cleanup_signals[i], &sa, NULL);
+    }
+}
+
+static void signals_block(sigset_t *old) {
+    sigset_t set;
+    sigemptyset(&set);
+    for (size_t i = 0; i < N_CLEANUP_SIGNALS; i++) sigaddset(&set, cleanup_signals[i]);
+    sigprocmask(SIG_BLOCK, &set, old);
+}
+
+static void signals_restore(const sigset_t *old) { sigprocmask(SIG_SETMASK, old, NULL); }
+
+/* Call with the signals blocked. */
+static void temp_register(char *path) {
+    for (int i = 0; i < MAX_TEMPS; i++)
+        if (!temp_files[i]) {
+            temp_files[i] = path;
+            return;
+        }
+}
+
+static void temp_unregister(const char *path) {
+    for (int i = 0; i < MAX_TEMPS; i++)
+        if (temp_files[i] == path) temp_files[i] = NULL;
+}
+
+/* A name beside `target` ("DIR/.BASE<suffix>"); caller frees. */
+static char *name_beside(const char *target, const char *suffix) {
+    const char *slash = strrchr(target, '/');
+    size_t dir_len = slash ? (size_t)(slash - target) + 1 : 0;
+    size_t n = strlen(target) + 2 + strlen(suffix);
+    char *out = malloc(n);
+    if (out) snprintf(out, n, "%.*s.%s%s", (int)dir_len, target, target + dir_len, suffix);
+    return out;
+}
+
+/* Removes and forgets the temporary file, if any. */
+static void sink_abort_path(sink *s) {
+    if (s->tmp_path) {
+        sigset_t old;
+        signals_block(&old);
+        unlink(s->tmp_path);
+        temp_unregister(s->tmp_path);
+        signals_restore(&old);
+        free(s->tmp_path);
+        s->tmp_path = NULL;
+    }
+    free(s->resolved);
+    s->resolved = NULL;
+}
 
 static int sink_open(sink *s, const char *path) {
     memset(s, 0, sizeof *s);
     s->path = path;
     if (!path) return EXIT_OK;
-    /* The temporary file lives beside FILE so that rename() is atomic. */
     const char *slash = strrchr(path, '/');
-    size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
-    const char *base = path + dir_len;
-    if (!*base) return usage_error("--out: not a file name: %s", path);
-    size_t n = dir_len + 1 + strlen(base) + sizeof ".tmp.XXXXXX";
-    s->tmp_path = malloc(n);
-    if (!s->tmp_path) return no_memory();
-    snprintf(s->tmp_path, n, "%.*s.%s.tmp.XXXXXX", (int)dir_len, path, base);
-    int fd = mkstemp(s->tmp_path); /* mode 0600: the output may be plaintext */
+    if (!*(slash ? slash + 1 : path)) return usage_error("--out: not a file name: %s", path);
+    /* What FILE is decides how it is written (--help, docs/ROBUSTNESS.md). */
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) return io_error("cannot write to", path, EISDIR);
+        if (!S_ISREG(st.st_mode)) {
+            /* A device, FIFO or socket is written in place: replacing it by a
+             * regular file would break it (and /dev/full must report ENOSPC). */
+            int fd = open(path, O_WRONLY | O_NOCTTY | O_APPEND);
+            if (fd < 0) return io_error("cannot open", path, errno);
+            s->fp = fdopen(fd, "wb");
+            if (!s->fp) {
+                int err = errno;
+                close(fd);
+                return io_error("cannot open", path, err);
+            }
+            s->direct = true;
+            return EXIT_OK;
+        }
+        s->had_old = true;
+        s->old = st;
+    } else if (errno != ENOENT) {
+        return io_error("cannot open", path, errno);
+    }
+    struct stat lst;
+    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        /* The file the link names is replaced; the link stays. */
+        if (!s->had_old)
+            return io_error("cannot write through the dangling symbolic link", path, ENOENT);
+        s->resolved = realpath(path, NULL);
+        if (!s->resolved) return io_error("cannot resolve", path, errno);
+    }
+    s->target = s->resolved ? s->resolved : path;
+    /* The temporary file lives beside the target so that rename() is atomic. */
+    s->tmp_path = name_beside(s->target, ".tmp.XXXXXX");
+    if (!s->tmp_path) {
+        free(s->resolved);
+        return no_memory();
+    }
+    sigset_t old;
+    signals_block(&old);
+    int fd = mkstemp(s->tmp_path); /* mode 0600 while the output may be invalid */
+    if (fd >= 0) temp_register(s->tmp_path);
+    signals_restore(&old);
     if (fd < 0) {
         int err = errno;
         free(s->tmp_path);
-        s->tmp_path = NULL;
+        free(s->resolved);
+        s->tmp_path = s->resolved = NULL;
         return io_error("cannot create a temporary file for", path, err);
     }
     s->fp = fdopen(fd, "wb");
     if (!s->fp) {
         int err = errno;
         close(fd);
-        unlink(s->tmp_path);
-        free(s->tmp_path);
-        s->tmp_path = NULL;
+        s->fp = NULL;
+        sink_abort_path(s);
         return io_error("cannot open", path, err);
     }
     return EXIT_OK;
@@ -391,20 +540,54 @@ static int sink_write(sink *s, const uint8_t *data, size_t len) {
     return EXIT_OK;
 }
 
-/* Discards everything: the temporary file is removed, FILE is untouched. */
+/* Discards everything: the temporary file is removed, FILE is untouched
+ * (a special file keeps what was already written to it). */
 static void sink_abort(sink *s) {
     if (s->fp) {
         fclose(s->fp);
         s->fp = NULL;
     }
-    if (s->tmp_path) {
-        unlink(s->tmp_path);
-        free(s->tmp_path);
-        s->tmp_path = NULL;
-    }
+    sink_abort_path(s);
     wipe_free(s->buf, s->cap);
     s->buf = NULL;
     s->len = s->cap = 0;
+}
+
+/* Writes `tail`, flushes, and readies the temporary file to replace the
+ * target (the target's mode, and owner where allowed); closes the file. On
+ * failure the sink is aborted. A special file is done after this. */
+static int sink_finish(sink *s, const uint8_t *tail, size_t tail_len) {
+    int rc = sink_write(s, tail, tail_len);
+    if (rc == EXIT_OK && fflush(s->fp) != 0) rc = io_error("cannot write", s->path, errno);
+    if (rc == EXIT_OK && !s->direct) {
+        int fd = fileno(s->fp);
+        if (fsync(fd) != 0) rc = io_error("cannot write", s->path, errno);
+        if (rc == EXIT_OK && s->had_old) {
+            /* An owner that cannot be given (not root) stays ours. */
+            if (fchown(fd, s->old.st_uid, s->old.st_gid) != 0 && errno != EPERM)
+                rc = io_error("cannot set the owner of", s->path, errno);
+            if (rc == EXIT_OK && fchmod(fd, s->old.st_mode & 07777) != 0)
+                rc = io_error("cannot set the mode of", s->path, errno);
+        }
+    }
+    if (rc == EXIT_OK) {
+        FILE *fp = s->fp;
+        s->fp = NULL;
+        if (fclose(fp) != 0) rc = io_error("cannot write", s->path, errno);
+    }
+    if (rc) sink_abort(s);
+    return rc;
+}
+
+/* Renames the finished temporary file over the target; call with the
+ * signals blocked. Returns errno's value, 0 on success. */
+static int sink_publish_blocked(sink *s) {
+    if (s->direct || !s->tmp_path) return 0;
+    if (rename(s->tmp_path, s->target) != 0) return errno;
+    temp_unregister(s->tmp_path);
+    free(s->tmp_path);
+    s->tmp_path = NULL;
+    return 0;
 }
 
 /* Writes `tail` after what was written before, then publishes the result.
@@ -412,21 +595,15 @@ static void sink_abort(sink *s) {
 static int sink_commit(sink *s, const uint8_t *tail, size_t tail_len) {
     int rc = EXIT_OK;
     if (s->path) {
-        rc = sink_write(s, tail, tail_len);
-        if (rc == EXIT_OK && fflush(s->fp) != 0) rc = io_error("cannot write", s->path, errno);
-        if (rc == EXIT_OK && fsync(fileno(s->fp)) != 0)
-            rc = io_error("cannot write", s->path, errno);
-        if (rc == EXIT_OK) {
-            FILE *fp = s->fp;
-            s->fp = NULL;
-            if (fclose(fp) != 0) rc = io_error("cannot write", s->path, errno);
-        }
-        if (rc == EXIT_OK && rename(s->tmp_path, s->path) != 0)
-            rc = io_error("cannot rename the temporary file to", s->path, errno);
-        if (rc == EXIT_OK) {
-            free(s->tmp_path);
-            s->tmp_path = NULL;
-        }
+        rc = sink_finish(s, tail, tail_len);
+        if (rc) return rc;
+        sigset_t old;
+        signals_block(&old);
+        int err = sink_publish_blocked(s);
+        signals_restore(&old);
+        if (err) rc = io_error("cannot rename the temporary file to", s->path, err);
+    } else if (stdout_closed) {
+        rc = io_error("cannot write", "<stdout>", EBADF);
     } else {
         if ((s->len && fwrite(s->buf, 1, s->len, stdout) != s->len) ||
             (tail_len && fwrite(tail, 1, tail_len, stdout) != tail_len) || fflush(stdout) != 0)
@@ -845,7 +1022,7 @@ static int import_key_file(const cli *c, const key_source *src, webcrypto_key **
     p.name = src->alg;
     uint8_t *jwk;
     size_t len, cap;
-    int rc = read_all(src->path, &jwk, &len, &cap);
+    int rc = read_all(src->path, MAX_KEY_FILE, &jwk, &len, &cap);
     if (rc) return rc;
     jwk_hints h;
     read_jwk_hints(jwk, len, &h);
@@ -1118,8 +1295,72 @@ static int usages_option(const cli *c, unsigned def, unsigned *out) {
     return c->opt[OPT_USAGES] ? parse_usages(c->opt[OPT_USAGES], out) : EXIT_OK;
 }
 
+/* Puts a finished pair in place, the private key first, with the signals
+ * blocked throughout: the old private key is kept as a hard link until the
+ * public key is in place, so that a failed second rename restores it (and a
+ * new private key with no old one is removed). Only SIGKILL or a crash
+ * between the two renames can leave the new private key beside the old
+ * public one (and the .NAME.old.XXXXXX link, which then holds the old
+ * private key). Both sinks are aborted on failure. */
+static int publish_pair(sink *priv, sink *pub) {
+    int rc = sink_finish(priv, NULL, 0);
+    if (rc) {
+        sink_abort(pub);
+        return rc;
+    }
+    rc = sink_finish(pub, NULL, 0);
+    if (rc) {
+        sink_abort(priv);
+        return rc;
+    }
+    char *backup = NULL;
+    sigset_t old;
+    signals_block(&old);
+    if (!priv->direct && priv->had_old) {
+        backup = name_beside(priv->target, ".old.XXXXXX");
+        int fd = backup ? mkstemp(backup) : -1; /* reserves a unique name */
+        if (fd >= 0) {
+            close(fd);
+            temp_register(backup);
+            if (unlink(backup) != 0 || link(priv->target, backup) != 0)
+                rc = io_error("cannot keep the old private key", priv->path, errno);
+        } else {
+            rc = backup ? io_error("cannot keep the old private key", priv->path, errno)
+                        : no_memory();
+            free(backup);
+            backup = NULL;
+        }
+    }
+    int err = 0;
+    bool keep_backup = false;
+    if (!rc && (err = sink_publish_blocked(priv)) != 0)
+        rc = io_error("cannot rename the temporary file to", priv->path, err);
+    if (!rc && (err = sink_publish_blocked(pub)) != 0) {
+        rc = io_error("cannot rename the temporary file to", pub->path, err);
+        /* Undo the first rename. */
+        if (priv->direct) {
+            /* nothing was replaced */
+        } else if (backup) {
+            keep_backup = rename(backup, priv->target) != 0;
+            if (keep_backup) io_error("cannot restore the old private key from", backup, errno);
+        } else {
+            unlink(priv->target);
+        }
+    }
+    if (backup) {
+        if (!keep_backup) unlink(backup); /* ENOENT after a restore */
+        temp_unregister(backup);
+        free(backup);
+    }
+    signals_restore(&old);
+    sink_abort(priv);
+    sink_abort(pub);
+    return rc;
+}
+
 /* A key pair: both JWKs are written to temporary files first and renamed
- * into place only when both are complete. */
+ * into place only when both are complete; on any failure both destinations
+ * are as they were (publish_pair). */
 static int generate_pair(cli *c, webcrypto_params *p) {
     const char *name = webcrypto_algorithm_name(p->name);
     optset allowed = OPTBIT(OPT_OUT_PRIVATE) | OPTBIT(OPT_OUT_PUBLIC) | OPTBIT(OPT_USAGES) |
@@ -1175,16 +1416,10 @@ static int generate_pair(cli *c, webcrypto_params *p) {
     if (!rc) rc = sink_write(&sp, (const uint8_t *)"\n", 1);
     if (!rc) rc = sink_write(&sq, priv_jwk, priv_len);
     if (!rc) rc = sink_write(&sq, (const uint8_t *)"\n", 1);
-    /* The private key first: if the public one then fails, removing the
-     * private one leaves no half of a pair. */
+    /* Both complete before either replaces anything. */
     if (!rc) {
-        sq_open = false;
-        rc = sink_commit(&sq, NULL, 0);
-    }
-    if (!rc) {
-        sp_open = false;
-        rc = sink_commit(&sp, NULL, 0);
-        if (rc) unlink(c->opt[OPT_OUT_PRIVATE]);
+        sp_open = sq_open = false;
+        rc = publish_pair(&sq, &sp);
     }
     if (sp_open) sink_abort(&sp);
     if (sq_open) sink_abort(&sq);
@@ -1304,7 +1539,7 @@ static int cmd_import(cli *c) {
     const char *in_path = c->npos > 1 ? c->pos[1] : NULL;
     uint8_t *data;
     size_t len, cap;
-    rc = read_all(in_path, &data, &len, &cap);
+    rc = read_all(in_path, MAX_KEY_FILE, &data, &len, &cap);
     if (rc) return rc;
     size_t key_len = len;
     if (starts_with(data, len, "-----BEGIN ")) {
@@ -1475,7 +1710,7 @@ static int cmd_cipher(cli *c, bool encrypt) {
         uint8_t *data = NULL, *out = NULL;
         size_t data_len = 0, data_cap = 0, out_cap = 0, out_len = 0;
         webcrypto_status st;
-        rc = read_all(in_path, &data, &data_len, &data_cap);
+        rc = read_all(in_path, SIZE_MAX, &data, &data_len, &data_cap);
         if (!rc) {
             st = encrypt ? webcrypto_encrypt(&p, key, data, data_len, NULL, 0, &out_cap)
                          : webcrypto_decrypt(&p, key, data, data_len, NULL, 0, &out_cap);
@@ -1596,7 +1831,7 @@ static int sign_verify_pkey(cli *c, bool sign, webcrypto_params *p) {
     uint8_t *data = NULL, *out = NULL;
     size_t data_len = 0, data_cap = 0, out_cap = 0, out_len = 0;
     const char *in_path = c->npos > 2 ? c->pos[2] : NULL;
-    if (!rc) rc = read_all(in_path, &data, &data_len, &data_cap);
+    if (!rc) rc = read_all(in_path, SIZE_MAX, &data, &data_len, &data_cap);
     webcrypto_status st;
     bool valid = false;
     if (!rc && sign) {
@@ -1752,6 +1987,13 @@ static int cmd_derive_bits(cli *c) {
     if (!rc) rc = get_backend(c);
     webcrypto_key *key = NULL;
     if (!rc) rc = import_kdf_key(c, p.name, &b, WEBCRYPTO_USAGE_DERIVE_BITS, &key);
+    if (!rc) {
+        /* The library's length checks (HKDF's 255 HashLen, a multiple of 8)
+         * come before it needs the output buffer: a length that can never
+         * succeed is refused before it is allocated. */
+        webcrypto_status st = webcrypto_derive_bits(&p, key, bits, NULL, 0);
+        if (st != WEBCRYPTO_OK && st != WEBCRYPTO_ERR_INVALID_ARGUMENT) rc = crypto_error(st);
+    }
     size_t out_cap = (bits + 7) / 8;
     uint8_t *out = NULL;
     if (!rc) {
@@ -1935,7 +2177,7 @@ static int cmd_unwrap_key(cli *c) {
     if (!rc) rc = import_wrapping_key(c, wp.name, WEBCRYPTO_USAGE_UNWRAP_KEY, &unwrapping);
     uint8_t *data = NULL;
     size_t len = 0, cap = 0;
-    if (!rc) rc = read_all(in_path, &data, &len, &cap);
+    if (!rc) rc = read_all(in_path, SIZE_MAX, &data, &len, &cap);
     if (!rc) {
         webcrypto_status st = webcrypto_unwrap_key(fmt, data, len, unwrapping, &wp, &ip, extractable,
                                                    usages, &key);
@@ -2037,11 +2279,15 @@ static int cmd_backends(cli *c) {
     sink s;
     rc = sink_open(&s, c->opt[OPT_OUT]);
     if (rc) return rc;
+    bool listed = false;
     for (size_t i = 0; !rc && i < count; i++) {
         const char *name = webcrypto_backend_name_at(i);
         if (!name || (only && strcmp(name, only) != 0)) continue;
         rc = describe_backend(&s, name, default_name);
+        listed = true;
     }
+    /* A variant ("jca:BC") is not in the list of names: describe it alone. */
+    if (!rc && only && !listed) rc = describe_backend(&s, only, default_name);
     if (rc) {
         sink_abort(&s);
         return rc;
@@ -2051,12 +2297,33 @@ static int cmd_backends(cli *c) {
 
 /* Help and version go to stdout; their write errors count too. */
 static int print_text(const char *text) {
+    if (stdout_closed) return io_error("cannot write", "<stdout>", EBADF);
     if (fputs(text, stdout) == EOF || fflush(stdout) != 0)
         return io_error("cannot write", "<stdout>", errno);
     return EXIT_OK;
 }
 
+/* Descriptors 0, 1 and 2 closed at start would be taken by the next files
+ * opened (a temporary output file as "standard input", the JVM's files read
+ * as data): they are opened on /dev/null first, and remembered as closed so
+ * that reading standard input or writing standard output is an error. */
+static void guard_standard_fds(void) {
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+        int n = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+        if (n != fd) {
+            /* /dev/null missing: nothing safe is left to do. */
+            if (n >= 0) close(n);
+            _exit(EXIT_IO);
+        }
+        if (fd == 0) stdin_closed = true;
+        if (fd == 1) stdout_closed = true;
+    }
+}
+
 int main(int argc, char **argv) {
+    guard_standard_fds();
+    install_signal_cleanup();
     /* `webcrypto bench ...` is the benchmark harness, with its own options
      * (docs/BENCHMARKS.md). */
     if (argc > 1 && strcmp(argv[1], "bench") == 0) {

@@ -15,15 +15,20 @@
 
 /* ---- parameter checks (the spec's OperationErrors) ---- */
 
+/* A NULL buffer with a non-zero length is C misuse, a TypeError as for every
+ * other argument (checked before the length, whose message would then
+ * contradict itself). */
 static webcrypto_status check_cbc(const webcrypto_params *p) {
-    if (p->iv_len != AES_BLOCK || !p->iv)
+    WC_REQUIRE(p->iv || p->iv_len == 0, "AES-CBC: iv is NULL");
+    if (p->iv_len != AES_BLOCK)
         return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-CBC: iv must be 16 bytes, not %zu",
                         p->iv_len);
     return WEBCRYPTO_OK;
 }
 
 static webcrypto_status check_ctr(const webcrypto_params *p) {
-    if (p->counter_len != AES_BLOCK || !p->counter)
+    WC_REQUIRE(p->counter || p->counter_len == 0, "AES-CTR: counter is NULL");
+    if (p->counter_len != AES_BLOCK)
         return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-CTR: counter must be 16 bytes, not %zu",
                         p->counter_len);
     if (p->length == 0 || p->length > 128)
@@ -33,7 +38,8 @@ static webcrypto_status check_ctr(const webcrypto_params *p) {
 }
 
 static webcrypto_status check_gcm(const webcrypto_params *p, size_t *tag_bytes) {
-    if (p->iv_len == 0 || !p->iv)
+    WC_REQUIRE(p->iv || p->iv_len == 0, "AES-GCM: iv is NULL");
+    if (p->iv_len == 0)
         return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM: iv must not be empty");
     if (p->additional_data_len && !p->additional_data)
         return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "AES-GCM: additional_data is NULL");
@@ -46,7 +52,8 @@ static webcrypto_status check_gcm(const webcrypto_params *p, size_t *tag_bytes) 
 }
 
 static webcrypto_status check_gcm_siv(const webcrypto_params *p) {
-    if (p->iv_len != 12 || !p->iv)
+    WC_REQUIRE(p->iv || p->iv_len == 0, "AES-GCM-SIV: iv is NULL");
+    if (p->iv_len != 12)
         return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM-SIV: the nonce (iv) must be 12 bytes, not %zu",
                         p->iv_len);
     if (p->additional_data_len && !p->additional_data)

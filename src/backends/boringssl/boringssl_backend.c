@@ -564,7 +564,9 @@ static webcrypto_status bssl_aes_gcm_siv_open(const void *key_state, const uint8
 static webcrypto_status bssl_aes_kw_wrap(const void *key_state, const uint8_t *in, size_t len,
                                          uint8_t *out) {
     const aes_key *s = key_state;
-    if (len > INT_MAX - 8) return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-KW: input too long");
+    if (len > INT_MAX - 8)
+        return wc_error(WEBCRYPTO_ERR_OPERATION,
+                        "AES-KW: BoringSSL takes at most 2147483639 bytes (its length is an int)");
     if (AES_wrap_key(&s->enc, NULL, out, in, len) != (int)(len + 8))
         return wc_error(WEBCRYPTO_ERR_OPERATION, "BoringSSL: AES-KW wrap (AES_wrap_key) failed");
     return WEBCRYPTO_OK;

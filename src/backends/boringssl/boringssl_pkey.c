@@ -463,7 +463,10 @@ static webcrypto_status ec_build(webcrypto_algorithm kind, const curve_info *ci,
          * on Android 13's BoringSSL, which accepts 0: ec_import refused it).
          * Its public point computed, and compared with q. */
         if (EC_KEY_set_private_key(s->ec, d) != 1) {
-            st = data_fail("EC key range check (EC_KEY_set_private_key)");
+            /* The openssl backend's words, not BoringSSL's "WRONG_ORDER". */
+            st = data_fail("EC_KEY_set_private_key");
+            if (st == WEBCRYPTO_ERR_DATA)
+                st = wc_error(WEBCRYPTO_ERR_DATA, "EC key: the private key is out of range");
             goto done;
         }
         qd = EC_POINT_new(ci->group);

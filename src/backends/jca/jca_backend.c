@@ -113,7 +113,8 @@ webcrypto_status jca_get_bytes(jca_op *o, jbyteArray a, size_t off, size_t n, ui
 /* A new local byte[] holding p[0..n). */
 webcrypto_status jca_new_array(jca_op *o, const uint8_t *p, size_t n, jbyteArray *out) {
     if (n > (size_t)INT32_MAX)
-        return wc_error(WEBCRYPTO_ERR_OPERATION, "jca: %zu bytes do not fit a Java array", n);
+        return wc_error(WEBCRYPTO_ERR_OPERATION,
+                        "jca: %zu bytes do not fit a Java array (at most 2147483647 bytes)", n);
     jbyteArray a = (*o->env)->NewByteArray(o->env, (jsize)n);
     if ((*o->env)->ExceptionCheck(o->env) || !a) return jca_exception(o->env, "NewByteArray");
     if (p && n) {
@@ -1198,7 +1199,8 @@ static webcrypto_status aead_open_whole(jca_op *o, jca_aead *e, const jca_key *k
                                         size_t aad_len, const uint8_t *in, size_t len,
                                         const uint8_t *tag, size_t tag_len, uint8_t *out) {
     if (len > (size_t)INT32_MAX - tag_len)
-        return wc_error(WEBCRYPTO_ERR_OPERATION, "jca: %zu bytes do not fit a Java array", len);
+        return wc_error(WEBCRYPTO_ERR_OPERATION,
+                        "jca: %zu bytes do not fit a Java array (at most 2147483647 bytes)", len);
     webcrypto_status st = aead_init(o, e, DECRYPT_MODE, k, iv, iv_len, tag_len);
     if (st == WEBCRYPTO_OK && aad_len)
         st = jca_feed(o, e->c, jca.c_aad, aad, aad_len, "Cipher.updateAAD");
@@ -1258,6 +1260,17 @@ static webcrypto_status aead_open(const jca_key *k, bool siv, const uint8_t *iv,
                            tag_len, &s);
         }
         if (st != WEBCRYPTO_OK) jca_drop(&o, &e->c);
+    }
+    /* A provider's AEADBadTagException reads as the other backends' message
+     * (docs/ROBUSTNESS.md), with the provider's words after it. */
+    if (st == WEBCRYPTO_ERR_OPERATION) {
+        char detail[512];
+        snprintf(detail, sizeof detail, "%s", webcrypto_error_message());
+        if (strstr(detail, "AEADBadTagException") || strstr(detail, "tag does not match"))
+            st = wc_error(WEBCRYPTO_ERR_OPERATION,
+                          "%s: the authentication tag does not match (wrong key, %s, additional "
+                          "data or tag, or altered ciphertext) [%s]",
+                          siv ? "AES-GCM-SIV" : "AES-GCM", siv ? "nonce" : "IV", detail);
     }
     return jca_op_end(&o, st);
 }

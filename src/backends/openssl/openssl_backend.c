@@ -51,7 +51,6 @@ static EVP_CIPHER *aes_cbc_ciphers[N_AES]; /* [0] 128, [1] 192, [2] 256 bits */
 static EVP_CIPHER *aes_ctr_ciphers[N_AES];
 static EVP_CIPHER *aes_gcm_ciphers[N_AES];
 static EVP_CIPHER *aes_kw_ciphers[N_AES]; /* RFC 3394 ("AES-*-WRAP") */
-static EVP_KDF *kdf_hkdf;
 static EVP_KDF *kdf_pbkdf2;
 static const char *description_text;
 
@@ -142,7 +141,6 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, uint64_t *ca
         aes_kw_ciphers[i] = EVP_CIPHER_fetch(NULL, kw_names[i], NULL);
         kw = kw && aes_kw_ciphers[i];
     }
-    kdf_hkdf = EVP_KDF_fetch(NULL, "HKDF", NULL);
     kdf_pbkdf2 = EVP_KDF_fetch(NULL, "PBKDF2", NULL);
     bool gcm_siv = wc_ossl_gcm_siv_init();
     ERR_clear_error();
@@ -155,7 +153,7 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, uint64_t *ca
     if (gcm) c |= WC_CAP(WEBCRYPTO_ALG_AES_GCM);
     if (kw) c |= WC_CAP(WEBCRYPTO_ALG_AES_KW);
     if (gcm_siv) c |= WC_CAP(WEBCRYPTO_ALG_AES_GCM_SIV);
-    if (kdf_hkdf && any_md) c |= WC_CAP(WEBCRYPTO_ALG_HKDF);
+    if (any_md) c |= WC_CAP(WEBCRYPTO_ALG_HKDF); /* built on HMAC, below */
     if (kdf_pbkdf2 && any_md) c |= WC_CAP(WEBCRYPTO_ALG_PBKDF2);
     c |= wc_ossl_pkey_init(); /* RSA, EC, Ed25519, X25519: each probed */
     if (c == 0) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL: no algorithm could be fetched");
@@ -733,23 +731,95 @@ static webcrypto_status kdf_derive(EVP_KDF *kdf, const char *what, OSSL_PARAM *p
     return st;
 }
 
+/* OpenSSL 3.0's KDF providers take some lengths as int (the PBKDF2 salt,
+ * the HMAC key inside both KDFs: a longer one wraps, giving a wrong answer or
+ * a crash) and cap HKDF's info at 32768 bytes, and they copy every input.
+ * So HKDF is built here from this backend's HMAC (RFC 5869, sections 2.2 and
+ * 2.3), which takes any size_t; PBKDF2 uses OpenSSL's KDF with a password
+ * longer than the hash block replaced by its digest (HMAC keys are, RFC 2104,
+ * so the result is the same), and the HMAC construction below for salts
+ * over INT_MAX bytes. */
+
+/* One HMAC over the concatenation a || b || c (any of them may be empty). */
+static webcrypto_status hmac3(const hmac_state *k, const uint8_t *a, size_t a_len,
+                              const uint8_t *b, size_t b_len, const uint8_t *c, size_t c_len,
+                              uint8_t *out) {
+    EVP_MD_CTX *m = NULL;
+    webcrypto_status st = hmac_start(k, &m);
+    if (st != WEBCRYPTO_OK) return st;
+    if ((a_len && EVP_DigestUpdate(m, a, a_len) != 1) ||
+        (b_len && EVP_DigestUpdate(m, b, b_len) != 1) ||
+        (c_len && EVP_DigestUpdate(m, c, c_len) != 1))
+        st = ossl_fail("EVP_DigestUpdate (HMAC)");
+    else
+        st = hmac_finish(m, k, out);
+    EVP_MD_CTX_free(m);
+    return st;
+}
+
 static webcrypto_status ossl_hkdf(const void *bctx, webcrypto_algorithm hash, const uint8_t *ikm,
                                   size_t ikm_len,
                                   const uint8_t *salt, size_t salt_len, const uint8_t *info,
                                   size_t info_len, uint8_t *out, size_t out_len) {
     (void)bctx;
-    const char *digest = kdf_digest_name(hash);
-    if (!digest || !md_for(hash)) return hash_unavailable(hash);
-    /* An empty salt is accepted and means HashLen zero bytes, as RFC 5869
-     * says; an empty key must be passed as a non-NULL pointer (octets()). */
-    OSSL_PARAM params[] = {
-        OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, (char *)digest, 0),
-        octets(OSSL_KDF_PARAM_KEY, ikm, ikm_len),
-        octets(OSSL_KDF_PARAM_SALT, salt, salt_len),
-        octets(OSSL_KDF_PARAM_INFO, info, info_len),
-        OSSL_PARAM_construct_end(),
-    };
-    return kdf_derive(kdf_hkdf, "HKDF", params, out, out_len);
+    const EVP_MD *md = md_for(hash);
+    if (!md) return hash_unavailable(hash);
+    void *salt_key = NULL, *prk_key = NULL;
+    uint8_t prk[EVP_MAX_MD_SIZE], t[EVP_MAX_MD_SIZE];
+    /* Extract: PRK = HMAC(salt, IKM). An empty salt is HashLen zero bytes,
+     * which HMAC pads to the same block as the empty key. */
+    webcrypto_status st = hmac_key_new(hash, salt, salt_len, &salt_key);
+    if (st != WEBCRYPTO_OK) return st;
+    const size_t hl = ((const hmac_state *)salt_key)->md_size;
+    st = hmac3(salt_key, ikm, ikm_len, NULL, 0, NULL, 0, prk);
+    if (st == WEBCRYPTO_OK) st = hmac_key_new(hash, prk, hl, &prk_key);
+    /* Expand: T(i) = HMAC(PRK, T(i-1) || info || i); the core keeps
+     * out_len <= 255 HashLen. */
+    size_t done = 0;
+    for (unsigned i = 1; st == WEBCRYPTO_OK && done < out_len; i++) {
+        const uint8_t ctr = (uint8_t)i;
+        st = hmac3(prk_key, t, i > 1 ? hl : 0, info, info_len, &ctr, 1, t);
+        if (st != WEBCRYPTO_OK) break;
+        size_t n = out_len - done < hl ? out_len - done : hl;
+        memcpy(out + done, t, n);
+        done += n;
+    }
+    if (salt_key) hmac_state_free(salt_key);
+    if (prk_key) hmac_state_free(prk_key);
+    wc_wipe(prk, sizeof prk);
+    wc_wipe(t, sizeof t);
+    return st;
+}
+
+/* PBKDF2 (RFC 8018 section 5.2) from this backend's HMAC, for salts OpenSSL
+ * cannot take. */
+static webcrypto_status pbkdf2_hmac(webcrypto_algorithm hash, const uint8_t *password,
+                                    size_t password_len, const uint8_t *salt, size_t salt_len,
+                                    uint32_t iterations, uint8_t *out, size_t out_len) {
+    void *key = NULL;
+    webcrypto_status st = hmac_key_new(hash, password, password_len, &key);
+    if (st != WEBCRYPTO_OK) return st;
+    const size_t hl = ((const hmac_state *)key)->md_size;
+    uint8_t u[EVP_MAX_MD_SIZE], f[EVP_MAX_MD_SIZE];
+    size_t done = 0;
+    for (uint32_t i = 1; st == WEBCRYPTO_OK && done < out_len; i++) {
+        const uint8_t be[4] = {(uint8_t)(i >> 24), (uint8_t)(i >> 16), (uint8_t)(i >> 8),
+                               (uint8_t)i};
+        st = hmac3(key, salt, salt_len, be, 4, NULL, 0, u); /* U_1 */
+        memcpy(f, u, hl);
+        for (uint32_t j = 1; st == WEBCRYPTO_OK && j < iterations; j++) {
+            st = hmac3(key, u, hl, NULL, 0, NULL, 0, u);
+            for (size_t b = 0; b < hl; b++) f[b] ^= u[b];
+        }
+        if (st != WEBCRYPTO_OK) break;
+        size_t n = out_len - done < hl ? out_len - done : hl;
+        memcpy(out + done, f, n);
+        done += n;
+    }
+    hmac_state_free(key);
+    wc_wipe(u, sizeof u);
+    wc_wipe(f, sizeof f);
+    return st;
 }
 
 static webcrypto_status ossl_pbkdf2(const void *bctx, webcrypto_algorithm hash,
@@ -758,7 +828,21 @@ static webcrypto_status ossl_pbkdf2(const void *bctx, webcrypto_algorithm hash,
                                     uint32_t iterations, uint8_t *out, size_t out_len) {
     (void)bctx;
     const char *digest = kdf_digest_name(hash);
-    if (!digest || !md_for(hash)) return hash_unavailable(hash);
+    const EVP_MD *md = md_for(hash);
+    if (!digest || !md) return hash_unavailable(hash);
+    if (salt_len > INT_MAX)
+        return pbkdf2_hmac(hash, password, password_len, salt, salt_len, iterations, out,
+                           out_len);
+    uint8_t hashed[EVP_MAX_MD_SIZE];
+    int block = EVP_MD_get_block_size(md);
+    if (block <= 0) return wc_error(WEBCRYPTO_ERR_OPERATION, "OpenSSL: unexpected digest block size");
+    if (password_len > (size_t)block) {
+        unsigned int hn = 0;
+        if (EVP_Digest(password, password_len, hashed, &hn, md, NULL) != 1)
+            return ossl_fail("EVP_Digest (PBKDF2 password)");
+        password = hashed;
+        password_len = hn;
+    }
     uint64_t iter = iterations;
     /* pkcs5 = 1 turns off SP 800-132's lower bounds (salt >= 16 bytes,
      * iterations >= 1000, output >= 14 bytes), which WebCrypto does not have. */
@@ -771,7 +855,9 @@ static webcrypto_status ossl_pbkdf2(const void *bctx, webcrypto_algorithm hash,
         OSSL_PARAM_construct_uint64(OSSL_KDF_PARAM_ITER, &iter),
         OSSL_PARAM_construct_end(),
     };
-    return kdf_derive(kdf_pbkdf2, "PBKDF2", params, out, out_len);
+    webcrypto_status st = kdf_derive(kdf_pbkdf2, "PBKDF2", params, out, out_len);
+    wc_wipe(hashed, sizeof hashed);
+    return st;
 }
 
 /* ---- AES-KW (RFC 3394) ----
@@ -779,7 +865,9 @@ static webcrypto_status ossl_pbkdf2(const void *bctx, webcrypto_algorithm hash,
  * default IV when none is given; unwrap fails the update on a bad check value. */
 static webcrypto_status aes_kw_run(const aes_state *s, bool wrap, const uint8_t *in, size_t len,
                                    uint8_t *out) {
-    if (len > INT_MAX - 8) return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-KW: input too long");
+    if (len > INT_MAX - 8)
+        return wc_error(WEBCRYPTO_ERR_OPERATION,
+                        "AES-KW: OpenSSL takes at most 2147483639 bytes (its length is an int)");
     EVP_CIPHER_CTX *c = NULL;
     webcrypto_status st = cipher_start(wrap ? s->enc : s->dec, wrap ? 1 : 0, NULL, 0, &c);
     if (st != WEBCRYPTO_OK) return st;
