@@ -224,9 +224,11 @@ typedef struct webcrypto_backend webcrypto_backend;
 
 /* Finds the backend registered under `name` ("openssl"); NULL selects the
  * default backend ("openssl"). The first call for a backend initialises it
- * and probes what it supports, once per process; the result is cached.
- * Returns WEBCRYPTO_ERR_NOT_SUPPORTED for an unknown name or a backend that
- * cannot start here. The handle is static: never freed. */
+ * and probes what it supports, once per process; the result is cached,
+ * except that a variant ("jca:NAME") that cannot start is tried afresh on
+ * its next request and keeps nothing (at most 16 variants start per
+ * process). Returns WEBCRYPTO_ERR_NOT_SUPPORTED for an unknown name or a
+ * backend that cannot start here. The handle is static: never freed. */
 WEBCRYPTO_API webcrypto_status webcrypto_backend_get(const char *name,
                                                      const webcrypto_backend **out);
 

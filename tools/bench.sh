@@ -10,6 +10,9 @@ cd "$(dirname "$0")/.."
 bash tools/install-deps.sh
 cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DWEBCRYPTO_BUILD_TESTS=OFF >/dev/null
 cmake --build build/release -j "$(nproc)" >/dev/null
+# The build's own modules (boringssl): the library looks only in its install
+# location and in $WEBCRYPTO_MODULE_DIR (docs/ENVIRONMENT.md).
+export WEBCRYPTO_MODULE_DIR="$PWD/build/release/modules"
 args=("$@")
 if [ ${#args[@]} -eq 0 ]; then
   args=(--op digest-sha-256,hmac-sha-256-sign,aes-gcm-256-encrypt,aes-gcm-256-decrypt

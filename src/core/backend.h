@@ -284,14 +284,36 @@ typedef struct wc_backend_ops {
  * webcrypto-<name>.so. The core loads it with its symbols bound inside the
  * module first (RTLD_DEEPBIND), and hands it the host services below; the
  * module's wc_error/wc_wipe calls then reach the core through them. Memory
- * never changes owner across the boundary: the module frees what it allocates. */
-#define WC_MODULE_ABI 1
-#define WC_MODULE_ENTRY "webcrypto_backend_module_v1"
+ * never changes owner across the boundary: the module frees what it allocates.
+ *
+ * The handshake: the core calls the module's one exported function,
+ * WC_MODULE_ENTRY, with its wc_host_api; the module answers with its
+ * wc_module_info. Each side states its WC_MODULE_ABI and its
+ * sizeof(wc_backend_ops), and each refuses the other unless both equal its
+ * own: the module by answering ops = NULL (it must not call a host it does
+ * not know), the core by not using the module, with an error naming both
+ * versions. The members marked "frozen" keep their type and place in every
+ * ABI, so that a core and a module of any two versions can read each
+ * other's version. Bump WC_MODULE_ABI on any change to wc_backend_ops or to
+ * the host services (a new member makes the ops size differ anyway, but a
+ * changed signature does not). ABI 1 had the entry point
+ * webcrypto_backend_module_v1 and no ops size. */
+#define WC_MODULE_ABI 2
+#define WC_MODULE_ENTRY "webcrypto_backend_module"
+#define WC_MODULE_ENTRY_V1 "webcrypto_backend_module_v1"
 typedef struct wc_host_api {
-    unsigned abi; /* WC_MODULE_ABI */
+    unsigned abi;    /* frozen: the core's WC_MODULE_ABI */
+    size_t ops_size; /* frozen: the core's sizeof(wc_backend_ops) */
     void (*set_error)(const char *message);
 } wc_host_api;
-typedef const wc_backend_ops *(*wc_module_entry_fn)(const wc_host_api *host);
+typedef struct wc_module_info {
+    unsigned abi;              /* frozen: the module's WC_MODULE_ABI */
+    size_t ops_size;           /* frozen: the module's sizeof(wc_backend_ops) */
+    const wc_backend_ops *ops; /* frozen: NULL if the module refuses the host */
+} wc_module_info;
+/* Returns the module's static answer, never NULL (a core treats NULL as a
+ * refusal that gives no versions). */
+typedef const wc_module_info *(*wc_module_entry_fn)(const wc_host_api *host);
 
 /* The core's side of set_error: copies message to the thread's error text. */
 void wc_set_error_message(const char *message);

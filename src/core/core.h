@@ -20,7 +20,7 @@ struct webcrypto_backend {
     uint64_t caps;
     const char *description;
     webcrypto_status init_status;
-    char init_message[256];
+    char init_message[512]; /* room for a module's path and both ABI versions */
 };
 
 struct webcrypto_key {

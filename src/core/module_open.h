@@ -4,7 +4,7 @@
  * webcrypto-bench (its raw-boringssl baseline, tools/bench/bench_raw_module.c),
  * so that both find and load their modules the same way. Header-only, so
  * that libwebcrypto exports nothing for it. The includer defines
- * _GNU_SOURCE (RTLD_DEEPBIND) before its first #include.
+ * _GNU_SOURCE (RTLD_DEEPBIND, secure_getenv) before its first #include.
  */
 #ifndef WEBCRYPTO_CORE_MODULE_OPEN_H
 #define WEBCRYPTO_CORE_MODULE_OPEN_H
@@ -14,6 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* libwebcrypto's module directories after $WEBCRYPTO_MODULE_DIR (its install
+ * location only; module_dirs.c), colon-separated, into buf; "" if unknown. */
+void wc_module_dirs(char *buf, size_t cap);
 
 /* dlopen with RTLD_DEEPBIND, so that the module and its libraries resolve
  * their symbols in their own scope first (BoringSSL and OpenSSL export the
@@ -50,22 +54,29 @@ static inline void *wc_dlopen_isolated(const char *path) {
 }
 
 /* Looks for `file` in $WEBCRYPTO_MODULE_DIR, then in `dirs` (colon-separated:
- * the build tree's and the install's module directories, compiled in), and
- * opens the first readable one with wc_dlopen_isolated. Returns 0 with
- * *handle set and msg the path opened; 1 if no directory has the file, msg
- * listing the paths tried; -1 if the file found does not load, msg saying
- * why. */
+ * the install's module directory), and opens the first readable one with
+ * wc_dlopen_isolated. The variable chooses code to load, so it is read with
+ * secure_getenv: a program running set-user-ID, set-group-ID or with file
+ * capabilities ignores it and loads only from `dirs`. Returns 0 with *handle
+ * set and msg the path opened; 1 if no directory has the file, msg listing
+ * the paths tried; -1 if the file found does not load, msg saying why. */
 static inline int wc_module_open(const char *file, const char *dirs, void **handle, char *msg,
                                  size_t cap) {
     char list[4096];
-    const char *env = getenv("WEBCRYPTO_MODULE_DIR");
-    snprintf(list, sizeof list, "%s%s%s", env && *env ? env : "", env && *env ? ":" : "", dirs);
+    const char *env = secure_getenv("WEBCRYPTO_MODULE_DIR");
+    int n = snprintf(list, sizeof list, "%s%s%s", env && *env ? env : "", env && *env ? ":" : "",
+                     dirs);
+    if (n < 0 || (size_t)n >= sizeof list) { /* a cut list would name other places */
+        if (snprintf(msg, cap, "module directories too long: %.200s...", list) < 0) msg[0] = 0;
+        return 1;
+    }
     char path[4096], tried[1024] = "";
     size_t tried_len = 0;
     *handle = NULL;
     for (char *save = NULL, *dir = strtok_r(list, ":", &save); dir;
          dir = strtok_r(NULL, ":", &save)) {
-        snprintf(path, sizeof path, "%s/%s", dir, file);
+        int pn = snprintf(path, sizeof path, "%s/%s", dir, file);
+        if (pn < 0 || (size_t)pn >= sizeof path) continue; /* cut: another file's name */
         int w = snprintf(tried + tried_len, sizeof tried - tried_len, "%s%s",
                          tried_len ? ", " : "", path);
         if (w > 0 && (size_t)w < sizeof tried - tried_len) tried_len += (size_t)w;

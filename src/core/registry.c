@@ -37,36 +37,96 @@ static webcrypto_backend wc_registry[] = {
 #define WC_DEFAULT_BACKEND "openssl"
 #define WC_REGISTRY_COUNT (sizeof wc_registry / sizeof *wc_registry - 1)
 
-#ifndef WEBCRYPTO_MODULE_DIRS
-#define WEBCRYPTO_MODULE_DIRS ""
-#endif
-
 static pthread_mutex_t wc_registry_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static const wc_host_api wc_host = {.abi = WC_MODULE_ABI, .set_error = wc_set_error_message};
+static const wc_host_api wc_host = {
+    .abi = WC_MODULE_ABI, .ops_size = sizeof(wc_backend_ops), .set_error = wc_set_error_message};
 
-/* Finds webcrypto-<name>.so in $WEBCRYPTO_MODULE_DIR, then in the build
- * tree's and the install's module directories, and loads it in a symbol
- * scope of its own (module_open.h). */
+/* Finds webcrypto-<name>.so in $WEBCRYPTO_MODULE_DIR, then in the install's
+ * module directory (module_dirs.c), loads it in a symbol scope of its own
+ * (module_open.h) and makes the handshake (backend.h): the module's ABI and
+ * ops-table size must equal ours, and the module must accept us. */
 static webcrypto_status module_load(webcrypto_backend *b) {
-    char file[160], msg[1200];
+    char file[160], dirs[4096], path[1200];
     void *handle = NULL;
     snprintf(file, sizeof file, "webcrypto-%s.so", b->name);
-    int r = wc_module_open(file, WEBCRYPTO_MODULE_DIRS, &handle, msg, sizeof msg);
+    wc_module_dirs(dirs, sizeof dirs);
+    int r = wc_module_open(file, dirs, &handle, path, sizeof path);
     if (r > 0)
-        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "backend module not found (tried %s)", msg);
-    if (r < 0) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "%s", msg);
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "backend module not found (tried %s)", path);
+    if (r < 0) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "%s", path);
     void *sym = dlsym(handle, WC_MODULE_ENTRY);
+    if (!sym) {
+        bool v1 = dlsym(handle, WC_MODULE_ENTRY_V1) != NULL;
+        dlclose(handle);
+        if (v1)
+            return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                            "backend module %s has ABI 1; this libwebcrypto has ABI %u (ops %zu "
+                            "bytes)",
+                            path, WC_MODULE_ABI, sizeof(wc_backend_ops));
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "%s is not a webcrypto backend module (it has no %s)", path,
+                        WC_MODULE_ENTRY);
+    }
     wc_module_entry_fn entry;
     memcpy(&entry, &sym, sizeof entry);
-    const wc_backend_ops *ops = sym ? entry(&wc_host) : NULL;
-    if (!ops || !ops->name || strcmp(ops->name, b->name) != 0) {
+    const wc_module_info *info = entry(&wc_host);
+    if (!info) {
         dlclose(handle);
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
-                        "%s is not a webcrypto backend module of this version", msg);
+                        "backend module %s gave no handshake; this libwebcrypto has ABI %u (ops "
+                        "%zu bytes)",
+                        path, WC_MODULE_ABI, sizeof(wc_backend_ops));
+    }
+    /* Copied before anything else: a refused module is closed. */
+    const unsigned abi = info->abi;
+    const size_t ops_size = info->ops_size;
+    const wc_backend_ops *ops = info->ops;
+    if (abi != WC_MODULE_ABI || ops_size != sizeof(wc_backend_ops)) {
+        dlclose(handle);
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "backend module %s has ABI %u (ops %zu bytes); this libwebcrypto has ABI "
+                        "%u (ops %zu bytes)",
+                        path, abi, ops_size, WC_MODULE_ABI, sizeof(wc_backend_ops));
+    }
+    if (!ops) {
+        dlclose(handle);
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "backend module %s (ABI %u, ops %zu bytes) refused this libwebcrypto",
+                        path, abi, ops_size);
+    }
+    if (!ops->name || strcmp(ops->name, b->name) != 0 || !ops->init) {
+        dlclose(handle);
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "%s is not the %s backend module", path,
+                        b->name);
     }
     b->ops = ops;
     return WEBCRYPTO_OK; /* the handle stays open for the process's life */
+}
+
+/* Records a failed start in b: later requests report init_message. */
+static void backend_failed_locked(webcrypto_backend *b, webcrypto_status st) {
+    b->init_status = st;
+    b->description = b->name;
+    snprintf(b->init_message, sizeof b->init_message, "%s", webcrypto_error_message());
+    atomic_store_explicit(&b->state, 2, memory_order_release);
+}
+
+/* Loads (modules) and initialises b, with the registry's lock held; the
+ * outcome is in b->state (1 ready, 2 failed). */
+static void backend_init_locked(webcrypto_backend *b) {
+    uint64_t caps = 0;
+    const char *desc = NULL;
+    webcrypto_status st = b->ops ? WEBCRYPTO_OK : module_load(b);
+    if (st == WEBCRYPTO_OK) st = b->ops->init(b->variant, &b->bctx, &caps, &desc);
+    if (st != WEBCRYPTO_OK) {
+        backend_failed_locked(b, st);
+        return;
+    }
+    b->caps = caps;
+    b->description = desc ? desc : b->name;
+    b->init_status = st;
+    atomic_store_explicit(&b->state, 1, memory_order_release);
 }
 
 /* Loads (modules) and initialises the backend once per process; later calls
@@ -75,19 +135,7 @@ static webcrypto_status backend_start(webcrypto_backend *b) {
     int s = atomic_load_explicit(&b->state, memory_order_acquire);
     if (s == 0) {
         pthread_mutex_lock(&wc_registry_lock);
-        if (atomic_load_explicit(&b->state, memory_order_relaxed) == 0) {
-            uint64_t caps = 0;
-            const char *desc = NULL;
-            webcrypto_status st = b->ops ? WEBCRYPTO_OK : module_load(b);
-            if (st == WEBCRYPTO_OK) st = b->ops->init(b->variant, &b->bctx, &caps, &desc);
-            b->caps = caps;
-            b->description = desc ? desc : b->name;
-            b->init_status = st;
-            if (st != WEBCRYPTO_OK)
-                snprintf(b->init_message, sizeof b->init_message, "%s",
-                         webcrypto_error_message());
-            atomic_store_explicit(&b->state, st == WEBCRYPTO_OK ? 1 : 2, memory_order_release);
-        }
+        if (atomic_load_explicit(&b->state, memory_order_relaxed) == 0) backend_init_locked(b);
         pthread_mutex_unlock(&wc_registry_lock);
         s = atomic_load_explicit(&b->state, memory_order_acquire);
     }
@@ -97,11 +145,61 @@ static webcrypto_status backend_start(webcrypto_backend *b) {
     return WEBCRYPTO_OK;
 }
 
-/* "name:variant" handles, made on first request and kept for the process. */
+/* "name:variant" handles. A slot is taken only by a variant whose init
+ * succeeded, and then kept (keys point at it) for the process's life; a
+ * variant that fails (an unknown provider, a typo) leaves its slot free, so
+ * bad names cannot use up the table, and is tried afresh on its next
+ * request. Slots below wc_variant_count are started and never change again;
+ * the slot at wc_variant_count is a scratch one, used only with the lock
+ * held; so a handle given out is always a started one. */
 #define WC_MAX_VARIANTS 16
 static webcrypto_backend wc_variants[WC_MAX_VARIANTS];
 static char wc_variant_names[WC_MAX_VARIANTS][128];
 static size_t wc_variant_count;
+
+/* With the lock held: starts `full` in the scratch slot and keeps it if its
+ * init succeeds. Runs init under the lock, as backend_start does, so two
+ * requests of one new name start it once (the second finds the slot). */
+static webcrypto_status variant_start_locked(webcrypto_backend *base, const char *full,
+                                             webcrypto_backend **out) {
+    /* A module is loaded once, by its base entry, whose state keeps a load
+     * failure (so each variant request does not retry the load). */
+    if (base->module && !base->ops) {
+        if (atomic_load_explicit(&base->state, memory_order_relaxed) == 2)
+            return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "backend %s is unavailable: %s", full,
+                            base->init_message);
+        webcrypto_status st = module_load(base);
+        if (st != WEBCRYPTO_OK) {
+            backend_failed_locked(base, st);
+            return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "backend %s is unavailable: %s", full,
+                            base->init_message);
+        }
+    }
+    size_t i = wc_variant_count;
+    webcrypto_backend *b = &wc_variants[i];
+    snprintf(wc_variant_names[i], sizeof wc_variant_names[i], "%s", full);
+    b->name = wc_variant_names[i];
+    b->variant = wc_variant_names[i] + strlen(base->name) + 1;
+    b->ops = base->ops;
+    b->module = base->module;
+    b->variants = false;
+    b->bctx = NULL;
+    b->caps = 0;
+    b->description = NULL;
+    b->init_status = WEBCRYPTO_OK;
+    b->init_message[0] = 0;
+    atomic_store_explicit(&b->state, 0, memory_order_relaxed);
+    backend_init_locked(b);
+    if (atomic_load_explicit(&b->state, memory_order_relaxed) != 1) {
+        webcrypto_status st = wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                                       "backend %s is unavailable: %s", full, b->init_message);
+        wc_variant_names[i][0] = 0; /* the slot stays free */
+        return st;
+    }
+    wc_variant_count = i + 1;
+    *out = b;
+    return WEBCRYPTO_OK;
+}
 
 static webcrypto_status variant_handle(webcrypto_backend *base, const char *full,
                                        webcrypto_backend **out) {
@@ -109,29 +207,18 @@ static webcrypto_status variant_handle(webcrypto_backend *base, const char *full
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "backend name \"%.40s...\" is too long", full);
     pthread_mutex_lock(&wc_registry_lock);
     webcrypto_backend *b = NULL;
+    webcrypto_status st = WEBCRYPTO_OK;
     for (size_t i = 0; i < wc_variant_count && !b; i++)
         if (strcmp(wc_variant_names[i], full) == 0) b = &wc_variants[i];
-    if (!b && wc_variant_count < WC_MAX_VARIANTS) {
-        size_t i = wc_variant_count++;
-        snprintf(wc_variant_names[i], sizeof wc_variant_names[i], "%s", full);
-        b = &wc_variants[i];
-        b->name = wc_variant_names[i];
-        b->variant = wc_variant_names[i] + strlen(base->name) + 1;
-        b->ops = base->ops; /* NULL for a module not loaded yet */
-        b->module = base->module;
-        if (base->module && !base->ops) {
-            /* Load the module through the base entry, so it is loaded once. */
-            pthread_mutex_unlock(&wc_registry_lock);
-            webcrypto_status st = backend_start(base);
-            pthread_mutex_lock(&wc_registry_lock);
-            if (st == WEBCRYPTO_OK || base->ops) b->ops = base->ops;
-        }
-    }
+    if (!b && wc_variant_count == WC_MAX_VARIANTS)
+        st = wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                      "too many backend variants in use (%d started); \"%s\" is not one of them",
+                      WC_MAX_VARIANTS, full);
+    else if (!b)
+        st = variant_start_locked(base, full, &b);
     pthread_mutex_unlock(&wc_registry_lock);
-    if (!b) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "too many backend variants in use");
-    if (!b->ops) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "backend %s is unavailable", full);
-    *out = b;
-    return WEBCRYPTO_OK;
+    if (st == WEBCRYPTO_OK) *out = b;
+    return st;
 }
 
 /* openssl when built, else the first backend registered. */

@@ -4,8 +4,8 @@
  * bench_raw_module.h) and runs its per-kind functions as a bench_impl.
  * The module is found and opened as the core finds and opens the boringssl
  * backend module (src/core/module_open.h: $WEBCRYPTO_MODULE_DIR, then the
- * build tree's modules/, then <libdir>/webcrypto; RTLD_DEEPBIND, and libc's
- * own dlopen under AddressSanitizer), once per process; it stays loaded.
+ * configured install's <libdir>/webcrypto; RTLD_DEEPBIND, and libc's own
+ * dlopen under AddressSanitizer), once per process; it stays loaded.
  */
 #define _GNU_SOURCE /* RTLD_DEEPBIND, in module_open.h */
 #include <pthread.h>
