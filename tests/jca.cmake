@@ -20,9 +20,13 @@ set(WEBCRYPTO_JCA_TEST_JDKS "" CACHE STRING
 
 # out = the Java version of the JDK at jdk (JAVA_VERSION in its release
 # file), empty if it has none.
+# The release file is a configure dependency: after a JDK package update the
+# next build re-runs configure and the tests expect the new version.
 function(webcrypto_jdk_version jdk out)
   set(v "")
   if(EXISTS "${jdk}/release")
+    set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+      "${jdk}/release")
     file(STRINGS "${jdk}/release" line REGEX "^JAVA_VERSION=")
     string(REGEX REPLACE "^JAVA_VERSION=\"?([^\"]*)\"?$" "\\1" v "${line}")
   endif()

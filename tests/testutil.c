@@ -29,7 +29,9 @@ int tu_java_check(const webcrypto_backend *b) {
     char needle[96];
     snprintf(needle, sizeof needle, "Java %s (", want);
     if (strstr(desc, needle)) return 0;
-    printf("WRONG JVM: this test is registered for Java %s (JAVA_HOME=%s), but %s runs on: %s\n",
+    printf("WRONG JVM: this test is registered for Java %s (JAVA_HOME=%s), but %s runs on: %s "
+           "(if that JDK was updated since configure, build again: configure re-reads its "
+           "release file)\n",
            want, home ? home : "(unset)", webcrypto_backend_name(b), desc);
     return -1;
 }
