@@ -48,6 +48,7 @@ typedef struct wp_stats {
     unsigned acceptable_rejected;
     unsigned skipped;
     unsigned failed;
+    unsigned known; /* known provider defects (known_defects below) */
     wp_reason reasons[WP_MAX_REASONS];
     size_t n_reasons;
 } wp_stats;
@@ -121,17 +122,65 @@ static void print_flags(const json_t *flags) {
     printf("]");
 }
 
+/* Cases a provider gets wrong, per backend under test and Java feature
+ * version (docs/JCA.md lists them with the symptom). A listed case that
+ * fails is counted and printed as a KNOWN PROVIDER DEFECT, never as a pass;
+ * a listed case that passes fails the file (the list must stay true); any
+ * other failure fails as usual. The backend reports what its provider
+ * decides: these are not worked around. */
+typedef struct wp_known {
+    const char *backend; /* webcrypto_backend_name of the backend under test */
+    int java;            /* Java feature version the provider ships with */
+    const char *file;
+    long long tc_id;
+    const char *reason;
+    bool hit;            /* failed in this run */
+} wp_known;
+
+static wp_known known_defects[] = {
+    /* SunEC of JDK 17 compares x(R) with r without reducing x(R) mod n, so
+     * it rejects valid signatures whose x(R) lies in [n, p). */
+    {"jca", 17, "ecdsa_secp256r1_sha256_p1363_test.json", 115,
+     "SunEC (JDK 17) rejects a valid ECDSA signature whose x(R) is in [n, p)", false},
+    {"jca", 17, "ecdsa_secp256r1_sha256_p1363_test.json", 257,
+     "SunEC (JDK 17) rejects a valid ECDSA signature whose x(R) is in [n, p)", false},
+};
+#define N_KNOWN (sizeof known_defects / sizeof known_defects[0])
+
+static int g_java; /* Java feature version of the backend under test; 0: not jca */
+
+static bool known_applies(const wp_known *k, const webcrypto_backend *b, const char *file) {
+    return strcmp(k->backend, webcrypto_backend_name(b)) == 0 && k->java == g_java &&
+           strcmp(k->file, file) == 0;
+}
+
+static wp_known *known_defect(const wp_case *c) {
+    for (size_t i = 0; i < N_KNOWN; i++)
+        if (known_applies(&known_defects[i], c->backend, c->h->file) &&
+            known_defects[i].tc_id == (long long)c->tc_id)
+            return &known_defects[i];
+    return NULL;
+}
+
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
 static void case_fail(wp_case *c, const char *fmt, ...) {
     if (c->done) return;
     c->done = true;
-    c->st->failed++;
-    printf("  FAILED %s tcId %lld (%s, \"%s\" ", c->h->file, (long long)c->tc_id,
-           result_name(c->result), c->comment);
-    print_flags(c->flags);
-    printf("): ");
+    wp_known *k = known_defect(c);
+    if (k) {
+        k->hit = true;
+        c->st->known++;
+        printf("  KNOWN PROVIDER DEFECT %s tcId %lld (%s on Java %d: %s): ", c->h->file,
+               (long long)c->tc_id, webcrypto_backend_name(c->backend), g_java, k->reason);
+    } else {
+        c->st->failed++;
+        printf("  FAILED %s tcId %lld (%s, \"%s\" ", c->h->file, (long long)c->tc_id,
+               result_name(c->result), c->comment);
+        print_flags(c->flags);
+        printf("): ");
+    }
     va_list ap;
     va_start(ap, fmt);
     vprintf(fmt, ap);
@@ -1472,6 +1521,7 @@ static void print_counts(const wp_stats *st) {
            st->acceptable_accepted + st->acceptable_rejected, st->acceptable_accepted,
            st->acceptable_rejected, st->skipped);
     print_reasons(st->reasons, st->n_reasons);
+    if (st->known) printf(", %u KNOWN PROVIDER DEFECTS", st->known);
     printf(", %u FAILED", st->failed);
 }
 
@@ -1553,6 +1603,14 @@ static void run_file(const wp_handler *h, wp_stats *st, const webcrypto_backend 
             if (!c.done) case_fail(&c, "handler reached no verdict (bug in the runner)");
         }
     }
+    /* A listed defect the provider no longer has: the list must say so. */
+    for (size_t i = 0; supported && i < N_KNOWN; i++) {
+        const wp_known *k = &known_defects[i];
+        if (known_applies(k, backend, h->file) && !k->hit)
+            file_fail(h, st, "tcId %lld is listed as a known provider defect (%s on Java %d: %s) "
+                      "but passed: remove it from known_defects and docs/JCA.md",
+                      k->tc_id, k->backend, k->java, k->reason);
+    }
     /* Catches a truncated file or groups the runner did not walk. */
     if (json_is_integer(declared) && (json_int_t)n_cases != json_integer_value(declared)) {
         file_fail(h, st, "file declares %lld tests, %zu were found",
@@ -1629,6 +1687,11 @@ int main(void) {
     }
     const char *bname = getenv("WEBCRYPTO_TEST_BACKEND");
     printf("Wycheproof vectors: %s; backend: %s\n", g_dir, bname && *bname ? bname : "(default)");
+    /* Which JVM (for jca): the known defects depend on it. Failing to get
+     * the backend fails (and is reported by) the first file's test. */
+    const webcrypto_backend *backend = NULL;
+    if (webcrypto_backend_get(bname && *bname ? bname : NULL, &backend) == WEBCRYPTO_OK)
+        g_java = tu_java_major(backend);
 
     struct CMUnitTest tests[N_HANDLERS];
     for (size_t i = 0; i < N_HANDLERS; i++) {
@@ -1647,6 +1710,7 @@ int main(void) {
         total.acceptable_rejected += st->acceptable_rejected;
         total.skipped += st->skipped;
         total.failed += st->failed;
+        total.known += st->known;
         for (size_t r = 0; r < st->n_reasons; r++) {
             add_reason(total.reasons, &total.n_reasons, st->reasons[r].text, st->reasons[r].count);
         }
@@ -1657,6 +1721,14 @@ int main(void) {
     printf("TOTAL: %zu files (%u missing), ", N_HANDLERS, missing);
     print_counts(&total);
     printf("\n");
+    if (total.known) {
+        printf("KNOWN PROVIDER DEFECTS (%s on Java %d, not passes): %u:",
+               backend ? webcrypto_backend_name(backend) : "?", g_java, total.known);
+        for (size_t i = 0; i < N_KNOWN; i++)
+            if (known_defects[i].hit)
+                printf(" %s tcId %lld;", known_defects[i].file, known_defects[i].tc_id);
+        printf("\n");
+    }
     bool ok = cm_failed == 0 && total.failed == 0 && missing == 0 && not_run == 0;
     printf("wycheproof: %s\n", ok ? "PASS" : "FAIL");
     return ok ? 0 : 1;

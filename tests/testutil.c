@@ -7,8 +7,39 @@
 #include <string.h>
 #include <sys/stat.h>
 
+static bool is_jca(const webcrypto_backend *b) {
+    const char *n = webcrypto_backend_name(b);
+    return n && strncmp(n, "jca", 3) == 0 && (n[3] == 0 || n[3] == ':');
+}
+
+int tu_java_major(const webcrypto_backend *b) {
+    if (!is_jca(b)) return 0;
+    const char *d = strstr(webcrypto_backend_description(b), "Java ");
+    return d ? atoi(d + 5) : 0;
+}
+
+int tu_java_check(const webcrypto_backend *b) {
+    if (!is_jca(b)) return 0;
+    const char *desc = webcrypto_backend_description(b);
+    const char *home = getenv("JAVA_HOME");
+    const char *want = getenv("WEBCRYPTO_TEST_JAVA_VERSION");
+    printf("JVM of %s: %s (JAVA_HOME=%s; expected Java %s)\n", webcrypto_backend_name(b), desc,
+           home ? home : "(unset)", want && *want ? want : "(not set)");
+    if (!want || !*want) return 0;
+    char needle[96];
+    snprintf(needle, sizeof needle, "Java %s (", want);
+    if (strstr(desc, needle)) return 0;
+    printf("WRONG JVM: this test is registered for Java %s (JAVA_HOME=%s), but %s runs on: %s "
+           "(if that JDK was updated since configure, build again: configure re-reads its "
+           "release file)\n",
+           want, home ? home : "(unset)", webcrypto_backend_name(b), desc);
+    return -1;
+}
+
 const webcrypto_backend *tu_backend(void) {
     static const webcrypto_backend *cached;
+    static bool wrong_jvm;
+    if (wrong_jvm) fail_msg("the backend runs on another JVM than expected (see above)");
     if (cached) return cached;
     const char *name = getenv("WEBCRYPTO_TEST_BACKEND");
     if (name && !*name) name = NULL;
@@ -29,6 +60,10 @@ const webcrypto_backend *tu_backend(void) {
         }
         fail_msg("backend %s unavailable: %s: %s", name ? name : "(default)",
                  webcrypto_status_name(st), webcrypto_error_message());
+    }
+    if (tu_java_check(b) != 0) {
+        wrong_jvm = true;
+        fail_msg("the backend runs on another JVM than expected (see above)");
     }
     cached = b;
     return b;

@@ -11,8 +11,22 @@
 #include "webcrypto.h"
 
 /* The backend under test: $WEBCRYPTO_TEST_BACKEND, else the default. Fails the
- * test (not skips) if it cannot be had. */
+ * test (not skips) if it cannot be had, or if it is jca on another Java
+ * version than the test was registered for (tu_java_check). */
 const webcrypto_backend *tu_backend(void);
+
+/* For a jca backend (name "jca" or "jca:..."): prints which JVM it runs on
+ * (its description, $JAVA_HOME), and if $WEBCRYPTO_TEST_JAVA_VERSION is set
+ * (tests/jca.cmake sets it to the version of the JDK the test is registered
+ * for) checks that the description says "Java <that version> (". Returns 0
+ * when it matches (or nothing is expected, or b is not jca); otherwise
+ * prints why and returns -1. tu_backend() fails the test on -1; a program
+ * without cmocka calls this itself. */
+int tu_java_check(const webcrypto_backend *b);
+
+/* The Java feature version (17, 25, ...) a jca backend runs on, read from
+ * its description; 0 for any other backend. */
+int tu_java_major(const webcrypto_backend *b);
 
 /* Skips the running cmocka test, visibly and with the reason, unless the
  * backend under test supports every algorithm in the list (ended by

@@ -520,6 +520,26 @@ static webcrypto_status variant_setup(jca_op *o, jca_variant *v, const char *var
     return WEBCRYPTO_OK;
 }
 
+/* Deletes every global reference variant_setup made and frees v: a variant
+ * whose init failed (the registry never retries, but a host may init other
+ * variants, e.g. after a bad name, for as long as it runs). */
+static void variant_free(jca_op *o, jca_variant *v) {
+    JNIEnv *env = o->env;
+    jca_thread_engines_reset(o->t, v->index);
+    jca_pkey_variant_free(env, &v->pk);
+    for (int h = 0; h < JCA_N_HASH; h++) {
+        jobject refs[] = {v->md_prov[h],   v->mac_prov[h],  v->pbkdf2_prov[h], v->kdf_prov[h],
+                          v->md_name[h],   v->mac_name[h],  v->pbkdf2_name[h], v->kdf_name[h]};
+        for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++) jca_global_free(env, refs[i]);
+    }
+    jobject refs[] = {v->provider, v->cbc_prov, v->ctr_prov, v->gcm_prov, v->siv_prov,
+                      v->cbc_name, v->ctr_name, v->gcm_name, v->siv_name, v->aes_name,
+                      v->random,   v->kw_prov,  v->kw_name};
+    for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++) jca_global_free(env, refs[i]);
+    wc_wipe(v->prf_key, sizeof v->prf_key);
+    free(v);
+}
+
 static webcrypto_status jca_init(const char *variant, void **bctx, uint64_t *caps,
                                  const char **description) {
     webcrypto_status st = jca_jvm_start();
@@ -541,8 +561,7 @@ static webcrypto_status jca_init(const char *variant, void **bctx, uint64_t *cap
     if (st == WEBCRYPTO_OK) st = variant_setup(&o, v, variant, caps);
     st = jca_op_end(&o, st);
     if (st != WEBCRYPTO_OK) {
-        /* The global references made so far stay: init failures are rare
-         * and final (the registry never retries). */
+        variant_free(&o, v);
         return st;
     }
     variants[variant_count++] = v;

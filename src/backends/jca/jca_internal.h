@@ -51,7 +51,7 @@ typedef struct jca_refs {
 
     /* asymmetric keys (jca_pkey.c) */
     jclass Signature, KeyFactory, KeyPairGenerator, KeyAgreement, KeyPair, AlgorithmParameters,
-        BigInteger, SignatureException, ArithmeticException, RSAPublicKeySpec, RSAPrivateCrtKeySpec, RSAKey,
+        BigInteger, SignatureException, RSAPublicKeySpec, RSAPrivateCrtKeySpec, RSAKey,
         RSAPublicKey, RSAPrivateKey, RSAPrivateCrtKey, RSAKeyGenParameterSpec, ECPoint,
         ECParameterSpec, ECPublicKeySpec, ECPrivateKeySpec, ECGenParameterSpec, ECFieldFp,
         EllipticCurve, ECPublicKey, ECPrivateKey, X509EncodedKeySpec, PKCS8EncodedKeySpec,
@@ -64,7 +64,7 @@ typedef struct jca_refs {
     jmethodID ka_get, ka_get_p, ka_provider, ka_init, ka_phase, ka_secret;
     jmethodID ap_get, ap_get_p, ap_provider, ap_init, ap_spec;
     jmethodID bi_new, bi_bytes, bi_add, bi_sub, bi_mul, bi_mod, bi_mod_pow, bi_mod_inv, bi_equals,
-        bi_test_bit, bi_value_of;
+        bi_test_bit;
     jmethodID rsa_pub_spec_new, rsa_crt_spec_new, rsa_modulus, rsa_pub_exp, rsa_priv_exp,
         crt_pub_exp, crt_p, crt_q, crt_dp, crt_dq, crt_qi, rsa_kg_new;
     jmethodID point_new, point_x, point_y, ec_pub_spec_new, ec_priv_spec_new, ec_gen_new,
@@ -87,7 +87,6 @@ typedef struct jca_curve {
     jobject p, a, b;   /* BigInteger: the field prime and the coefficients */
     jobject sqrt_exp;  /* (p + 1) / 4: square roots mod p (p = 3 mod 4 for all three) */
     jobject g_pub;     /* the generator as a PublicKey, for x(dG) through ECDH */
-    jobject g, n;      /* the generator (ECPoint) and the order (BigInteger) */
     size_t fs;         /* field size in bytes */
     uint8_t p_bytes[JCA_MAX_FIELD], n_bytes[JCA_MAX_FIELD]; /* p and the order, fs bytes */
 } jca_curve;
@@ -201,6 +200,9 @@ jobject jca_global(JNIEnv *env, jobject local);
 void jca_global_free(JNIEnv *env, jobject global);
 /* A description of the running JVM ("Java 17.0.15 (...)"), static. */
 const char *jca_java_description(void);
+/* Drops the calling thread's engines of variant slot `index` (a variant
+ * whose init failed leaves its slot to the next one). */
+void jca_thread_engines_reset(jca_thread *t, int index);
 
 /* ---- jca_backend.c: the scaffolding every operation uses ---- */
 typedef struct jca_op {
@@ -255,6 +257,8 @@ webcrypto_status jca_resolve_pkey(JNIEnv *env);
 /* ---- jca_pkey.c ---- */
 /* Probes the variant's asymmetric algorithms; adds their WC_CAP bits. */
 webcrypto_status jca_pkey_setup(jca_op *o, jca_variant *v, uint64_t *caps);
+/* Deletes the global references jca_pkey_setup made (a failed init). */
+void jca_pkey_variant_free(JNIEnv *env, jca_pkey_variant *pk);
 webcrypto_status jca_pkey_import(const void *bctx, webcrypto_algorithm kind,
                                  const wc_pkey_fields *f, void **state);
 webcrypto_status jca_pkey_generate(const void *bctx, webcrypto_algorithm kind,

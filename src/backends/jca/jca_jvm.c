@@ -7,7 +7,7 @@
  * libjvm is never linked: it is dlopen'ed on the first init of a jca
  * variant, so a program that never selects jca never loads a JVM.
  */
-#define _GNU_SOURCE /* RTLD_DEFAULT */
+#define _GNU_SOURCE /* RTLD_DEFAULT, secure_getenv */
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -127,6 +127,11 @@ static void engines_free(JNIEnv *env, jca_thread_engines *e) {
     jca_global_free(env, e->x25519);
 }
 
+void jca_thread_engines_reset(jca_thread *t, int index) {
+    engines_free(t->env, &t->v[index]);
+    memset(&t->v[index], 0, sizeof t->v[index]);
+}
+
 /* At thread exit (pthread key destructor): drops the thread's engines and
  * arrays, and detaches the thread if this backend attached it. */
 static void thread_free(void *p) {
@@ -239,22 +244,32 @@ jca_thread *jca_thread_get(void) {
 
 static bool readable(const char *path) { return path && *path && access(path, R_OK) == 0; }
 
-/* The libjvm already in the process (a host JVM), else the first of
- * $JAVA_HOME, /usr/lib/jvm/default-java and the JDK found at build time. */
-static void *libjvm_open(char *tried, size_t tried_cap) {
+/* The libjvm already in the process (a host JVM); else $JAVA_HOME's and
+ * only that one when JAVA_HOME is set (a JAVA_HOME without a usable libjvm
+ * is an error naming it, never a silent switch to another JDK); else the
+ * first of /usr/lib/jvm/default-java and the JDK found at build time. The
+ * environment is read with secure_getenv: a setuid or setgid program never
+ * loads code a caller's environment names. */
+static void *libjvm_open(char *tried, size_t tried_cap, bool *from_java_home) {
     void *h = dlopen("libjvm.so", RTLD_NOW | RTLD_NOLOAD);
     if (h) return h;
-    const char *homes[3] = {getenv("JAVA_HOME"), "/usr/lib/jvm/default-java",
-                            WEBCRYPTO_JCA_JDK_HOME};
+    const char *java_home = secure_getenv("JAVA_HOME");
+    *from_java_home = java_home && *java_home;
+    const char *homes[2] = {"/usr/lib/jvm/default-java", WEBCRYPTO_JCA_JDK_HOME};
+    if (*from_java_home) homes[0] = java_home, homes[1] = NULL;
     size_t used = 0;
     tried[0] = 0;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 2; i++) {
         if (!homes[i] || !*homes[i]) continue;
         char path[4096];
         snprintf(path, sizeof path, "%s/lib/server/libjvm.so", homes[i]);
         int w = snprintf(tried + used, tried_cap - used, "%s%s", used ? ", " : "", path);
         if (w > 0 && (size_t)w < tried_cap - used) used += (size_t)w;
-        if (!readable(path)) continue;
+        if (!readable(path)) {
+            w = snprintf(tried + used, tried_cap - used, " (not readable)");
+            if (w > 0 && (size_t)w < tried_cap - used) used += (size_t)w;
+            continue;
+        }
         /* RTLD_GLOBAL, as the java launcher does: the JDK's own libraries
          * resolve JVM symbols through it. */
         h = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
@@ -281,14 +296,14 @@ static webcrypto_status create_vm(create_vm_fn create, JNIEnv **env) {
     static char user[4096];
     JavaVMOption opts[MAX_OPTIONS];
     int n = 0;
-    const char *cp = getenv("WEBCRYPTO_JCA_CLASSPATH");
+    const char *cp = secure_getenv("WEBCRYPTO_JCA_CLASSPATH");
     if (!cp) cp = readable(WEBCRYPTO_JCA_DEFAULT_CLASSPATH) ? WEBCRYPTO_JCA_DEFAULT_CLASSPATH : "";
     if (*cp) {
         snprintf(classpath, sizeof classpath, "-Djava.class.path=%s", cp);
         opts[n++].optionString = classpath;
     }
     opts[n++].optionString = (char *)"-Xrs";
-    const char *uo = getenv("WEBCRYPTO_JCA_OPTIONS");
+    const char *uo = secure_getenv("WEBCRYPTO_JCA_OPTIONS");
     if (uo) {
         snprintf(user, sizeof user, "%s", uo);
         char *save = NULL;
@@ -447,7 +462,6 @@ webcrypto_status jca_resolve_pkey(JNIEnv *env) {
     C(AlgorithmParameters, "java/security/AlgorithmParameters");
     C(BigInteger, "java/math/BigInteger");
     C(SignatureException, "java/security/SignatureException");
-    C(ArithmeticException, "java/lang/ArithmeticException");
     C(RSAPublicKeySpec, "java/security/spec/RSAPublicKeySpec");
     C(RSAPrivateCrtKeySpec, "java/security/spec/RSAPrivateCrtKeySpec");
     C(RSAKey, "java/security/interfaces/RSAKey");
@@ -519,8 +533,6 @@ webcrypto_status jca_resolve_pkey(JNIEnv *env) {
     M(bi_mod_pow, BigInteger, "modPow", sig);
     M(bi_equals, BigInteger, "equals", "(Ljava/lang/Object;)Z");
     M(bi_test_bit, BigInteger, "testBit", "(I)Z");
-    if (st == WEBCRYPTO_OK)
-        jca.bi_value_of = method(env, jca.BigInteger, true, "valueOf", "(J)Ljava/math/BigInteger;", &st);
     snprintf(sig, sizeof sig, "(%s%s)V", BI, BI);
     M(rsa_pub_spec_new, RSAPublicKeySpec, "<init>", sig);
     M(point_new, ECPoint, "<init>", sig);
@@ -617,7 +629,12 @@ static webcrypto_status start(void) {
     if (host) {
         jca_vm = host;
     } else {
-        void *h = libjvm_open(tried, sizeof tried);
+        bool from_java_home = false;
+        void *h = libjvm_open(tried, sizeof tried, &from_java_home);
+        if (!h && from_java_home)
+            return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                            "jca: JAVA_HOME names no usable JDK (tried %s; fix or unset "
+                            "JAVA_HOME)", tried);
         if (!h)
             return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
                             "jca: no Java VM could be started: libjvm.so not found (tried %s; "
