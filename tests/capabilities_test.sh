@@ -24,6 +24,13 @@ have=$(printf '%s\n' "$out" | sed -n 's/^  algorithms: //p' | head -n 1)
 echo "backend:     $backend"
 echo "description: $desc"
 echo "lists:       $have"
+# A jca test registered for one JDK must run on it (tests/jca.cmake).
+if [ -n "${WEBCRYPTO_TEST_JAVA_VERSION:-}" ]; then
+  case "$desc" in
+    *"Java $WEBCRYPTO_TEST_JAVA_VERSION ("*) ;;
+    *) echo "FAIL: WRONG JVM: registered for Java $WEBCRYPTO_TEST_JAVA_VERSION, runs on: $desc"; exit 1 ;;
+  esac
+fi
 
 rows=0 want="" pattern=""
 while IFS=$'\t' read -r name pat algs; do
