@@ -12,8 +12,11 @@
 # Either skips (77, with the reason) when its Node cannot be had, except
 # under CI=true, where it fails. A Node's departures from the spec are listed
 # in tests/interop/known_node_defects.js and reported as such, never passed.
-set(WEBCRYPTO_INTEROP_NODE_VERSION 24.22.3 CACHE STRING
-    "The Node release the interop test fetches (its sha512 is pinned in tools/fetch-node.sh)")
+# The pinned release is fetch-node.sh's default, where its sha512 is.
+file(STRINGS ${PROJECT_SOURCE_DIR}/tools/fetch-node.sh _interop_node_line REGEX "^version=")
+string(REGEX MATCH "[0-9]+\\.[0-9]+\\.[0-9]+" _interop_node_pinned "${_interop_node_line}")
+set(WEBCRYPTO_INTEROP_NODE_VERSION ${_interop_node_pinned} CACHE STRING
+    "The Node release the interop test fetches (its sha512 must be pinned in tools/fetch-node.sh)")
 add_executable(interop_peer ${CMAKE_CURRENT_SOURCE_DIR}/interop/interop_peer.c)
 target_link_libraries(interop_peer PRIVATE webcrypto_static PkgConfig::JANSSON)
 target_compile_options(interop_peer PRIVATE ${WEBCRYPTO_WARNINGS})
