@@ -52,6 +52,12 @@ fi
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
 
+# The jca tests' LD_PRELOAD (the JDK's signal chaining) is for the library's
+# side only, not for node.
+PEER_ENV=()
+[ -n "${LD_PRELOAD:-}" ] && PEER_ENV=(env "LD_PRELOAD=$LD_PRELOAD")
+unset LD_PRELOAD
+
 if [ "$MODE" = pinned ]; then
     if ! NODE=$(bash "$HERE/../../tools/fetch-node.sh" "$PINNED" 2>"$T/fetch.err"); then
         unavailable "the pinned node $PINNED could not be fetched: $(tr '\n' ' ' <"$T/fetch.err")"
@@ -69,12 +75,6 @@ fi
 VERSION=$("$NODE" --version)
 VERSION=${VERSION#v}
 echo "# peer: node $VERSION ($NODE) crypto.subtle; the library's backend: ${BACKEND:-the default}"
-
-# The jca tests' LD_PRELOAD (the JDK's signal chaining) is for the library's
-# side only, not for node.
-PEER_ENV=()
-[ -n "${LD_PRELOAD:-}" ] && PEER_ENV=(env "LD_PRELOAD=$LD_PRELOAD")
-unset LD_PRELOAD
 
 # phase NAME COMMAND...: runs one phase and adds its lines to all.log. A phase
 # that dies before its summary line adds one failure more.
