@@ -538,9 +538,9 @@ static bool same_bits(const uint8_t *own, size_t n, const bytes *peer, size_t bi
         snprintf(why, why_cap, "%zu bytes, the peer's %zu", n, peer->n);
         return false;
     }
-    uint8_t tail = bits != WEBCRYPTO_LENGTH_FULL && bits % 8 ? (uint8_t)(0xff >> (bits % 8)) : 0;
+    unsigned tail = bits != WEBCRYPTO_LENGTH_FULL && bits % 8 ? 0xffu >> (bits % 8) : 0;
     for (size_t i = 0; i < n; i++) {
-        uint8_t keep = i + 1 == n ? (uint8_t)~tail : 0xff;
+        unsigned keep = i + 1 == n ? ~tail & 0xffu : 0xffu;
         if ((own[i] ^ peer->p[i]) & keep) {
             snprintf(why, why_cap, "secrets differ");
             return false;
