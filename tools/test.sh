@@ -6,6 +6,12 @@
 #                             backend only (build/tsan); OpenSSL itself is not instrumented,
 #                             the JVM is too noisy for TSan, and TSan refuses the
 #                             RTLD_DEEPBIND the boringssl module is loaded with
+#   tools/test.sh --fuzz-replay the fuzz targets built with clang (build/fuzz), and
+#                             their corpora replayed once: the generated seeds and
+#                             the committed regression inputs, no fuzzing
+#                             (docs/FUZZING.md)
+# The interop tests fetch their pinned Node once (tools/fetch-node.sh), into
+# ~/.cache/libwebcrypto, and also run against the node on PATH.
 # Wycheproof vectors are read from $WEBCRYPTO_WYCHEPROOF_DIR, else ../shared/wycheproof.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +33,18 @@ elif [ "${1:-}" = "--tsan" ]; then
   TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build/tsan --output-on-failure \
     -R '^test_threads\.openssl$'
   exit 0
+elif [ "${1:-}" = "--fuzz-replay" ]; then
+  bash tools/install-deps.sh --fuzz
+  rm -rf build/fuzz
+  cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWEBCRYPTO_WERROR=ON \
+    -DWEBCRYPTO_FUZZ=ON -DCMAKE_C_COMPILER=clang-14
+  cmake --build build/fuzz -j "$(nproc)" --target fuzz_import fuzz_unwrap fuzz_der fuzz_decrypt
+  ctest --test-dir build/fuzz --output-on-failure --no-tests=error -L fuzz
+  exit 0
 fi
+# Fetched here, before the tests start, so that a download is not timed as a
+# test; if it fails, the interop.node24 tests say why (and fail under CI=true).
+bash tools/fetch-node.sh >/dev/null || echo "could not fetch the pinned Node: see the interop.node24 tests" >&2
 rm -rf "build/$mode"
 cmake -S . -B "build/$mode" "${cmake_args[@]}"
 cmake --build "build/$mode" -j "$(nproc)"

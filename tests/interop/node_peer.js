@@ -59,20 +59,46 @@ function importAlg(alg) {
 const hasRaw = (name) => !name.startsWith('RSA');
 const sorted = (a) => [...a].sort().join(',');
 
-/* JWKs compared as JSON values: every member, key_ops as a set. */
-function jwkDiff(a, b) {
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+/* The JWK "alg" the spec's export writes, for the algorithms whose keys a
+ * peer may spell otherwise: Ed25519's is "Ed25519" (import also takes the
+ * older "EdDSA", which Node 18 still writes). Absent: compared as is. */
+const SPEC_JWK_ALG = { Ed25519: 'Ed25519' };
+
+/* This Node's JWK (own) against the peer's, as JSON values: every member,
+ * key_ops as a set, "alg" last and, where the spec fixes it, each side
+ * against the spec (so a difference names the side that departs from it). */
+function jwkDiff(own, peer, algName) {
+  const keys = new Set([...Object.keys(own), ...Object.keys(peer)]);
+  keys.delete('alg');
   for (const k of keys) {
     if (k === 'key_ops') {
-      if (!Array.isArray(a[k]) || !Array.isArray(b[k]) || sorted(a[k]) !== sorted(b[k]))
-        return `key_ops ${JSON.stringify(a[k])} vs ${JSON.stringify(b[k])}`;
-    } else if (JSON.stringify(a[k]) !== JSON.stringify(b[k])) {
-      return `member ${k}: ${JSON.stringify(a[k])} vs ${JSON.stringify(b[k])}`;
+      if (!Array.isArray(own[k]) || !Array.isArray(peer[k]) || sorted(own[k]) !== sorted(peer[k]))
+        return `jwk key_ops ${JSON.stringify(own[k])} vs ${JSON.stringify(peer[k])}`;
+    } else if (JSON.stringify(own[k]) !== JSON.stringify(peer[k])) {
+      return `jwk member ${k}: ${JSON.stringify(own[k])} vs ${JSON.stringify(peer[k])}`;
     }
   }
+  const spec = SPEC_JWK_ALG[algName];
+  if (spec !== undefined && own.alg !== spec) return `this Node's JWK has alg ${JSON.stringify(own.alg)}; the spec writes "${spec}"`;
+  if (spec !== undefined && peer.alg !== spec) return `the peer's JWK has alg ${JSON.stringify(peer.alg)}; the spec writes "${spec}"`;
+  if (spec === undefined && own.alg !== peer.alg) return `jwk member alg: ${JSON.stringify(own.alg)} vs ${JSON.stringify(peer.alg)}`;
   return true;
 }
 const sameHex = (buf, h) => (hex(buf) === h ? true : `got ${hex(buf).slice(0, 40)}..., want ${h.slice(0, 40)}...`);
+/* Derived bits compared as the spec defines them: a byte sequence holding
+ * the first `length` bits, so those agree and the bits past them in the last
+ * byte are zero, in this Node's result and in the peer's. */
+function sameBits(own, peerHex, length) {
+  const mine = new Uint8Array(own), theirs = unhex(peerHex);
+  if (length === null || length % 8 === 0) return sameHex(mine, peerHex);
+  if (mine.length !== theirs.length) return `${mine.length} bytes, the peer's ${theirs.length}`;
+  const tail = 0xff >> (length % 8), n = mine.length;
+  for (let i = 0; i < n; i++)
+    if ((mine[i] ^ theirs[i]) & (i === n - 1 ? ~tail & 0xff : 0xff)) return 'secrets differ';
+  if (mine[n - 1] & tail) return `this Node's result sets bits past the length ${length} (the spec zeroes them)`;
+  if (theirs[n - 1] & tail) return `the peer's result sets bits past the length ${length} (the spec zeroes them)`;
+  return true;
+}
 
 /* ---------------------------------------------------------------- what is made */
 
@@ -150,7 +176,14 @@ async function produce(outFile) {
   const pairs = {};
   for (const e of CATALOG) {
     if (!have.has(e.alg.name)) { skip(`generate ${e.id}`, `this Node's crypto.subtle has no ${e.alg.name}`); continue; }
-    const pair = await subtle.generateKey(e.alg, true, [...usagesFor(e.alg.name, true), ...usagesFor(e.alg.name, false)]);
+    const gen = () => subtle.generateKey(e.alg, true, [...usagesFor(e.alg.name, true), ...usagesFor(e.alg.name, false)]);
+    let pair = await gen();
+    /* The 521-bit secret below must show whether the C peer zeroes the 7
+     * bits past its length: a new B while the full secret has them all clear
+     * (once in 128). */
+    const tail = async (p) => new Uint8Array(await subtle.deriveBits({ name: 'ECDH', public: p.publicKey }, pairs['ECDH-P-521-A'].privateKey, null))[65] & 0x7f;
+    while (e.id === 'ECDH-P-521-B' && pairs['ECDH-P-521-A'] && (await tail(pair)) === 0)
+      pair = await gen();
     pairs[e.id] = pair;
     const id = `node-${e.id}`;
     const alg = { ...e.alg };
@@ -285,6 +318,10 @@ async function consume(peerFile, ownFile) {
   }
 }
 
+/* Whether a JWK's "alg" is what the spec's export writes (so a JWK this Node
+ * refuses was a valid one). */
+const jwkAlgAsSpec = (jwk, name) => SPEC_JWK_ALG[name] === undefined || jwk.alg === SPEC_JWK_ALG[name];
+
 /* The peer's key in each format imports here, and exporting it in every
  * format gives the peer's bytes (JWK: the same members). */
 async function checkFormats(id, k, alg, pubU, privU) {
@@ -293,21 +330,23 @@ async function checkFormats(id, k, alg, pubU, privU) {
   if (hasRaw(name)) pubFormats.push(['raw', unhex(k.raw)]);
   for (const [fmt, bytes] of pubFormats) {
     await check(`${id}: public ${fmt} imports; re-exported as spki${hasRaw(name) ? ', raw' : ''} and jwk it equals the peer's`, async () => {
+      if (fmt === 'jwk' && !jwkAlgAsSpec(bytes, name)) return `the peer's JWK has alg ${JSON.stringify(bytes.alg)}; the spec writes "${SPEC_JWK_ALG[name]}"`;
       const key = await subtle.importKey(fmt, bytes, alg, true, pubU);
       let r = sameHex(await subtle.exportKey('spki', key), k.spki);
       if (r !== true) return `spki ${r}`;
       if (hasRaw(name)) { r = sameHex(await subtle.exportKey('raw', key), k.raw); if (r !== true) return `raw ${r}`; }
-      r = jwkDiff(await subtle.exportKey('jwk', key), k.jwkPub);
-      return r === true ? true : `jwk ${r}`;
+      r = jwkDiff(await subtle.exportKey('jwk', key), k.jwkPub, name);
+      return r;
     });
   }
   for (const [fmt, bytes] of [['pkcs8', unhex(k.pkcs8)], ['jwk', k.jwkPriv]]) {
     await check(`${id}: private ${fmt} imports; re-exported as pkcs8 and jwk it equals the peer's`, async () => {
+      if (fmt === 'jwk' && !jwkAlgAsSpec(bytes, name)) return `the peer's JWK has alg ${JSON.stringify(bytes.alg)}; the spec writes "${SPEC_JWK_ALG[name]}"`;
       const key = await subtle.importKey(fmt, bytes, alg, true, privU);
       let r = sameHex(await subtle.exportKey('pkcs8', key), k.pkcs8);
       if (r !== true) return `pkcs8 ${r}`;
-      r = jwkDiff(await subtle.exportKey('jwk', key), k.jwkPriv);
-      return r === true ? true : `jwk ${r}`;
+      r = jwkDiff(await subtle.exportKey('jwk', key), k.jwkPriv, name);
+      return r;
     });
   }
 }
@@ -346,7 +385,7 @@ async function checkOp(op, keys, data) {
     if (!a || !b) return skip(`derive ${what}`, 'key unusable here');
     /* the other direction: b's private key with a's public key */
     await check(`deriveBits ${what}: secrets agree`, async () =>
-      sameHex(await subtle.deriveBits({ name: a.spec.alg.name, public: a.pub }, b.priv, op.length), op.bits));
+      sameBits(await subtle.deriveBits({ name: a.spec.alg.name, public: a.pub }, b.priv, op.length), op.bits, op.length));
     return;
   }
   case 'cipher': {

@@ -1,0 +1,61 @@
+'use strict';
+/*
+ * known_node_defects.js - where a Node release departs from the WebCrypto
+ * spec in a way the interop test sees. judge.js reads this list.
+ *
+ * The checks judge by the spec, not by what one Node writes: where the two
+ * sides differ, the failure says which side departs from the spec. A failed
+ * check that matches a defect listed for the Node under test is printed as
+ * "known Node <version> defect: ..." and counted apart (never as a pass);
+ * any other failure still fails. A check that a listed defect should make
+ * fail, but that passes on that Node, fails the run too: the defect no
+ * longer reproduces there, and its entry must be narrowed or removed.
+ *
+ * Each entry:
+ *   id        short name
+ *   nodes     the Node versions it applies to: "18" is every 18.x.y,
+ *             "18.20" every 18.20.y, "18.20.8" that release only
+ *   what      the defect, against the spec
+ *   symptoms  [{ check, fail }]: `check` matches the check's name on every
+ *             line about it ("c: ..." or "node: ...", after "ok   - " or
+ *             "FAIL - "), `fail` the whole failure line the defect gives.
+ *             Every check `check` matches must show the defect: the test's
+ *             data are chosen so that it always can.
+ */
+module.exports = [
+  {
+    id: 'ed25519-jwk-alg-export',
+    nodes: ['18'],
+    what: 'exports an Ed25519 key as a JWK with alg "EdDSA" (an earlier draft\'s); the spec writes "Ed25519"',
+    symptoms: [
+      /* the library re-exports Node's key and compares its JWK with Node's */
+      { check: /^c: node-Ed25519: (public|private) [a-zA-Z0-9]+ imports; /,
+        fail: /\(the peer's JWK has alg "EdDSA"; the spec writes "Ed25519"\)$/ },
+      /* Node re-exports the library's key (imported from spki, raw or pkcs8) */
+      { check: /^node: c-Ed25519: (public (spki|raw)|private pkcs8) imports; /,
+        fail: /\(this Node's JWK has alg "EdDSA"; the spec writes "Ed25519"\)$/ },
+    ],
+  },
+  {
+    id: 'ed25519-jwk-alg-import',
+    nodes: ['18'],
+    what: 'refuses to import an Ed25519 JWK with alg "Ed25519", which the spec\'s import accepts (as it does "EdDSA")',
+    symptoms: [
+      { check: /^node: c-Ed25519: (public|private) jwk imports; /,
+        fail: /\(DataError: JWK "alg" does not match the requested algorithm\)$/ },
+    ],
+  },
+  {
+    id: 'ecdh-derivebits-tail',
+    nodes: ['18'],
+    what: 'ECDH deriveBits with a length that is not a whole number of bytes (P-521, 521 bits) leaves the secret\'s bits past the length in the last byte; the spec zeroes them',
+    symptoms: [
+      /* Node's 521-bit secret, checked by the library */
+      { check: /^c: deriveBits node-ECDH-P-521-[AB] x node-ECDH-P-521-[AB] \(521 bits\): /,
+        fail: /\(the peer's result sets bits past the length 521 \(the spec zeroes them\)\)$/ },
+      /* the library's 521-bit secret, which Node derives itself to compare */
+      { check: /^node: deriveBits node-ECDH-P-521-[AB] x c-ECDH-P-521-[AB] \(521 bits\): /,
+        fail: /\(this Node's result sets bits past the length 521 \(the spec zeroes them\)\)$/ },
+    ],
+  },
+];
