@@ -1,7 +1,7 @@
 # The soak program's short form (tools/soak, docs/JCA.md): 5 seconds per
 # backend, every result checked against another backend. The 10-minute run is manual.
 # jca runs twice: plainly, and under -Xcheck:jni where any JNI warning fails
-# (not in sanitizer builds, as in tests/jca.cmake). A backend that cannot
+# (in sanitizer builds too). A backend that cannot
 # start here (no JVM, or jca not built) exits 77: a visible skip.
 if(NOT TARGET webcrypto-soak)
   add_subdirectory(${PROJECT_SOURCE_DIR}/tools/soak ${CMAKE_CURRENT_BINARY_DIR}/soak-tool)
@@ -25,11 +25,9 @@ else()
   message(STATUS "soak.openssl not registered: no second backend to check openssl against")
 endif()
 add_test(NAME soak.jca COMMAND webcrypto-soak --backend jca ${soak_args})
-if(NOT WEBCRYPTO_SANITIZE)
-  add_test(NAME soak.jca-checkjni COMMAND bash ${PROJECT_SOURCE_DIR}/tools/soak/soak_checkjni.sh
-    $<TARGET_FILE:webcrypto-soak> --backend jca ${soak_args})
-  list(APPEND soak_tests soak.jca-checkjni)
-endif()
+add_test(NAME soak.jca-checkjni COMMAND bash ${PROJECT_SOURCE_DIR}/tools/soak/soak_checkjni.sh
+  $<TARGET_FILE:webcrypto-soak> --backend jca ${soak_args})
+list(APPEND soak_tests soak.jca-checkjni)
 set_tests_properties(${soak_tests} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180
   ENVIRONMENT "WEBCRYPTO_MODULE_DIR=${WEBCRYPTO_MODULE_BUILD_DIR}")
 # The jca tests' environment (JDK, libjsig, ASan options: tests/jca.cmake).
