@@ -848,8 +848,10 @@ static int get_backend(cli *c) {
 
 /* jansson's allocations are wiped on free, as the JWK text holds the key
  * ("k" passes through the parser's buffers and string nodes). Each block
- * carries its size in a header; installed before any JSON is parsed, so the
- * library, finding a custom allocator, keeps this one. */
+ * carries its size in a header. The library never changes jansson's
+ * allocator (it is process-wide); the CLI, as the host program, chooses to
+ * install this one, before any JSON is parsed - what webcrypto.h suggests a
+ * host do to have the parser's own buffers wiped too. */
 #define JSON_HEADER \
     (_Alignof(max_align_t) > sizeof(size_t) ? _Alignof(max_align_t) : sizeof(size_t))
 
