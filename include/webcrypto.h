@@ -19,8 +19,19 @@
  *    at most; a too-small buffer is WEBCRYPTO_ERR_INVALID_ARGUMENT with
  *    *out_len set to the size needed. One-shot calls copy no bulk data.
  *  - Objects (webcrypto_key, contexts) are owned by the caller after they are
- *    returned, and released with their _free function, which wipes any secret
- *    they hold. _free(NULL) does nothing.
+ *    returned, and released with their _free function. _free(NULL) does
+ *    nothing. What _free wipes depends on where the secret lives:
+ *      - the library's own copies (a secret key's raw bytes, the fields of an
+ *        asymmetric key it read, buffers it allocated): wiped, always;
+ *      - openssl and boringssl state (key schedules, HMAC pads, EVP_PKEY):
+ *        released through the library's own free functions, which clear
+ *        key material before freeing it;
+ *      - jca: the C side is wiped, but the Java objects holding the key
+ *        (SecretKeySpec, PrivateKey, engines keyed with them, the arrays
+ *        that carried bytes across JNI) are in the Java heap, where C cannot
+ *        wipe them: they become garbage, and the collector may already have
+ *        copied them. Arrays the backend itself allocated for secret bytes
+ *        are zeroed before they are let go. See docs/JCA.md.
  *  - A webcrypto_key is immutable and may be used by many threads at once.
  *    Contexts (digest, sign, cipher) belong to one thread at a time.
  *  - Algorithm names are matched case-insensitively, as WebCrypto does.
