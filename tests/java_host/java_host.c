@@ -38,7 +38,7 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved) {
     if (st != WEBCRYPTO_OK)
         snprintf(g_onload_error, sizeof g_onload_error, "webcrypto_jca_set_java_vm: %s: %s",
                  webcrypto_status_name(st), webcrypto_error_message());
-    return JNI_VERSION_1_8;
+    return JNI_VERSION_1_6; /* what the backend asks for too (Android's VM: at most 1.6) */
 }
 
 /* ---- small helpers ---- */
@@ -495,11 +495,11 @@ static void *native_main(void *arg) {
     native_run *r = *(native_run **)arg;
     err_t *e = (err_t *)((void **)arg)[1];
     JNIEnv *env = NULL;
-    if ((*g_vm)->GetEnv(g_vm, (void **)&env, JNI_VERSION_1_8) != JNI_EDETACHED)
+    if ((*g_vm)->GetEnv(g_vm, (void **)&env, JNI_VERSION_1_6) != JNI_EDETACHED)
         failf(e, "a new native thread was attached before its first call");
     for (int i = 0; i < r->rounds && !e->msg[0]; i++) suite(e, r->name, r->need_siv);
     /* The library attached this thread for its calls. */
-    if (!e->msg[0] && (*g_vm)->GetEnv(g_vm, (void **)&env, JNI_VERSION_1_8) != JNI_OK)
+    if (!e->msg[0] && (*g_vm)->GetEnv(g_vm, (void **)&env, JNI_VERSION_1_6) != JNI_OK)
         failf(e, "the native thread is not attached after its calls");
     pthread_mutex_lock(&r->lock);
     r->done++;
@@ -630,7 +630,7 @@ typedef struct {
 static void *host_attached_main(void *p) {
     host_arg *a = p;
     JNIEnv *env = NULL, *again = NULL;
-    JavaVMAttachArgs args = {.version = JNI_VERSION_1_8, .name = (char *)"host-attached",
+    JavaVMAttachArgs args = {.version = JNI_VERSION_1_6, .name = (char *)"host-attached",
                              .group = NULL};
     if ((*g_vm)->AttachCurrentThread(g_vm, (void **)&env, &args) != JNI_OK) {
         failf(&a->e, "AttachCurrentThread failed");
@@ -641,7 +641,7 @@ static void *host_attached_main(void *p) {
         kat_sha256(&a->e, b, a->name);
     /* Still attached with the same JNIEnv: the library did not detach or
      * re-attach a thread it did not attach. */
-    if ((*g_vm)->GetEnv(g_vm, (void **)&again, JNI_VERSION_1_8) != JNI_OK || again != env)
+    if ((*g_vm)->GetEnv(g_vm, (void **)&again, JNI_VERSION_1_6) != JNI_OK || again != env)
         failf(&a->e, "the host-attached thread lost its attachment after a call");
     if ((*g_vm)->DetachCurrentThread(g_vm) != JNI_OK) failf(&a->e, "DetachCurrentThread failed");
     return NULL;

@@ -11,7 +11,10 @@
 
 #include "core/backend.h"
 
-#define JCA_JNI_VERSION JNI_VERSION_1_8
+/* JNI 1.6: nothing later is used, and Android's VM refuses GetEnv and
+ * AttachCurrentThread for any version above 1.6 (the NDK's jni.h stops there
+ * too); HotSpot takes it. */
+#define JCA_JNI_VERSION JNI_VERSION_1_6
 /* Bytes crossing JNI per chunk: large inputs are fed to the engine in
  * update() calls of this size, so the Java arrays stay this small (but see
  * JCA_KEEP). */

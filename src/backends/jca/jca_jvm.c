@@ -18,6 +18,14 @@
 #include "core/core.h"
 #include "jca_internal.h"
 
+#ifdef __ANDROID__
+/* Bionic has no secure_getenv. It is read only on the way to a JVM this
+ * backend would create, which an Android app never does (its VM is handed
+ * over), and app processes are never set-user-ID. Not built here: see
+ * docs/ANDROID.md. */
+#define secure_getenv getenv
+#endif
+
 #ifndef WEBCRYPTO_JCA_JDK_HOME
 #define WEBCRYPTO_JCA_JDK_HOME ""
 #endif
