@@ -295,6 +295,32 @@ WEBCRYPTO_API bool webcrypto_backend_has_feature(const webcrypto_backend *backen
  * for NULL and WEBCRYPTO_ERR_OPERATION once the jca backend has started. */
 WEBCRYPTO_API webcrypto_status webcrypto_jca_set_java_vm(void *java_vm);
 
+/* Gives the variant "jca:NAME" (variant_name is NAME, 1 to 63 characters)
+ * its provider: `provider`, a local or global JNI reference (jobject cast to
+ * void*) to a java.security.Provider instance the host made. The variant
+ * then takes every algorithm from that instance (Cipher.getInstance(alg,
+ * provider), ...; the digests from the JVM's providers when it has none, as
+ * for any "jca:NAME") and never looks NAME up with Security.getProvider or
+ * the class path, so NAME is only a label: it need not be the provider's
+ * getName(), and the provider need not be registered with the JVM. This is
+ * how a provider that only the host's class loader can see (on Android, an
+ * app's bundled BouncyCastle or Conscrypt) reaches native threads, whose
+ * FindClass sees only the system class loader.
+ * Call it on a thread attached to the JVM (a Java thread inside a native
+ * method, or a thread that called AttachCurrentThread): its JNIEnv is the
+ * one used. The JVM must be known: webcrypto_jca_set_java_vm called before
+ * (JNI_OnLoad is the place), or the jca backend started. Call it before the
+ * variant's first use (webcrypto_backend_get("jca:NAME")); calling it again
+ * before that replaces the provider. The library keeps a global reference to
+ * the provider for the rest of the process's life (the caller keeps its own
+ * reference and may delete it). Returns WEBCRYPTO_ERR_INVALID_ARGUMENT for a
+ * NULL argument, an empty or too long name, or an object that is not a
+ * Provider; WEBCRYPTO_ERR_OPERATION when no JVM is known, the thread is not
+ * attached, "jca:NAME" has already started (or is starting), or 16 names are
+ * taken; WEBCRYPTO_ERR_NOT_SUPPORTED in a build without the jca backend. */
+WEBCRYPTO_API webcrypto_status webcrypto_jca_use_provider(const char *variant_name,
+                                                          void *provider);
+
 /* ------------------------------------------------------------------------ */
 /* Random (crypto.getRandomValues, crypto.randomUUID)                       */
 /* ------------------------------------------------------------------------ */

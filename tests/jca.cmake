@@ -227,3 +227,7 @@ add_executable(test_jca_siphash test_jca_siphash.c)
 target_link_libraries(test_jca_siphash PRIVATE webcrypto_testutil)
 target_compile_options(test_jca_siphash PRIVATE ${WEBCRYPTO_WARNINGS})
 add_test(NAME jca_siphash COMMAND test_jca_siphash)
+
+# The Java-hosted test: java starts a test class that loads libwebcrypto
+# through a JNI library, as an Android app does (tests/java_host).
+include(${CMAKE_CURRENT_SOURCE_DIR}/java_host/java_host.cmake)

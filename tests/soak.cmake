@@ -24,9 +24,16 @@ if(soak_openssl_ref)
 else()
   message(STATUS "soak.openssl not registered: no second backend to check openssl against")
 endif()
-add_test(NAME soak.jca COMMAND webcrypto-soak --backend jca ${soak_args})
+# jca is checked against openssl (the soak program's default reference);
+# in a build without it (the jca-only build an Android app ships), against
+# BouncyCastle through jca:BC, another implementation.
+set(soak_jca_ref "")
+if(NOT "openssl" IN_LIST soak_built)
+  set(soak_jca_ref --reference jca:BC)
+endif()
+add_test(NAME soak.jca COMMAND webcrypto-soak --backend jca ${soak_jca_ref} ${soak_args})
 add_test(NAME soak.jca-checkjni COMMAND bash ${PROJECT_SOURCE_DIR}/tools/soak/soak_checkjni.sh
-  $<TARGET_FILE:webcrypto-soak> --backend jca ${soak_args})
+  $<TARGET_FILE:webcrypto-soak> --backend jca ${soak_jca_ref} ${soak_args})
 list(APPEND soak_tests soak.jca-checkjni)
 set_tests_properties(${soak_tests} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180
   ENVIRONMENT "WEBCRYPTO_MODULE_DIR=${WEBCRYPTO_MODULE_BUILD_DIR}")

@@ -76,6 +76,9 @@ void wc_usages_to_string(unsigned usages, char *buf, size_t cap);
  * webcrypto_jca_set_java_vm calls fail. ---- */
 void *wc_host_java_vm(void);
 void wc_host_java_vm_lock(void);
+/* The jca backend's side of webcrypto_jca_use_provider (arguments checked
+ * non-NULL by jvm.c). */
+webcrypto_status wc_jca_use_provider(const char *variant_name, void *provider);
 
 /* ---- registry.c ---- */
 /* Resolves NULL to the default backend and makes sure it is initialised. */

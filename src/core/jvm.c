@@ -33,3 +33,14 @@ void wc_host_java_vm_lock(void) {
     wc_jvm_locked = true;
     pthread_mutex_unlock(&wc_jvm_lock);
 }
+
+webcrypto_status webcrypto_jca_use_provider(const char *variant_name, void *provider) {
+    WC_REQUIRE(variant_name, "jca_use_provider: variant_name must not be NULL");
+    WC_REQUIRE(provider, "jca_use_provider: provider must not be NULL");
+#ifdef WEBCRYPTO_HAVE_JCA
+    return wc_jca_use_provider(variant_name, provider);
+#else
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                    "jca_use_provider: this build has no jca backend");
+#endif
+}

@@ -11,7 +11,10 @@
 
 #include "core/backend.h"
 
-#define JCA_JNI_VERSION JNI_VERSION_1_8
+/* JNI 1.6: nothing later is used, and Android's VM refuses GetEnv and
+ * AttachCurrentThread for any version above 1.6 (the NDK's jni.h stops there
+ * too); HotSpot takes it. */
+#define JCA_JNI_VERSION JNI_VERSION_1_6
 /* Bytes crossing JNI per chunk: large inputs are fed to the engine in
  * update() calls of this size, so the Java arrays stay this small (but see
  * JCA_KEEP). */
@@ -114,6 +117,7 @@ typedef struct jca_variant {
     char label[64];
     char description[256];
     jobject provider;                 /* global ref; NULL: none named */
+    bool host_claimed;                /* its name's host-provider entry is claimed */
     jobject md_prov[JCA_N_HASH];      /* provider chosen per algorithm (global refs) */
     jobject mac_prov[JCA_N_HASH];
     jobject cbc_prov, ctr_prov, gcm_prov, siv_prov;
@@ -186,6 +190,8 @@ typedef struct jca_thread {
 /* Loads libjvm and creates or joins the JVM, resolves jca_refs (once per
  * process; later calls return the first result). */
 webcrypto_status jca_jvm_start(void);
+/* The JVM once jca_jvm_start has succeeded (any thread may ask), else NULL. */
+JavaVM *jca_started_vm(void);
 /* The calling thread's state, attaching it to the JVM on first use. NULL
  * (with the error set) if that fails. */
 jca_thread *jca_thread_get(void);

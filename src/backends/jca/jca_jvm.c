@@ -18,6 +18,14 @@
 #include "core/core.h"
 #include "jca_internal.h"
 
+#ifdef __ANDROID__
+/* Bionic has no secure_getenv. It is read only on the way to a JVM this
+ * backend would create, which an Android app never does (its VM is handed
+ * over), and app processes are never set-user-ID. Not built here: see
+ * docs/ANDROID.md. */
+#define secure_getenv getenv
+#endif
+
 #ifndef WEBCRYPTO_JCA_JDK_HOME
 #define WEBCRYPTO_JCA_JDK_HOME ""
 #endif
@@ -132,11 +140,19 @@ void jca_thread_engines_reset(jca_thread *t, int index) {
     memset(&t->v[index], 0, sizeof t->v[index]);
 }
 
+static _Thread_local jca_thread *tl_thread;
+
 /* At thread exit (pthread key destructor): drops the thread's engines and
- * arrays, and detaches the thread if this backend attached it. */
+ * arrays, and detaches the thread if this backend attached it - only then:
+ * a thread the host attached stays the host's to detach. A native thread
+ * that called in and ends without detaching would otherwise keep a
+ * java.lang.Thread alive and make Android's VM abort. */
 static void thread_free(void *p) {
     jca_thread *t = p;
     if (!t) return;
+    /* Runs on the exiting thread: a later destructor (another library's)
+     * that frees a key must not find the freed state. */
+    if (tl_thread == t) tl_thread = NULL;
     JNIEnv *env = NULL;
     bool temp_attach = false;
     jint r = (*jca_vm)->GetEnv(jca_vm, (void **)&env, JCA_JNI_VERSION);
@@ -158,8 +174,6 @@ static void thread_free(void *p) {
     if (t->attached_by_us || temp_attach) (*jca_vm)->DetachCurrentThread(jca_vm);
     free(t);
 }
-
-static _Thread_local jca_thread *tl_thread;
 
 static jbyteArray new_global_array(JNIEnv *env, size_t len) {
     jbyteArray a = (*env)->NewByteArray(env, (jsize)len);
@@ -679,6 +693,13 @@ static webcrypto_status start(void) {
     return st;
 }
 
+/* Set (release) once jca_vm is, for readers outside the registry's lock. */
+static atomic_bool vm_published;
+
+JavaVM *jca_started_vm(void) {
+    return atomic_load_explicit(&vm_published, memory_order_acquire) ? jca_vm : NULL;
+}
+
 webcrypto_status jca_jvm_start(void) {
     /* The registry serialises init(), so no lock is needed here. */
     if (!started) {
@@ -686,6 +707,8 @@ webcrypto_status jca_jvm_start(void) {
         start_status = start();
         if (start_status != WEBCRYPTO_OK)
             snprintf(start_message, sizeof start_message, "%s", webcrypto_error_message());
+        else
+            atomic_store_explicit(&vm_published, true, memory_order_release);
     }
     if (start_status != WEBCRYPTO_OK) return wc_error(start_status, "%s", start_message);
     return WEBCRYPTO_OK;
