@@ -6,6 +6,8 @@
 #                             backend only (build/tsan); OpenSSL itself is not instrumented,
 #                             the JVM is too noisy for TSan, and TSan refuses the
 #                             RTLD_DEEPBIND the boringssl module is loaded with
+#   tools/test.sh --jca-only  the jca backend alone (build/jcaonly), as an Android app
+#                             ships it: no C crypto library linked; the suite on jca
 #   tools/test.sh --fuzz-replay the fuzz targets built with clang (build/fuzz), and
 #                             their corpora replayed once: the generated seeds and
 #                             the committed regression inputs, no fuzzing
@@ -32,6 +34,21 @@ elif [ "${1:-}" = "--tsan" ]; then
   cmake --build build/tsan -j "$(nproc)" --target test_threads
   TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build/tsan --output-on-failure \
     -R '^test_threads\.openssl$'
+  exit 0
+elif [ "${1:-}" = "--jca-only" ]; then
+  # What an Android app ships: the jca backend alone, no C crypto library
+  # linked (docs/ANDROID.md); the whole suite on the jca variants.
+  rm -rf build/jcaonly
+  cmake -S . -B build/jcaonly -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWEBCRYPTO_WERROR=ON \
+    -DWEBCRYPTO_BACKEND_OPENSSL=OFF -DWEBCRYPTO_BACKEND_BORINGSSL=OFF
+  cmake --build build/jcaonly -j "$(nproc)"
+  if readelf -d build/jcaonly/libwebcrypto.so | grep -E 'NEEDED.*lib(crypto|ssl)\.'; then
+    echo "FAIL: the jca-only libwebcrypto.so links a C crypto library" >&2
+    exit 1
+  fi
+  echo "libwebcrypto.so (jca only) needs: $(readelf -d build/jcaonly/libwebcrypto.so |
+    sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
+  ctest --test-dir build/jcaonly --output-on-failure -j "$(nproc)"
   exit 0
 elif [ "${1:-}" = "--fuzz-replay" ]; then
   bash tools/install-deps.sh --fuzz

@@ -53,6 +53,13 @@ static inline void *wc_dlopen_isolated(const char *path) {
     return dlopen(path, mode);
 }
 
+#ifdef __ANDROID__
+/* Bionic has no secure_getenv; app processes are never set-user-ID. */
+#define wc_module_getenv getenv
+#else
+#define wc_module_getenv secure_getenv
+#endif
+
 /* Looks for `file` in $WEBCRYPTO_MODULE_DIR, then in `dirs` (colon-separated:
  * the install's module directory), and opens the first readable one with
  * wc_dlopen_isolated. The variable chooses code to load, so it is read with
@@ -63,7 +70,7 @@ static inline void *wc_dlopen_isolated(const char *path) {
 static inline int wc_module_open(const char *file, const char *dirs, void **handle, char *msg,
                                  size_t cap) {
     char list[4096];
-    const char *env = secure_getenv("WEBCRYPTO_MODULE_DIR");
+    const char *env = wc_module_getenv("WEBCRYPTO_MODULE_DIR");
     int n = snprintf(list, sizeof list, "%s%s%s", env && *env ? env : "", env && *env ? ":" : "",
                      dirs);
     if (n < 0 || (size_t)n >= sizeof list) { /* a cut list would name other places */
