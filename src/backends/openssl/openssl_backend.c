@@ -532,7 +532,9 @@ static void ossl_hmac_free(void *ctx) {
 /* ---- AES ---- */
 
 /* A per-call context: a copy of the key's template (no key schedule), with
- * iv set and the direction chosen. iv_len, if not 0, is a GCM IV length. */
+ * iv set and the direction chosen. iv_len, if not 0, is a GCM IV length.
+ * Used by AES-KW, which is not called per small message; the other modes
+ * reuse the thread's context (cipher_begin). */
 static webcrypto_status cipher_start(const EVP_CIPHER_CTX *tpl, int enc, const uint8_t *iv,
                                      size_t iv_len, EVP_CIPHER_CTX **out) {
     EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
