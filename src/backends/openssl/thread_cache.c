@@ -18,6 +18,10 @@
 
 enum { ID_EMPTY = 0, ID_TOMB = 1, ID_FIRST = 2 };
 #define MIN_SLOTS 16
+/* The most entries a thread keeps (an AES-GCM entry is about 1 KiB): past
+ * it, adding one evicts another, so a thread that meets many keys holds a
+ * bounded amount; an evicted key's next call on the thread copies again. */
+#define MAX_ENTRIES 1024
 
 typedef struct tc_slot {
     _Atomic uint64_t id;
@@ -27,6 +31,8 @@ typedef struct tc_slot {
 typedef struct wc_tc_thread {
     tc_slot *slots; /* cap slots, cap a power of two (NULL until the first entry) */
     size_t cap, used; /* used: live ids and tombstones */
+    size_t live;      /* entries (under the mutex) */
+    size_t hand;      /* where the search for an entry to evict starts */
     wc_tc_entry *entries; /* this thread's entries (under the mutex) */
     EVP_MD_CTX *digest[WC_TC_HASHES];
     /* every thread's cache, so that one a thread never freed (the main
@@ -110,6 +116,7 @@ void wc_tc_key_release(wc_tc_key *k) {
         atomic_store_explicit(&e->owner->slots[e->slot].id, ID_TOMB, memory_order_relaxed);
         *e->thr_pprev = e->thr_next;
         if (e->thr_next) e->thr_next->thr_pprev = e->thr_pprev;
+        e->owner->live--;
     }
     pthread_mutex_unlock(&tc_lock);
     while (list) {
@@ -150,8 +157,7 @@ EVP_MD_CTX **wc_tc_digest_slot(unsigned h) {
 /* Rebuilds t's table with room for one more entry, dropping tombstones.
  * Under the mutex. */
 static bool table_grow(wc_tc_thread *t) {
-    size_t live = 0;
-    for (wc_tc_entry *e = t->entries; e; e = e->thr_next) live++;
+    size_t live = t->live;
     size_t cap = MIN_SLOTS;
     while (cap < 2 * (live + 1)) cap *= 2;
     tc_slot *s = malloc(cap * sizeof *s);
@@ -175,6 +181,24 @@ static bool table_grow(wc_tc_thread *t) {
     return true;
 }
 
+/* Unlinks one of t's entries (not k's: k has none on t) from its key and
+ * from t, and returns it to be freed outside the lock. Under the mutex, with
+ * t->live > 0. */
+static wc_tc_entry *evict_one(wc_tc_thread *t) {
+    size_t i = t->hand & (t->cap - 1);
+    while (atomic_load_explicit(&t->slots[i].id, memory_order_relaxed) < ID_FIRST)
+        i = (i + 1) & (t->cap - 1);
+    t->hand = i + 1;
+    wc_tc_entry *e = t->slots[i].e;
+    atomic_store_explicit(&t->slots[i].id, ID_TOMB, memory_order_relaxed);
+    *e->thr_pprev = e->thr_next;
+    if (e->thr_next) e->thr_next->thr_pprev = e->thr_pprev;
+    *e->key_pprev = e->key_next;
+    if (e->key_next) e->key_next->key_pprev = e->key_pprev;
+    t->live--;
+    return e;
+}
+
 static wc_tc_entry *entry_add(wc_tc_thread *t, wc_tc_key *k) {
     wc_tc_entry *e = calloc(1, sizeof *e);
     if (!e) {
@@ -184,9 +208,12 @@ static wc_tc_entry *entry_add(wc_tc_thread *t, wc_tc_key *k) {
     e->id = k->id;
     e->owner = t;
     e->key = k;
+    wc_tc_entry *evicted = NULL;
     pthread_mutex_lock(&tc_lock);
+    if (t->live >= MAX_ENTRIES) evicted = evict_one(t);
     if (4 * (t->used + 1) > 3 * t->cap && !table_grow(t)) {
         pthread_mutex_unlock(&tc_lock);
+        if (evicted) contexts_free(evicted);
         free(e);
         wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory (the thread's OpenSSL contexts)");
         return NULL;
@@ -208,8 +235,10 @@ static wc_tc_entry *entry_add(wc_tc_thread *t, wc_tc_key *k) {
     if (e->key_next) e->key_next->key_pprev = &e->key_next;
     e->key_pprev = &k->entries;
     k->entries = e;
+    t->live++;
     atomic_store_explicit(&k->cached, true, memory_order_relaxed);
     pthread_mutex_unlock(&tc_lock);
+    if (evicted) contexts_free(evicted);
     return e;
 }
 

@@ -10,7 +10,8 @@
  *
  * Lifetime: an entry belongs to one thread and one key, and is freed by
  * whichever ends first - the key (wc_tc_key_release, from the key's free) or
- * the thread (its pthread key destructor). One mutex guards the links; the
+ * the thread (its pthread key destructor) - or when its thread, holding the
+ * most entries it may (1024), makes another. One mutex guards the links; the
  * lookup a call makes on its own thread takes no lock. Key ids come from a
  * 64-bit counter and never repeat, so an entry of a freed key can never be
  * found again. The backend contract (backend.h) holds: no thread uses a key
