@@ -5,11 +5,16 @@
  *  - init() fetches every EVP_MD / EVP_CIPHER / EVP_KDF once into static
  *    storage; nothing is fetched per call by this file.
  *  - A secret key's state is prepared once and is read-only afterwards:
- *    AES keeps key-scheduled template EVP_CIPHER_CTXs that each call copies
- *    (cheaper than a key schedule, measured); HMAC keeps the two digest
- *    contexts that have absorbed key^ipad and key^opad (RFC 2104), which each
- *    call copies - about twice as fast as EVP_MAC_CTX_dup of a keyed HMAC.
- *    Copying only reads the source, so many threads may share a key state.
+ *    AES keeps key-scheduled template EVP_CIPHER_CTXs; HMAC keeps the two
+ *    digest contexts that have absorbed key^ipad and key^opad (RFC 2104) -
+ *    copying those is about twice as fast as EVP_MAC_CTX_dup of a keyed HMAC.
+ *  - Each thread keeps its own contexts per key and per hash
+ *    (thread_cache.c): a thread's first call with a key copies the template;
+ *    later calls only set the IV (AES) or copy the HMAC states into the
+ *    thread's context, and digests re-initialise the thread's context. A new
+ *    OpenSSL 3.0 context costs more than a 64-byte message and takes
+ *    references on shared provider objects, on which threads contend.
+ *    Templates are only read, so many threads may share a key state.
  *  - Every failure of OpenSSL becomes OPERATION (NO_MEMORY for allocation
  *    failures) with OpenSSL's reason in the message, and the OpenSSL error
  *    queue is cleared so that nothing leaks into later calls.
@@ -29,6 +34,7 @@
 #include "core/backend.h"
 #include "gcm_siv.h"
 #include "openssl_internal.h"
+#include "thread_cache.h"
 
 /* EVP_*Update take int lengths: feed larger inputs in chunks of this many
  * bytes (a multiple of the AES block, so chunking never splits a block). */
@@ -45,6 +51,7 @@ static const uint8_t empty_buf[1] = {0};
 /* ---- algorithms fetched by init(), indexed by hash or key size ---- */
 
 enum { N_HASH = 5, N_AES = 3 };
+_Static_assert(N_HASH == WC_TC_HASHES, "a thread keeps one digest context per hash");
 
 static EVP_MD *md_by_hash[N_HASH];    /* [WEBCRYPTO_ALG_SHA_1..SHA_512] */
 static EVP_CIPHER *aes_cbc_ciphers[N_AES]; /* [0] 128, [1] 192, [2] 256 bits */
@@ -141,6 +148,8 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, uint64_t *ca
         aes_kw_ciphers[i] = EVP_CIPHER_fetch(NULL, kw_names[i], NULL);
         kw = kw && aes_kw_ciphers[i];
     }
+    webcrypto_status tc = wc_tc_init();
+    if (tc != WEBCRYPTO_OK) return tc;
     kdf_pbkdf2 = EVP_KDF_fetch(NULL, "PBKDF2", NULL);
     bool gcm_siv = wc_ossl_gcm_siv_init();
     ERR_clear_error();
@@ -179,13 +188,31 @@ static webcrypto_status ossl_random_bytes(const void *bctx, uint8_t *out, size_t
 
 /* ---- digest ---- */
 
+/* One-shot digests reuse the thread's context for the hash: re-initialising
+ * it with the digest it has touches no shared reference count, unlike a new
+ * context (EVP_Digest). A context that failed is dropped, not reused. */
 static webcrypto_status ossl_digest(const void *bctx, webcrypto_algorithm hash,
                                     const uint8_t *in, size_t len, uint8_t *out) {
     (void)bctx;
     const EVP_MD *md = md_for(hash);
     if (!md) return hash_unavailable(hash);
-    if (EVP_Digest(len ? in : empty_buf, len, out, NULL, md, NULL) != 1)
-        return ossl_fail("EVP_Digest");
+    EVP_MD_CTX **slot = wc_tc_digest_slot((unsigned)hash);
+    if (!slot) return WEBCRYPTO_ERR_NO_MEMORY;
+    EVP_MD_CTX *c = *slot;
+    int ok;
+    if (c) {
+        ok = EVP_DigestInit_ex(c, NULL, NULL);
+    } else {
+        if (!(c = EVP_MD_CTX_new())) return no_memory("EVP_MD_CTX_new");
+        *slot = c;
+        ok = EVP_DigestInit_ex2(c, md, NULL);
+    }
+    if (ok != 1 || (len > 0 && EVP_DigestUpdate(c, in, len) != 1) ||
+        EVP_DigestFinal_ex(c, out, NULL) != 1) {
+        EVP_MD_CTX_free(c);
+        *slot = NULL;
+        return ossl_fail("digest");
+    }
     return WEBCRYPTO_OK;
 }
 
@@ -221,6 +248,7 @@ static void ossl_digest_free(void *ctx) { EVP_MD_CTX_free(ctx); }
 typedef struct hmac_state {
     webcrypto_algorithm alg; /* WEBCRYPTO_ALG_HMAC; first member of every state */
     size_t md_size;
+    wc_tc_key tc;      /* the threads' contexts for this key */
     EVP_MD_CTX *inner; /* has absorbed K0 ^ ipad */
     EVP_MD_CTX *outer; /* has absorbed K0 ^ opad */
 } hmac_state;
@@ -231,9 +259,11 @@ typedef struct aes_state {
     EVP_CIPHER_CTX *dec;     /* CBC and KW: keyed for decryption */
     bool have_h;             /* GCM: h holds the hash subkey AES_K(0^128) */
     uint8_t h[16];
+    wc_tc_key tc;            /* the threads' contexts for this key */
 } aes_state;
 
 static void hmac_state_free(hmac_state *s) {
+    wc_tc_key_release(&s->tc);
     /* EVP_MD_CTX_free cleanses the provider's digest state. */
     EVP_MD_CTX_free(s->inner);
     EVP_MD_CTX_free(s->outer);
@@ -242,6 +272,7 @@ static void hmac_state_free(hmac_state *s) {
 }
 
 static void aes_state_free(aes_state *s) {
+    wc_tc_key_release(&s->tc);
     /* EVP_CIPHER_CTX_free cleanses the key schedule. */
     EVP_CIPHER_CTX_free(s->enc);
     EVP_CIPHER_CTX_free(s->dec);
@@ -263,6 +294,7 @@ static webcrypto_status hmac_key_new(webcrypto_algorithm hash, const uint8_t *ke
     if (!s) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
     s->alg = WEBCRYPTO_ALG_HMAC;
     s->md_size = (size_t)size;
+    wc_tc_key_init(&s->tc);
     webcrypto_status st = WEBCRYPTO_OK;
 
     /* K0 (RFC 2104): a key longer than the block is hashed; then zero-padded. */
@@ -357,6 +389,7 @@ static webcrypto_status aes_key_new(webcrypto_algorithm alg, const uint8_t *key,
     aes_state *s = calloc(1, sizeof *s);
     if (!s) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
     s->alg = alg;
+    wc_tc_key_init(&s->tc);
     /* CBC and KW need a key schedule per direction. */
     bool two_way = alg == WEBCRYPTO_ALG_AES_CBC || alg == WEBCRYPTO_ALG_AES_KW;
     bool cbc = alg == WEBCRYPTO_ALG_AES_CBC;
@@ -440,17 +473,27 @@ static webcrypto_status hmac_start(const hmac_state *s, EVP_MD_CTX **out) {
     return WEBCRYPTO_OK;
 }
 
+/* A one-shot HMAC copies the key's states into the thread's own context for
+ * the key rather than a new one. (Copying from per-thread copies of the
+ * inner and outer states instead measured the same: the cost of a copy is
+ * OpenSSL's, whatever the source.) */
 static webcrypto_status ossl_hmac(const void *key_state, const uint8_t *in, size_t len,
                                   uint8_t *out) {
     const hmac_state *s = key_state;
-    EVP_MD_CTX *c = NULL;
-    webcrypto_status st = hmac_start(s, &c);
-    if (st != WEBCRYPTO_OK) return st;
-    if (len > 0 && EVP_DigestUpdate(c, in, len) != 1)
+    wc_tc_entry *e = wc_tc_entry_get(&s->tc);
+    if (!e) return WEBCRYPTO_ERR_NO_MEMORY;
+    if (!e->work && !(e->work = EVP_MD_CTX_new())) return no_memory("EVP_MD_CTX_new");
+    webcrypto_status st;
+    if (EVP_MD_CTX_copy_ex(e->work, s->inner) != 1)
+        st = ossl_fail("EVP_MD_CTX_copy_ex (HMAC inner)");
+    else if (len > 0 && EVP_DigestUpdate(e->work, in, len) != 1)
         st = ossl_fail("EVP_DigestUpdate (HMAC)");
     else
-        st = hmac_finish(c, s, out);
-    EVP_MD_CTX_free(c);
+        st = hmac_finish(e->work, s, out);
+    if (st != WEBCRYPTO_OK) {
+        EVP_MD_CTX_free(e->work);
+        e->work = NULL;
+    }
     return st;
 }
 
@@ -489,7 +532,9 @@ static void ossl_hmac_free(void *ctx) {
 /* ---- AES ---- */
 
 /* A per-call context: a copy of the key's template (no key schedule), with
- * iv set and the direction chosen. iv_len, if not 0, is a GCM IV length. */
+ * iv set and the direction chosen. iv_len, if not 0, is a GCM IV length.
+ * Used by AES-KW, which is not called per small message; the other modes
+ * reuse the thread's context (cipher_begin). */
 static webcrypto_status cipher_start(const EVP_CIPHER_CTX *tpl, int enc, const uint8_t *iv,
                                      size_t iv_len, EVP_CIPHER_CTX **out) {
     EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
@@ -508,6 +553,55 @@ static webcrypto_status cipher_start(const EVP_CIPHER_CTX *tpl, int enc, const u
     }
     *out = c;
     return WEBCRYPTO_OK;
+}
+
+/* The calling thread's context for s, keyed in the direction enc (CBC keeps
+ * one per direction, CTR and GCM one for both), re-initialised with iv:
+ * after the thread's first call with the key this neither copies nor keys
+ * anything. iv_len, if not 0, is a GCM IV length. On success *slot is where
+ * the context lives, for cipher_done. */
+static webcrypto_status cipher_begin(const aes_state *s, int enc, const uint8_t *iv,
+                                     size_t iv_len, EVP_CIPHER_CTX ***slot) {
+    wc_tc_entry *e = wc_tc_entry_get(&s->tc);
+    if (!e) return WEBCRYPTO_ERR_NO_MEMORY;
+    bool own_dec = s->dec && !enc;
+    EVP_CIPHER_CTX **p = own_dec ? &e->dec : &e->enc;
+    EVP_CIPHER_CTX *c = *p;
+    if (!c) {
+        if (!(c = EVP_CIPHER_CTX_new())) return no_memory("EVP_CIPHER_CTX_new");
+        if (EVP_CIPHER_CTX_copy(c, own_dec ? s->dec : s->enc) != 1) {
+            EVP_CIPHER_CTX_free(c);
+            return ossl_fail("EVP_CIPHER_CTX_copy");
+        }
+        *p = c;
+        e->gcm_iv_len = 0;
+    }
+    webcrypto_status st = WEBCRYPTO_OK;
+    if (iv_len != 0 && iv_len != (e->gcm_iv_len ? e->gcm_iv_len : 12)) {
+        if (EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_IVLEN, (int)iv_len, NULL) != 1)
+            st = ossl_fail("setting the AES-GCM IV length");
+        else
+            e->gcm_iv_len = iv_len;
+    }
+    if (st == WEBCRYPTO_OK && EVP_CipherInit_ex(c, NULL, NULL, NULL, iv, enc) != 1)
+        st = ossl_fail("EVP_CipherInit_ex (IV)");
+    if (st != WEBCRYPTO_OK) {
+        EVP_CIPHER_CTX_free(c);
+        *p = NULL;
+        return st;
+    }
+    *slot = p;
+    return WEBCRYPTO_OK;
+}
+
+/* Ends a call begun by cipher_begin: a context whose call failed is dropped
+ * (the next call copies the template again) rather than trusted. */
+static webcrypto_status cipher_done(EVP_CIPHER_CTX **slot, webcrypto_status st) {
+    if (st != WEBCRYPTO_OK) {
+        EVP_CIPHER_CTX_free(*slot);
+        *slot = NULL;
+    }
+    return st;
 }
 
 /* Runs len bytes through c in int-sized chunks; out NULL feeds GCM's AAD.
@@ -543,25 +637,23 @@ static webcrypto_status cipher_final_empty(EVP_CIPHER_CTX *c) {
 static webcrypto_status ossl_aes_cbc(const void *key_state, bool encrypt, const uint8_t iv[16],
                                      const uint8_t *in, size_t len, uint8_t *out) {
     const aes_state *s = key_state;
-    EVP_CIPHER_CTX *c = NULL;
-    webcrypto_status st = cipher_start(encrypt ? s->enc : s->dec, encrypt ? 1 : 0, iv, 0, &c);
+    EVP_CIPHER_CTX **slot = NULL;
+    webcrypto_status st = cipher_begin(s, encrypt ? 1 : 0, iv, 0, &slot);
     if (st != WEBCRYPTO_OK) return st;
-    st = cipher_update(c, out, in, len);
-    if (st == WEBCRYPTO_OK) st = cipher_final_empty(c);
-    EVP_CIPHER_CTX_free(c);
-    return st;
+    st = cipher_update(*slot, out, in, len);
+    if (st == WEBCRYPTO_OK) st = cipher_final_empty(*slot);
+    return cipher_done(slot, st);
 }
 
 static webcrypto_status ossl_aes_ctr(const void *key_state, const uint8_t counter[16],
                                      const uint8_t *in, size_t len, uint8_t *out) {
     const aes_state *s = key_state;
-    EVP_CIPHER_CTX *c = NULL;
-    webcrypto_status st = cipher_start(s->enc, 1, counter, 0, &c);
+    EVP_CIPHER_CTX **slot = NULL;
+    webcrypto_status st = cipher_begin(s, 1, counter, 0, &slot);
     if (st != WEBCRYPTO_OK) return st;
-    st = cipher_update(c, out, in, len);
-    if (st == WEBCRYPTO_OK) st = cipher_final_empty(c);
-    EVP_CIPHER_CTX_free(c);
-    return st;
+    st = cipher_update(*slot, out, in, len);
+    if (st == WEBCRYPTO_OK) st = cipher_final_empty(*slot);
+    return cipher_done(slot, st);
 }
 
 /* GF(2^128) as GCM defines it (SP 800-38D 6.3): bit 0 is the most
@@ -649,16 +741,16 @@ static void gcm_reduce_iv(const uint8_t h_bytes[16], const uint8_t *iv, size_t i
 /* Starts a GCM call, replacing an IV OpenSSL cannot take by its 16-byte
  * equivalent. */
 static webcrypto_status gcm_start(const aes_state *s, int enc, const uint8_t *iv, size_t iv_len,
-                                  EVP_CIPHER_CTX **out) {
+                                  EVP_CIPHER_CTX ***out) {
     if (iv_len == 0) return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM: the IV is empty");
-    if (iv_len <= GCM_MAX_NATIVE_IV) return cipher_start(s->enc, enc, iv, iv_len, out);
+    if (iv_len <= GCM_MAX_NATIVE_IV) return cipher_begin(s, enc, iv, iv_len, out);
     if (!s->have_h)
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
                         "OpenSSL: AES-GCM IVs over %d bytes need AES-CTR, which is unavailable",
                         GCM_MAX_NATIVE_IV);
     uint8_t x[16];
     gcm_reduce_iv(s->h, iv, iv_len, x);
-    webcrypto_status st = cipher_start(s->enc, enc, x, sizeof x, out);
+    webcrypto_status st = cipher_begin(s, enc, x, sizeof x, out);
     wc_wipe(x, sizeof x);
     return st;
 }
@@ -669,9 +761,10 @@ static webcrypto_status ossl_aes_gcm_seal(const void *key_state, const uint8_t *
     const aes_state *s = key_state;
     if (tag_len < 1 || tag_len > 16)
         return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM: bad tag length %zu", tag_len);
-    EVP_CIPHER_CTX *c = NULL;
-    webcrypto_status st = gcm_start(s, 1, iv, iv_len, &c);
+    EVP_CIPHER_CTX **slot = NULL;
+    webcrypto_status st = gcm_start(s, 1, iv, iv_len, &slot);
     if (st != WEBCRYPTO_OK) return st;
+    EVP_CIPHER_CTX *c = *slot;
     uint8_t rest[32];
     int got = 0;
     st = cipher_update(c, NULL, aad, aad_len);
@@ -682,8 +775,7 @@ static webcrypto_status ossl_aes_gcm_seal(const void *key_state, const uint8_t *
         else if (EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_GET_TAG, (int)tag_len, tag) != 1)
             st = ossl_fail("getting the AES-GCM tag");
     }
-    EVP_CIPHER_CTX_free(c);
-    return st;
+    return cipher_done(slot, st);
 }
 
 static webcrypto_status ossl_aes_gcm_open(const void *key_state, const uint8_t *iv, size_t iv_len,
@@ -693,9 +785,10 @@ static webcrypto_status ossl_aes_gcm_open(const void *key_state, const uint8_t *
     const aes_state *s = key_state;
     if (tag_len < 1 || tag_len > 16)
         return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM: bad tag length %zu", tag_len);
-    EVP_CIPHER_CTX *c = NULL;
-    webcrypto_status st = gcm_start(s, 0, iv, iv_len, &c);
+    EVP_CIPHER_CTX **slot = NULL;
+    webcrypto_status st = gcm_start(s, 0, iv, iv_len, &slot);
     if (st != WEBCRYPTO_OK) return st;
+    EVP_CIPHER_CTX *c = *slot;
     uint8_t expected[16], rest[32];
     int got = 0;
     memcpy(expected, tag, tag_len); /* the ctrl takes a non-const pointer */
@@ -710,8 +803,7 @@ static webcrypto_status ossl_aes_gcm_open(const void *key_state, const uint8_t *
                       "AES-GCM: the authentication tag does not match (wrong key, IV, "
                       "additional data or tag, or altered ciphertext)");
     }
-    EVP_CIPHER_CTX_free(c);
-    return st;
+    return cipher_done(slot, st);
 }
 
 /* ---- KDFs ---- */

@@ -1,0 +1,79 @@
+/*
+ * thread_cache.h - the openssl backend's per-thread contexts.
+ *
+ * OpenSSL 3.0 makes every fresh context take and drop references on shared
+ * provider objects (EVP_MD_CTX_copy_ex, EVP_CIPHER_CTX_copy, EVP_Digest), so
+ * threads calling with one key contend on the same atomics, and the copies
+ * cost more than small messages. Instead each thread keeps, per secret key
+ * it has used, contexts already keyed (an entry), and per hash a digest
+ * context; a call re-initialises only what changes (the IV, the digest).
+ *
+ * Lifetime: an entry belongs to one thread and one key, and is freed by
+ * whichever ends first - the key (wc_tc_key_release, from the key's free) or
+ * the thread (its pthread key destructor) - or when its thread, holding the
+ * most entries it may (1024), makes another. One mutex guards the links; the
+ * lookup a call makes on its own thread takes no lock. Key ids come from a
+ * 64-bit counter and never repeat, so an entry of a freed key can never be
+ * found again. The backend contract (backend.h) holds: no thread uses a key
+ * while it is freed; a thread that used it last may be idle or gone.
+ */
+#ifndef WEBCRYPTO_OPENSSL_THREAD_CACHE_H
+#define WEBCRYPTO_OPENSSL_THREAD_CACHE_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include <openssl/evp.h>
+
+#include "core/backend.h"
+
+struct wc_tc_entry;
+struct wc_tc_thread;
+
+/* Embedded in a key's state; wc_tc_key_init before use, wc_tc_key_release
+ * before the state is freed. */
+typedef struct wc_tc_key {
+    uint64_t id;                 /* unique in the process, never 0 or 1 */
+    atomic_bool cached;          /* an entry was ever made (else release skips the lock) */
+    struct wc_tc_entry *entries; /* every thread's entry for this key (under the mutex) */
+} wc_tc_key;
+
+/* One thread's contexts for one key. The contexts are the owning thread's
+ * to make, use and drop (NULL when not made yet or dropped after a failure);
+ * the rest is the cache's. */
+typedef struct wc_tc_entry {
+    EVP_CIPHER_CTX *enc, *dec; /* AES: keyed copies of the key's templates */
+    EVP_MD_CTX *work;          /* HMAC: the key's inner then outer state is copied here */
+    size_t gcm_iv_len;         /* AES-GCM: the IV length enc is set for (0: OpenSSL's 12) */
+    /* private to thread_cache.c */
+    uint64_t id;
+    struct wc_tc_thread *owner;
+    size_t slot; /* in the owner's table */
+    wc_tc_key *key;
+    struct wc_tc_entry *key_next, **key_pprev;
+    struct wc_tc_entry *thr_next, **thr_pprev;
+} wc_tc_entry;
+
+/* Once per process, from the backend's init: creates the pthread key whose
+ * destructor frees a thread's contexts at its exit. */
+webcrypto_status wc_tc_init(void);
+
+/* Gives k a new id. Never fails. */
+void wc_tc_key_init(wc_tc_key *k);
+
+/* Frees every thread's entry for k (their contexts cleanse what they hold).
+ * No thread may be using k. */
+void wc_tc_key_release(wc_tc_key *k);
+
+/* The calling thread's entry for k, made (with no contexts) on first use;
+ * NULL, with the thread's error set, if memory runs out. */
+wc_tc_entry *wc_tc_entry_get(const wc_tc_key *k);
+
+/* The calling thread's digest context slot for hash index h (below
+ * WC_TC_HASHES): *slot is NULL until the caller stores a context there,
+ * which the cache frees at the thread's exit. NULL, with the thread's error
+ * set, if memory runs out. */
+#define WC_TC_HASHES 5
+EVP_MD_CTX **wc_tc_digest_slot(unsigned h);
+
+#endif /* WEBCRYPTO_OPENSSL_THREAD_CACHE_H */
