@@ -14,8 +14,11 @@
  * Thread safety: init() runs once per process (the core serialises it).
  * Key state returned by secret_key_new() is read-only afterwards and is used
  * by many threads at once; per-call mutable state is the backend's to make
- * (it may cache some in the key state through atomic operations, as the
- * openssl backend's AES-GCM-SIV keeps spare contexts).
+ * (it may cache some in the key state, thread-safely: through atomic
+ * operations, as the openssl backend's AES-GCM-SIV keeps spare contexts, or
+ * per thread, as its other ciphers, HMAC and digests keep prepared contexts
+ * in a per-thread table whose links to the key a mutex guards; whatever a
+ * key caches is freed by its secret_key_free).
  * Contexts (digest, hmac) belong to one thread at a time.
  *
  * Hashes are passed as webcrypto_algorithm values SHA_1..SHA_512.
