@@ -830,7 +830,8 @@ static webcrypto_status kdf_derive(EVP_KDF *kdf, const char *what, OSSL_PARAM *p
  * 2.3), which takes any size_t; PBKDF2 uses OpenSSL's KDF with a password
  * longer than the hash block replaced by its digest (HMAC keys are, RFC 2104,
  * so the result is the same), and the HMAC construction below for salts
- * over INT_MAX bytes. */
+ * and outputs over INT_MAX bytes (OpenSSL's PBKDF2 keeps the output length
+ * in an int too: 2^31 bytes crashed, 2^32 + 32 returned 32 bytes). */
 
 /* One HMAC over the concatenation a || b || c (any of them may be empty). */
 static webcrypto_status hmac3(const hmac_state *k, const uint8_t *a, size_t a_len,
@@ -883,8 +884,9 @@ static webcrypto_status ossl_hkdf(const void *bctx, webcrypto_algorithm hash, co
     return st;
 }
 
-/* PBKDF2 (RFC 8018 section 5.2) from this backend's HMAC, for salts OpenSSL
- * cannot take. */
+/* PBKDF2 (RFC 8018 section 5.2) from this backend's HMAC, for the salts
+ * and output lengths OpenSSL cannot take (over INT_MAX bytes: its PBKDF2
+ * keeps both in an int). */
 static webcrypto_status pbkdf2_hmac(webcrypto_algorithm hash, const uint8_t *password,
                                     size_t password_len, const uint8_t *salt, size_t salt_len,
                                     uint32_t iterations, uint8_t *out, size_t out_len) {
@@ -892,6 +894,13 @@ static webcrypto_status pbkdf2_hmac(webcrypto_algorithm hash, const uint8_t *pas
     webcrypto_status st = hmac_key_new(hash, password, password_len, &key);
     if (st != WEBCRYPTO_OK) return st;
     const size_t hl = ((const hmac_state *)key)->md_size;
+    /* The block counter is 32 bits: RFC 8018's "derived key too long". */
+    if (out_len / hl > UINT32_MAX - 1) {
+        hmac_state_free(key);
+        return wc_error(WEBCRYPTO_ERR_OPERATION,
+                        "PBKDF2 yields at most (2^32 - 1) blocks of the hash (%zu bytes asked)",
+                        out_len);
+    }
     uint8_t u[EVP_MAX_MD_SIZE], f[EVP_MAX_MD_SIZE];
     size_t done = 0;
     for (uint32_t i = 1; st == WEBCRYPTO_OK && done < out_len; i++) {
@@ -922,7 +931,7 @@ static webcrypto_status ossl_pbkdf2(const void *bctx, webcrypto_algorithm hash,
     const char *digest = kdf_digest_name(hash);
     const EVP_MD *md = md_for(hash);
     if (!digest || !md) return hash_unavailable(hash);
-    if (salt_len > INT_MAX)
+    if (salt_len > INT_MAX || out_len > INT_MAX)
         return pbkdf2_hmac(hash, password, password_len, salt, salt_len, iterations, out,
                            out_len);
     uint8_t hashed[EVP_MAX_MD_SIZE];
