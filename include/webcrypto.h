@@ -115,6 +115,41 @@ WEBCRYPTO_API const char *webcrypto_algorithm_name(webcrypto_algorithm alg);
 WEBCRYPTO_API webcrypto_status webcrypto_algorithm_from_name(const char *name,
                                                              webcrypto_algorithm *out);
 
+/* The algorithms this library knows, in a stable order: index 0 .. count-1.
+ * webcrypto_algorithm_at returns WEBCRYPTO_ALG_NONE past the end. Whether a
+ * backend implements one is webcrypto_backend_supports. */
+WEBCRYPTO_API size_t webcrypto_algorithm_count(void);
+WEBCRYPTO_API webcrypto_algorithm webcrypto_algorithm_at(size_t index);
+
+/* SubtleCrypto's operations (the spec's "supported operations" of an
+ * algorithm). */
+typedef enum webcrypto_operation {
+    WEBCRYPTO_OP_ENCRYPT = 1,
+    WEBCRYPTO_OP_DECRYPT,
+    WEBCRYPTO_OP_SIGN,
+    WEBCRYPTO_OP_VERIFY,
+    WEBCRYPTO_OP_DIGEST,
+    WEBCRYPTO_OP_GENERATE_KEY,
+    WEBCRYPTO_OP_DERIVE_KEY,
+    WEBCRYPTO_OP_DERIVE_BITS,
+    WEBCRYPTO_OP_IMPORT_KEY,
+    WEBCRYPTO_OP_EXPORT_KEY,
+    WEBCRYPTO_OP_WRAP_KEY,   /* AES-KW's own; other algorithms wrap by encrypting */
+    WEBCRYPTO_OP_UNWRAP_KEY, /* AES-KW's own; other algorithms unwrap by decrypting */
+    WEBCRYPTO_OP_GET_KEY_LENGTH
+} webcrypto_operation;
+
+/* The operation's name as SubtleCrypto spells it ("generateKey",
+ * "deriveBits", "get key length"); NULL for an unknown value. */
+WEBCRYPTO_API const char *webcrypto_operation_name(webcrypto_operation op);
+
+/* Whether the algorithm has the operation in WebCrypto (AES-GCM: encrypt,
+ * decrypt, generateKey, importKey, exportKey, get key length; ECDH and
+ * X25519 also deriveKey, through deriveBits). Says nothing about a backend;
+ * false for an unknown algorithm or operation. */
+WEBCRYPTO_API bool webcrypto_algorithm_has_operation(webcrypto_algorithm alg,
+                                                     webcrypto_operation op);
+
 /* Key usages, a bit set. */
 enum {
     WEBCRYPTO_USAGE_ENCRYPT = 1u << 0,

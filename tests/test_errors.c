@@ -120,6 +120,46 @@ static void test_status_names(void **state) {
     assert_non_null(webcrypto_status_name((webcrypto_status)1000));
 }
 
+/* The algorithm list and the operations table (the spec's "supported
+ * operations"), which the CLI and bindings read instead of lists of their own. */
+static void test_algorithm_list(void **state) {
+    (void)state;
+    size_t n = webcrypto_algorithm_count();
+    assert_int_equal(n, 19);
+    assert_int_equal(webcrypto_algorithm_at(0), WEBCRYPTO_ALG_SHA_1);
+    assert_int_equal(webcrypto_algorithm_at(n), WEBCRYPTO_ALG_NONE);
+    for (size_t i = 0; i < n; i++) {
+        webcrypto_algorithm a = webcrypto_algorithm_at(i), back;
+        const char *name = webcrypto_algorithm_name(a);
+        assert_non_null(name);
+        assert_int_equal(webcrypto_algorithm_from_name(name, &back), WEBCRYPTO_OK);
+        assert_int_equal(back, a);
+        /* Every algorithm has at least one operation, and import or digest. */
+        assert_true(webcrypto_algorithm_has_operation(a, WEBCRYPTO_OP_IMPORT_KEY) ||
+                    webcrypto_algorithm_has_operation(a, WEBCRYPTO_OP_DIGEST));
+    }
+    assert_true(webcrypto_algorithm_has_operation(WEBCRYPTO_ALG_AES_GCM, WEBCRYPTO_OP_ENCRYPT));
+    assert_true(
+        webcrypto_algorithm_has_operation(WEBCRYPTO_ALG_AES_GCM, WEBCRYPTO_OP_GET_KEY_LENGTH));
+    assert_false(webcrypto_algorithm_has_operation(WEBCRYPTO_ALG_AES_GCM, WEBCRYPTO_OP_WRAP_KEY));
+    assert_true(webcrypto_algorithm_has_operation(WEBCRYPTO_ALG_AES_KW, WEBCRYPTO_OP_WRAP_KEY));
+    assert_false(webcrypto_algorithm_has_operation(WEBCRYPTO_ALG_AES_KW, WEBCRYPTO_OP_ENCRYPT));
+    assert_true(webcrypto_algorithm_has_operation(WEBCRYPTO_ALG_SHA_256, WEBCRYPTO_OP_DIGEST));
+    assert_false(webcrypto_algorithm_has_operation(WEBCRYPTO_ALG_SHA_256, WEBCRYPTO_OP_SIGN));
+    assert_false(webcrypto_algorithm_has_operation(WEBCRYPTO_ALG_HKDF, WEBCRYPTO_OP_EXPORT_KEY));
+    assert_false(
+        webcrypto_algorithm_has_operation(WEBCRYPTO_ALG_HKDF, WEBCRYPTO_OP_GENERATE_KEY));
+    assert_true(webcrypto_algorithm_has_operation(WEBCRYPTO_ALG_X25519, WEBCRYPTO_OP_DERIVE_KEY));
+    assert_false(webcrypto_algorithm_has_operation(WEBCRYPTO_ALG_X25519, WEBCRYPTO_OP_SIGN));
+    assert_false(webcrypto_algorithm_has_operation(WEBCRYPTO_ALG_NONE, WEBCRYPTO_OP_DIGEST));
+    assert_false(
+        webcrypto_algorithm_has_operation(WEBCRYPTO_ALG_SHA_1, (webcrypto_operation)1000));
+    assert_string_equal(webcrypto_operation_name(WEBCRYPTO_OP_GENERATE_KEY), "generateKey");
+    assert_string_equal(webcrypto_operation_name(WEBCRYPTO_OP_GET_KEY_LENGTH), "get key length");
+    assert_null(webcrypto_operation_name((webcrypto_operation)0));
+    assert_null(webcrypto_operation_name((webcrypto_operation)1000));
+}
+
 /* The message is per thread: "" on a fresh thread, set by a failure there,
  * and a failure on one thread does not change another's. */
 static void *message_thread(void *arg) {
@@ -1322,6 +1362,7 @@ static void test_key_getters(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_status_names),
+        cmocka_unit_test(test_algorithm_list),
         cmocka_unit_test(test_error_message_per_thread),
         cmocka_unit_test(test_not_supported),
         cmocka_unit_test(test_export_kdf_key_not_supported),

@@ -26,6 +26,62 @@ const char *webcrypto_algorithm_name(webcrypto_algorithm alg) {
     return wc_alg_names[alg];
 }
 
+size_t webcrypto_algorithm_count(void) { return WEBCRYPTO_ALG_COUNT - 1; }
+
+webcrypto_algorithm webcrypto_algorithm_at(size_t index) {
+    if (index >= WEBCRYPTO_ALG_COUNT - 1) return WEBCRYPTO_ALG_NONE;
+    return (webcrypto_algorithm)(index + 1);
+}
+
+#define OPB(op) (1u << (unsigned)(WEBCRYPTO_OP_##op))
+#define OPS_KEYED (OPB(GENERATE_KEY) | OPB(IMPORT_KEY) | OPB(EXPORT_KEY))
+#define OPS_CIPHER (OPB(ENCRYPT) | OPB(DECRYPT) | OPS_KEYED | OPB(GET_KEY_LENGTH))
+#define OPS_SIGNER (OPB(SIGN) | OPB(VERIFY) | OPS_KEYED)
+#define OPS_KDF (OPB(DERIVE_BITS) | OPB(DERIVE_KEY) | OPB(IMPORT_KEY) | OPB(GET_KEY_LENGTH))
+#define OPS_AGREE (OPB(DERIVE_BITS) | OPB(DERIVE_KEY) | OPS_KEYED)
+
+static const unsigned wc_alg_ops[WEBCRYPTO_ALG_COUNT] = {
+    [WEBCRYPTO_ALG_SHA_1] = OPB(DIGEST),
+    [WEBCRYPTO_ALG_SHA_256] = OPB(DIGEST),
+    [WEBCRYPTO_ALG_SHA_384] = OPB(DIGEST),
+    [WEBCRYPTO_ALG_SHA_512] = OPB(DIGEST),
+    [WEBCRYPTO_ALG_HMAC] = OPS_SIGNER | OPB(GET_KEY_LENGTH),
+    [WEBCRYPTO_ALG_AES_CBC] = OPS_CIPHER,
+    [WEBCRYPTO_ALG_AES_CTR] = OPS_CIPHER,
+    [WEBCRYPTO_ALG_AES_GCM] = OPS_CIPHER,
+    [WEBCRYPTO_ALG_HKDF] = OPS_KDF,
+    [WEBCRYPTO_ALG_PBKDF2] = OPS_KDF,
+    [WEBCRYPTO_ALG_AES_GCM_SIV] = OPS_CIPHER,
+    [WEBCRYPTO_ALG_AES_KW] = OPB(WRAP_KEY) | OPB(UNWRAP_KEY) | OPS_KEYED | OPB(GET_KEY_LENGTH),
+    [WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5] = OPS_SIGNER,
+    [WEBCRYPTO_ALG_RSA_PSS] = OPS_SIGNER,
+    [WEBCRYPTO_ALG_RSA_OAEP] = OPB(ENCRYPT) | OPB(DECRYPT) | OPS_KEYED,
+    [WEBCRYPTO_ALG_ECDSA] = OPS_SIGNER,
+    [WEBCRYPTO_ALG_ECDH] = OPS_AGREE,
+    [WEBCRYPTO_ALG_ED25519] = OPS_SIGNER,
+    [WEBCRYPTO_ALG_X25519] = OPS_AGREE,
+};
+
+static const char *const wc_op_names[] = {
+    [WEBCRYPTO_OP_ENCRYPT] = "encrypt",         [WEBCRYPTO_OP_DECRYPT] = "decrypt",
+    [WEBCRYPTO_OP_SIGN] = "sign",               [WEBCRYPTO_OP_VERIFY] = "verify",
+    [WEBCRYPTO_OP_DIGEST] = "digest",           [WEBCRYPTO_OP_GENERATE_KEY] = "generateKey",
+    [WEBCRYPTO_OP_DERIVE_KEY] = "deriveKey",    [WEBCRYPTO_OP_DERIVE_BITS] = "deriveBits",
+    [WEBCRYPTO_OP_IMPORT_KEY] = "importKey",    [WEBCRYPTO_OP_EXPORT_KEY] = "exportKey",
+    [WEBCRYPTO_OP_WRAP_KEY] = "wrapKey",        [WEBCRYPTO_OP_UNWRAP_KEY] = "unwrapKey",
+    [WEBCRYPTO_OP_GET_KEY_LENGTH] = "get key length",
+};
+
+const char *webcrypto_operation_name(webcrypto_operation op) {
+    if ((unsigned)op >= sizeof wc_op_names / sizeof *wc_op_names) return NULL;
+    return wc_op_names[op];
+}
+
+bool webcrypto_algorithm_has_operation(webcrypto_algorithm alg, webcrypto_operation op) {
+    if ((unsigned)alg >= WEBCRYPTO_ALG_COUNT || !webcrypto_operation_name(op)) return false;
+    return (wc_alg_ops[alg] & (1u << (unsigned)op)) != 0;
+}
+
 static int ascii_casecmp(const char *a, const char *b) {
     for (;; a++, b++) {
         int ca = (unsigned char)*a, cb = (unsigned char)*b;
