@@ -103,8 +103,11 @@ typedef enum webcrypto_algorithm {
     WEBCRYPTO_ALG_ECDSA,
     WEBCRYPTO_ALG_ECDH,
     WEBCRYPTO_ALG_ED25519,
-    WEBCRYPTO_ALG_X25519,
-    WEBCRYPTO_ALG_COUNT /* not an algorithm: one past the last */
+    WEBCRYPTO_ALG_X25519
+    /* Values are stable; a new algorithm takes the next value. How many the
+     * library knows is webcrypto_algorithm_count(), not a constant, so that
+     * a program compiled against this header keeps working with a newer
+     * library. */
 } webcrypto_algorithm;
 
 /* The WebCrypto name of an algorithm ("AES-GCM", "SHA-256"); NULL if unknown. */

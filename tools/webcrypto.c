@@ -2249,9 +2249,10 @@ static int describe_backend(sink *s, const char *name, const char *default_name)
     snprintf(line, sizeof line, "%s%s: available - %s\n  algorithms:", name,
              is_default ? " (default)" : "", webcrypto_backend_description(b));
     int rc = sink_write(s, (const uint8_t *)line, strlen(line));
-    for (int a = WEBCRYPTO_ALG_NONE + 1; !rc && a < WEBCRYPTO_ALG_COUNT; a++) {
-        if (!webcrypto_backend_supports(b, (webcrypto_algorithm)a)) continue;
-        snprintf(line, sizeof line, " %s", webcrypto_algorithm_name((webcrypto_algorithm)a));
+    for (size_t i = 0; !rc && i < webcrypto_algorithm_count(); i++) {
+        webcrypto_algorithm a = webcrypto_algorithm_at(i);
+        if (!webcrypto_backend_supports(b, a)) continue;
+        snprintf(line, sizeof line, " %s", webcrypto_algorithm_name(a));
         rc = sink_write(s, (const uint8_t *)line, strlen(line));
     }
     snprintf(line, sizeof line, "\n  multi-prime RSA import: %s\n",

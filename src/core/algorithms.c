@@ -4,7 +4,7 @@
 
 #include "core.h"
 
-static const char *const wc_alg_names[WEBCRYPTO_ALG_COUNT] = {
+static const char *const wc_alg_names[WC_ALG_COUNT] = {
     [WEBCRYPTO_ALG_SHA_1] = "SHA-1",     [WEBCRYPTO_ALG_SHA_256] = "SHA-256",
     [WEBCRYPTO_ALG_SHA_384] = "SHA-384", [WEBCRYPTO_ALG_SHA_512] = "SHA-512",
     [WEBCRYPTO_ALG_HMAC] = "HMAC",       [WEBCRYPTO_ALG_AES_CBC] = "AES-CBC",
@@ -22,14 +22,14 @@ static const char *const wc_usage_names[] = {
 };
 
 const char *webcrypto_algorithm_name(webcrypto_algorithm alg) {
-    if ((unsigned)alg >= WEBCRYPTO_ALG_COUNT) return NULL;
+    if ((unsigned)alg >= WC_ALG_COUNT) return NULL;
     return wc_alg_names[alg];
 }
 
-size_t webcrypto_algorithm_count(void) { return WEBCRYPTO_ALG_COUNT - 1; }
+size_t webcrypto_algorithm_count(void) { return WC_ALG_COUNT - 1; }
 
 webcrypto_algorithm webcrypto_algorithm_at(size_t index) {
-    if (index >= WEBCRYPTO_ALG_COUNT - 1) return WEBCRYPTO_ALG_NONE;
+    if (index >= WC_ALG_COUNT - 1) return WEBCRYPTO_ALG_NONE;
     return (webcrypto_algorithm)(index + 1);
 }
 
@@ -40,7 +40,7 @@ webcrypto_algorithm webcrypto_algorithm_at(size_t index) {
 #define OPS_KDF (OPB(DERIVE_BITS) | OPB(DERIVE_KEY) | OPB(IMPORT_KEY) | OPB(GET_KEY_LENGTH))
 #define OPS_AGREE (OPB(DERIVE_BITS) | OPB(DERIVE_KEY) | OPS_KEYED)
 
-static const unsigned wc_alg_ops[WEBCRYPTO_ALG_COUNT] = {
+static const unsigned wc_alg_ops[WC_ALG_COUNT] = {
     [WEBCRYPTO_ALG_SHA_1] = OPB(DIGEST),
     [WEBCRYPTO_ALG_SHA_256] = OPB(DIGEST),
     [WEBCRYPTO_ALG_SHA_384] = OPB(DIGEST),
@@ -78,7 +78,7 @@ const char *webcrypto_operation_name(webcrypto_operation op) {
 }
 
 bool webcrypto_algorithm_has_operation(webcrypto_algorithm alg, webcrypto_operation op) {
-    if ((unsigned)alg >= WEBCRYPTO_ALG_COUNT || !webcrypto_operation_name(op)) return false;
+    if ((unsigned)alg >= WC_ALG_COUNT || !webcrypto_operation_name(op)) return false;
     return (wc_alg_ops[alg] & (1u << (unsigned)op)) != 0;
 }
 
@@ -93,7 +93,7 @@ static int ascii_casecmp(const char *a, const char *b) {
 
 webcrypto_status webcrypto_algorithm_from_name(const char *name, webcrypto_algorithm *out) {
     WC_REQUIRE(name && out, "algorithm_from_name: name and out must not be NULL");
-    for (unsigned i = 1; i < WEBCRYPTO_ALG_COUNT; i++) {
+    for (unsigned i = 1; i < WC_ALG_COUNT; i++) {
         if (wc_alg_names[i] && ascii_casecmp(name, wc_alg_names[i]) == 0) {
             *out = (webcrypto_algorithm)i;
             return WEBCRYPTO_OK;

@@ -39,6 +39,10 @@ struct webcrypto_key {
     void *state; /* the backend's prepared state (pkey_* for public/private keys) */
 };
 
+/* One past the last webcrypto_algorithm value: the size of tables indexed by
+ * algorithm. Kept here, not in the public header, so that it can grow. */
+#define WC_ALG_COUNT ((unsigned)WEBCRYPTO_ALG_X25519 + 1u)
+
 #define WC_ALL_USAGES 0xffu
 #define WC_AES_USAGES                                                                     \
     (WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_DECRYPT | WEBCRYPTO_USAGE_WRAP_KEY |     \

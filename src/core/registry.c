@@ -273,7 +273,7 @@ const char *webcrypto_backend_description(const webcrypto_backend *backend) {
 }
 
 bool webcrypto_backend_supports(const webcrypto_backend *backend, webcrypto_algorithm alg) {
-    return backend && (unsigned)alg < WEBCRYPTO_ALG_COUNT && alg != WEBCRYPTO_ALG_NONE &&
+    return backend && (unsigned)alg < WC_ALG_COUNT && alg != WEBCRYPTO_ALG_NONE &&
            (backend->caps & WC_CAP(alg));
 }
 
