@@ -36,6 +36,55 @@
  * NotSupportedError and the backend never sees one. */
 #define WC_CAP_RSA_MULTI_PRIME (UINT64_C(1) << 63)
 
+/*
+ * Families and their members, as a backend sees them. The core's algorithm
+ * table (src/core/algorithms.c) gives each webcrypto_algorithm its family and
+ * its member here; a backend switches over these small enums, exhaustively
+ * and without `default:` (the build uses -Wswitch-enum), so a new member that
+ * a backend does not handle fails its build. A new member is appended before
+ * the family's _COUNT.
+ */
+typedef enum wc_family {
+    WC_FAMILY_DIGEST, /* SHA-1, SHA-256, ...: wc_hash */
+    WC_FAMILY_HMAC,   /* HMAC (its hash: wc_hash) */
+    WC_FAMILY_CIPHER, /* unauthenticated block-cipher modes: wc_cipher */
+    WC_FAMILY_AEAD,   /* wc_aead */
+    WC_FAMILY_KEYWRAP,/* AES-KW */
+    WC_FAMILY_KDF,    /* wc_kdf */
+    WC_FAMILY_RSA,    /* RSASSA-PKCS1-v1_5, RSA-PSS, RSA-OAEP: wc_rsa_scheme */
+    WC_FAMILY_EC,     /* ECDSA, ECDH over the NIST curves: wc_ec_op */
+    WC_FAMILY_OKP     /* Edwards and Montgomery curves (RFC 8037 "OKP"): wc_okp */
+} wc_family;
+
+typedef enum wc_hash {
+    WC_HASH_SHA_1,
+    WC_HASH_SHA_256,
+    WC_HASH_SHA_384,
+    WC_HASH_SHA_512,
+    WC_HASH_COUNT
+} wc_hash;
+
+typedef enum wc_cipher { WC_CIPHER_AES_CBC, WC_CIPHER_AES_CTR, WC_CIPHER_COUNT } wc_cipher;
+
+typedef enum wc_aead { WC_AEAD_AES_GCM, WC_AEAD_AES_GCM_SIV, WC_AEAD_COUNT } wc_aead;
+
+typedef enum wc_kdf { WC_KDF_HKDF, WC_KDF_PBKDF2, WC_KDF_COUNT } wc_kdf;
+
+typedef enum wc_rsa_scheme {
+    WC_RSA_SCHEME_PKCS1_V1_5,
+    WC_RSA_SCHEME_PSS,
+    WC_RSA_SCHEME_OAEP,
+    WC_RSA_SCHEME_COUNT
+} wc_rsa_scheme;
+
+typedef enum wc_ec_op { WC_EC_ECDSA, WC_EC_ECDH, WC_EC_COUNT } wc_ec_op;
+
+typedef enum wc_okp {
+    WC_OKP_ED25519, /* signatures (RFC 8032) */
+    WC_OKP_X25519,  /* key agreement (RFC 7748) */
+    WC_OKP_COUNT
+} wc_okp;
+
 /* A byte string the caller owns (not NUL-terminated). */
 typedef struct wc_bytes {
     const uint8_t *p;
