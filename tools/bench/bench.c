@@ -23,9 +23,9 @@
 #include "bench_internal.h"
 
 #ifndef WEBCRYPTO_BENCH_RAW_OPENSSL
-const bench_impl *bench_raw_impl(const bench_op *op, bool keyed) {
+const bench_impl *bench_raw_impl(const bench_op *op, bench_raw_mode mode) {
     (void)op;
-    (void)keyed;
+    (void)mode;
     return NULL;
 }
 const char *bench_raw_description(void) { return NULL; }
@@ -102,12 +102,13 @@ static const char usage_text[] =
     "baselines. Results on stdout, progress on stderr.\n"
     "\n"
     "  --backend NAME[,NAME]  targets: backends, raw-openssl, raw-openssl-keyed,\n"
-    "                         raw-boringssl, and jvm / jvm:PROVIDER: the jca\n"
+    "                         raw-openssl-reused, raw-boringssl, and jvm /\n"
+    "                         jvm:PROVIDER: the jca\n"
     "                         backend's operations made by Java code in its JVM,\n"
     "                         timed in Java (default: every backend, raw-openssl,\n"
     "                         raw-boringssl when the boringssl backend is built and\n"
-    "                         starts, jvm when jca is built; raw-openssl-keyed only\n"
-    "                         when named). ovh/raw: boringssl over raw-boringssl\n"
+    "                         starts, jvm when jca is built; raw-openssl-keyed and\n"
+    "                         raw-openssl-reused only when named). ovh/raw: boringssl over raw-boringssl\n"
     "                         when measured, every other target over raw-openssl\n"
     "  --op PATTERN[,...]     operations by glob (fnmatch); a pattern without * ? [\n"
     "                         is a prefix: --op aes-gcm, --op '*-encrypt' (default: all)\n"
@@ -315,17 +316,25 @@ static int add_target(bench_run *run, const char *name, bool explicit_choice) {
         if (strcmp(run->targets[i].name, name) == 0) return 0;
     bench_target *t = &run->targets[run->ntargets];
     memset(t, 0, sizeof *t);
-    if (strcmp(name, BENCH_RAW_NAME) == 0 || strcmp(name, BENCH_RAW_KEYED_NAME) == 0) {
+    if (strcmp(name, BENCH_RAW_NAME) == 0 || strcmp(name, BENCH_RAW_KEYED_NAME) == 0 ||
+        strcmp(name, BENCH_RAW_REUSED_NAME) == 0) {
         if (!bench_raw_description()) {
             fprintf(stderr, "%s: this build has no raw OpenSSL baseline\n",
                     explicit_choice ? "error" : "warning");
             return explicit_choice ? -1 : 0;
         }
         t->is_raw = true;
-        t->raw_keyed = strcmp(name, BENCH_RAW_KEYED_NAME) == 0;
-        t->description = t->raw_keyed ? "the same EVP calls, but a context keyed once per cell "
-                                        "and copied per call (HMAC, AES only)"
-                                      : bench_raw_description();
+        t->raw_mode = strcmp(name, BENCH_RAW_KEYED_NAME) == 0    ? BENCH_RAW_KEYED
+                      : strcmp(name, BENCH_RAW_REUSED_NAME) == 0 ? BENCH_RAW_REUSED
+                                                                 : BENCH_RAW_PLAIN;
+        t->description =
+            t->raw_mode == BENCH_RAW_KEYED
+                ? "the same EVP calls, but a context keyed once per cell and copied per call "
+                  "(HMAC, AES only)"
+            : t->raw_mode == BENCH_RAW_REUSED
+                ? "OpenSSL's floor: one context per thread and cell, keyed once, only "
+                  "re-initialised per call (digests, HMAC, AES only)"
+                : bench_raw_description();
     } else if (strcmp(name, BENCH_RAWB_NAME) == 0) {
         char why[1400];
         const char *d = bench_rawb_description(why, sizeof why);
@@ -423,7 +432,7 @@ static int select_targets(const char *list, bench_run *run) {
 
 static bool target_supports(const bench_target *t, const bench_op *op) {
     if (t->raw_boringssl) return bench_rawb_impl(op) != NULL;
-    if (t->is_raw) return bench_raw_impl(op, t->raw_keyed) != NULL;
+    if (t->is_raw) return bench_raw_impl(op, t->raw_mode) != NULL;
     if (t->is_jvm) return bench_jvm_impl(op) && bench_jvm_supports(op, t->jvm_provider);
     if (op->alg != WEBCRYPTO_ALG_NONE && !webcrypto_backend_supports(t->backend, op->alg))
         return false;
@@ -435,7 +444,7 @@ static bool target_supports(const bench_target *t, const bench_op *op) {
 static const bench_impl *impl_for(const bench_target *t, const bench_op *op) {
     if (t->is_jvm) return bench_jvm_impl(op);
     if (t->raw_boringssl) return bench_rawb_impl(op);
-    return t->is_raw ? bench_raw_impl(op, t->raw_keyed) : bench_wc_impl(op);
+    return t->is_raw ? bench_raw_impl(op, t->raw_mode) : bench_wc_impl(op);
 }
 
 bool bench_op_has_size(const bench_op *op, size_t size) {
@@ -468,6 +477,8 @@ static void list_everything(void) {
         printf("  %-18s %s\n", BENCH_RAW_NAME, bench_raw_description());
         printf("  %-18s keyed once per cell (measured only when named in --backend)\n",
                BENCH_RAW_KEYED_NAME);
+        printf("  %-18s one context per thread, re-initialised per call (only when named)\n",
+               BENCH_RAW_REUSED_NAME);
     }
     if (rawb_built) {
         char why[1400];
@@ -1177,7 +1188,8 @@ int webcrypto_bench_main(int argc, char **argv) {
         for (size_t o = 0; o < bench_op_count; o++)
             run->targets[i].supports[o] = target_supports(&run->targets[i], &bench_ops[o]);
         if (strcmp(run->targets[i].name, cfg->reference) == 0) run->ref = i;
-        if (run->targets[i].is_raw && !run->targets[i].raw_keyed && !run->targets[i].raw_boringssl)
+        if (run->targets[i].is_raw && run->targets[i].raw_mode == BENCH_RAW_PLAIN &&
+            !run->targets[i].raw_boringssl)
             run->raw = i;
     }
     /* The ovh/raw column's base per target: the boringssl backend over

@@ -131,10 +131,15 @@ void bench_cell_init(bench_cell *c, const bench_op *op, const webcrypto_backend 
 
 /* The implementation through the public API, for any op. */
 const bench_impl *bench_wc_impl(const bench_op *op);
-/* The raw OpenSSL implementation, or NULL (not built, or no such kind).
- * keyed: the raw-openssl-keyed variant, which keys a context once per cell
- * and copies it per call (only for HMAC and the AES modes; NULL otherwise). */
-const bench_impl *bench_raw_impl(const bench_op *op, bool keyed);
+/* The raw OpenSSL implementations: how a call gets its context. */
+typedef enum bench_raw_mode {
+    BENCH_RAW_PLAIN,  /* raw-openssl: made, keyed and freed per call */
+    BENCH_RAW_KEYED,  /* raw-openssl-keyed: keyed once per cell, copied per call */
+    BENCH_RAW_REUSED  /* raw-openssl-reused: one per thread and cell, re-initialised per call */
+} bench_raw_mode;
+/* The raw OpenSSL implementation, or NULL (not built, or no such kind; the
+ * keyed and reused modes have HMAC and the AES modes, reused also digests). */
+const bench_impl *bench_raw_impl(const bench_op *op, bench_raw_mode mode);
 /* A one-line description of the raw baseline (library version); NULL when
  * it is not built in. */
 const char *bench_raw_description(void);
@@ -221,6 +226,7 @@ void bench_fail_wc(const char *what, webcrypto_status st);
 #define BENCH_MAX_TARGETS 16
 #define BENCH_RAW_NAME "raw-openssl"
 #define BENCH_RAW_KEYED_NAME "raw-openssl-keyed" /* opt-in: only with --backend */
+#define BENCH_RAW_REUSED_NAME "raw-openssl-reused" /* opt-in: only with --backend */
 #define BENCH_RAWB_NAME "raw-boringssl" /* by default when the boringssl backend is a target */
 #define BENCH_BORINGSSL_NAME "boringssl"  /* the backend whose ovh/raw base it is */
 #define BENCH_JVM_NAME "jvm" /* "jvm", "jvm:BC": the jca targets' baselines */
@@ -229,7 +235,7 @@ typedef struct bench_target {
     char name[32];
     const webcrypto_backend *backend; /* NULL for raw */
     bool is_raw;
-    bool raw_keyed; /* raw-openssl-keyed */
+    bench_raw_mode raw_mode; /* for raw-openssl, -keyed, -reused */
     bool raw_boringssl; /* raw-boringssl (is_raw too) */
     bool is_jvm;    /* jvm, jvm:PROVIDER */
     bool for_scaling; /* raw-boringssl added by --threads for the scaling table */
