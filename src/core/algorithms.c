@@ -33,11 +33,15 @@ static const wc_curve_info wc_curves[] = {
 #define OPS_KDF (OPB(DERIVE_BITS) | OPB(DERIVE_KEY) | OPB(IMPORT_KEY) | OPB(GET_KEY_LENGTH))
 #define OPS_AGREE (OPB(DERIVE_BITS) | OPB(DERIVE_KEY) | OPS_KEYED)
 
-#define ROW(id, nm, fam) [WEBCRYPTO_ALG_##id] = {.alg = WEBCRYPTO_ALG_##id, .name = nm, .family = fam
+/* ROW opens a row's initializer at its own index; the row (or HASH and RSA)
+ * adds its fields and closes it. */
+#define ROW(id, nm, fam)                                                                \
+    [WEBCRYPTO_ALG_##id] = {.alg = WEBCRYPTO_ALG_##id, .name = nm, .family = fam
 #define HASH(id, nm, size, block)                                                         \
     ROW(id, nm, WC_FAMILY_DIGEST), .member.hash = WC_HASH_##id, .ops = OPB(DIGEST),       \
         .digest_size = size, .block_bits = block }
-/* AES modes: secret keys of 16, 24 (len24 = 0: not allowed) or 32 bytes. */
+/* AES modes: secret keys of 16, 24 (len24 = 0: not allowed) or 32 bytes;
+ * the row adds its member and closes. */
 #define AES(id, nm, fam, ops_, usages, len24, jwk_128, jwk_192, jwk_256)                 \
     ROW(id, nm, fam), .key_types = WC_KEYS_SECRET, .ops = ops_, .secret_usages = usages, \
         .key_lens = {16, len24, 32}, .jwk_kty = "oct", .jwk_use = "enc",                \
@@ -78,8 +82,8 @@ static const wc_alg_info wc_algs[WC_ALG_COUNT] = {
         WEBCRYPTO_USAGE_SIGN, "sig", "RS1", "RS256", "RS384", "RS512"),
     RSA(RSA_PSS, "RSA-PSS", WC_RSA_SCHEME_PSS, WEBCRYPTO_USAGE_VERIFY, WEBCRYPTO_USAGE_SIGN, "sig",
         "PS1", "PS256", "PS384", "PS512"),
-    RSA(RSA_OAEP, "RSA-OAEP", WC_RSA_SCHEME_OAEP, WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_WRAP_KEY,
-        WEBCRYPTO_USAGE_DECRYPT | WEBCRYPTO_USAGE_UNWRAP_KEY, "enc", "RSA-OAEP", "RSA-OAEP-256",
+    RSA(RSA_OAEP, "RSA-OAEP", WC_RSA_SCHEME_OAEP,
+        WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_WRAP_KEY, WEBCRYPTO_USAGE_DECRYPT | WEBCRYPTO_USAGE_UNWRAP_KEY, "enc", "RSA-OAEP", "RSA-OAEP-256",
         "RSA-OAEP-384", "RSA-OAEP-512"),
     /* ECDSA's JWK alg depends on the curve (wc_curve_info). */
     ROW(ECDSA, "ECDSA", WC_FAMILY_EC), .member.ec = WC_EC_ECDSA, .key_types = WC_KEYS_PAIR,
@@ -212,7 +216,8 @@ bool webcrypto_algorithm_has_operation(webcrypto_algorithm alg, webcrypto_operat
 webcrypto_status webcrypto_algorithm_from_name(const char *name, webcrypto_algorithm *out) {
     WC_REQUIRE(name && out, "algorithm_from_name: name and out must not be NULL");
     const wc_alg_info *a = wc_alg_by_name(name);
-    if (!a) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "unrecognized algorithm name \"%s\"", name);
+    if (!a)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "unrecognized algorithm name \"%s\"", name);
     *out = a->alg;
     return WEBCRYPTO_OK;
 }

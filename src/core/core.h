@@ -72,6 +72,8 @@ struct webcrypto_key {
  * against the tables by test_alg_table. */
 #define WC_MAX_FIELD_SIZE 66
 #define WC_MAX_SHARED_SECRET 66
+/* The largest digest (SHA-512): HMAC's stack buffers. */
+#define WC_MAX_DIGEST_SIZE 64
 
 /* A named curve of the EC family (RFC 5480, RFC 7518 6.2.1.1). */
 typedef struct wc_curve_info {

@@ -557,7 +557,8 @@ webcrypto_status wc_jwk_export_pkey(const webcrypto_key *key, const wc_pkey_fiel
      * sets none (the hash is chosen per signature), though import checks one
      * that is present. */
     const wc_alg_info *info = wc_alg(key->alg);
-    const char *alg = info->jwk_alg_by_curve ? NULL : pkey_alg_name(key->alg, key->hash, key->curve);
+    const char *alg =
+        info->jwk_alg_by_curve ? NULL : pkey_alg_name(key->alg, key->hash, key->curve);
     /* Members in lexicographic order, as browsers write them. */
     if (!bad && alg) bad |= json_object_set_new(jwk, "alg", json_string(alg));
     switch (info->family) {

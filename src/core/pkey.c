@@ -105,9 +105,9 @@ static webcrypto_status pad_ec_scalar(wc_pkey_fields *f, uint8_t *buf, size_t fs
  * here before every pkey_import call (importKey in every format, and the
  * public half of a generated pair), so that no backend checks it again.
  * Most of it the parsers have checked already, with messages naming the
- * format (jwk.c: members present, EC x, y, d of the field size, OKP 32
- * bytes; der.c: RSA integers present, OKP keys of 32 bytes; the raw point
- * above; pad_ec_scalar: d of the field size). What only this catches from
+ * format (jwk.c: members present, EC x, y, d of the field size, OKP keys of
+ * the row's okp_key_len; der.c: RSA integers present, OKP keys of that
+ * length; the raw point above; pad_ec_scalar: d of the field size). What only this catches from
  * the public API: an RSA member over WC_RSA_MAX_MEMBER bytes (JWK, DER) and
  * an EC point of the wrong length or form (spki, and pkcs8's publicKey).
  * Multi-prime RSA keys' further primes (oth) get the same checks as the
@@ -217,7 +217,8 @@ webcrypto_status wc_pkey_import(const webcrypto_backend *backend, webcrypto_key_
         if (usages & ~pub)
             return wc_error(WEBCRYPTO_ERR_SYNTAX, "usages not allowed for a public %s key", name);
         const wc_alg_info *info = wc_alg(kind);
-        if (info->family == WC_FAMILY_EC) {
+        switch (info->family) {
+        case WC_FAMILY_EC: {
             size_t fs = wc_curve_field_size(alg->named_curve);
             bool full = len == 1 + 2 * fs && data[0] == 0x04;
             bool compressed = len == 1 + fs && (data[0] == 0x02 || data[0] == 0x03);
@@ -226,11 +227,16 @@ webcrypto_status wc_pkey_import(const webcrypto_backend *backend, webcrypto_key_
                                 webcrypto_curve_name(alg->named_curve), len);
             f.curve = alg->named_curve;
             f.point = (wc_bytes){data, len};
-        } else { /* OKP: RSA is refused above */
+            break;
+        }
+        case WC_FAMILY_OKP:
             if (len != info->okp_key_len)
                 return wc_error(WEBCRYPTO_ERR_DATA, "importKey: a raw %s key is %zu bytes, not %zu",
                                 name, info->okp_key_len, len);
             f.x = (wc_bytes){data, len};
+            break;
+        case WC_FAMILY_RSA: /* refused above */
+        WC_CASE_SECRET_FAMILIES: break; /* not key pairs: check_fields refuses them */
         }
         break;
     case WEBCRYPTO_FORMAT_JWK: {
@@ -289,7 +295,7 @@ webcrypto_status wc_pkey_export(webcrypto_key_format format, const webcrypto_key
     case WEBCRYPTO_FORMAT_JWK: return wc_jwk_export_pkey(key, &f, out, out_len);
     case WEBCRYPTO_FORMAT_RAW: break; /* below */
     }
-    /* raw: the uncompressed EC point, or the 32-byte OKP public key */
+    /* raw: the uncompressed EC point, or the OKP public key */
     size_t n = wc_is_ec(key->alg) ? 1 + f.x.n + f.y.n : f.x.n;
     uint8_t *buf = malloc(n + 1);
     if (!buf) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "exportKey: out of memory");
