@@ -1,37 +1,30 @@
-/* Algorithm and usage names, and the normalisation checks shared by operations. */
+/*
+ * The algorithm table (core.h's wc_alg_info) and the curve table, the names,
+ * operations and usages read from them, and the normalisation checks shared
+ * by operations.
+ */
 #include <stdio.h>
 #include <string.h>
 
 #include "core.h"
 
-static const char *const wc_alg_names[WC_ALG_COUNT] = {
-    [WEBCRYPTO_ALG_SHA_1] = "SHA-1",     [WEBCRYPTO_ALG_SHA_256] = "SHA-256",
-    [WEBCRYPTO_ALG_SHA_384] = "SHA-384", [WEBCRYPTO_ALG_SHA_512] = "SHA-512",
-    [WEBCRYPTO_ALG_HMAC] = "HMAC",       [WEBCRYPTO_ALG_AES_CBC] = "AES-CBC",
-    [WEBCRYPTO_ALG_AES_CTR] = "AES-CTR", [WEBCRYPTO_ALG_AES_GCM] = "AES-GCM",
-    [WEBCRYPTO_ALG_HKDF] = "HKDF",       [WEBCRYPTO_ALG_PBKDF2] = "PBKDF2",
-    [WEBCRYPTO_ALG_AES_GCM_SIV] = "AES-GCM-SIV", [WEBCRYPTO_ALG_AES_KW] = "AES-KW",
-    [WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5] = "RSASSA-PKCS1-v1_5",
-    [WEBCRYPTO_ALG_RSA_PSS] = "RSA-PSS",     [WEBCRYPTO_ALG_RSA_OAEP] = "RSA-OAEP",
-    [WEBCRYPTO_ALG_ECDSA] = "ECDSA",         [WEBCRYPTO_ALG_ECDH] = "ECDH",
-    [WEBCRYPTO_ALG_ED25519] = "Ed25519",     [WEBCRYPTO_ALG_X25519] = "X25519",
+/* ---- DER object identifiers: the contents bytes (checked with
+ * `openssl asn1parse -genstr OID:...`) ---- */
+static const uint8_t OID_RSA[] = {0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01};
+static const uint8_t OID_EC_PUBLIC_KEY[] = {0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01};
+static const uint8_t OID_EC_DH[] = {0x2b, 0x81, 0x04, 0x01, 0x0c};
+static const uint8_t OID_P256[] = {0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07};
+static const uint8_t OID_P384[] = {0x2b, 0x81, 0x04, 0x00, 0x22};
+static const uint8_t OID_P521[] = {0x2b, 0x81, 0x04, 0x00, 0x23};
+static const uint8_t OID_ED25519[] = {0x2b, 0x65, 0x70};
+static const uint8_t OID_X25519[] = {0x2b, 0x65, 0x6e};
+#define OID(o) .oid = o, .oid_len = sizeof o
+
+static const wc_curve_info wc_curves[] = {
+    {WEBCRYPTO_CURVE_P256, "P-256", OID_P256, sizeof OID_P256, 32, "ES256"},
+    {WEBCRYPTO_CURVE_P384, "P-384", OID_P384, sizeof OID_P384, 48, "ES384"},
+    {WEBCRYPTO_CURVE_P521, "P-521", OID_P521, sizeof OID_P521, 66, "ES512"},
 };
-
-static const char *const wc_usage_names[] = {
-    "encrypt", "decrypt", "sign", "verify", "deriveKey", "deriveBits", "wrapKey", "unwrapKey",
-};
-
-const char *webcrypto_algorithm_name(webcrypto_algorithm alg) {
-    if ((unsigned)alg >= WC_ALG_COUNT) return NULL;
-    return wc_alg_names[alg];
-}
-
-size_t webcrypto_algorithm_count(void) { return WC_ALG_COUNT - 1; }
-
-webcrypto_algorithm webcrypto_algorithm_at(size_t index) {
-    if (index >= WC_ALG_COUNT - 1) return WEBCRYPTO_ALG_NONE;
-    return (webcrypto_algorithm)(index + 1);
-}
 
 #define OPB(op) (1u << (unsigned)(WEBCRYPTO_OP_##op))
 #define OPS_KEYED (OPB(GENERATE_KEY) | OPB(IMPORT_KEY) | OPB(EXPORT_KEY))
@@ -40,26 +33,163 @@ webcrypto_algorithm webcrypto_algorithm_at(size_t index) {
 #define OPS_KDF (OPB(DERIVE_BITS) | OPB(DERIVE_KEY) | OPB(IMPORT_KEY) | OPB(GET_KEY_LENGTH))
 #define OPS_AGREE (OPB(DERIVE_BITS) | OPB(DERIVE_KEY) | OPS_KEYED)
 
-static const unsigned wc_alg_ops[WC_ALG_COUNT] = {
-    [WEBCRYPTO_ALG_SHA_1] = OPB(DIGEST),
-    [WEBCRYPTO_ALG_SHA_256] = OPB(DIGEST),
-    [WEBCRYPTO_ALG_SHA_384] = OPB(DIGEST),
-    [WEBCRYPTO_ALG_SHA_512] = OPB(DIGEST),
-    [WEBCRYPTO_ALG_HMAC] = OPS_SIGNER | OPB(GET_KEY_LENGTH),
-    [WEBCRYPTO_ALG_AES_CBC] = OPS_CIPHER,
-    [WEBCRYPTO_ALG_AES_CTR] = OPS_CIPHER,
-    [WEBCRYPTO_ALG_AES_GCM] = OPS_CIPHER,
-    [WEBCRYPTO_ALG_HKDF] = OPS_KDF,
-    [WEBCRYPTO_ALG_PBKDF2] = OPS_KDF,
-    [WEBCRYPTO_ALG_AES_GCM_SIV] = OPS_CIPHER,
-    [WEBCRYPTO_ALG_AES_KW] = OPB(WRAP_KEY) | OPB(UNWRAP_KEY) | OPS_KEYED | OPB(GET_KEY_LENGTH),
-    [WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5] = OPS_SIGNER,
-    [WEBCRYPTO_ALG_RSA_PSS] = OPS_SIGNER,
-    [WEBCRYPTO_ALG_RSA_OAEP] = OPB(ENCRYPT) | OPB(DECRYPT) | OPS_KEYED,
-    [WEBCRYPTO_ALG_ECDSA] = OPS_SIGNER,
-    [WEBCRYPTO_ALG_ECDH] = OPS_AGREE,
-    [WEBCRYPTO_ALG_ED25519] = OPS_SIGNER,
-    [WEBCRYPTO_ALG_X25519] = OPS_AGREE,
+/* ROW opens a row's initializer at its own index; the row (or HASH and RSA)
+ * adds its fields and closes it. */
+#define ROW(id, nm, fam)                                                                \
+    [WEBCRYPTO_ALG_##id] = {.alg = WEBCRYPTO_ALG_##id, .name = nm, .family = fam
+#define HASH(id, nm, size, block)                                                         \
+    ROW(id, nm, WC_FAMILY_DIGEST), .member.hash = WC_HASH_##id, .ops = OPB(DIGEST),       \
+        .digest_size = size, .block_bits = block }
+/* AES modes: secret keys of 16, 24 (len24 = 0: not allowed) or 32 bytes;
+ * the row adds its member and closes. */
+#define AES(id, nm, fam, ops_, usages, len24, jwk_128, jwk_192, jwk_256)                 \
+    ROW(id, nm, fam), .key_types = WC_KEYS_SECRET, .ops = ops_, .secret_usages = usages, \
+        .key_lens = {16, len24, 32}, .jwk_kty = "oct", .jwk_use = "enc",                \
+        .jwk_alg_by_len = {jwk_128, jwk_192, jwk_256}
+#define RSA(id, nm, scheme, pub, priv, use, jwk_1, jwk_256, jwk_384, jwk_512)             \
+    ROW(id, nm, WC_FAMILY_RSA), .member.rsa = scheme, .key_types = WC_KEYS_PAIR,         \
+        .ops = (scheme == WC_RSA_SCHEME_OAEP ? OPB(ENCRYPT) | OPB(DECRYPT) | OPS_KEYED    \
+                                             : OPS_SIGNER),                               \
+        .public_usages = pub, .private_usages = priv, .jwk_kty = "RSA", .jwk_use = use,  \
+        .jwk_alg_by_hash = {jwk_1, jwk_256, jwk_384, jwk_512}, OID(OID_RSA) }
+
+static const wc_alg_info wc_algs[WC_ALG_COUNT] = {
+    HASH(SHA_1, "SHA-1", 20, 512),
+    HASH(SHA_256, "SHA-256", 32, 512),
+    HASH(SHA_384, "SHA-384", 48, 1024),
+    HASH(SHA_512, "SHA-512", 64, 1024),
+    ROW(HMAC, "HMAC", WC_FAMILY_HMAC), .key_types = WC_KEYS_SECRET,
+        .ops = OPS_SIGNER | OPB(GET_KEY_LENGTH), .secret_usages = WC_HMAC_USAGES,
+        .jwk_kty = "oct", .jwk_use = "sig", .jwk_alg_by_hash = {"HS1", "HS256", "HS384", "HS512"}},
+    AES(AES_CBC, "AES-CBC", WC_FAMILY_CIPHER, OPS_CIPHER, WC_AES_USAGES, 24, "A128CBC", "A192CBC",
+        "A256CBC"), .member.cipher = WC_CIPHER_AES_CBC},
+    AES(AES_CTR, "AES-CTR", WC_FAMILY_CIPHER, OPS_CIPHER, WC_AES_USAGES, 24, "A128CTR", "A192CTR",
+        "A256CTR"), .member.cipher = WC_CIPHER_AES_CTR},
+    AES(AES_GCM, "AES-GCM", WC_FAMILY_AEAD, OPS_CIPHER, WC_AES_USAGES, 24, "A128GCM", "A192GCM",
+        "A256GCM"), .member.aead = WC_AEAD_AES_GCM},
+    ROW(HKDF, "HKDF", WC_FAMILY_KDF), .member.kdf = WC_KDF_HKDF, .key_types = WC_KEYS_SECRET,
+        .ops = OPS_KDF, .secret_usages = WC_KDF_USAGES, .hash_for = WEBCRYPTO_USAGE_DERIVE_BITS},
+    ROW(PBKDF2, "PBKDF2", WC_FAMILY_KDF), .member.kdf = WC_KDF_PBKDF2,
+        .key_types = WC_KEYS_SECRET, .ops = OPS_KDF, .secret_usages = WC_KDF_USAGES,
+        .hash_for = WEBCRYPTO_USAGE_DERIVE_BITS},
+    /* A*GCMSIV is this library's name: JOSE registers none for GCM-SIV. */
+    AES(AES_GCM_SIV, "AES-GCM-SIV", WC_FAMILY_AEAD, OPS_CIPHER, WC_AES_USAGES, 0, "A128GCMSIV",
+        NULL, "A256GCMSIV"), .member.aead = WC_AEAD_AES_GCM_SIV},
+    AES(AES_KW, "AES-KW", WC_FAMILY_KEYWRAP,
+        OPB(WRAP_KEY) | OPB(UNWRAP_KEY) | OPS_KEYED | OPB(GET_KEY_LENGTH),
+        WEBCRYPTO_USAGE_WRAP_KEY | WEBCRYPTO_USAGE_UNWRAP_KEY, 24, "A128KW", "A192KW", "A256KW")},
+    RSA(RSASSA_PKCS1_V1_5, "RSASSA-PKCS1-v1_5", WC_RSA_SCHEME_PKCS1_V1_5, WEBCRYPTO_USAGE_VERIFY,
+        WEBCRYPTO_USAGE_SIGN, "sig", "RS1", "RS256", "RS384", "RS512"),
+    RSA(RSA_PSS, "RSA-PSS", WC_RSA_SCHEME_PSS, WEBCRYPTO_USAGE_VERIFY, WEBCRYPTO_USAGE_SIGN, "sig",
+        "PS1", "PS256", "PS384", "PS512"),
+    RSA(RSA_OAEP, "RSA-OAEP", WC_RSA_SCHEME_OAEP,
+        WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_WRAP_KEY, WEBCRYPTO_USAGE_DECRYPT | WEBCRYPTO_USAGE_UNWRAP_KEY, "enc", "RSA-OAEP", "RSA-OAEP-256",
+        "RSA-OAEP-384", "RSA-OAEP-512"),
+    /* ECDSA's JWK alg depends on the curve (wc_curve_info). */
+    ROW(ECDSA, "ECDSA", WC_FAMILY_EC), .member.ec = WC_EC_ECDSA, .key_types = WC_KEYS_PAIR,
+        .ops = OPS_SIGNER, .public_usages = WEBCRYPTO_USAGE_VERIFY,
+        .private_usages = WEBCRYPTO_USAGE_SIGN,
+        .hash_for = WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY, .jwk_kty = "EC",
+        .jwk_use = "sig", .jwk_alg_by_curve = true, OID(OID_EC_PUBLIC_KEY)},
+    /* id-ecDH (RFC 5480 2.1.2) restricts a key to ECDH: read for ECDH only,
+     * never written (Node and Chrome write id-ecPublicKey). */
+    ROW(ECDH, "ECDH", WC_FAMILY_EC), .member.ec = WC_EC_ECDH, .key_types = WC_KEYS_PAIR,
+        .ops = OPS_AGREE, .private_usages = WC_KDF_USAGES,
+        .public_key_for = WEBCRYPTO_USAGE_DERIVE_BITS, .jwk_kty = "EC", .jwk_use = "enc",
+        OID(OID_EC_PUBLIC_KEY), .oid_alt = OID_EC_DH, .oid_alt_len = sizeof OID_EC_DH},
+    /* RFC 8037: an Ed25519 key's JWK alg may also be "EdDSA". */
+    ROW(ED25519, "Ed25519", WC_FAMILY_OKP), .member.okp = WC_OKP_ED25519,
+        .key_types = WC_KEYS_PAIR, .ops = OPS_SIGNER, .public_usages = WEBCRYPTO_USAGE_VERIFY,
+        .private_usages = WEBCRYPTO_USAGE_SIGN, .okp_key_len = WC_OKP_KEY_LEN, .okp_out_len = 64,
+        .jwk_kty = "OKP", .jwk_use = "sig", .jwk_crv = "Ed25519", .jwk_alg = "Ed25519",
+        .jwk_alg_alt = "EdDSA", OID(OID_ED25519)},
+    ROW(X25519, "X25519", WC_FAMILY_OKP), .member.okp = WC_OKP_X25519,
+        .key_types = WC_KEYS_PAIR, .ops = OPS_AGREE, .private_usages = WC_KDF_USAGES,
+        .public_key_for = WEBCRYPTO_USAGE_DERIVE_BITS, .okp_key_len = WC_OKP_KEY_LEN,
+        .okp_out_len = 32, .jwk_kty = "OKP", .jwk_use = "enc", .jwk_crv = "X25519",
+        OID(OID_X25519)},
+};
+
+const wc_alg_info *wc_alg(webcrypto_algorithm alg) {
+    if ((unsigned)alg >= WC_ALG_COUNT || alg == WEBCRYPTO_ALG_NONE) return NULL;
+    return &wc_algs[alg];
+}
+
+static int ascii_casecmp(const char *a, const char *b) {
+    for (;; a++, b++) {
+        int ca = (unsigned char)*a, cb = (unsigned char)*b;
+        if (ca >= 'A' && ca <= 'Z') ca += 'a' - 'A';
+        if (cb >= 'A' && cb <= 'Z') cb += 'a' - 'A';
+        if (ca != cb || ca == 0) return ca - cb;
+    }
+}
+
+const wc_alg_info *wc_alg_by_name(const char *name) {
+    for (unsigned i = 1; i < WC_ALG_COUNT; i++)
+        if (ascii_casecmp(name, wc_algs[i].name) == 0) return &wc_algs[i];
+    return NULL;
+}
+
+const wc_curve_info *wc_curve(webcrypto_named_curve curve) {
+    for (size_t i = 0; i < sizeof wc_curves / sizeof wc_curves[0]; i++)
+        if (wc_curves[i].curve == curve) return &wc_curves[i];
+    return NULL;
+}
+
+size_t wc_curve_count(void) { return sizeof wc_curves / sizeof wc_curves[0]; }
+
+const wc_curve_info *wc_curve_at(size_t index) {
+    return index < wc_curve_count() ? &wc_curves[index] : NULL;
+}
+
+size_t wc_curve_field_size(webcrypto_named_curve curve) {
+    const wc_curve_info *c = wc_curve(curve);
+    return c ? c->field_size : 0;
+}
+
+wc_family wc_family_of(webcrypto_algorithm alg) {
+    const wc_alg_info *a = wc_alg(alg);
+    return a ? a->family : WC_FAMILY_COUNT;
+}
+
+/* The member of alg when it belongs to family `fam`, else `none`. */
+#define MEMBER_OF(fam, field, none)                                   \
+    const wc_alg_info *a = wc_alg(alg);                               \
+    return a && a->family == (fam) ? a->member.field : (none)
+
+wc_hash wc_hash_of(webcrypto_algorithm alg) { MEMBER_OF(WC_FAMILY_DIGEST, hash, WC_HASH_COUNT); }
+wc_cipher wc_cipher_of(webcrypto_algorithm alg) {
+    MEMBER_OF(WC_FAMILY_CIPHER, cipher, WC_CIPHER_COUNT);
+}
+wc_aead wc_aead_of(webcrypto_algorithm alg) { MEMBER_OF(WC_FAMILY_AEAD, aead, WC_AEAD_COUNT); }
+wc_kdf wc_kdf_of(webcrypto_algorithm alg) { MEMBER_OF(WC_FAMILY_KDF, kdf, WC_KDF_COUNT); }
+wc_rsa_scheme wc_rsa_scheme_of(webcrypto_algorithm alg) {
+    MEMBER_OF(WC_FAMILY_RSA, rsa, WC_RSA_SCHEME_COUNT);
+}
+wc_ec_op wc_ec_op_of(webcrypto_algorithm alg) { MEMBER_OF(WC_FAMILY_EC, ec, WC_EC_COUNT); }
+wc_okp wc_okp_of(webcrypto_algorithm alg) { MEMBER_OF(WC_FAMILY_OKP, okp, WC_OKP_COUNT); }
+
+webcrypto_algorithm wc_hash_alg(wc_hash hash) {
+    for (unsigned i = 1; i < WC_ALG_COUNT; i++)
+        if (wc_algs[i].family == WC_FAMILY_DIGEST && wc_algs[i].member.hash == hash)
+            return wc_algs[i].alg;
+    return WEBCRYPTO_ALG_NONE;
+}
+
+const char *webcrypto_algorithm_name(webcrypto_algorithm alg) {
+    const wc_alg_info *a = wc_alg(alg);
+    return a ? a->name : NULL;
+}
+
+size_t webcrypto_algorithm_count(void) { return WC_ALG_COUNT - 1; }
+
+webcrypto_algorithm webcrypto_algorithm_at(size_t index) {
+    if (index >= WC_ALG_COUNT - 1) return WEBCRYPTO_ALG_NONE;
+    return wc_algs[index + 1].alg;
+}
+
+static const char *const wc_usage_names[] = {
+    "encrypt", "decrypt", "sign", "verify", "deriveKey", "deriveBits", "wrapKey", "unwrapKey",
 };
 
 static const char *const wc_op_names[] = {
@@ -78,28 +208,18 @@ const char *webcrypto_operation_name(webcrypto_operation op) {
 }
 
 bool webcrypto_algorithm_has_operation(webcrypto_algorithm alg, webcrypto_operation op) {
-    if ((unsigned)alg >= WC_ALG_COUNT || !webcrypto_operation_name(op)) return false;
-    return (wc_alg_ops[alg] & (1u << (unsigned)op)) != 0;
-}
-
-static int ascii_casecmp(const char *a, const char *b) {
-    for (;; a++, b++) {
-        int ca = (unsigned char)*a, cb = (unsigned char)*b;
-        if (ca >= 'A' && ca <= 'Z') ca += 'a' - 'A';
-        if (cb >= 'A' && cb <= 'Z') cb += 'a' - 'A';
-        if (ca != cb || ca == 0) return ca - cb;
-    }
+    const wc_alg_info *a = wc_alg(alg);
+    if (!a || !webcrypto_operation_name(op)) return false;
+    return (a->ops & (1u << (unsigned)op)) != 0;
 }
 
 webcrypto_status webcrypto_algorithm_from_name(const char *name, webcrypto_algorithm *out) {
     WC_REQUIRE(name && out, "algorithm_from_name: name and out must not be NULL");
-    for (unsigned i = 1; i < WC_ALG_COUNT; i++) {
-        if (wc_alg_names[i] && ascii_casecmp(name, wc_alg_names[i]) == 0) {
-            *out = (webcrypto_algorithm)i;
-            return WEBCRYPTO_OK;
-        }
-    }
-    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "unrecognized algorithm name \"%s\"", name);
+    const wc_alg_info *a = wc_alg_by_name(name);
+    if (!a)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "unrecognized algorithm name \"%s\"", name);
+    *out = a->alg;
+    return WEBCRYPTO_OK;
 }
 
 const char *webcrypto_usage_name(unsigned usage) {
@@ -130,92 +250,70 @@ void wc_usages_to_string(unsigned usages, char *buf, size_t cap) {
     }
 }
 
-bool wc_is_hash(webcrypto_algorithm alg) {
-    return alg == WEBCRYPTO_ALG_SHA_1 || alg == WEBCRYPTO_ALG_SHA_256 ||
-           alg == WEBCRYPTO_ALG_SHA_384 || alg == WEBCRYPTO_ALG_SHA_512;
-}
+bool wc_is_hash(webcrypto_algorithm alg) { return wc_family_of(alg) == WC_FAMILY_DIGEST; }
 
 bool wc_is_aes(webcrypto_algorithm alg) {
-    return alg == WEBCRYPTO_ALG_AES_CBC || alg == WEBCRYPTO_ALG_AES_CTR ||
-           alg == WEBCRYPTO_ALG_AES_GCM || alg == WEBCRYPTO_ALG_AES_GCM_SIV ||
-           alg == WEBCRYPTO_ALG_AES_KW;
+    const wc_alg_info *a = wc_alg(alg);
+    return a && a->key_lens[0] != 0;
 }
 
 bool wc_aes_key_len_ok(webcrypto_algorithm alg, size_t len) {
-    if (alg == WEBCRYPTO_ALG_AES_GCM_SIV) return len == 16 || len == 32;
-    return len == 16 || len == 24 || len == 32;
+    const wc_alg_info *a = wc_alg(alg);
+    for (size_t i = 0; a && len && i < WC_KEY_LENS; i++)
+        if (a->key_lens[i] == len) return true;
+    return false;
 }
 
 size_t webcrypto_digest_size(webcrypto_algorithm hash) {
-    switch (hash) {
-    case WEBCRYPTO_ALG_SHA_1: return 20;
-    case WEBCRYPTO_ALG_SHA_256: return 32;
-    case WEBCRYPTO_ALG_SHA_384: return 48;
-    case WEBCRYPTO_ALG_SHA_512: return 64;
-    default: return 0;
-    }
+    const wc_alg_info *a = wc_alg(hash);
+    return a ? a->digest_size : 0;
 }
 
 size_t wc_hash_block_bits(webcrypto_algorithm hash) {
-    return (hash == WEBCRYPTO_ALG_SHA_384 || hash == WEBCRYPTO_ALG_SHA_512) ? 1024 : 512;
+    const wc_alg_info *a = wc_alg(hash);
+    return a ? a->block_bits : 0;
 }
 
-bool wc_is_rsa(webcrypto_algorithm alg) {
-    return alg == WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5 || alg == WEBCRYPTO_ALG_RSA_PSS ||
-           alg == WEBCRYPTO_ALG_RSA_OAEP;
-}
+bool wc_is_rsa(webcrypto_algorithm alg) { return wc_family_of(alg) == WC_FAMILY_RSA; }
 
-bool wc_is_ec(webcrypto_algorithm alg) {
-    return alg == WEBCRYPTO_ALG_ECDSA || alg == WEBCRYPTO_ALG_ECDH;
-}
+bool wc_is_ec(webcrypto_algorithm alg) { return wc_family_of(alg) == WC_FAMILY_EC; }
 
-bool wc_is_okp(webcrypto_algorithm alg) {
-    return alg == WEBCRYPTO_ALG_ED25519 || alg == WEBCRYPTO_ALG_X25519;
-}
+bool wc_is_okp(webcrypto_algorithm alg) { return wc_family_of(alg) == WC_FAMILY_OKP; }
 
 bool wc_is_asymmetric(webcrypto_algorithm alg) {
-    return wc_is_rsa(alg) || wc_is_ec(alg) || wc_is_okp(alg);
+    const wc_alg_info *a = wc_alg(alg);
+    return a && (a->key_types & WC_KEYS_PAIR);
 }
 
 unsigned wc_public_usages(webcrypto_algorithm alg) {
-    if (alg == WEBCRYPTO_ALG_RSA_OAEP) return WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_WRAP_KEY;
-    if (alg == WEBCRYPTO_ALG_ECDH || alg == WEBCRYPTO_ALG_X25519) return 0;
-    return wc_is_asymmetric(alg) ? WEBCRYPTO_USAGE_VERIFY : 0;
+    const wc_alg_info *a = wc_alg(alg);
+    return a ? a->public_usages : 0;
 }
 
 unsigned wc_private_usages(webcrypto_algorithm alg) {
-    if (alg == WEBCRYPTO_ALG_RSA_OAEP) return WEBCRYPTO_USAGE_DECRYPT | WEBCRYPTO_USAGE_UNWRAP_KEY;
-    if (alg == WEBCRYPTO_ALG_ECDH || alg == WEBCRYPTO_ALG_X25519) return WC_KDF_USAGES;
-    return wc_is_asymmetric(alg) ? WEBCRYPTO_USAGE_SIGN : 0;
+    const wc_alg_info *a = wc_alg(alg);
+    return a ? a->private_usages : 0;
+}
+
+unsigned wc_allowed_usages(webcrypto_algorithm alg) {
+    const wc_alg_info *a = wc_alg(alg);
+    return a ? a->secret_usages | a->public_usages | a->private_usages : 0;
 }
 
 const char *webcrypto_curve_name(webcrypto_named_curve curve) {
-    switch (curve) {
-    case WEBCRYPTO_CURVE_P256: return "P-256";
-    case WEBCRYPTO_CURVE_P384: return "P-384";
-    case WEBCRYPTO_CURVE_P521: return "P-521";
-    default: return NULL;
-    }
+    const wc_curve_info *c = wc_curve(curve);
+    return c ? c->name : NULL;
 }
 
 webcrypto_status webcrypto_curve_from_name(const char *name, webcrypto_named_curve *out) {
     WC_REQUIRE(name && out, "curve_from_name: name and out must not be NULL");
-    for (int c = WEBCRYPTO_CURVE_P256; c <= WEBCRYPTO_CURVE_P521; c++) {
-        if (strcmp(name, webcrypto_curve_name((webcrypto_named_curve)c)) == 0) {
-            *out = (webcrypto_named_curve)c;
+    for (size_t i = 0; i < wc_curve_count(); i++) {
+        if (strcmp(name, wc_curves[i].name) == 0) {
+            *out = wc_curves[i].curve;
             return WEBCRYPTO_OK;
         }
     }
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "unrecognized curve name \"%s\"", name);
-}
-
-unsigned wc_allowed_usages(webcrypto_algorithm alg) {
-    if (wc_is_asymmetric(alg)) return wc_public_usages(alg) | wc_private_usages(alg);
-    if (alg == WEBCRYPTO_ALG_AES_KW) return WEBCRYPTO_USAGE_WRAP_KEY | WEBCRYPTO_USAGE_UNWRAP_KEY;
-    if (wc_is_aes(alg)) return WC_AES_USAGES;
-    if (alg == WEBCRYPTO_ALG_HMAC) return WC_HMAC_USAGES;
-    if (alg == WEBCRYPTO_ALG_HKDF || alg == WEBCRYPTO_ALG_PBKDF2) return WC_KDF_USAGES;
-    return 0;
 }
 
 webcrypto_status wc_check_algorithm(const webcrypto_backend *backend, webcrypto_algorithm alg,

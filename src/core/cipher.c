@@ -270,10 +270,26 @@ static webcrypto_status encrypt_checked(const webcrypto_params *alg, const webcr
     }
     case WEBCRYPTO_ALG_RSA_OAEP:
         return wc_pkey_crypt(true, alg, key, data, data_len, out, out_cap, out_len);
-    default:
-        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "encrypt: not supported for %s",
-                        webcrypto_algorithm_name(alg->name));
+    /* No encrypt (wc_check_key_op refused them: the table gives them no encrypt usage). */
+    case WEBCRYPTO_ALG_NONE:
+    case WEBCRYPTO_ALG_SHA_1:
+    case WEBCRYPTO_ALG_SHA_256:
+    case WEBCRYPTO_ALG_SHA_384:
+    case WEBCRYPTO_ALG_SHA_512:
+    case WEBCRYPTO_ALG_HMAC:
+    case WEBCRYPTO_ALG_HKDF:
+    case WEBCRYPTO_ALG_PBKDF2:
+    case WEBCRYPTO_ALG_AES_KW:
+    case WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5:
+    case WEBCRYPTO_ALG_RSA_PSS:
+    case WEBCRYPTO_ALG_ECDSA:
+    case WEBCRYPTO_ALG_ECDH:
+    case WEBCRYPTO_ALG_ED25519:
+    case WEBCRYPTO_ALG_X25519:
+        break;
     }
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "encrypt: not supported for %s",
+                    webcrypto_algorithm_name(alg->name));
 }
 
 static webcrypto_status decrypt_checked(const webcrypto_params *alg, const webcrypto_key *key,
@@ -375,10 +391,26 @@ static webcrypto_status decrypt_checked(const webcrypto_params *alg, const webcr
     }
     case WEBCRYPTO_ALG_RSA_OAEP:
         return wc_pkey_crypt(false, alg, key, data, data_len, out, out_cap, out_len);
-    default:
-        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "decrypt: not supported for %s",
-                        webcrypto_algorithm_name(alg->name));
+    /* No decrypt (wc_check_key_op refused them: the table gives them no decrypt usage). */
+    case WEBCRYPTO_ALG_NONE:
+    case WEBCRYPTO_ALG_SHA_1:
+    case WEBCRYPTO_ALG_SHA_256:
+    case WEBCRYPTO_ALG_SHA_384:
+    case WEBCRYPTO_ALG_SHA_512:
+    case WEBCRYPTO_ALG_HMAC:
+    case WEBCRYPTO_ALG_HKDF:
+    case WEBCRYPTO_ALG_PBKDF2:
+    case WEBCRYPTO_ALG_AES_KW:
+    case WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5:
+    case WEBCRYPTO_ALG_RSA_PSS:
+    case WEBCRYPTO_ALG_ECDSA:
+    case WEBCRYPTO_ALG_ECDH:
+    case WEBCRYPTO_ALG_ED25519:
+    case WEBCRYPTO_ALG_X25519:
+        break;
     }
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "decrypt: not supported for %s",
+                    webcrypto_algorithm_name(alg->name));
 }
 
 /* After the key checks (the caller's: encrypt/decrypt, or wrapKey/unwrapKey). */

@@ -42,6 +42,9 @@ struct webcrypto_key {
 /* One past the last webcrypto_algorithm value: the size of tables indexed by
  * algorithm. Kept here, not in the public header, so that it can grow. */
 #define WC_ALG_COUNT ((unsigned)WEBCRYPTO_ALG_X25519 + 1u)
+/* One past the last wc_family (backend.h's family enum has no _COUNT member
+ * of its own yet): what wc_family_of returns for no known algorithm. */
+#define WC_FAMILY_COUNT ((wc_family)(WC_FAMILY_OKP + 1))
 
 #define WC_ALL_USAGES 0xffu
 #define WC_AES_USAGES                                                                     \
@@ -50,7 +53,120 @@ struct webcrypto_key {
 #define WC_HMAC_USAGES (WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY)
 #define WC_KDF_USAGES (WEBCRYPTO_USAGE_DERIVE_KEY | WEBCRYPTO_USAGE_DERIVE_BITS)
 
-/* ---- algorithms.c ---- */
+/* ---- algorithms.c: the algorithm table ----
+ * One row per webcrypto_algorithm holds what the core knows about it as data:
+ * its name, family and member, key types, sizes, JWK and DER identifiers,
+ * allowed usages and supported operations. Validation, usages, JWK, DER, the
+ * names and the algorithm list read it; code switches over the family (and
+ * the member where the family's members differ), never over the algorithm
+ * with a default. tests/test_alg_table.c checks its consistency. */
+
+/* wc_alg_info.key_types */
+#define WC_KEYS_SECRET 1u /* secret keys (webcrypto_generate_key, raw/jwk import) */
+#define WC_KEYS_PAIR 2u   /* public and private keys (generate_key_pair, spki/pkcs8/...) */
+/* The secret key lengths an algorithm of fixed key lengths may take (AES:
+ * 16, 24, 32 bytes), slots of wc_alg_info.key_lens and jwk_alg_by_len. */
+#define WC_KEY_LENS 3
+/* The largest EC field size (P-521) and the largest key-agreement secret
+ * (P-521 ECDH; X25519 gives 32): sizes of the core's stack buffers, checked
+ * against the tables by test_alg_table. */
+#define WC_MAX_FIELD_SIZE 66
+#define WC_MAX_SHARED_SECRET 66
+/* The largest digest (SHA-512): HMAC's stack buffers. */
+#define WC_MAX_DIGEST_SIZE 64
+
+/* A named curve of the EC family (RFC 5480, RFC 7518 6.2.1.1). */
+typedef struct wc_curve_info {
+    webcrypto_named_curve curve;
+    const char *name;     /* WebCrypto namedCurve, which is also the JWK "crv" */
+    const uint8_t *oid;   /* the namedCurve OID's DER contents (RFC 5480 2.1.1.1) */
+    size_t oid_len;
+    size_t field_size;    /* bytes of a coordinate or private scalar */
+    const char *jwk_ecdsa_alg; /* an ECDSA key's JWK "alg" on this curve (RFC 7518 3.1) */
+} wc_curve_info;
+
+typedef struct wc_alg_info {
+    webcrypto_algorithm alg; /* the row's own index, checked by the test */
+    const char *name;        /* WebCrypto name */
+    wc_family family;
+    union { /* the member in the family; none for HMAC (per key: its hash) and KEYWRAP */
+        wc_hash hash;
+        wc_cipher cipher;
+        wc_aead aead;
+        wc_kdf kdf;
+        wc_rsa_scheme rsa;
+        wc_ec_op ec;
+        wc_okp okp;
+    } member;
+    unsigned key_types; /* WC_KEYS_* bits; 0 for digests */
+    unsigned ops;       /* bit 1 << webcrypto_operation per supported operation */
+    /* The usages keys may have: a secret key; a public and a private key. */
+    unsigned secret_usages, public_usages, private_usages;
+    /* The usages (of an operation's `op`) whose params need a hash member,
+     * and those that need public_key (wc_normalize_op). */
+    unsigned hash_for, public_key_for;
+    /* Sizes. DIGEST: digest bytes and block bits (HMAC's default key length).
+     * Fixed-length secret keys (AES): the allowed lengths in bytes, 0 for a
+     * slot not allowed. OKP: key bytes (public and private) and output bytes
+     * (signature or shared secret). */
+    size_t digest_size, block_bits;
+    size_t key_lens[WC_KEY_LENS];
+    size_t okp_key_len, okp_out_len;
+    /* JWK (RFC 7517/7518/8037): kty, "use" for the key's usages, crv (OKP;
+     * EC: the curve table), "alg" (one, also accepted: jwk_alg_alt), per
+     * hash (HMAC, RSA: indexed by wc_hash), per key length (AES: by
+     * key_lens slot); jwk_alg_by_curve: ECDSA's (from wc_curve_info, checked
+     * on import and not exported). jwk_kty NULL: no JWK form. */
+    const char *jwk_kty, *jwk_use, *jwk_crv, *jwk_alg, *jwk_alg_alt;
+    const char *jwk_alg_by_hash[WC_HASH_COUNT];
+    const char *jwk_alg_by_len[WC_KEY_LENS];
+    bool jwk_alg_by_curve;
+    /* DER (RFC 5280 AlgorithmIdentifier): the OID spki/pkcs8 write and read,
+     * and one more read on import (id-ecDH for ECDH). Contents bytes. */
+    const uint8_t *oid;
+    size_t oid_len;
+    const uint8_t *oid_alt;
+    size_t oid_alt_len;
+} wc_alg_info;
+
+/* The case labels of the families without key pairs, for a switch over
+ * wc_family that handles RSA, EC and OKP (so that a new family still fails
+ * the build there until it is placed). */
+#define WC_CASE_SECRET_FAMILIES                                                      \
+    case WC_FAMILY_DIGEST:                                                          \
+    case WC_FAMILY_HMAC:                                                            \
+    case WC_FAMILY_CIPHER:                                                          \
+    case WC_FAMILY_AEAD:                                                            \
+    case WC_FAMILY_KEYWRAP:                                                         \
+    case WC_FAMILY_KDF
+
+/* The row of a known algorithm; NULL for NONE and values past the table. */
+const wc_alg_info *wc_alg(webcrypto_algorithm alg);
+/* An algorithm's row by its WebCrypto name, ignoring ASCII case; NULL if none. */
+const wc_alg_info *wc_alg_by_name(const char *name);
+/* The curve's row; NULL for NONE and unknown values. Curves are indexed 0..
+ * wc_curve_count()-1 by wc_curve_at. */
+const wc_curve_info *wc_curve(webcrypto_named_curve curve);
+size_t wc_curve_count(void);
+const wc_curve_info *wc_curve_at(size_t index);
+/* Field size in bytes of a NIST curve (32, 48, 66); 0 for NONE. */
+size_t wc_curve_field_size(webcrypto_named_curve curve);
+
+/* From the table: an algorithm's family (WC_FAMILY_COUNT for an unknown
+ * one) and its member in that family (the family's _COUNT when alg is not
+ * of that family). wc_hash_alg is the inverse of wc_hash_of. */
+wc_family wc_family_of(webcrypto_algorithm alg);
+wc_hash wc_hash_of(webcrypto_algorithm alg);
+wc_cipher wc_cipher_of(webcrypto_algorithm alg);
+wc_aead wc_aead_of(webcrypto_algorithm alg);
+wc_kdf wc_kdf_of(webcrypto_algorithm alg);
+wc_rsa_scheme wc_rsa_scheme_of(webcrypto_algorithm alg);
+wc_ec_op wc_ec_op_of(webcrypto_algorithm alg);
+wc_okp wc_okp_of(webcrypto_algorithm alg);
+webcrypto_algorithm wc_hash_alg(wc_hash hash);
+
+/* Predicates over the table's families and key types. wc_is_aes: an
+ * algorithm of fixed secret key lengths (key_lens; today the AES modes). */
 bool wc_is_hash(webcrypto_algorithm alg);
 bool wc_is_aes(webcrypto_algorithm alg);
 bool wc_is_rsa(webcrypto_algorithm alg);
@@ -60,9 +176,11 @@ bool wc_is_asymmetric(webcrypto_algorithm alg);
 /* The usages a public / private key of an asymmetric algorithm may have. */
 unsigned wc_public_usages(webcrypto_algorithm alg);
 unsigned wc_private_usages(webcrypto_algorithm alg);
-/* Whether an AES algorithm takes keys of this many bytes (GCM-SIV: 16, 32). */
+/* Whether an algorithm of fixed key lengths takes keys of this many bytes
+ * (GCM-SIV: 16, 32). */
 bool wc_aes_key_len_ok(webcrypto_algorithm alg, size_t len);
-/* Block size of a SHA hash in bits (HMAC's default key length). */
+/* Block size of a SHA hash in bits (HMAC's default key length); 0 for a
+ * non-hash. */
 size_t wc_hash_block_bits(webcrypto_algorithm hash);
 /* The usages an algorithm's keys may have. */
 unsigned wc_allowed_usages(webcrypto_algorithm alg);

@@ -19,16 +19,7 @@
 
 #include "der.h"
 
-/* ---- object identifiers: the DER content bytes (checked with
- * `openssl asn1parse -genstr OID:...`) ---- */
-static const uint8_t OID_RSA[] = {0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01};
-static const uint8_t OID_EC_PUBLIC_KEY[] = {0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01};
-static const uint8_t OID_EC_DH[] = {0x2b, 0x81, 0x04, 0x01, 0x0c};
-static const uint8_t OID_P256[] = {0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07};
-static const uint8_t OID_P384[] = {0x2b, 0x81, 0x04, 0x00, 0x22};
-static const uint8_t OID_P521[] = {0x2b, 0x81, 0x04, 0x00, 0x23};
-static const uint8_t OID_ED25519[] = {0x2b, 0x65, 0x70};
-static const uint8_t OID_X25519[] = {0x2b, 0x65, 0x6e};
+#include "core.h"
 
 #define TAG_INTEGER 0x02
 #define TAG_BIT_STRING 0x03
@@ -40,49 +31,11 @@ static const uint8_t OID_X25519[] = {0x2b, 0x65, 0x6e};
 #define TAG_CTX1_CONS 0xa1 /* [1] EXPLICIT: ECPrivateKey publicKey */
 #define TAG_CTX1_PRIM 0x81 /* [1] IMPLICIT BIT STRING: OneAsymmetricKey publicKey */
 
-#define OKP_KEY_SIZE 32
-
-static const struct {
-    webcrypto_named_curve curve;
-    const uint8_t *oid;
-    size_t oid_len;
-    size_t field;
-} curves[] = {
-    {WEBCRYPTO_CURVE_P256, OID_P256, sizeof OID_P256, 32},
-    {WEBCRYPTO_CURVE_P384, OID_P384, sizeof OID_P384, 48},
-    {WEBCRYPTO_CURVE_P521, OID_P521, sizeof OID_P521, 66},
-};
-
-size_t wc_curve_field_size(webcrypto_named_curve curve) {
-    for (size_t i = 0; i < sizeof curves / sizeof curves[0]; i++)
-        if (curves[i].curve == curve) return curves[i].field;
-    return 0;
-}
-
-static bool curve_oid(webcrypto_named_curve curve, wc_bytes *oid) {
-    for (size_t i = 0; i < sizeof curves / sizeof curves[0]; i++) {
-        if (curves[i].curve == curve) {
-            oid->p = curves[i].oid;
-            oid->n = curves[i].oid_len;
-            return true;
-        }
-    }
-    return false;
-}
-
-typedef enum key_family { FAM_NONE, FAM_RSA, FAM_EC, FAM_OKP } key_family;
-
-static key_family family(webcrypto_algorithm kind) {
-    switch (kind) {
-    case WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5:
-    case WEBCRYPTO_ALG_RSA_PSS:
-    case WEBCRYPTO_ALG_RSA_OAEP: return FAM_RSA;
-    case WEBCRYPTO_ALG_ECDSA:
-    case WEBCRYPTO_ALG_ECDH: return FAM_EC;
-    case WEBCRYPTO_ALG_ED25519:
-    case WEBCRYPTO_ALG_X25519: return FAM_OKP;
-    default: return FAM_NONE;
-    }
+/* The key family of an asymmetric kind, from the algorithm table; NULL for
+ * anything else (der.h's callers say NotSupportedError then). */
+static const wc_alg_info *asym(webcrypto_algorithm kind) {
+    const wc_alg_info *a = wc_alg(kind);
+    return a && (a->key_types & WC_KEYS_PAIR) ? a : NULL;
 }
 
 static bool bytes_eq(wc_bytes a, const uint8_t *b, size_t n) {
@@ -174,9 +127,10 @@ static bool get_key_bits(cursor *c, uint8_t tag, wc_bytes *key) {
 static const char *get_named_curve(cursor *c, webcrypto_named_curve *curve) {
     wc_bytes oid;
     if (!get(c, TAG_OID, &oid)) return "EC parameters are not a named curve";
-    for (size_t i = 0; i < sizeof curves / sizeof curves[0]; i++) {
-        if (bytes_eq(oid, curves[i].oid, curves[i].oid_len)) {
-            *curve = curves[i].curve;
+    for (size_t i = 0; i < wc_curve_count(); i++) {
+        const wc_curve_info *named = wc_curve_at(i);
+        if (bytes_eq(oid, named->oid, named->oid_len)) {
+            *curve = named->curve;
             return NULL;
         }
     }
@@ -189,33 +143,30 @@ static const char *get_algorithm(cursor *c, webcrypto_algorithm kind, wc_pkey_fi
     if (!get(c, TAG_SEQUENCE, &seq)) return "malformed AlgorithmIdentifier";
     cursor a = enter(seq);
     if (!get(&a, TAG_OID, &oid)) return "malformed AlgorithmIdentifier";
-    switch (family(kind)) {
-    case FAM_RSA: {
+    const wc_alg_info *info = asym(kind);
+    bool ours = bytes_eq(oid, info->oid, info->oid_len) ||
+                (info->oid_alt && bytes_eq(oid, info->oid_alt, info->oid_alt_len));
+    switch (info->family) {
+    case WC_FAMILY_RSA: {
         /* RFC 3279 2.3.1: the parameters MUST be NULL. */
         wc_bytes null;
-        if (!bytes_eq(oid, OID_RSA, sizeof OID_RSA)) return "not an rsaEncryption key";
+        if (!ours) return "not an rsaEncryption key";
         if (!get(&a, TAG_NULL, &null) || null.n != 0)
             return "rsaEncryption parameters must be NULL";
         break;
     }
-    case FAM_EC: {
-        /* id-ecDH (RFC 5480 2.1.2) restricts the key to ECDH: fine for ECDH only. */
-        bool ok = bytes_eq(oid, OID_EC_PUBLIC_KEY, sizeof OID_EC_PUBLIC_KEY) ||
-                  (kind == WEBCRYPTO_ALG_ECDH && bytes_eq(oid, OID_EC_DH, sizeof OID_EC_DH));
-        if (!ok) return "not an EC key for this algorithm";
+    case WC_FAMILY_EC: {
+        /* id-ecDH (RFC 5480 2.1.2) restricts the key to ECDH: ECDH's oid_alt. */
+        if (!ours) return "not an EC key for this algorithm";
         const char *why = get_named_curve(&a, &f->curve);
         if (why) return why;
         break;
     }
-    case FAM_OKP: {
-        bool ed = kind == WEBCRYPTO_ALG_ED25519;
-        if (!(ed ? bytes_eq(oid, OID_ED25519, sizeof OID_ED25519)
-                 : bytes_eq(oid, OID_X25519, sizeof OID_X25519)))
-            return ed ? "not an Ed25519 key" : "not an X25519 key";
+    case WC_FAMILY_OKP:
+        if (!ours) return "not a key of this algorithm's curve";
         /* RFC 8410 3: the parameters MUST be absent (checked below). */
         break;
-    }
-    case FAM_NONE: return "not an asymmetric algorithm";
+    WC_CASE_SECRET_FAMILIES: return "not an asymmetric algorithm";
     }
     if (a.n != 0) return "unexpected AlgorithmIdentifier parameters";
     return NULL;
@@ -232,8 +183,9 @@ static const char *parse_spki(webcrypto_algorithm kind, const uint8_t *der, size
     if (why) return why;
     if (!get_key_bits(&s, TAG_BIT_STRING, &key)) return "malformed subjectPublicKey";
     if (s.n != 0) return "data after the subjectPublicKey";
-    switch (family(kind)) {
-    case FAM_RSA: {
+    const wc_alg_info *a = asym(kind);
+    switch (a->family) {
+    case WC_FAMILY_RSA: {
         /* RSAPublicKey ::= SEQUENCE { modulus INTEGER, publicExponent INTEGER } */
         cursor k = enter(key), r;
         wc_bytes rsa;
@@ -243,12 +195,12 @@ static const char *parse_spki(webcrypto_algorithm kind, const uint8_t *der, size
             return "malformed RSAPublicKey";
         break;
     }
-    case FAM_EC: f->point = key; break; /* form: pkey.c; on the curve: the backend */
-    case FAM_OKP:
-        if (key.n != OKP_KEY_SIZE) return "public key is not 32 bytes";
+    case WC_FAMILY_EC: f->point = key; break; /* form: pkey.c; on the curve: the backend */
+    case WC_FAMILY_OKP:
+        if (key.n != a->okp_key_len) return "public key is not of the curve's key length";
         f->x = key;
         break;
-    case FAM_NONE: return "not an asymmetric algorithm";
+    WC_CASE_SECRET_FAMILIES: return "not an asymmetric algorithm";
     }
     return NULL;
 }
@@ -343,7 +295,8 @@ static const char *parse_pkcs8(webcrypto_algorithm kind, const uint8_t *der, siz
     cursor s = enter(seq);
     /* v1 (0) everywhere; v2 (1, RFC 5958) only where we read its public key. */
     if (!get_version(&s, &version)) return "malformed PrivateKeyInfo version";
-    if (version > 1 || (version == 1 && family(kind) != FAM_OKP))
+    const wc_alg_info *a = asym(kind);
+    if (version > 1 || (version == 1 && a->family != WC_FAMILY_OKP))
         return "unsupported PrivateKeyInfo version";
     const char *why = get_algorithm(&s, kind, f);
     if (why) return why;
@@ -351,22 +304,22 @@ static const char *parse_pkcs8(webcrypto_algorithm kind, const uint8_t *der, siz
     /* attributes [0]: allowed, not read (their contents are skipped whole). */
     if (peek(&s, TAG_CTX0_CONS) && !get(&s, TAG_CTX0_CONS, &skip)) return "malformed attributes";
     if (version == 1 && peek(&s, TAG_CTX1_PRIM)) {
-        if (!get_key_bits(&s, TAG_CTX1_PRIM, &f->x) || f->x.n != OKP_KEY_SIZE)
+        if (!get_key_bits(&s, TAG_CTX1_PRIM, &f->x) || f->x.n != a->okp_key_len)
             return "malformed OneAsymmetricKey publicKey";
     }
     if (s.n != 0) return "data after the PrivateKeyInfo fields";
     f->is_private = true;
-    switch (family(kind)) {
-    case FAM_RSA: return parse_rsa_private(key, f);
-    case FAM_EC: return parse_ec_private(key, f);
-    case FAM_OKP: {
+    switch (a->family) {
+    case WC_FAMILY_RSA: return parse_rsa_private(key, f);
+    case WC_FAMILY_EC: return parse_ec_private(key, f);
+    case WC_FAMILY_OKP: {
         /* CurvePrivateKey ::= OCTET STRING (RFC 8410 7) */
         cursor k = enter(key);
         if (!get(&k, TAG_OCTET_STRING, &f->d) || k.n != 0) return "malformed CurvePrivateKey";
-        if (f->d.n != OKP_KEY_SIZE) return "private key is not 32 bytes";
+        if (f->d.n != a->okp_key_len) return "private key is not of the curve's key length";
         return NULL;
     }
-    case FAM_NONE: break;
+    WC_CASE_SECRET_FAMILIES: break;
     }
     return "not an asymmetric algorithm";
 }
@@ -382,7 +335,7 @@ webcrypto_status wc_der_parse_spki(webcrypto_algorithm kind, const uint8_t *der,
                                    wc_pkey_fields *f) {
     if (!f || (!der && len)) return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "spki: no data");
     memset(f, 0, sizeof *f);
-    if (family(kind) == FAM_NONE)
+    if (!asym(kind))
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "spki: not an asymmetric algorithm");
     return parse_result("spki", parse_spki(kind, der, len, f), f);
 }
@@ -391,7 +344,7 @@ webcrypto_status wc_der_parse_pkcs8(webcrypto_algorithm kind, const uint8_t *der
                                     wc_pkey_fields *f) {
     if (!f || (!der && len)) return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "pkcs8: no data");
     memset(f, 0, sizeof *f);
-    if (family(kind) == FAM_NONE)
+    if (!asym(kind))
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "pkcs8: not an asymmetric algorithm");
     return parse_result("pkcs8", parse_pkcs8(kind, der, len, f), f);
 }
@@ -478,25 +431,20 @@ static void w_oid(writer *w, const uint8_t *oid, size_t n) {
  * as Node and Chrome write them). */
 static void w_algorithm(writer *w, webcrypto_algorithm kind, const wc_pkey_fields *f) {
     size_t mark = w->used;
-    wc_bytes c;
-    switch (family(kind)) {
-    case FAM_RSA:
+    const wc_alg_info *a = asym(kind);
+    const wc_curve_info *c;
+    switch (a->family) {
+    case WC_FAMILY_RSA:
         w_byte(w, 0x00); /* NULL */
         w_byte(w, TAG_NULL);
-        w_oid(w, OID_RSA, sizeof OID_RSA);
         break;
-    case FAM_EC:
-        if (curve_oid(f->curve, &c)) w_oid(w, c.p, c.n);
-        w_oid(w, OID_EC_PUBLIC_KEY, sizeof OID_EC_PUBLIC_KEY);
+    case WC_FAMILY_EC:
+        if ((c = wc_curve(f->curve)) != NULL) w_oid(w, c->oid, c->oid_len);
         break;
-    case FAM_OKP:
-        if (kind == WEBCRYPTO_ALG_ED25519)
-            w_oid(w, OID_ED25519, sizeof OID_ED25519);
-        else
-            w_oid(w, OID_X25519, sizeof OID_X25519);
-        break;
-    case FAM_NONE: break;
+    case WC_FAMILY_OKP: break;
+    WC_CASE_SECRET_FAMILIES: return;
     }
+    w_oid(w, a->oid, a->oid_len);
     w_header(w, TAG_SEQUENCE, mark);
 }
 
@@ -516,8 +464,8 @@ static void w_ec_point(writer *w, const wc_pkey_fields *f, uint8_t tag) {
 
 static void w_spki(writer *w, webcrypto_algorithm kind, const wc_pkey_fields *f) {
     size_t mark = w->used, bits;
-    switch (family(kind)) {
-    case FAM_RSA: {
+    switch (asym(kind)->family) {
+    case WC_FAMILY_RSA: {
         bits = w->used;
         size_t rsa = w->used;
         w_uint(w, f->e);
@@ -527,14 +475,14 @@ static void w_spki(writer *w, webcrypto_algorithm kind, const wc_pkey_fields *f)
         w_header(w, TAG_BIT_STRING, bits);
         break;
     }
-    case FAM_EC: w_ec_point(w, f, TAG_BIT_STRING); break;
-    case FAM_OKP:
+    case WC_FAMILY_EC: w_ec_point(w, f, TAG_BIT_STRING); break;
+    case WC_FAMILY_OKP:
         bits = w->used;
         w_bytes(w, f->x.p, f->x.n);
         w_byte(w, 0x00);
         w_header(w, TAG_BIT_STRING, bits);
         break;
-    case FAM_NONE: break;
+    WC_CASE_SECRET_FAMILIES: break;
     }
     w_algorithm(w, kind, f);
     w_header(w, TAG_SEQUENCE, mark);
@@ -542,8 +490,8 @@ static void w_spki(writer *w, webcrypto_algorithm kind, const wc_pkey_fields *f)
 
 static void w_pkcs8(writer *w, webcrypto_algorithm kind, const wc_pkey_fields *f) {
     size_t mark = w->used, octets = w->used, inner;
-    switch (family(kind)) {
-    case FAM_RSA: {
+    switch (asym(kind)->family) {
+    case WC_FAMILY_RSA: {
         inner = w->used;
         if (f->oth_count) { /* otherPrimeInfos */
             size_t infos = w->used;
@@ -563,7 +511,7 @@ static void w_pkcs8(writer *w, webcrypto_algorithm kind, const wc_pkey_fields *f
         w_header(w, TAG_SEQUENCE, inner);
         break;
     }
-    case FAM_EC: {
+    case WC_FAMILY_EC: {
         inner = w->used;
         if (f->x.n || f->point.n) { /* [1] publicKey; [0] parameters omitted (see top) */
             size_t ctx = w->used;
@@ -577,12 +525,12 @@ static void w_pkcs8(writer *w, webcrypto_algorithm kind, const wc_pkey_fields *f
         w_header(w, TAG_SEQUENCE, inner);
         break;
     }
-    case FAM_OKP:
+    case WC_FAMILY_OKP:
         inner = w->used;
         w_bytes(w, f->d.p, f->d.n);
         w_header(w, TAG_OCTET_STRING, inner);
         break;
-    case FAM_NONE: break;
+    WC_CASE_SECRET_FAMILIES: break;
     }
     w_header(w, TAG_OCTET_STRING, octets);
     w_algorithm(w, kind, f);
@@ -599,8 +547,9 @@ static bool present(wc_bytes v) { return v.p && v.n && v.n <= WC_DER_MAX_FIELD; 
 
 /* Checks f has what the encoding of kind needs, so w_* cannot go wrong. */
 static const char *check_fields(webcrypto_algorithm kind, const wc_pkey_fields *f, bool priv) {
-    switch (family(kind)) {
-    case FAM_RSA:
+    const wc_alg_info *a = asym(kind);
+    switch (a->family) {
+    case WC_FAMILY_RSA:
         if (!present(f->n) || !present(f->e)) return "RSA key without n or e";
         if (priv && (!present(f->d) || !present(f->p) || !present(f->q) || !present(f->dp) ||
                      !present(f->dq) || !present(f->qi)))
@@ -610,7 +559,7 @@ static const char *check_fields(webcrypto_algorithm kind, const wc_pkey_fields *
             if (!present(f->oth[i].r) || !present(f->oth[i].d) || !present(f->oth[i].t))
                 return "RSA private key incomplete";
         return NULL;
-    case FAM_EC: {
+    case WC_FAMILY_EC: {
         size_t fs = wc_curve_field_size(f->curve);
         if (!fs) return "EC key without a supported curve";
         bool have_xy = present(f->x) && present(f->y);
@@ -627,11 +576,15 @@ static const char *check_fields(webcrypto_algorithm kind, const wc_pkey_fields *
         if (!have_xy && !have_point) return "EC public key without an uncompressed point";
         return NULL;
     }
-    case FAM_OKP:
+    case WC_FAMILY_OKP:
         if (priv)
-            return present(f->d) && f->d.n == OKP_KEY_SIZE ? NULL : "private key is not 32 bytes";
-        return present(f->x) && f->x.n == OKP_KEY_SIZE ? NULL : "public key is not 32 bytes";
-    case FAM_NONE: break;
+            return present(f->d) && f->d.n == a->okp_key_len
+                       ? NULL
+                       : "private key is not of the curve's key length";
+        return present(f->x) && f->x.n == a->okp_key_len
+                   ? NULL
+                   : "public key is not of the curve's key length";
+    WC_CASE_SECRET_FAMILIES: break;
     }
     return "not an asymmetric algorithm";
 }
@@ -640,7 +593,7 @@ static webcrypto_status encode_key(const char *what, webcrypto_algorithm kind,
                                    const wc_pkey_fields *f, bool priv, uint8_t **out,
                                    size_t *out_len) {
     if (!f || !out || !out_len) return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "%s: no key", what);
-    if (family(kind) == FAM_NONE)
+    if (!asym(kind))
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "%s: not an asymmetric algorithm", what);
     const char *why = check_fields(kind, f, priv);
     if (!why && !(fits(f->x, WC_DER_MAX_FIELD) && fits(f->y, WC_DER_MAX_FIELD) &&

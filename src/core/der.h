@@ -3,7 +3,8 @@
  * SubjectPublicKeyInfo (RFC 5280 section 4.1) for "spki" and PKCS #8
  * PrivateKeyInfo / OneAsymmetricKey (RFC 5208, RFC 5958) for "pkcs8", with
  * RSA (RFC 8017 appendix A), EC (RFC 5480, RFC 5915) and Ed25519/X25519
- * (RFC 8410) contents. Strict DER (X.690): definite, minimal lengths; minimal
+ * (RFC 8410) contents; the object identifiers and key sizes are the algorithm
+ * and curve tables' (core.h). Strict DER (X.690): definite, minimal lengths; minimal
  * INTEGERs; nothing after the outermost SEQUENCE. Anything else is DataError.
  */
 #ifndef WEBCRYPTO_CORE_DER_H
@@ -48,8 +49,5 @@ webcrypto_status wc_der_write_spki(webcrypto_algorithm kind, const wc_pkey_field
                                    uint8_t **out, size_t *out_len);
 webcrypto_status wc_der_write_pkcs8(webcrypto_algorithm kind, const wc_pkey_fields *f,
                                     uint8_t **out, size_t *out_len);
-
-/* Field size in bytes of a NIST curve (32, 48, 66); 0 for NONE. */
-size_t wc_curve_field_size(webcrypto_named_curve curve);
 
 #endif /* WEBCRYPTO_CORE_DER_H */

@@ -97,35 +97,12 @@ bool wc_base64url_decode(const char *in, size_t in_len, uint8_t *out, size_t *ou
 
 /* ---- JWK ---- */
 const char *wc_jwk_alg_name(webcrypto_algorithm alg, webcrypto_algorithm hash, size_t key_len) {
-    /* A*GCMSIV is this library's name: JOSE registers none for GCM-SIV. */
-    static const char *const aes[5][3] = {
-        {"A128CBC", "A192CBC", "A256CBC"},
-        {"A128CTR", "A192CTR", "A256CTR"},
-        {"A128GCM", "A192GCM", "A256GCM"},
-        {"A128GCMSIV", NULL, "A256GCMSIV"},
-        {"A128KW", "A192KW", "A256KW"},
-    };
-    if (wc_is_aes(alg)) {
-        size_t row = alg == WEBCRYPTO_ALG_AES_CBC   ? 0
-                     : alg == WEBCRYPTO_ALG_AES_CTR ? 1
-                     : alg == WEBCRYPTO_ALG_AES_GCM ? 2
-                     : alg == WEBCRYPTO_ALG_AES_GCM_SIV ? 3
-                                                    : 4;
-        if (key_len == 16) return aes[row][0];
-        if (key_len == 24) return aes[row][1];
-        if (key_len == 32) return aes[row][2];
-        return NULL;
-    }
-    if (alg == WEBCRYPTO_ALG_HMAC) {
-        switch (hash) {
-        case WEBCRYPTO_ALG_SHA_1: return "HS1";
-        case WEBCRYPTO_ALG_SHA_256: return "HS256";
-        case WEBCRYPTO_ALG_SHA_384: return "HS384";
-        case WEBCRYPTO_ALG_SHA_512: return "HS512";
-        default: return NULL;
-        }
-    }
-    return NULL;
+    const wc_alg_info *a = wc_alg(alg);
+    if (!a) return NULL;
+    for (size_t i = 0; i < WC_KEY_LENS; i++)
+        if (a->key_lens[i] && a->key_lens[i] == key_len) return a->jwk_alg_by_len[i];
+    wc_hash h = wc_hash_of(hash);
+    return h != WC_HASH_COUNT ? a->jwk_alg_by_hash[h] : NULL;
 }
 
 /* A JSON syntax error. jansson's text quotes the token it stopped at, which
@@ -201,7 +178,11 @@ static void wipe_json_tree(json_t *v) {
     case JSON_STRING: wc_wipe((char *)json_string_value(v), json_string_length(v)); break;
     case JSON_ARRAY: json_array_foreach(v, i, e) wipe_json_tree(e); break;
     case JSON_OBJECT: json_object_foreach(v, name, e) wipe_json_tree(e); break;
-    default: break;
+    case JSON_INTEGER:
+    case JSON_REAL:
+    case JSON_TRUE:
+    case JSON_FALSE:
+    case JSON_NULL: break; /* no text */
     }
 }
 
@@ -253,9 +234,10 @@ static webcrypto_status jwk_check(json_t *jwk, webcrypto_algorithm alg, webcrypt
     if (!json_is_object(jwk)) return wc_error(WEBCRYPTO_ERR_DATA, "a JWK must be a JSON object");
     if ((st = member(jwk, "kty", JSON_STRING, &kty)) != WEBCRYPTO_OK) return st;
     if (!kty) return wc_error(WEBCRYPTO_ERR_DATA, "JWK has no \"kty\"");
-    if (strcmp(json_string_value(kty), "oct") != 0)
-        return wc_error(WEBCRYPTO_ERR_DATA, "JWK kty is \"%s\", expected \"oct\"",
-                        json_string_value(kty));
+    const char *want_kty = wc_alg(alg)->jwk_kty; /* key.c: only algorithms with one */
+    if (strcmp(json_string_value(kty), want_kty) != 0)
+        return wc_error(WEBCRYPTO_ERR_DATA, "JWK kty is \"%s\", expected \"%s\"",
+                        json_string_value(kty), want_kty);
     if ((st = member(jwk, "k", JSON_STRING, &k)) != WEBCRYPTO_OK) return st;
     if (!k) return wc_error(WEBCRYPTO_ERR_DATA, "JWK has no \"k\"");
     if ((st = member(jwk, "alg", JSON_STRING, &jalg)) != WEBCRYPTO_OK) return st;
@@ -285,8 +267,7 @@ static webcrypto_status jwk_check(json_t *jwk, webcrypto_algorithm alg, webcrypt
                       want ? want : "none");
         goto fail;
     }
-    st = check_use_ops_ext(use, ops, ext, alg == WEBCRYPTO_ALG_HMAC ? "sig" : "enc", extractable,
-                           usages);
+    st = check_use_ops_ext(use, ops, ext, wc_alg(alg)->jwk_use, extractable, usages);
     if (st != WEBCRYPTO_OK) goto fail;
     *key = bytes;
     *key_len = n;
@@ -326,7 +307,7 @@ webcrypto_status wc_jwk_export_secret(const webcrypto_key *key, uint8_t **out,
     if (!bad) bad |= json_object_set_new(jwk, "ext", json_true());
     if (!bad) bad |= set_string(jwk, "k", k, klen);
     if (!bad) bad |= json_object_set(jwk, "key_ops", ops);
-    if (!bad) bad |= json_object_set_new(jwk, "kty", json_string("oct"));
+    if (!bad) bad |= json_object_set_new(jwk, "kty", json_string(wc_alg(key->alg)->jwk_kty));
     webcrypto_buffer_free((uint8_t *)k, klen + 1);
 
     webcrypto_status st = bad ? build_failed() : dump_jwk(jwk, out, out_len);
@@ -338,26 +319,17 @@ webcrypto_status wc_jwk_export_secret(const webcrypto_key *key, uint8_t **out,
 /* ---- asymmetric JWKs (kty RSA, EC, OKP) ---- */
 
 /* The JWK "alg" an asymmetric key carries, or NULL when none is defined
- * (ECDH, X25519). */
+ * (ECDH, X25519): per hash (RSA), per curve (ECDSA) or one (Ed25519). */
 static const char *pkey_alg_name(webcrypto_algorithm alg, webcrypto_algorithm hash,
                                  webcrypto_named_curve curve) {
-    static const char *const rs[] = {NULL, "RS1", "RS256", "RS384", "RS512"};
-    static const char *const ps[] = {NULL, "PS1", "PS256", "PS384", "PS512"};
-    static const char *const oaep[] = {NULL, "RSA-OAEP", "RSA-OAEP-256", "RSA-OAEP-384",
-                                       "RSA-OAEP-512"};
-    size_t h = wc_is_hash(hash) ? (size_t)(hash - WEBCRYPTO_ALG_SHA_1 + 1) : 0;
-    switch (alg) {
-    case WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5: return rs[h];
-    case WEBCRYPTO_ALG_RSA_PSS: return ps[h];
-    case WEBCRYPTO_ALG_RSA_OAEP: return oaep[h];
-    case WEBCRYPTO_ALG_ECDSA:
-        return curve == WEBCRYPTO_CURVE_P256   ? "ES256"
-               : curve == WEBCRYPTO_CURVE_P384 ? "ES384"
-               : curve == WEBCRYPTO_CURVE_P521 ? "ES512"
-                                               : NULL;
-    case WEBCRYPTO_ALG_ED25519: return "Ed25519";
-    default: return NULL;
+    const wc_alg_info *a = wc_alg(alg);
+    if (a->jwk_alg_by_curve) {
+        const wc_curve_info *c = wc_curve(curve);
+        return c ? c->jwk_ecdsa_alg : NULL;
     }
+    wc_hash h = wc_hash_of(hash);
+    if (h != WC_HASH_COUNT && a->jwk_alg_by_hash[h]) return a->jwk_alg_by_hash[h];
+    return a->jwk_alg;
 }
 
 void wc_jwk_pkey_free(wc_jwk_pkey *k) {
@@ -444,13 +416,11 @@ static webcrypto_status pkey_parse(json_t *jwk, const wc_pkey_request *req, wc_j
     ext = json_object_get(jwk, "ext");
     if (ext && !json_is_boolean(ext))
         return wc_error(WEBCRYPTO_ERR_DATA, "JWK member \"ext\" has the wrong JSON type");
-    const char *want_kty = wc_is_rsa(alg) ? "RSA" : wc_is_ec(alg) ? "EC" : "OKP";
-    if (!kty || strcmp(json_string_value(kty), want_kty) != 0)
-        return wc_error(WEBCRYPTO_ERR_DATA, "JWK kty must be \"%s\" for %s", want_kty,
-                        webcrypto_algorithm_name(alg));
-    bool sig = alg != WEBCRYPTO_ALG_RSA_OAEP && alg != WEBCRYPTO_ALG_ECDH &&
-               alg != WEBCRYPTO_ALG_X25519;
-    st = check_use_ops_ext(use, ops, ext, sig ? "sig" : "enc", req->extractable, req->usages);
+    const wc_alg_info *info = wc_alg(alg);
+    if (!kty || strcmp(json_string_value(kty), info->jwk_kty) != 0)
+        return wc_error(WEBCRYPTO_ERR_DATA, "JWK kty must be \"%s\" for %s", info->jwk_kty,
+                        info->name);
+    st = check_use_ops_ext(use, ops, ext, info->jwk_use, req->extractable, req->usages);
     if (st != WEBCRYPTO_OK) return st;
 
     /* Room for every member decoded: no more than the JSON text itself. */
@@ -458,7 +428,8 @@ static webcrypto_status pkey_parse(json_t *jwk, const wc_pkey_request *req, wc_j
     k->buf = malloc(k->buf_cap);
     if (!k->buf) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory decoding a JWK");
     wc_pkey_fields *f = &k->f;
-    if (wc_is_rsa(alg)) {
+    switch (info->family) {
+    case WC_FAMILY_RSA:
         if ((st = pkey_member(jwk, "n", true, k, &f->n)) != WEBCRYPTO_OK ||
             (st = pkey_member(jwk, "e", true, k, &f->e)) != WEBCRYPTO_OK)
             return st;
@@ -477,7 +448,8 @@ static webcrypto_status pkey_parse(json_t *jwk, const wc_pkey_request *req, wc_j
                     return wc_error(WEBCRYPTO_ERR_DATA,
                                     "JWK has the private member \"%s\" but no \"d\"", names[i]);
         }
-    } else if (wc_is_ec(alg)) {
+        break;
+    case WC_FAMILY_EC: {
         webcrypto_named_curve curve;
         if (!crv || webcrypto_curve_from_name(json_string_value(crv), &curve) != WEBCRYPTO_OK ||
             curve != req->curve)
@@ -492,22 +464,29 @@ static webcrypto_status pkey_parse(json_t *jwk, const wc_pkey_request *req, wc_j
             (st = expect_len("y", f->y, fs)) != WEBCRYPTO_OK ||
             (st = expect_len("d", f->d, fs)) != WEBCRYPTO_OK)
             return st;
-    } else {
-        const char *want_crv = webcrypto_algorithm_name(alg);
+        break;
+    }
+    case WC_FAMILY_OKP: {
+        const char *want_crv = info->jwk_crv;
         if (!crv || strcmp(json_string_value(crv), want_crv) != 0)
             return wc_error(WEBCRYPTO_ERR_DATA, "JWK crv must be \"%s\"", want_crv);
         if ((st = pkey_member(jwk, "x", true, k, &f->x)) != WEBCRYPTO_OK ||
             (st = pkey_member(jwk, "d", priv, k, &f->d)) != WEBCRYPTO_OK ||
-            (st = expect_len("x", f->x, 32)) != WEBCRYPTO_OK ||
-            (st = expect_len("d", f->d, 32)) != WEBCRYPTO_OK)
+            (st = expect_len("x", f->x, info->okp_key_len)) != WEBCRYPTO_OK ||
+            (st = expect_len("d", f->d, info->okp_key_len)) != WEBCRYPTO_OK)
             return st;
+        break;
     }
-    /* alg: must name this algorithm (and hash / curve) when present. Ed25519
-     * keys also carry RFC 8037's "EdDSA". ECDH and X25519 define none. */
+    WC_CASE_SECRET_FAMILIES:
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "JWK: %s keys are not key pairs", info->name);
+    }
+    /* alg: must name this algorithm (and hash / curve) when present, or be
+     * its alternative (Ed25519: RFC 8037's "EdDSA"). ECDH and X25519 define
+     * none. */
     const char *want = pkey_alg_name(alg, req->hash, req->curve);
     if (jalg && want) {
         const char *a = json_string_value(jalg);
-        bool ok = strcmp(a, want) == 0 || (alg == WEBCRYPTO_ALG_ED25519 && strcmp(a, "EdDSA") == 0);
+        bool ok = strcmp(a, want) == 0 || (info->jwk_alg_alt && strcmp(a, info->jwk_alg_alt) == 0);
         if (!ok)
             return wc_error(WEBCRYPTO_ERR_DATA, "JWK alg \"%s\" does not match %s (expected \"%s\")",
                             a, webcrypto_algorithm_name(alg), want);
@@ -574,14 +553,16 @@ webcrypto_status wc_jwk_export_pkey(const webcrypto_key *key, const wc_pkey_fiel
     int bad = !jwk || !ops;
     for (unsigned u = 1; !bad && u <= WEBCRYPTO_USAGE_UNWRAP_KEY; u <<= 1)
         if (key->usages & u) bad |= json_array_append_new(ops, json_string(webcrypto_usage_name(u)));
-    /* ECDSA keys export no "alg": the spec's ECDSA export sets none (the hash
-     * is chosen per signature), though import checks one that is present. */
-    const char *alg = key->alg == WEBCRYPTO_ALG_ECDSA
-                          ? NULL
-                          : pkey_alg_name(key->alg, key->hash, key->curve);
+    /* ECDSA keys (alg per curve) export no "alg": the spec's ECDSA export
+     * sets none (the hash is chosen per signature), though import checks one
+     * that is present. */
+    const wc_alg_info *info = wc_alg(key->alg);
+    const char *alg =
+        info->jwk_alg_by_curve ? NULL : pkey_alg_name(key->alg, key->hash, key->curve);
     /* Members in lexicographic order, as browsers write them. */
     if (!bad && alg) bad |= json_object_set_new(jwk, "alg", json_string(alg));
-    if (wc_is_rsa(key->alg)) {
+    switch (info->family) {
+    case WC_FAMILY_RSA: {
         wc_bytes none = {0};
         if (!bad) bad |= put_b64(jwk, "d", priv ? f->d : none);
         if (!bad) bad |= put_b64(jwk, "dp", priv ? f->dp : none);
@@ -595,16 +576,22 @@ webcrypto_status wc_jwk_export_pkey(const webcrypto_key *key, const wc_pkey_fiel
         if (!bad) bad |= put_b64(jwk, "p", priv ? f->p : none);
         if (!bad) bad |= put_b64(jwk, "q", priv ? f->q : none);
         if (!bad) bad |= put_b64(jwk, "qi", priv ? f->qi : none);
-    } else {
-        bool ec = wc_is_ec(key->alg);
-        const char *crv = ec ? webcrypto_curve_name(key->curve) : webcrypto_algorithm_name(key->alg);
+        break;
+    }
+    case WC_FAMILY_EC:
+    case WC_FAMILY_OKP: {
+        bool ec = info->family == WC_FAMILY_EC;
+        const char *crv = ec ? webcrypto_curve_name(key->curve) : info->jwk_crv;
         if (!bad) bad |= json_object_set_new(jwk, "crv", json_string(crv));
         if (!bad && priv) bad |= put_b64(jwk, "d", f->d);
         if (!bad) bad |= json_object_set_new(jwk, "ext", json_boolean(key->extractable));
         if (!bad) bad |= json_object_set(jwk, "key_ops", ops);
-        if (!bad) bad |= json_object_set_new(jwk, "kty", json_string(ec ? "EC" : "OKP"));
+        if (!bad) bad |= json_object_set_new(jwk, "kty", json_string(info->jwk_kty));
         if (!bad) bad |= put_b64(jwk, "x", f->x);
         if (!bad && ec) bad |= put_b64(jwk, "y", f->y);
+        break;
+    }
+    WC_CASE_SECRET_FAMILIES: bad = 1; break; /* wc_pkey_export has asymmetric keys only */
     }
     webcrypto_status st = bad ? build_failed() : dump_jwk(jwk, out, out_len);
     json_wipe_decref(jwk);

@@ -58,14 +58,12 @@ webcrypto_status wc_normalize_op(const webcrypto_backend *backend, const webcryp
                                  unsigned op, const char *operation) {
     webcrypto_status st = wc_check_algorithm(backend, alg->name, operation);
     if (st != WEBCRYPTO_OK) return st;
+    const wc_alg_info *a = wc_alg(alg->name);
     if (!(wc_allowed_usages(alg->name) & op))
-        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "%s does not support %s",
-                        webcrypto_algorithm_name(alg->name), operation);
-    bool kdf = alg->name == WEBCRYPTO_ALG_HKDF || alg->name == WEBCRYPTO_ALG_PBKDF2;
-    bool dh = alg->name == WEBCRYPTO_ALG_ECDH || alg->name == WEBCRYPTO_ALG_X25519;
-    if (alg->name == WEBCRYPTO_ALG_ECDSA || (kdf && op == WEBCRYPTO_USAGE_DERIVE_BITS))
-        return wc_check_hash(backend, alg->hash);
-    if (dh && op == WEBCRYPTO_USAGE_DERIVE_BITS && !alg->public_key)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "%s does not support %s", a->name,
+                        operation);
+    if (a->hash_for & op) return wc_check_hash(backend, alg->hash);
+    if ((a->public_key_for & op) && !alg->public_key)
         return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "%s: the public_key member is required",
                         operation);
     return WEBCRYPTO_OK;
@@ -123,9 +121,12 @@ webcrypto_status webcrypto_generate_key(const webcrypto_backend *backend,
     if (st == WEBCRYPTO_OK) st = wc_check_algorithm(backend, alg->name, "generateKey");
     if (st != WEBCRYPTO_OK) return st;
 
-    size_t bits;
+    size_t bits = 0;
     webcrypto_algorithm hash = WEBCRYPTO_ALG_NONE;
-    if (wc_is_aes(alg->name)) {
+    switch (wc_family_of(alg->name)) {
+    case WC_FAMILY_CIPHER:
+    case WC_FAMILY_AEAD:
+    case WC_FAMILY_KEYWRAP: /* fixed key lengths (key_lens) */
         if (alg->length == 0)
             return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "generateKey: length is required");
         if ((st = check_usages(alg->name, usages)) != WEBCRYPTO_OK) return st;
@@ -133,9 +134,10 @@ webcrypto_status webcrypto_generate_key(const webcrypto_backend *backend,
             return wc_error(WEBCRYPTO_ERR_OPERATION,
                             "generateKey: %s key length must be 128%s or 256 bits, not %zu",
                             webcrypto_algorithm_name(alg->name),
-                            alg->name == WEBCRYPTO_ALG_AES_GCM_SIV ? "" : ", 192", alg->length);
+                            wc_aes_key_len_ok(alg->name, 24) ? ", 192" : "", alg->length);
         bits = alg->length;
-    } else if (alg->name == WEBCRYPTO_ALG_HMAC) {
+        break;
+    case WC_FAMILY_HMAC:
         if ((st = wc_check_hash(backend, alg->hash)) != WEBCRYPTO_OK) return st;
         if ((st = check_usages(alg->name, usages)) != WEBCRYPTO_OK) return st;
         hash = alg->hash;
@@ -143,11 +145,15 @@ webcrypto_status webcrypto_generate_key(const webcrypto_backend *backend,
         if (bits > 65536 * 8)
             return wc_error(WEBCRYPTO_ERR_OPERATION, "generateKey: HMAC key length %zu too large",
                             bits);
-    } else if (wc_is_asymmetric(alg->name)) {
+        break;
+    case WC_FAMILY_RSA:
+    case WC_FAMILY_EC:
+    case WC_FAMILY_OKP:
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
                         "generateKey: %s makes key pairs (webcrypto_generate_key_pair)",
                         webcrypto_algorithm_name(alg->name));
-    } else {
+    case WC_FAMILY_DIGEST:
+    case WC_FAMILY_KDF:
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "generateKey: not supported for %s",
                         webcrypto_algorithm_name(alg->name));
     }
@@ -177,7 +183,7 @@ static webcrypto_status import_aes(const webcrypto_backend *backend, webcrypto_k
             return wc_error(WEBCRYPTO_ERR_DATA,
                             "importKey: %s key data must be 16%s or 32 bytes, not %zu",
                             webcrypto_algorithm_name(alg->name),
-                            alg->name == WEBCRYPTO_ALG_AES_GCM_SIV ? "" : ", 24", len);
+                            wc_aes_key_len_ok(alg->name, 24) ? ", 24" : "", len);
     } else if (format == WEBCRYPTO_FORMAT_JWK) {
         st = wc_jwk_import_secret(data, len, alg->name, WEBCRYPTO_ALG_NONE, extractable, usages,
                                   &bytes, &n);
@@ -263,16 +269,23 @@ webcrypto_status webcrypto_import_key(const webcrypto_backend *backend,
     if (st == WEBCRYPTO_OK) st = wc_backend_resolve(backend, &backend);
     if (st == WEBCRYPTO_OK) st = wc_check_algorithm(backend, alg->name, "importKey");
     if (st != WEBCRYPTO_OK) return st;
-    if (wc_is_aes(alg->name))
+    switch (wc_family_of(alg->name)) {
+    case WC_FAMILY_CIPHER:
+    case WC_FAMILY_AEAD:
+    case WC_FAMILY_KEYWRAP:
         return import_aes(backend, format, key_data, key_data_len, alg, extractable, usages, out);
-    if (alg->name == WEBCRYPTO_ALG_HMAC)
+    case WC_FAMILY_HMAC:
         return import_hmac(backend, format, key_data, key_data_len, alg, extractable, usages,
                            out);
-    if (alg->name == WEBCRYPTO_ALG_HKDF || alg->name == WEBCRYPTO_ALG_PBKDF2)
+    case WC_FAMILY_KDF:
         return import_kdf(backend, format, key_data, key_data_len, alg, extractable, usages, out);
-    if (wc_is_asymmetric(alg->name))
+    case WC_FAMILY_RSA:
+    case WC_FAMILY_EC:
+    case WC_FAMILY_OKP:
         return wc_pkey_import(backend, format, key_data, key_data_len, alg, extractable, usages,
                               out);
+    case WC_FAMILY_DIGEST: break;
+    }
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "importKey: not supported for %s",
                     webcrypto_algorithm_name(alg->name));
 }
@@ -285,7 +298,7 @@ webcrypto_status webcrypto_export_key(webcrypto_key_format format, const webcryp
                         (int)format);
     /* The spec's order: an algorithm without export, then extractability,
      * then the format. */
-    if (key->alg == WEBCRYPTO_ALG_HKDF || key->alg == WEBCRYPTO_ALG_PBKDF2)
+    if (!webcrypto_algorithm_has_operation(key->alg, WEBCRYPTO_OP_EXPORT_KEY))
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "exportKey: %s keys cannot be exported",
                         webcrypto_algorithm_name(key->alg));
     if (!key->extractable)

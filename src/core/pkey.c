@@ -20,11 +20,20 @@ static size_t rsa_modulus_bits(wc_bytes n) {
 }
 
 size_t wc_pkey_output_size(const webcrypto_key *key) {
-    if (wc_is_rsa(key->alg)) return (key->length_bits + 7) / 8;
-    if (key->alg == WEBCRYPTO_ALG_ECDSA) return 2 * wc_curve_field_size(key->curve);
-    if (key->alg == WEBCRYPTO_ALG_ECDH) return wc_curve_field_size(key->curve);
-    if (key->alg == WEBCRYPTO_ALG_ED25519) return 64;
-    return 32; /* X25519 */
+    const wc_alg_info *a = wc_alg(key->alg);
+    switch (a->family) {
+    case WC_FAMILY_RSA: return (key->length_bits + 7) / 8;
+    case WC_FAMILY_EC:
+        switch (a->member.ec) {
+        case WC_EC_ECDSA: return 2 * wc_curve_field_size(key->curve); /* r || s */
+        case WC_EC_ECDH: return wc_curve_field_size(key->curve);
+        case WC_EC_COUNT: break;
+        }
+        return 0;
+    case WC_FAMILY_OKP: return a->okp_out_len;
+    WC_CASE_SECRET_FAMILIES: return 0;
+    }
+    return 0;
 }
 
 /* The algorithm members every RSA or EC import and generate need. */
@@ -96,9 +105,9 @@ static webcrypto_status pad_ec_scalar(wc_pkey_fields *f, uint8_t *buf, size_t fs
  * here before every pkey_import call (importKey in every format, and the
  * public half of a generated pair), so that no backend checks it again.
  * Most of it the parsers have checked already, with messages naming the
- * format (jwk.c: members present, EC x, y, d of the field size, OKP 32
- * bytes; der.c: RSA integers present, OKP keys of 32 bytes; the raw point
- * above; pad_ec_scalar: d of the field size). What only this catches from
+ * format (jwk.c: members present, EC x, y, d of the field size, OKP keys of
+ * the row's okp_key_len; der.c: RSA integers present, OKP keys of that
+ * length; the raw point above; pad_ec_scalar: d of the field size). What only this catches from
  * the public API: an RSA member over WC_RSA_MAX_MEMBER bytes (JWK, DER) and
  * an EC point of the wrong length or form (spki, and pkcs8's publicKey).
  * Multi-prime RSA keys' further primes (oth) get the same checks as the
@@ -106,7 +115,9 @@ static webcrypto_status pad_ec_scalar(wc_pkey_fields *f, uint8_t *buf, size_t fs
  * DataError, as the backends gave it when they checked this (the RSA
  * messages now name the member). */
 static webcrypto_status check_fields(webcrypto_algorithm kind, const wc_pkey_fields *f) {
-    if (wc_is_rsa(kind)) {
+    const wc_alg_info *a = wc_alg(kind);
+    switch (a->family) {
+    case WC_FAMILY_RSA: {
         static const char *const names[8] = {"n", "e", "d", "p", "q", "dp", "dq", "qi"};
         const wc_bytes m[8] = {f->n, f->e, f->d, f->p, f->q, f->dp, f->dq, f->qi};
         size_t count = f->is_private ? 8 : 2;
@@ -140,7 +151,7 @@ static webcrypto_status check_fields(webcrypto_algorithm kind, const wc_pkey_fie
         }
         return WEBCRYPTO_OK;
     }
-    if (wc_is_ec(kind)) {
+    case WC_FAMILY_EC: {
         size_t fs = wc_curve_field_size(f->curve);
         const char *curve = webcrypto_curve_name(f->curve);
         if (!fs || !curve) return wc_error(WEBCRYPTO_ERR_DATA, "EC key: no supported curve");
@@ -162,16 +173,19 @@ static webcrypto_status check_fields(webcrypto_algorithm kind, const wc_pkey_fie
             return wc_error(WEBCRYPTO_ERR_DATA, "EC key: the private key must be %zu bytes", fs);
         return WEBCRYPTO_OK;
     }
-    const char *shown = webcrypto_algorithm_name(kind);
-    if (f->is_private && (!f->d.p || f->d.n != WC_OKP_KEY_LEN))
-        return wc_error(WEBCRYPTO_ERR_DATA, "%s key: the private key must be %d bytes", shown,
-                        WC_OKP_KEY_LEN);
-    if (f->x.n != 0 || !f->is_private) {
-        if (!f->x.p || f->x.n != WC_OKP_KEY_LEN)
-            return wc_error(WEBCRYPTO_ERR_DATA, "%s key: the public key must be %d bytes", shown,
-                            WC_OKP_KEY_LEN);
+    case WC_FAMILY_OKP:
+        if (f->is_private && (!f->d.p || f->d.n != a->okp_key_len))
+            return wc_error(WEBCRYPTO_ERR_DATA, "%s key: the private key must be %zu bytes",
+                            a->name, a->okp_key_len);
+        if (f->x.n != 0 || !f->is_private) {
+            if (!f->x.p || f->x.n != a->okp_key_len)
+                return wc_error(WEBCRYPTO_ERR_DATA, "%s key: the public key must be %zu bytes",
+                                a->name, a->okp_key_len);
+        }
+        return WEBCRYPTO_OK;
+    WC_CASE_SECRET_FAMILIES: break;
     }
-    return WEBCRYPTO_OK;
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "%s keys are not key pairs", a->name);
 }
 
 webcrypto_status wc_pkey_import(const webcrypto_backend *backend, webcrypto_key_format format,
@@ -184,7 +198,7 @@ webcrypto_status wc_pkey_import(const webcrypto_backend *backend, webcrypto_key_
     const char *name = webcrypto_algorithm_name(kind);
     wc_pkey_fields f = {0};
     wc_jwk_pkey jwk = {0};
-    uint8_t scalar[66];
+    uint8_t scalar[WC_MAX_FIELD_SIZE];
     switch (format) {
     case WEBCRYPTO_FORMAT_SPKI:
         if (usages & ~pub)
@@ -202,7 +216,9 @@ webcrypto_status wc_pkey_import(const webcrypto_backend *backend, webcrypto_key_
             return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "importKey: RSA keys have no raw format");
         if (usages & ~pub)
             return wc_error(WEBCRYPTO_ERR_SYNTAX, "usages not allowed for a public %s key", name);
-        if (wc_is_ec(kind)) {
+        const wc_alg_info *info = wc_alg(kind);
+        switch (info->family) {
+        case WC_FAMILY_EC: {
             size_t fs = wc_curve_field_size(alg->named_curve);
             bool full = len == 1 + 2 * fs && data[0] == 0x04;
             bool compressed = len == 1 + fs && (data[0] == 0x02 || data[0] == 0x03);
@@ -211,11 +227,16 @@ webcrypto_status wc_pkey_import(const webcrypto_backend *backend, webcrypto_key_
                                 webcrypto_curve_name(alg->named_curve), len);
             f.curve = alg->named_curve;
             f.point = (wc_bytes){data, len};
-        } else {
-            if (len != 32)
-                return wc_error(WEBCRYPTO_ERR_DATA, "importKey: a raw %s key is 32 bytes, not %zu",
-                                name, len);
+            break;
+        }
+        case WC_FAMILY_OKP:
+            if (len != info->okp_key_len)
+                return wc_error(WEBCRYPTO_ERR_DATA, "importKey: a raw %s key is %zu bytes, not %zu",
+                                name, info->okp_key_len, len);
             f.x = (wc_bytes){data, len};
+            break;
+        case WC_FAMILY_RSA: /* refused above */
+        WC_CASE_SECRET_FAMILIES: break; /* not key pairs: check_fields refuses them */
         }
         break;
     case WEBCRYPTO_FORMAT_JWK: {
@@ -226,9 +247,7 @@ webcrypto_status wc_pkey_import(const webcrypto_backend *backend, webcrypto_key_
         f = jwk.f;
         break;
     }
-    default:
-        return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "import_key: unknown key format");
-    }
+    } /* every format: webcrypto_import_key refused any other value */
     if (st == WEBCRYPTO_OK && wc_is_ec(kind) && f.curve != alg->named_curve)
         st = wc_error(WEBCRYPTO_ERR_DATA, "importKey: the key is on %s, not %s",
                       webcrypto_curve_name(f.curve) ? webcrypto_curve_name(f.curve) : "another curve",
@@ -274,9 +293,9 @@ webcrypto_status wc_pkey_export(webcrypto_key_format format, const webcrypto_key
     case WEBCRYPTO_FORMAT_SPKI: return wc_der_write_spki(key->alg, &f, out, out_len);
     case WEBCRYPTO_FORMAT_PKCS8: return wc_der_write_pkcs8(key->alg, &f, out, out_len);
     case WEBCRYPTO_FORMAT_JWK: return wc_jwk_export_pkey(key, &f, out, out_len);
-    default: break;
+    case WEBCRYPTO_FORMAT_RAW: break; /* below */
     }
-    /* raw: the uncompressed EC point, or the 32-byte OKP public key */
+    /* raw: the uncompressed EC point, or the OKP public key */
     size_t n = wc_is_ec(key->alg) ? 1 + f.x.n + f.y.n : f.x.n;
     uint8_t *buf = malloc(n + 1);
     if (!buf) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "exportKey: out of memory");
@@ -410,7 +429,24 @@ webcrypto_status wc_pkey_sign(const webcrypto_params *alg, const webcrypto_key *
         break;
     case WEBCRYPTO_ALG_ECDSA: st = ops->ecdsa_sign(key->state, alg->hash, data, len, out, &got); break;
     case WEBCRYPTO_ALG_ED25519: st = ops->ed25519_sign(key->state, data, len, out); break;
-    default: return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "sign: not supported for this key");
+    /* No sign (wc_check_key_op refused them: the table gives them no sign usage). */
+    case WEBCRYPTO_ALG_NONE:
+    case WEBCRYPTO_ALG_SHA_1:
+    case WEBCRYPTO_ALG_SHA_256:
+    case WEBCRYPTO_ALG_SHA_384:
+    case WEBCRYPTO_ALG_SHA_512:
+    case WEBCRYPTO_ALG_HMAC:
+    case WEBCRYPTO_ALG_AES_CBC:
+    case WEBCRYPTO_ALG_AES_CTR:
+    case WEBCRYPTO_ALG_AES_GCM:
+    case WEBCRYPTO_ALG_HKDF:
+    case WEBCRYPTO_ALG_PBKDF2:
+    case WEBCRYPTO_ALG_AES_GCM_SIV:
+    case WEBCRYPTO_ALG_AES_KW:
+    case WEBCRYPTO_ALG_RSA_OAEP:
+    case WEBCRYPTO_ALG_ECDH:
+    case WEBCRYPTO_ALG_X25519:
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "sign: not supported for this key");
     }
     if (st == WEBCRYPTO_OK) *out_len = got;
     return st;
@@ -433,8 +469,26 @@ webcrypto_status wc_pkey_verify(const webcrypto_params *alg, const webcrypto_key
         return ops->ecdsa_verify(key->state, alg->hash, data, len, sig, sig_len, valid);
     case WEBCRYPTO_ALG_ED25519:
         return ops->ed25519_verify(key->state, data, len, sig, sig_len, valid);
-    default: return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "verify: not supported for this key");
+    /* No verify (wc_check_key_op refused them: the table gives them no verify usage). */
+    case WEBCRYPTO_ALG_NONE:
+    case WEBCRYPTO_ALG_SHA_1:
+    case WEBCRYPTO_ALG_SHA_256:
+    case WEBCRYPTO_ALG_SHA_384:
+    case WEBCRYPTO_ALG_SHA_512:
+    case WEBCRYPTO_ALG_HMAC:
+    case WEBCRYPTO_ALG_AES_CBC:
+    case WEBCRYPTO_ALG_AES_CTR:
+    case WEBCRYPTO_ALG_AES_GCM:
+    case WEBCRYPTO_ALG_HKDF:
+    case WEBCRYPTO_ALG_PBKDF2:
+    case WEBCRYPTO_ALG_AES_GCM_SIV:
+    case WEBCRYPTO_ALG_AES_KW:
+    case WEBCRYPTO_ALG_RSA_OAEP:
+    case WEBCRYPTO_ALG_ECDH:
+    case WEBCRYPTO_ALG_X25519:
+        break;
     }
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "verify: not supported for this key");
 }
 
 webcrypto_status wc_pkey_crypt(bool encrypt, const webcrypto_params *alg, const webcrypto_key *key,
@@ -487,7 +541,7 @@ webcrypto_status wc_pkey_derive(const webcrypto_params *alg, const webcrypto_key
     if (out_cap < n)
         return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT,
                         "output buffer too small: %zu bytes needed, %zu given", n, out_cap);
-    uint8_t secret[66];
+    uint8_t secret[WC_MAX_SHARED_SECRET];
     size_t got = full;
     if (key->alg == WEBCRYPTO_ALG_ECDH)
         st = key->backend->ops->ecdh(key->state, peer->state, secret, &got);

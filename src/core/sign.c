@@ -3,8 +3,6 @@
 
 #include "core.h"
 
-#define WC_MAX_MAC 64
-
 webcrypto_status webcrypto_sign(const webcrypto_params *alg, const webcrypto_key *key,
                                 const uint8_t *data, size_t data_len, uint8_t *out,
                                 size_t out_cap, size_t *out_len) {
@@ -13,8 +11,19 @@ webcrypto_status webcrypto_sign(const webcrypto_params *alg, const webcrypto_key
     webcrypto_status st = wc_check_key_op(alg, key, WEBCRYPTO_USAGE_SIGN,
                                           WEBCRYPTO_USAGE_SIGN, "sign");
     if (st != WEBCRYPTO_OK) return st;
-    if (wc_is_asymmetric(key->alg))
-        return wc_pkey_sign(alg, key, data, data_len, out, out_cap, out_len);
+    switch (wc_family_of(key->alg)) {
+    case WC_FAMILY_RSA:
+    case WC_FAMILY_EC:
+    case WC_FAMILY_OKP: return wc_pkey_sign(alg, key, data, data_len, out, out_cap, out_len);
+    case WC_FAMILY_HMAC: break;
+    case WC_FAMILY_DIGEST: /* no sign usage: wc_check_key_op refused them */
+    case WC_FAMILY_CIPHER:
+    case WC_FAMILY_AEAD:
+    case WC_FAMILY_KEYWRAP:
+    case WC_FAMILY_KDF:
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "sign: not supported for %s",
+                        webcrypto_algorithm_name(key->alg));
+    }
     size_t n = webcrypto_digest_size(key->hash);
     if (wc_output_check(n, out, out_cap, out_len, &st)) return st;
     st = key->backend->ops->hmac(key->state, data, data_len, out);
@@ -31,9 +40,21 @@ webcrypto_status webcrypto_verify(const webcrypto_params *alg, const webcrypto_k
     webcrypto_status st = wc_check_key_op(alg, key, WEBCRYPTO_USAGE_VERIFY,
                                           WEBCRYPTO_USAGE_VERIFY, "verify");
     if (st != WEBCRYPTO_OK) return st;
-    if (wc_is_asymmetric(key->alg))
+    switch (wc_family_of(key->alg)) {
+    case WC_FAMILY_RSA:
+    case WC_FAMILY_EC:
+    case WC_FAMILY_OKP:
         return wc_pkey_verify(alg, key, signature, signature_len, data, data_len, valid);
-    uint8_t mac[WC_MAX_MAC];
+    case WC_FAMILY_HMAC: break;
+    case WC_FAMILY_DIGEST: /* no verify usage: wc_check_key_op refused them */
+    case WC_FAMILY_CIPHER:
+    case WC_FAMILY_AEAD:
+    case WC_FAMILY_KEYWRAP:
+    case WC_FAMILY_KDF:
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "verify: not supported for %s",
+                        webcrypto_algorithm_name(key->alg));
+    }
+    uint8_t mac[WC_MAX_DIGEST_SIZE];
     size_t n = webcrypto_digest_size(key->hash);
     st = key->backend->ops->hmac(key->state, data, data_len, mac);
     if (st == WEBCRYPTO_OK) *valid = signature_len == n && wc_equal_ct(mac, signature, n);
@@ -110,7 +131,7 @@ webcrypto_status webcrypto_verify_final(webcrypto_sign_ctx *ctx, const uint8_t *
     WC_REQUIRE(!ctx->finished, "verify_final: the context is already finished");
     WC_REQUIRE(ctx->verify, "verify_final: this context was made by sign_init");
     ctx->finished = true;
-    uint8_t mac[WC_MAX_MAC];
+    uint8_t mac[WC_MAX_DIGEST_SIZE];
     size_t n = webcrypto_digest_size(ctx->key->hash);
     webcrypto_status st = ctx->key->backend->ops->hmac_final(ctx->impl, mac);
     if (st == WEBCRYPTO_OK) *valid = signature_len == n && wc_equal_ct(mac, signature, n);

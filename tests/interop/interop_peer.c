@@ -279,16 +279,12 @@ static bool is_rsa(webcrypto_algorithm a) {
 }
 
 static unsigned usages_for(webcrypto_algorithm a, bool priv) {
-    switch (a) {
-    case WEBCRYPTO_ALG_RSA_OAEP:
+    if (a == WEBCRYPTO_ALG_RSA_OAEP)
         return priv ? WEBCRYPTO_USAGE_DECRYPT | WEBCRYPTO_USAGE_UNWRAP_KEY
                     : WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_WRAP_KEY;
-    case WEBCRYPTO_ALG_ECDH:
-    case WEBCRYPTO_ALG_X25519:
+    if (a == WEBCRYPTO_ALG_ECDH || a == WEBCRYPTO_ALG_X25519)
         return priv ? WEBCRYPTO_USAGE_DERIVE_BITS | WEBCRYPTO_USAGE_DERIVE_KEY : 0;
-    default:
-        return priv ? WEBCRYPTO_USAGE_SIGN : WEBCRYPTO_USAGE_VERIFY;
-    }
+    return priv ? WEBCRYPTO_USAGE_SIGN : WEBCRYPTO_USAGE_VERIFY;
 }
 
 /* Imports member `member` of a manifest key ("spki", "pkcs8", "raw",
