@@ -257,6 +257,87 @@ uint64_t jca_siphash24(const uint8_t key[16], const uint8_t *p, size_t len);
 /* Releases a global reference from any thread (attaching it if needed). */
 void jca_engine_release(jobject global);
 
+/* ---- shared by the backend's files ---- */
+enum { ENCRYPT_MODE = 1, DECRYPT_MODE = 2 }; /* javax.crypto.Cipher */
+
+static const char *const md_names[JCA_N_HASH] = {NULL, "SHA-1", "SHA-256", "SHA-384", "SHA-512"};
+static const char *const mac_names[JCA_N_HASH] = {NULL, "HmacSHA1", "HmacSHA256", "HmacSHA384",
+                                                  "HmacSHA512"};
+static const char *const pbkdf2_names[JCA_N_HASH] = {NULL, "PBKDF2WithHmacSHA1",
+                                                     "PBKDF2WithHmacSHA256", "PBKDF2WithHmacSHA384",
+                                                     "PBKDF2WithHmacSHA512"};
+static const char *const kdf_names[JCA_N_HASH] = {NULL, "HKDF-SHA1", "HKDF-SHA256", "HKDF-SHA384",
+                                                  "HKDF-SHA512"};
+static const size_t md_sizes[JCA_N_HASH] = {0, 20, 32, 48, 64};
+
+static inline bool hash_ok(webcrypto_algorithm h) {
+    return h >= WEBCRYPTO_ALG_SHA_1 && h <= WEBCRYPTO_ALG_SHA_512;
+}
+
+static inline size_t max_size(size_t a, size_t b) { return a > b ? a : b; }
+static inline size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
+
+/* A secret key (jca_cipher.c makes it; HMAC and the ciphers use it). */
+typedef struct jca_key {
+    webcrypto_algorithm alg, hash;
+    uint64_t id; /* never reused: the per-thread Mac cache is keyed by it */
+    /* PRF of the key bytes (jca_siphash24 under v->prf_key), not a per-key
+     * counter: SunJCE refuses an encryption init repeating the key and IV
+     * of its last one by comparing key BYTES, so two key objects with
+     * equal bytes must get equal ids for aead_init to see the repeat. */
+    uint64_t bytes_id;
+    const jca_variant *v;
+    jobject spec; /* SecretKeySpec, global */
+} jca_key;
+
+
+/* ---- jca_digest_mac.c: digests and HMAC (backend.h has the contracts) ---- */
+webcrypto_status jca_digest(const void *bctx, webcrypto_algorithm hash, const uint8_t *in,
+                            size_t len, uint8_t *out);
+webcrypto_status jca_digest_new(const void *bctx, webcrypto_algorithm hash, void **ctx);
+webcrypto_status jca_digest_update(void *ctx, const uint8_t *in, size_t len);
+webcrypto_status jca_digest_final(void *ctx, uint8_t *out);
+void jca_digest_free(void *ctx);
+webcrypto_status jca_hmac(const void *key_state, const uint8_t *in, size_t len, uint8_t *out);
+webcrypto_status jca_hmac_new(const void *key_state, void **ctx);
+webcrypto_status jca_hmac_update(void *ctx, const uint8_t *in, size_t len);
+webcrypto_status jca_hmac_final(void *ctx, uint8_t *out);
+void jca_hmac_free(void *ctx);
+/* mac.doFinal(out_buf, 0) and the copy out; the Mac stays keyed. */
+webcrypto_status jca_mac_finish(jca_op *o, jobject mac, size_t size, uint8_t *out);
+
+/* ---- jca_cipher.c: secret keys, AES modes, AEADs, AES-KW (backend.h has the contracts) ---- */
+webcrypto_status jca_secret_key_new(const void *bctx, webcrypto_algorithm alg,
+                                    webcrypto_algorithm hash, const uint8_t *key, size_t key_len,
+                                    void **state);
+void jca_secret_key_free(void *state);
+webcrypto_status jca_aes_cbc(const void *key_state, bool encrypt, const uint8_t iv[16],
+                             const uint8_t *in, size_t len, uint8_t *out);
+webcrypto_status jca_aes_ctr(const void *key_state, const uint8_t counter[16], const uint8_t *in,
+                             size_t len, uint8_t *out);
+webcrypto_status jca_aes_gcm_seal(const void *key_state, const uint8_t *iv, size_t iv_len,
+                                  const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
+                                  uint8_t *out, uint8_t *tag, size_t tag_len);
+webcrypto_status jca_aes_gcm_open(const void *key_state, const uint8_t *iv, size_t iv_len,
+                                  const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
+                                  const uint8_t *tag, size_t tag_len, uint8_t *out);
+webcrypto_status jca_siv_seal(const void *key_state, const uint8_t nonce[12], const uint8_t *aad,
+                              size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
+                              uint8_t tag[16]);
+webcrypto_status jca_siv_open(const void *key_state, const uint8_t nonce[12], const uint8_t *aad,
+                              size_t aad_len, const uint8_t *in, size_t len, const uint8_t tag[16],
+                              uint8_t *out);
+webcrypto_status jca_kw_wrap(const void *key_state, const uint8_t *in, size_t len, uint8_t *out);
+webcrypto_status jca_kw_unwrap(const void *key_state, const uint8_t *in, size_t len, uint8_t *out);
+
+/* ---- jca_kdf.c: HKDF, PBKDF2 (backend.h has the contracts) ---- */
+webcrypto_status jca_hkdf(const void *bctx, webcrypto_algorithm hash, const uint8_t *ikm,
+                          size_t ikm_len, const uint8_t *salt, size_t salt_len, const uint8_t *info,
+                          size_t info_len, uint8_t *out, size_t out_len);
+webcrypto_status jca_pbkdf2(const void *bctx, webcrypto_algorithm hash, const uint8_t *password,
+                            size_t password_len, const uint8_t *salt, size_t salt_len,
+                            uint32_t iterations, uint8_t *out, size_t out_len);
+
 /* ---- jca_jvm.c: the asymmetric part of the class cache ---- */
 webcrypto_status jca_resolve_pkey(JNIEnv *env);
 
