@@ -7,6 +7,11 @@
  */
 #include "backend.h"
 
+/* ABI 2's sizeof(wc_backend_ops): its name and 38 function pointers (slots
+ * per algorithm: aes_cbc, aes_ctr, aes_gcm_*, aes_gcm_siv_*, ed25519_*,
+ * x25519, ...). */
+#define WC_MODULE_ABI2_OPS_SIZE (39 * sizeof(void *))
+
 static webcrypto_status fake_init(const char *variant, void **bctx, uint64_t *caps,
                                   const char **description) {
     (void)variant;
@@ -24,6 +29,8 @@ __attribute__((unused)) static const wc_backend_ops fake_ops = {.name = "borings
 static const wc_module_info fake_info = {WC_MODULE_ABI, sizeof(wc_backend_ops), &fake_ops};
 #elif defined(FAKE_CASE_ABI) /* another ABI, and does not refuse us itself */
 static const wc_module_info fake_info = {WC_MODULE_ABI + 1, sizeof(wc_backend_ops), &fake_ops};
+#elif defined(FAKE_CASE_ABI2) /* a module built before the per-family operations: ABI 2 */
+static const wc_module_info fake_info = {2, WC_MODULE_ABI2_OPS_SIZE, &fake_ops};
 #elif defined(FAKE_CASE_OPS) /* our ABI number, a longer ops table (a member added, no bump) */
 static const wc_module_info fake_info = {WC_MODULE_ABI, sizeof(wc_backend_ops) + 8, &fake_ops};
 #elif defined(FAKE_CASE_REFUSE) /* our versions, but it refuses the host */

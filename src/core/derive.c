@@ -1,5 +1,6 @@
 /* SubtleCrypto.deriveBits for HKDF and PBKDF2. */
 #include "core.h"
+#include "family_map.h"
 
 webcrypto_status webcrypto_derive_bits(const webcrypto_params *alg, const webcrypto_key *key,
                                        size_t length_bits, uint8_t *out, size_t out_cap) {
@@ -37,11 +38,13 @@ webcrypto_status wc_derive_bits(const webcrypto_params *alg, const webcrypto_key
                         "output buffer too small: %zu bytes needed, %zu given", n, out_cap);
     if (n == 0) return WEBCRYPTO_OK;
     if (alg->name == WEBCRYPTO_ALG_HKDF)
-        st = key->backend->ops->hkdf(key->backend->bctx, alg->hash, key->secret, key->secret_len, alg->salt,
-                                     alg->salt_len, alg->info, alg->info_len, out, n);
+        st = key->backend->ops->hkdf(key->backend->bctx, wc_hash_from_alg(alg->hash), key->secret,
+                                     key->secret_len, alg->salt, alg->salt_len, alg->info,
+                                     alg->info_len, out, n);
     else
-        st = key->backend->ops->pbkdf2(key->backend->bctx, alg->hash, key->secret, key->secret_len, alg->salt,
-                                       alg->salt_len, alg->iterations, out, n);
+        st = key->backend->ops->pbkdf2(key->backend->bctx, wc_hash_from_alg(alg->hash),
+                                       key->secret, key->secret_len, alg->salt, alg->salt_len,
+                                       alg->iterations, out, n);
     if (st != WEBCRYPTO_OK) wc_wipe(out, n);
     return st;
 }

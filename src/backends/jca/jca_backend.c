@@ -527,7 +527,7 @@ static webcrypto_status variant_setup(jca_op *o, jca_variant *v, const char *var
         v->provider = jca_global(o->env, p);
         if (!v->provider) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "jca: NewGlobalRef failed");
     }
-    for (int h = 1; h < JCA_N_HASH; h++) {
+    for (int h = 0; h < JCA_N_HASH; h++) {
         v->md_name[h] = jca_global_string(o, md_names[h], &st);
         v->mac_name[h] = jca_global_string(o, mac_names[h], &st);
         v->pbkdf2_name[h] = jca_global_string(o, pbkdf2_names[h], &st);
@@ -544,7 +544,7 @@ static webcrypto_status variant_setup(jca_op *o, jca_variant *v, const char *var
     uint64_t c = 0;
     bool any_mac = false, any_pbkdf2 = false;
     char md_from[64] = "";
-    for (int h = 1; h < JCA_N_HASH; h++) {
+    for (int h = 0; h < JCA_N_HASH; h++) {
         v->md_prov[h] = jca_probe_provider(o, v, jca.MessageDigest, jca.md_get, jca.md_get_p,
                                        jca.md_provider, v->md_name[h], false);
         v->mac_prov[h] = jca_probe_provider(o, v, jca.Mac, jca.mac_get, jca.mac_get_p,
@@ -553,7 +553,7 @@ static webcrypto_status variant_setup(jca_op *o, jca_variant *v, const char *var
                                            jca.skf_get_p, jca.skf_provider, v->pbkdf2_name[h],
                                            true);
         if (v->md_prov[h]) {
-            c |= WC_CAP(h);
+            c |= WC_CAP(wc_hash_algorithm((wc_hash)h));
             if (v->provider && !(*o->env)->IsSameObject(o->env, v->md_prov[h], v->provider) &&
                 !md_from[0])
                 jca_provider_label(o, v->md_prov[h], md_from, sizeof md_from);
@@ -618,7 +618,7 @@ static webcrypto_status variant_setup(jca_op *o, jca_variant *v, const char *var
     if (v->provider) jca_provider_label(o, v->provider, prov, sizeof prov);
     if (host) snprintf(prov + strlen(prov), sizeof prov - strlen(prov), " (the host's instance)");
     bool kdf = false;
-    for (int h = 1; h < JCA_N_HASH; h++) kdf = kdf || v->have_kdf[h];
+    for (int h = 0; h < JCA_N_HASH; h++) kdf = kdf || v->have_kdf[h];
     snprintf(v->description, sizeof v->description, "JCA via JNI: %s%s%s%s; %s%s", prov,
              md_from[0] ? " (digests from " : "", md_from, md_from[0] ? ")" : "",
              jca_java_description(), kdf ? "; HKDF through javax.crypto.KDF" : "");
@@ -726,12 +726,9 @@ const wc_backend_ops wc_backend_jca = {
     .hmac_update = jca_hmac_update,
     .hmac_final = jca_hmac_final,
     .hmac_free = jca_hmac_free,
-    .aes_cbc = jca_aes_cbc,
-    .aes_ctr = jca_aes_ctr,
-    .aes_gcm_seal = jca_aes_gcm_seal,
-    .aes_gcm_open = jca_aes_gcm_open,
-    .aes_gcm_siv_seal = jca_siv_seal,
-    .aes_gcm_siv_open = jca_siv_open,
+    .cipher = jca_cipher,
+    .aead_seal = jca_aead_seal,
+    .aead_open = jca_aead_open,
     .aes_kw_wrap = jca_kw_wrap,
     .aes_kw_unwrap = jca_kw_unwrap,
     .pkey_import = jca_pkey_import,
@@ -744,10 +741,10 @@ const wc_backend_ops wc_backend_jca = {
     .rsa_oaep_decrypt = jca_rsa_oaep_decrypt,
     .ecdsa_sign = jca_ecdsa_sign,
     .ecdsa_verify = jca_ecdsa_verify,
-    .ed25519_sign = jca_ed25519_sign,
-    .ed25519_verify = jca_ed25519_verify,
     .ecdh = jca_ecdh,
-    .x25519 = jca_x25519,
+    .okp_sign = jca_okp_sign,
+    .okp_verify = jca_okp_verify,
+    .okp_derive = jca_okp_derive,
     .hkdf = jca_hkdf,
     .pbkdf2 = jca_pbkdf2,
 };

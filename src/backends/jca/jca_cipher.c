@@ -57,35 +57,35 @@ uint64_t jca_siphash24(const uint8_t key[16], const uint8_t *p, size_t len) {
     return v0 ^ v1 ^ v2 ^ v3;
 }
 
-webcrypto_status jca_secret_key_new(const void *bctx, webcrypto_algorithm alg,
-                                           webcrypto_algorithm hash, const uint8_t *key,
-                                           size_t key_len, void **state) {
+webcrypto_status jca_secret_key_new(const void *bctx, wc_family family, unsigned member,
+                                    const uint8_t *key, size_t key_len, void **state) {
     const jca_variant *v = bctx;
-    jstring name;
-    switch (alg) {
-    case WEBCRYPTO_ALG_HKDF:
-    case WEBCRYPTO_ALG_PBKDF2:
+    jstring name = NULL;
+    wc_hash hash = WC_HASH_SHA_256; /* HMAC's; unused by the others */
+    switch (family) {
+    case WC_FAMILY_KDF:
         /* The KDFs take the raw key from the core on every call. */
         *state = NULL;
         return WEBCRYPTO_OK;
-    case WEBCRYPTO_ALG_HMAC:
+    case WC_FAMILY_HMAC:
+        hash = (wc_hash)member;
         if (!hash_ok(hash) || !v->mac_prov[hash])
-            return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: %s has no Hmac%s", v->label,
-                            webcrypto_algorithm_name(hash) ? webcrypto_algorithm_name(hash) : "?");
+            return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: %s has no HMAC with %s", v->label,
+                            wc_hash_name(hash));
         name = v->mac_name[hash];
         break;
-    case WEBCRYPTO_ALG_AES_CBC:
-    case WEBCRYPTO_ALG_AES_CTR:
-    case WEBCRYPTO_ALG_AES_GCM:
-    case WEBCRYPTO_ALG_AES_GCM_SIV:
-    case WEBCRYPTO_ALG_AES_KW: name = v->aes_name; break;
-    default:
-        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: no secret keys for %s",
-                        webcrypto_algorithm_name(alg) ? webcrypto_algorithm_name(alg) : "?");
+    case WC_FAMILY_CIPHER:
+    case WC_FAMILY_AEAD:
+    case WC_FAMILY_KEYWRAP: name = v->aes_name; break;
+    case WC_FAMILY_DIGEST:
+    case WC_FAMILY_RSA:
+    case WC_FAMILY_EC:
+    case WC_FAMILY_OKP:
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: no such secret key");
     }
     jca_key *k = calloc(1, sizeof *k);
     if (!k) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
-    k->alg = alg;
+    k->family = family;
     k->hash = hash;
     k->v = v;
     k->id = atomic_fetch_add_explicit(&next_key_id, 1, memory_order_relaxed);
@@ -261,14 +261,15 @@ static webcrypto_status raw_mode(const jca_key *k, bool cbc, jint mode, const ui
     return jca_op_end(&o, st);
 }
 
-webcrypto_status jca_aes_cbc(const void *key_state, bool encrypt, const uint8_t iv[16],
-                                    const uint8_t *in, size_t len, uint8_t *out) {
-    return raw_mode(key_state, true, encrypt ? ENCRYPT_MODE : DECRYPT_MODE, iv, in, len, out);
-}
-
-webcrypto_status jca_aes_ctr(const void *key_state, const uint8_t counter[16],
-                                    const uint8_t *in, size_t len, uint8_t *out) {
-    return raw_mode(key_state, false, ENCRYPT_MODE, counter, in, len, out);
+webcrypto_status jca_cipher(const void *key_state, wc_cipher kind, bool encrypt,
+                            const uint8_t iv[16], const uint8_t *in, size_t len, uint8_t *out) {
+    switch (kind) {
+    case WC_CIPHER_AES_CBC:
+        return raw_mode(key_state, true, encrypt ? ENCRYPT_MODE : DECRYPT_MODE, iv, in, len, out);
+    case WC_CIPHER_AES_CTR: return raw_mode(key_state, false, ENCRYPT_MODE, iv, in, len, out);
+    case WC_CIPHER_COUNT: break;
+    }
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: no such cipher mode");
 }
 
 /* ---- AEAD: GCM and GCM-SIV ---- */
@@ -497,29 +498,35 @@ static webcrypto_status aead_open(const jca_key *k, bool siv, const uint8_t *iv,
     return jca_op_end(&o, st);
 }
 
-webcrypto_status jca_aes_gcm_seal(const void *key_state, const uint8_t *iv, size_t iv_len,
-                                         const uint8_t *aad, size_t aad_len, const uint8_t *in,
-                                         size_t len, uint8_t *out, uint8_t *tag, size_t tag_len) {
-    return aead_seal(key_state, false, iv, iv_len, aad, aad_len, in, len, out, tag, tag_len);
+/* Whether kind is GCM-SIV (else GCM); false with an error for no AEAD. */
+static bool aead_is_siv(wc_aead kind, webcrypto_status *st) {
+    switch (kind) {
+    case WC_AEAD_AES_GCM: return false;
+    case WC_AEAD_AES_GCM_SIV: return true;
+    case WC_AEAD_COUNT: break;
+    }
+    *st = wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: no such AEAD");
+    return false;
 }
 
-webcrypto_status jca_aes_gcm_open(const void *key_state, const uint8_t *iv, size_t iv_len,
-                                         const uint8_t *aad, size_t aad_len, const uint8_t *in,
-                                         size_t len, const uint8_t *tag, size_t tag_len,
-                                         uint8_t *out) {
-    return aead_open(key_state, false, iv, iv_len, aad, aad_len, in, len, tag, tag_len, out);
+webcrypto_status jca_aead_seal(const void *key_state, wc_aead kind, const uint8_t *nonce,
+                               size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                               const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
+                               size_t tag_len) {
+    webcrypto_status st = WEBCRYPTO_OK;
+    bool siv = aead_is_siv(kind, &st);
+    if (st != WEBCRYPTO_OK) return st;
+    return aead_seal(key_state, siv, nonce, nonce_len, aad, aad_len, in, len, out, tag, tag_len);
 }
 
-webcrypto_status jca_siv_seal(const void *key_state, const uint8_t nonce[12],
-                                     const uint8_t *aad, size_t aad_len, const uint8_t *in,
-                                     size_t len, uint8_t *out, uint8_t tag[16]) {
-    return aead_seal(key_state, true, nonce, 12, aad, aad_len, in, len, out, tag, 16);
-}
-
-webcrypto_status jca_siv_open(const void *key_state, const uint8_t nonce[12],
-                                     const uint8_t *aad, size_t aad_len, const uint8_t *in,
-                                     size_t len, const uint8_t tag[16], uint8_t *out) {
-    return aead_open(key_state, true, nonce, 12, aad, aad_len, in, len, tag, 16, out);
+webcrypto_status jca_aead_open(const void *key_state, wc_aead kind, const uint8_t *nonce,
+                               size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                               const uint8_t *in, size_t len, const uint8_t *tag, size_t tag_len,
+                               uint8_t *out) {
+    webcrypto_status st = WEBCRYPTO_OK;
+    bool siv = aead_is_siv(kind, &st);
+    if (st != WEBCRYPTO_OK) return st;
+    return aead_open(key_state, siv, nonce, nonce_len, aad, aad_len, in, len, tag, tag_len, out);
 }
 
 /* ---- AES-KW (RFC 3394) ----

@@ -11,20 +11,20 @@
 /* ---- digest ---- */
 
 /* md.digest(out_buf, 0, size) and the copy out. */
-static webcrypto_status md_finish(jca_op *o, jobject md, webcrypto_algorithm hash, uint8_t *out) {
+static webcrypto_status md_finish(jca_op *o, jobject md, wc_hash hash, uint8_t *out) {
     webcrypto_status st = WEBCRYPTO_OK;
     jint n = (*o->env)->CallIntMethod(o->env, md, jca.md_digest, o->t->out_buf, 0,
-                                      (jint)md_sizes[hash]);
+                                      (jint)md_sizes(hash));
     JCHECK(o, "MessageDigest.digest");
-    if ((size_t)n != md_sizes[hash])
+    if ((size_t)n != md_sizes(hash))
         return wc_error(WEBCRYPTO_ERR_OPERATION, "jca: digest of %d bytes, expected %zu", (int)n,
-                        md_sizes[hash]);
-    st = jca_get_bytes(o, o->t->out_buf, 0, md_sizes[hash], out);
+                        md_sizes(hash));
+    st = jca_get_bytes(o, o->t->out_buf, 0, md_sizes(hash), out);
 done:
     return st;
 }
 
-webcrypto_status jca_digest(const void *bctx, webcrypto_algorithm hash, const uint8_t *in,
+webcrypto_status jca_digest(const void *bctx, wc_hash hash, const uint8_t *in,
                                    size_t len, uint8_t *out) {
     const jca_variant *v = bctx;
     if (!hash_ok(hash) || !v->md_prov[hash])
@@ -42,11 +42,11 @@ webcrypto_status jca_digest(const void *bctx, webcrypto_algorithm hash, const ui
 }
 
 typedef struct md_ctx {
-    webcrypto_algorithm hash;
+    wc_hash hash;
     jobject md; /* global: contexts may move between threads */
 } md_ctx;
 
-webcrypto_status jca_digest_new(const void *bctx, webcrypto_algorithm hash, void **ctx) {
+webcrypto_status jca_digest_new(const void *bctx, wc_hash hash, void **ctx) {
     const jca_variant *v = bctx;
     if (!hash_ok(hash) || !v->md_prov[hash])
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: no digest %d", (int)hash);
@@ -147,7 +147,7 @@ webcrypto_status jca_hmac(const void *key_state, const uint8_t *in, size_t len,
     st = mac_for_key(&o, k, &mac);
     if (st == WEBCRYPTO_OK) {
         st = jca_feed(&o, *mac, jca.mac_update, in, len, "Mac.update");
-        if (st == WEBCRYPTO_OK) st = jca_mac_finish(&o, *mac, md_sizes[k->hash], out);
+        if (st == WEBCRYPTO_OK) st = jca_mac_finish(&o, *mac, md_sizes(k->hash), out);
         if (st != WEBCRYPTO_OK) {
             o.t->v[k->v->index].mac_key[k->hash][mac - o.t->v[k->v->index].mac[k->hash]] = 0;
             jca_drop(&o, mac);
@@ -165,7 +165,7 @@ webcrypto_status jca_hmac_new(const void *key_state, void **ctx) {
     const jca_key *k = key_state;
     mac_ctx *c = calloc(1, sizeof *c);
     if (!c) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
-    c->size = md_sizes[k->hash];
+    c->size = md_sizes(k->hash);
     jca_op o;
     webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) {

@@ -128,20 +128,20 @@ webcrypto_status jca_pair_check(jca_op *o, jstring name, jobject prov, jobject p
     size_t n = 0;
     bool broken = false;
     webcrypto_status st = jca_new_sig(o, name, prov, &sig);
-    if (st == WEBCRYPTO_OK) st = jca_sig_init(o, sig, MODE_SIGN, priv, 0, 0);
+    if (st == WEBCRYPTO_OK) st = jca_sig_init(o, sig, MODE_SIGN, priv, NULL, 0);
     if (st == WEBCRYPTO_OK) st = jca_sig_sign_raw(o, sig, msg, sizeof msg, &n);
     if (st != WEBCRYPTO_OK) return st;
     uint8_t sg[2 * (JCA_MAX_FIELD + 4) + 8];
     if (n > sizeof sg) return wc_error(WEBCRYPTO_ERR_OPERATION, "jca: signature too long");
     if ((st = jca_get_bytes(o, o->t->out_buf, 0, n, sg)) != WEBCRYPTO_OK) return st;
     /* The same engine verifies its own encoding (DER or r || s). */
-    if ((st = jca_sig_init(o, sig, MODE_VERIFY, pub, 0, 0)) != WEBCRYPTO_OK) return st;
+    if ((st = jca_sig_init(o, sig, MODE_VERIFY, pub, NULL, 0)) != WEBCRYPTO_OK) return st;
     st = jca_sig_verify_raw(o, sig, msg, sizeof msg, sg, n, ok, &broken);
     (*o->env)->DeleteLocalRef(o->env, sig);
     return st;
 }
 
-webcrypto_status jca_ec_import(jca_op *o, const jca_variant *v, webcrypto_algorithm kind,
+webcrypto_status jca_ec_import(jca_op *o, const jca_variant *v, int kt,
                                   const wc_pkey_fields *f, void **state) {
     if (f->curve < 1 || f->curve >= JCA_N_CURVE || !v->pk.curve[f->curve].params)
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: this curve is not available");
@@ -168,7 +168,7 @@ webcrypto_status jca_ec_import(jca_op *o, const jca_variant *v, webcrypto_algori
         if (memcmp(f->d.p, zero, fs) == 0 || memcmp(f->d.p, c->n_bytes, fs) >= 0)
             return wc_error(WEBCRYPTO_ERR_DATA, "EC key: the private key is out of range");
     }
-    jca_pkey *s = jca_state_new(v, kind, f->is_private);
+    jca_pkey *s = jca_state_new(v, kt, f->is_private);
     if (!s) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
     s->curve = c;
     s->size = fs;
@@ -207,8 +207,8 @@ webcrypto_status jca_ec_import(jca_op *o, const jca_variant *v, webcrypto_algori
         JCHECK(o, "new ECPrivateKeySpec");
         if ((st = jca_gen_key(o, kf, spec, true, &priv)) != WEBCRYPTO_OK) goto done;
         const jca_pkey_variant *pk = &v->pk;
-        jstring sn = pk->ecdsa_name[WEBCRYPTO_ALG_SHA_256];
-        jobject sp = pk->ecdsa_prov[WEBCRYPTO_ALG_SHA_256];
+        jstring sn = pk->ecdsa_name[WC_HASH_SHA_256];
+        jobject sp = pk->ecdsa_prov[WC_HASH_SHA_256];
         bool ok = false;
         if (!have_pub) {
             /* x(dG) by ECDH with the generator; y is one of two roots, the
@@ -271,7 +271,7 @@ done:
 /* X25519(k, u = 9) into out: the public key of X25519 private key k. */
 /* ---- ECDSA ---- */
 
-webcrypto_status jca_ecdsa_sign(const void *state, webcrypto_algorithm hash, const uint8_t *msg,
+webcrypto_status jca_ecdsa_sign(const void *state, wc_hash hash, const uint8_t *msg,
                                 size_t len, uint8_t *sig, size_t *sig_len) {
     const jca_pkey *s = state;
     const jca_variant *v = s->v;
@@ -282,7 +282,7 @@ webcrypto_status jca_ecdsa_sign(const void *state, webcrypto_algorithm hash, con
     webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
     jca_sig *slot = &o.t->v[v->index].ecdsa[hash];
-    st = jca_sig_engine(&o, slot, v->pk.ecdsa_name[hash], v->pk.ecdsa_prov[hash], s, MODE_SIGN, 0, 0);
+    st = jca_sig_engine(&o, slot, v->pk.ecdsa_name[hash], v->pk.ecdsa_prov[hash], s, MODE_SIGN, NULL, 0);
     size_t n = 0;
     if (st == WEBCRYPTO_OK) st = jca_sig_sign_raw(&o, slot->e, msg, len, &n);
     if (st == WEBCRYPTO_OK) {
@@ -303,7 +303,7 @@ webcrypto_status jca_ecdsa_sign(const void *state, webcrypto_algorithm hash, con
     return jca_op_end(&o, st);
 }
 
-webcrypto_status jca_ecdsa_verify(const void *state, webcrypto_algorithm hash,
+webcrypto_status jca_ecdsa_verify(const void *state, wc_hash hash,
                                   const uint8_t *msg, size_t len, const uint8_t *sig,
                                   size_t sig_len, bool *valid) {
     const jca_pkey *s = state;
@@ -322,7 +322,7 @@ webcrypto_status jca_ecdsa_verify(const void *state, webcrypto_algorithm hash,
     webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
     jca_sig *slot = &o.t->v[v->index].ecdsa[hash];
-    st = jca_sig_engine(&o, slot, v->pk.ecdsa_name[hash], v->pk.ecdsa_prov[hash], s, MODE_VERIFY, 0, 0);
+    st = jca_sig_engine(&o, slot, v->pk.ecdsa_name[hash], v->pk.ecdsa_prov[hash], s, MODE_VERIFY, NULL, 0);
     bool broken = false;
     if (st == WEBCRYPTO_OK) st = jca_sig_verify_raw(&o, slot->e, msg, len, sig, sig_len, valid, &broken);
     /* The provider's answer stands, right or wrong (docs/JCA.md lists the

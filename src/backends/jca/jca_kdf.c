@@ -12,7 +12,7 @@
 /* ---- KDFs ---- */
 
 /* A fresh Mac of this variant for `hash`, keyed with key[0..len). */
-static webcrypto_status kdf_mac(jca_op *o, const jca_variant *v, webcrypto_algorithm hash,
+static webcrypto_status kdf_mac(jca_op *o, const jca_variant *v, wc_hash hash,
                                 jobject *mac) {
     if (!v->mac_prov[hash])
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: %s has no %s", v->label,
@@ -22,7 +22,7 @@ static webcrypto_status kdf_mac(jca_op *o, const jca_variant *v, webcrypto_algor
 }
 
 static webcrypto_status mac_key(jca_op *o, const jca_variant *v, jobject mac,
-                                webcrypto_algorithm hash, const uint8_t *key, size_t len) {
+                                wc_hash hash, const uint8_t *key, size_t len) {
     jobject spec = NULL;
     webcrypto_status st = jca_key_spec(o, key, len, v->mac_name[hash], &spec);
     if (st != WEBCRYPTO_OK) return st;
@@ -34,11 +34,11 @@ static webcrypto_status mac_key(jca_op *o, const jca_variant *v, jobject mac,
 
 /* RFC 5869 from the provider's HMAC. An empty salt is HashLen zero bytes,
  * which as an HMAC key equals the empty key jca_key_spec() stands in for. */
-static webcrypto_status hkdf_by_mac(jca_op *o, const jca_variant *v, webcrypto_algorithm hash,
+static webcrypto_status hkdf_by_mac(jca_op *o, const jca_variant *v, wc_hash hash,
                                     const uint8_t *ikm, size_t ikm_len, const uint8_t *salt,
                                     size_t salt_len, const uint8_t *info, size_t info_len,
                                     uint8_t *out, size_t out_len) {
-    size_t hl = md_sizes[hash];
+    size_t hl = md_sizes(hash);
     uint8_t prk[64], t[64];
     jobject mac = NULL;
     webcrypto_status st = kdf_mac(o, v, hash, &mac);
@@ -67,7 +67,7 @@ static webcrypto_status hkdf_by_mac(jca_op *o, const jca_variant *v, webcrypto_a
 }
 
 /* javax.crypto.KDF "HKDF-SHA*" (JDK 25+). */
-static webcrypto_status hkdf_by_kdf(jca_op *o, const jca_variant *v, webcrypto_algorithm hash,
+static webcrypto_status hkdf_by_kdf(jca_op *o, const jca_variant *v, wc_hash hash,
                                     const uint8_t *ikm, size_t ikm_len, const uint8_t *salt,
                                     size_t salt_len, const uint8_t *info, size_t info_len,
                                     uint8_t *out, size_t out_len) {
@@ -100,7 +100,7 @@ done:
     return st;
 }
 
-webcrypto_status jca_hkdf(const void *bctx, webcrypto_algorithm hash, const uint8_t *ikm,
+webcrypto_status jca_hkdf(const void *bctx, wc_hash hash, const uint8_t *ikm,
                                  size_t ikm_len, const uint8_t *salt, size_t salt_len,
                                  const uint8_t *info, size_t info_len, uint8_t *out,
                                  size_t out_len) {
@@ -153,7 +153,7 @@ static bool utf8_to_utf16(const uint8_t *p, size_t len, jchar *out, size_t *out_
 
 /* SecretKeyFactory PBKDF2WithHmacSHA*: the password as chars, which the
  * provider encodes as UTF-8 again (so only for valid UTF-8 passwords). */
-static webcrypto_status pbkdf2_by_factory(jca_op *o, const jca_variant *v, webcrypto_algorithm hash,
+static webcrypto_status pbkdf2_by_factory(jca_op *o, const jca_variant *v, wc_hash hash,
                                           const jchar *pw, size_t pw_units, const uint8_t *salt,
                                           size_t salt_len, uint32_t iterations, uint8_t *out,
                                           size_t out_len) {
@@ -201,11 +201,11 @@ done:
  * (WebCrypto's are bytes), an empty password or salt (PBEKeySpec refuses an
  * empty salt), or a provider without the factory. One JNI round trip per
  * iteration, so slower than the factory. */
-static webcrypto_status pbkdf2_by_mac(jca_op *o, const jca_variant *v, webcrypto_algorithm hash,
+static webcrypto_status pbkdf2_by_mac(jca_op *o, const jca_variant *v, wc_hash hash,
                                       const uint8_t *pw, size_t pw_len, const uint8_t *salt,
                                       size_t salt_len, uint32_t iterations, uint8_t *out,
                                       size_t out_len) {
-    size_t hl = md_sizes[hash];
+    size_t hl = md_sizes(hash);
     uint8_t u[64], t[64];
     jobject mac = NULL;
     webcrypto_status st = kdf_mac(o, v, hash, &mac);
@@ -235,7 +235,7 @@ static webcrypto_status pbkdf2_by_mac(jca_op *o, const jca_variant *v, webcrypto
     return st;
 }
 
-webcrypto_status jca_pbkdf2(const void *bctx, webcrypto_algorithm hash,
+webcrypto_status jca_pbkdf2(const void *bctx, wc_hash hash,
                                    const uint8_t *password, size_t password_len,
                                    const uint8_t *salt, size_t salt_len, uint32_t iterations,
                                    uint8_t *out, size_t out_len) {

@@ -48,7 +48,7 @@ static webcrypto_status ed25519_public(jca_op *o, const jca_variant *v, const ui
     jstring name = (*o->env)->NewStringUTF(o->env, sha512);
     JCHECK(o, "NewStringUTF");
     if ((st = jca_get_instance(o, jca.MessageDigest, jca.md_get, jca.md_get_p, name,
-                               v->md_prov[WEBCRYPTO_ALG_SHA_512], &md)) != WEBCRYPTO_OK ||
+                               v->md_prov[WC_HASH_SHA_512], &md)) != WEBCRYPTO_OK ||
         (st = jca_put_in(o, d, OKP_LEN)) != WEBCRYPTO_OK)
         goto done;
     (*o->env)->CallVoidMethod(o->env, md, jca.md_update, o->t->in_buf, 0, OKP_LEN);
@@ -107,12 +107,11 @@ done:
     return st;
 }
 
-webcrypto_status jca_okp_import(jca_op *o, const jca_variant *v, webcrypto_algorithm kind,
+webcrypto_status jca_okp_import(jca_op *o, const jca_variant *v, int kt,
                                    const wc_pkey_fields *f, void **state) {
-    int kt = type_of(kind);
     /* The contract: d of 32 bytes for a private key; x of 32 bytes, or empty
      * for a private key. */
-    jca_pkey *s = jca_state_new(v, kind, f->is_private);
+    jca_pkey *s = jca_state_new(v, kt, f->is_private);
     if (!s) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
     s->size = OKP_LEN;
     webcrypto_status st = WEBCRYPTO_OK;
@@ -147,57 +146,76 @@ webcrypto_status jca_okp_import(jca_op *o, const jca_variant *v, webcrypto_algor
     return WEBCRYPTO_OK;
 }
 
-/* ---- Ed25519 ---- */
+/* ---- OKP signatures: Ed25519 ---- */
 
-webcrypto_status jca_ed25519_sign(const void *state, const uint8_t *msg, size_t len,
-                                  uint8_t sig[64]) {
+/* Whether kind signs (Ed25519, the one this backend has); else an error. */
+static bool okp_signs(wc_okp kind, webcrypto_status *st) {
+    switch (kind) {
+    case WC_OKP_ED25519: return true;
+    case WC_OKP_X25519:
+    case WC_OKP_COUNT: break;
+    }
+    *st = wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: no such signature");
+    return false;
+}
+
+webcrypto_status jca_okp_sign(const void *state, wc_okp kind, const uint8_t *msg, size_t len,
+                              uint8_t *sig, size_t sig_cap, size_t *sig_len) {
     const jca_pkey *s = state;
     const jca_variant *v = s->v;
+    webcrypto_status st = WEBCRYPTO_OK;
+    if (!okp_signs(kind, &st)) return st;
+    if (sig_cap < 64) return wc_error(WEBCRYPTO_ERR_OPERATION, "jca: no room for the signature");
     jca_op o;
-    webcrypto_status st = jca_op_begin(&o);
+    st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
     jca_sig *slot = &o.t->v[v->index].ed;
-    st = jca_sig_engine(&o, slot, v->pk.ed_name, v->pk.ed_prov, s, MODE_SIGN, 0, 0);
+    st = jca_sig_engine(&o, slot, v->pk.ed_name, v->pk.ed_prov, s, MODE_SIGN, NULL, 0);
     size_t n = 0;
     if (st == WEBCRYPTO_OK) st = jca_sig_sign_raw(&o, slot->e, msg, len, &n);
     if (st == WEBCRYPTO_OK && n != 64)
         st = wc_error(WEBCRYPTO_ERR_OPERATION, "jca: Ed25519 signature of %zu bytes", n);
     if (st == WEBCRYPTO_OK) st = jca_get_bytes(&o, o.t->out_buf, 0, 64, sig);
+    if (st == WEBCRYPTO_OK) *sig_len = 64;
     if (st != WEBCRYPTO_OK) jca_sig_drop(&o, slot);
     return jca_op_end(&o, st);
 }
 
-webcrypto_status jca_ed25519_verify(const void *state, const uint8_t *msg, size_t len,
-                                    const uint8_t *sig, size_t sig_len, bool *valid) {
+webcrypto_status jca_okp_verify(const void *state, wc_okp kind, const uint8_t *msg, size_t len,
+                                const uint8_t *sig, size_t sig_len, bool *valid) {
     const jca_pkey *s = state;
     const jca_variant *v = s->v;
     *valid = false;
-    if (sig_len != 64) return WEBCRYPTO_OK;
+    webcrypto_status st = WEBCRYPTO_OK;
+    if (!okp_signs(kind, &st)) return st;
+    if (sig_len != wc_okp_sig_len(kind)) return WEBCRYPTO_OK;
     jca_op o;
-    webcrypto_status st = jca_op_begin(&o);
+    st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
     jca_sig *slot = &o.t->v[v->index].ed;
-    st = jca_sig_engine(&o, slot, v->pk.ed_name, v->pk.ed_prov, s, MODE_VERIFY, 0, 0);
+    st = jca_sig_engine(&o, slot, v->pk.ed_name, v->pk.ed_prov, s, MODE_VERIFY, NULL, 0);
     bool broken = false;
     if (st == WEBCRYPTO_OK) st = jca_sig_verify_raw(&o, slot->e, msg, len, sig, sig_len, valid, &broken);
     if (st != WEBCRYPTO_OK || broken) jca_sig_drop(&o, slot);
     return jca_op_end(&o, st);
 }
 
+/* ---- OKP key agreement: X25519 ---- */
 
-webcrypto_status jca_x25519(const void *private_state, const void *public_state,
-                            uint8_t out[32]) {
+/* The core refuses an all-zero result (backend.h). */
+webcrypto_status jca_okp_derive(const void *private_state, const void *public_state, wc_okp kind,
+                                uint8_t *out, size_t out_cap, size_t *out_len) {
+    switch (kind) {
+    case WC_OKP_X25519: break;
+    case WC_OKP_ED25519:
+    case WC_OKP_COUNT: return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: no such key agreement");
+    }
+    if (out_cap < 32) return wc_error(WEBCRYPTO_ERR_OPERATION, "jca: no room for the secret");
     webcrypto_status st = jca_agree(private_state, public_state, true, out, 32);
     if (st != WEBCRYPTO_OK) {
         /* The JDK refuses small-order points itself (InvalidKeyException). */
         return st == WEBCRYPTO_ERR_NO_MEMORY ? st : WEBCRYPTO_ERR_OPERATION;
     }
-    /* RFC 7748 section 6.1: an all-zero result means a small-order public
-     * key; checked here whatever the provider does. */
-    uint8_t acc = 0;
-    for (int i = 0; i < 32; i++) acc |= out[i];
-    if (acc == 0)
-        return wc_error(WEBCRYPTO_ERR_OPERATION, "X25519: the shared secret is all zeros "
-                                                 "(the public key has small order)");
+    *out_len = 32;
     return WEBCRYPTO_OK;
 }

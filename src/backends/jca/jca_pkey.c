@@ -46,11 +46,10 @@ void jca_state_free(jca_pkey *s) {
     free(s);
 }
 
-jca_pkey *jca_state_new(const jca_variant *v, webcrypto_algorithm kind, bool is_private) {
+jca_pkey *jca_state_new(const jca_variant *v, int kt, bool is_private) {
     jca_pkey *s = calloc(1, sizeof *s);
     if (!s) return NULL;
-    s->kind = kind;
-    s->type = type_of(kind);
+    s->type = kt;
     s->v = v;
     s->id = atomic_fetch_add_explicit(&next_pkey_id, 1, memory_order_relaxed);
     s->f.is_private = is_private;
@@ -252,18 +251,18 @@ webcrypto_status jca_new_sig(jca_op *o, jstring name, jobject prov, jobject *out
 
 /* sig.initSign/initVerify(key), with PSS parameters first when pss_hash. */
 webcrypto_status jca_sig_init(jca_op *o, jobject sig, int mode, jobject key,
-                                 webcrypto_algorithm pss_hash, size_t salt) {
+                                 const wc_hash *pss_hash, size_t salt) {
     webcrypto_status st = WEBCRYPTO_OK;
     if (pss_hash) {
         if (salt > INT32_MAX)
             return wc_error(WEBCRYPTO_ERR_OPERATION, "RSA-PSS: the salt is too long for the key");
         jstring md = NULL; /* the hash's Java name, SHA-256 etc. */
-        md = (*o->env)->NewStringUTF(o->env, md_names[pss_hash]);
+        md = (*o->env)->NewStringUTF(o->env, md_names[*pss_hash]);
         JCHECK(o, "NewStringUTF");
         jstring mgf = (*o->env)->NewStringUTF(o->env, "MGF1");
         JCHECK(o, "NewStringUTF");
         jobject spec = (*o->env)->NewObject(o->env, jca.PSSParameterSpec, jca.pss_new, md, mgf,
-                                            jca.mgf1[pss_hash], (jint)salt, 1);
+                                            jca.mgf1[*pss_hash], (jint)salt, 1);
         JCHECK(o, "new PSSParameterSpec");
         (*o->env)->CallVoidMethod(o->env, sig, jca.sig_set_param, spec);
         JCHECK(o, "Signature.setParameter");
@@ -335,7 +334,7 @@ webcrypto_status jca_sig_verify_raw(jca_op *o, jobject sig, const uint8_t *msg, 
 /* The thread's engine in slot, created if needed and initialised for this
  * key, direction (and PSS salt) unless it already is. */
 webcrypto_status jca_sig_engine(jca_op *o, jca_sig *slot, jstring name, jobject prov,
-                                   const jca_pkey *s, int mode, webcrypto_algorithm pss_hash,
+                                   const jca_pkey *s, int mode, const wc_hash *pss_hash,
                                    size_t salt) {
     webcrypto_status st = jca_cached_instance(o, jca.Signature, jca.sig_get, jca.sig_get_p, name,
                                               prov, &slot->e);
@@ -359,19 +358,21 @@ void jca_sig_drop(jca_op *o, jca_sig *slot) {
     slot->key_id = 0;
 }
 
-webcrypto_status jca_pkey_import(const void *bctx, webcrypto_algorithm kind,
+webcrypto_status jca_pkey_import(const void *bctx, wc_family family, unsigned member,
                                  const wc_pkey_fields *f, void **state) {
     const jca_variant *v = bctx;
-    if (kind < WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5 || kind > WEBCRYPTO_ALG_X25519)
+    int kt;
+    if (!key_type_of(family, member, &kt))
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: not an asymmetric algorithm");
     jca_op o;
     webcrypto_status st = jca_op_begin_cap(&o, PKEY_FRAME);
     if (st != WEBCRYPTO_OK) return st;
-    switch (type_of(kind)) {
-    case JCA_KT_RSA: st = jca_rsa_import(&o, v, kind, f, state); break;
-    case JCA_KT_EC: st = jca_ec_import(&o, v, kind, f, state); break;
-    default: st = jca_okp_import(&o, v, kind, f, state); break;
-    }
+    if (kt == JCA_KT_RSA)
+        st = jca_rsa_import(&o, v, kt, f, state);
+    else if (kt == JCA_KT_EC)
+        st = jca_ec_import(&o, v, kt, f, state);
+    else
+        st = jca_okp_import(&o, v, kt, f, state);
     return jca_op_end(&o, st);
 }
 
@@ -410,16 +411,17 @@ static webcrypto_status encoded(jca_op *o, jobject key, bool secret, uint8_t *bu
     return st;
 }
 
-static webcrypto_status generate(jca_op *o, const jca_variant *v, webcrypto_algorithm kind,
+static webcrypto_status generate(jca_op *o, const jca_variant *v,
                                  size_t modulus_bits, wc_bytes e, webcrypto_named_curve curve,
                                  jca_pkey *s) {
     int kt = s->type;
+    static const char *const kt_label[JCA_N_KT] = {"RSA", "EC", "Ed25519", "X25519"};
     webcrypto_status st = WEBCRYPTO_OK;
     jobject kpg = NULL, spec = NULL, kp = NULL, priv = NULL, pub = NULL, be = NULL;
     const jca_curve *c = NULL;
     if (!v->pk.kpg_prov[kt])
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: %s has no KeyPairGenerator for %s",
-                        v->label, webcrypto_algorithm_name(kind));
+                        v->label, kt_label[kt]);
     if (kt == JCA_KT_EC) {
         if (curve < 1 || curve >= JCA_N_CURVE || !v->pk.curve[curve].params)
             return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: this curve is not available");
@@ -524,17 +526,18 @@ done:
     return st;
 }
 
-webcrypto_status jca_pkey_generate(const void *bctx, webcrypto_algorithm kind,
+webcrypto_status jca_pkey_generate(const void *bctx, wc_family family, unsigned member,
                                    size_t modulus_bits, wc_bytes e, webcrypto_named_curve curve,
                                    void **state) {
     const jca_variant *v = bctx;
-    if (kind < WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5 || kind > WEBCRYPTO_ALG_X25519)
+    int kt;
+    if (!key_type_of(family, member, &kt))
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: not an asymmetric algorithm");
-    jca_pkey *s = jca_state_new(v, kind, true);
+    jca_pkey *s = jca_state_new(v, kt, true);
     if (!s) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
     jca_op o;
     webcrypto_status st = jca_op_begin_cap(&o, PKEY_FRAME);
-    if (st == WEBCRYPTO_OK) st = jca_op_end(&o, generate(&o, v, kind, modulus_bits, e, curve, s));
+    if (st == WEBCRYPTO_OK) st = jca_op_end(&o, generate(&o, v, modulus_bits, e, curve, s));
     if (st != WEBCRYPTO_OK) {
         jca_state_free(s);
         return st;

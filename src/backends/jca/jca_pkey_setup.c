@@ -25,7 +25,7 @@ static bool pss_works(jca_op *o, const jca_variant *v) {
         return false;
     }
     jobject spec = (*o->env)->NewObject(o->env, jca.PSSParameterSpec, jca.pss_new, md,
-                                        v->pk.mgf1_name, jca.mgf1[WEBCRYPTO_ALG_SHA_256], 32, 1);
+                                        v->pk.mgf1_name, jca.mgf1[WC_HASH_SHA_256], 32, 1);
     if ((*o->env)->ExceptionCheck(o->env) || !spec) {
         jca_exception(o->env, "new PSSParameterSpec");
         return false;
@@ -135,7 +135,7 @@ webcrypto_status jca_pkey_setup(jca_op *o, jca_variant *v, uint64_t *caps) {
     static const char *const kt_names[JCA_N_KT] = {"RSA", "EC", "Ed25519", "X25519"};
     for (int k = 0; k < JCA_N_KT; k++) pk->kt_name[k] = gstr(o, kt_names[k], &st);
     char buf[64];
-    for (int h = 1; h < JCA_N_HASH; h++) {
+    for (int h = 0; h < JCA_N_HASH; h++) {
         snprintf(buf, sizeof buf, "%swithRSA", hash_jname[h]);
         pk->rsa_name[h] = gstr(o, buf, &st);
     }
@@ -154,7 +154,7 @@ webcrypto_status jca_pkey_setup(jca_op *o, jca_variant *v, uint64_t *caps) {
                                 jca.kpg_provider, pk->kt_name[k]);
     }
     bool rsa_all = true, ecdsa_all = true;
-    for (int h = 1; h < JCA_N_HASH; h++) {
+    for (int h = 0; h < JCA_N_HASH; h++) {
         pk->rsa_prov[h] = probe(o, v, jca.Signature, jca.sig_get, jca.sig_get_p, jca.sig_provider,
                                 pk->rsa_name[h]);
         rsa_all = rsa_all && pk->rsa_prov[h];
@@ -242,7 +242,7 @@ webcrypto_status jca_pkey_setup(jca_op *o, jca_variant *v, uint64_t *caps) {
         c |= WC_CAP(WEBCRYPTO_ALG_ECDSA) | WC_CAP(WEBCRYPTO_ALG_ECDH);
     /* Ed25519 private keys get their public key through X25519 and SHA-512. */
     if (pk->kf_prov[JCA_KT_ED] && pk->kpg_prov[JCA_KT_ED] && pk->ed_prov && okp &&
-        v->md_prov[WEBCRYPTO_ALG_SHA_512])
+        v->md_prov[WC_HASH_SHA_512])
         c |= WC_CAP(WEBCRYPTO_ALG_ED25519);
     if (pk->kpg_prov[JCA_KT_X] && okp) c |= WC_CAP(WEBCRYPTO_ALG_X25519);
     *caps |= c;

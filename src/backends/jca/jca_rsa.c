@@ -60,7 +60,7 @@ static webcrypto_status rsa_consistent(jca_op *o, jobject one, jobject const bi[
     return WEBCRYPTO_OK;
 }
 
-webcrypto_status jca_rsa_import(jca_op *o, const jca_variant *v, webcrypto_algorithm kind,
+webcrypto_status jca_rsa_import(jca_op *o, const jca_variant *v, int kt,
                                    const wc_pkey_fields *f, void **state) {
     /* Each member present (so n.n, e.n >= 1), at most WC_RSA_MAX_MEMBER
      * bytes (the contract). */
@@ -74,7 +74,7 @@ webcrypto_status jca_rsa_import(jca_op *o, const jca_variant *v, webcrypto_algor
         return wc_error(WEBCRYPTO_ERR_DATA, "RSA key: invalid modulus or public exponent");
     if (f->is_private && cmp_be(f->qi.p, f->qi.n, f->p.p, f->p.n) >= 0)
         return wc_error(WEBCRYPTO_ERR_DATA, "RSA key: the private key is inconsistent");
-    jca_pkey *s = jca_state_new(v, kind, f->is_private);
+    jca_pkey *s = jca_state_new(v, kt, f->is_private);
     if (!s) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
     webcrypto_status st = WEBCRYPTO_OK;
     jobject bi[8] = {NULL}, spec = NULL, kf = NULL, key = NULL;
@@ -115,20 +115,20 @@ done:
 
 /* ---- RSA signatures ---- */
 
-webcrypto_status jca_rsa_sign(const void *state, wc_rsa_padding padding,
-                              webcrypto_algorithm hash, size_t salt_len, const uint8_t *msg,
+webcrypto_status jca_rsa_sign(const void *state, wc_rsa_scheme scheme,
+                              wc_hash hash, size_t salt_len, const uint8_t *msg,
                               size_t len, uint8_t *sig, size_t *sig_len) {
     const jca_pkey *s = state;
     const jca_variant *v = s->v;
     if (!hash_ok(hash)) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: bad hash");
-    bool pss = padding == WC_RSA_PSS;
+    bool pss = scheme == WC_RSA_SCHEME_PSS;
     jca_op o;
     webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
     jca_thread_engines *e = &o.t->v[v->index];
     jca_sig *slot = pss ? &e->pss[hash] : &e->rsa[hash];
     st = jca_sig_engine(&o, slot, pss ? v->pk.pss_name : v->pk.rsa_name[hash],
-                    pss ? v->pk.pss_prov : v->pk.rsa_prov[hash], s, MODE_SIGN, pss ? hash : 0,
+                    pss ? v->pk.pss_prov : v->pk.rsa_prov[hash], s, MODE_SIGN, pss ? &hash : NULL,
                     salt_len);
     size_t n = 0;
     if (st == WEBCRYPTO_OK) st = jca_sig_sign_raw(&o, slot->e, msg, len, &n);
@@ -141,8 +141,8 @@ webcrypto_status jca_rsa_sign(const void *state, wc_rsa_padding padding,
     return jca_op_end(&o, st);
 }
 
-webcrypto_status jca_rsa_verify(const void *state, wc_rsa_padding padding,
-                                webcrypto_algorithm hash, size_t salt_len, const uint8_t *msg,
+webcrypto_status jca_rsa_verify(const void *state, wc_rsa_scheme scheme,
+                                wc_hash hash, size_t salt_len, const uint8_t *msg,
                                 size_t len, const uint8_t *sig, size_t sig_len, bool *valid) {
     const jca_pkey *s = state;
     const jca_variant *v = s->v;
@@ -151,14 +151,14 @@ webcrypto_status jca_rsa_verify(const void *state, wc_rsa_padding padding,
     /* RFC 8017 8.1.2 / 8.2.2: another length is invalid; so is a salt no
      * key could hold. */
     if (sig_len != s->size || salt_len > INT32_MAX) return WEBCRYPTO_OK;
-    bool pss = padding == WC_RSA_PSS;
+    bool pss = scheme == WC_RSA_SCHEME_PSS;
     jca_op o;
     webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
     jca_thread_engines *e = &o.t->v[v->index];
     jca_sig *slot = pss ? &e->pss[hash] : &e->rsa[hash];
     st = jca_sig_engine(&o, slot, pss ? v->pk.pss_name : v->pk.rsa_name[hash],
-                    pss ? v->pk.pss_prov : v->pk.rsa_prov[hash], s, MODE_VERIFY, pss ? hash : 0,
+                    pss ? v->pk.pss_prov : v->pk.rsa_prov[hash], s, MODE_VERIFY, pss ? &hash : NULL,
                     salt_len);
     bool broken = false;
     if (st == WEBCRYPTO_OK) st = jca_sig_verify_raw(&o, slot->e, msg, len, sig, sig_len, valid, &broken);
@@ -168,7 +168,7 @@ webcrypto_status jca_rsa_verify(const void *state, wc_rsa_padding padding,
 
 /* ---- RSA-OAEP ---- */
 
-static webcrypto_status oaep_run(const jca_pkey *s, bool encrypt, webcrypto_algorithm hash,
+static webcrypto_status oaep_run(const jca_pkey *s, bool encrypt, wc_hash hash,
                                  const uint8_t *label, size_t label_len, const uint8_t *in,
                                  size_t len, uint8_t *out, size_t *out_len) {
     const jca_variant *v = s->v;
@@ -229,13 +229,13 @@ done:
     return jca_op_end(&o, st);
 }
 
-webcrypto_status jca_rsa_oaep_encrypt(const void *state, webcrypto_algorithm hash,
+webcrypto_status jca_rsa_oaep_encrypt(const void *state, wc_hash hash,
                                       const uint8_t *label, size_t label_len, const uint8_t *in,
                                       size_t len, uint8_t *out, size_t *out_len) {
     return oaep_run(state, true, hash, label, label_len, in, len, out, out_len);
 }
 
-webcrypto_status jca_rsa_oaep_decrypt(const void *state, webcrypto_algorithm hash,
+webcrypto_status jca_rsa_oaep_decrypt(const void *state, wc_hash hash,
                                       const uint8_t *label, size_t label_len, const uint8_t *in,
                                       size_t len, uint8_t *out, size_t *out_len) {
     return oaep_run(state, false, hash, label, label_len, in, len, out, out_len);
