@@ -84,8 +84,7 @@ typedef union hash_state {
     SHA512_CTX sha512; /* SHA-384 too */
 } hash_state;
 
-/* Digest sizes: wc_hash_size (backend.h), 0 for no hash. Block sizes: */
-#define hash_size(hash) wc_hash_size(hash)
+/* Block sizes (digest sizes: wc_hash_size, 0 for no hash). */
 static size_t hash_block(wc_hash hash) {
     return hash == WC_HASH_SHA_384 || hash == WC_HASH_SHA_512 ? 128 : 64;
 }
@@ -188,7 +187,7 @@ static webcrypto_status bssl_digest(const void *bctx, wc_hash hash,
                                     const uint8_t *in, size_t len, uint8_t *out) {
     (void)bctx;
     hash_state s;
-    if (hash_size(hash) == 0) return wc_hash_unavailable("BoringSSL", hash);
+    if (wc_hash_size(hash) == 0) return wc_hash_unavailable("BoringSSL", hash);
     int ok = hash_init(hash, &s) && hash_update(hash, &s, in, len) && hash_final(hash, &s, out);
     wc_wipe(&s, sizeof s); /* the input may be secret */
     return ok ? WEBCRYPTO_OK : bssl_fail("digest");
@@ -196,7 +195,7 @@ static webcrypto_status bssl_digest(const void *bctx, wc_hash hash,
 
 static webcrypto_status bssl_digest_new(const void *bctx, wc_hash hash, void **ctx) {
     (void)bctx;
-    if (hash_size(hash) == 0) return wc_hash_unavailable("BoringSSL", hash);
+    if (wc_hash_size(hash) == 0) return wc_hash_unavailable("BoringSSL", hash);
     digest_ctx *d = malloc(sizeof *d);
     if (!d) return out_of_memory();
     d->hash = hash;
@@ -247,7 +246,7 @@ typedef struct aes_key {
 
 static webcrypto_status hmac_key_new(wc_hash hash, const uint8_t *key,
                                      size_t key_len, void **state) {
-    size_t size = hash_size(hash), block = hash_block(hash);
+    size_t size = wc_hash_size(hash), block = hash_block(hash);
     if (size == 0) return wc_hash_unavailable("BoringSSL", hash);
     hmac_key *s = calloc(1, sizeof *s);
     if (!s) return out_of_memory();

@@ -1,6 +1,9 @@
 /*
  * jca_backend.c - the "jca" backend: the Java Cryptography Architecture
- * through JNI (jca_jvm.c loads and joins the JVM).
+ * through JNI (jca_jvm.c loads and joins the JVM). This file has the
+ * operation scaffolding, init (providers, names, probes), random and the ops
+ * table; the operations are by family in jca_digest_mac.c, jca_cipher.c,
+ * jca_kdf.c and the asymmetric files (jca_pkey.c).
  *
  * Design (see backend.h for the contract, jca_internal.h for the types):
  *  - init() resolves, once per variant, the provider of every algorithm and

@@ -14,12 +14,12 @@
 static webcrypto_status md_finish(jca_op *o, jobject md, wc_hash hash, uint8_t *out) {
     webcrypto_status st = WEBCRYPTO_OK;
     jint n = (*o->env)->CallIntMethod(o->env, md, jca.md_digest, o->t->out_buf, 0,
-                                      (jint)md_sizes(hash));
+                                      (jint)wc_hash_size(hash));
     JCHECK(o, "MessageDigest.digest");
-    if ((size_t)n != md_sizes(hash))
+    if ((size_t)n != wc_hash_size(hash))
         return wc_error(WEBCRYPTO_ERR_OPERATION, "jca: digest of %d bytes, expected %zu", (int)n,
-                        md_sizes(hash));
-    st = jca_get_bytes(o, o->t->out_buf, 0, md_sizes(hash), out);
+                        wc_hash_size(hash));
+    st = jca_get_bytes(o, o->t->out_buf, 0, wc_hash_size(hash), out);
 done:
     return st;
 }
@@ -147,7 +147,7 @@ webcrypto_status jca_hmac(const void *key_state, const uint8_t *in, size_t len,
     st = mac_for_key(&o, k, &mac);
     if (st == WEBCRYPTO_OK) {
         st = jca_feed(&o, *mac, jca.mac_update, in, len, "Mac.update");
-        if (st == WEBCRYPTO_OK) st = jca_mac_finish(&o, *mac, md_sizes(k->hash), out);
+        if (st == WEBCRYPTO_OK) st = jca_mac_finish(&o, *mac, wc_hash_size(k->hash), out);
         if (st != WEBCRYPTO_OK) {
             o.t->v[k->v->index].mac_key[k->hash][mac - o.t->v[k->v->index].mac[k->hash]] = 0;
             jca_drop(&o, mac);
@@ -165,7 +165,7 @@ webcrypto_status jca_hmac_new(const void *key_state, void **ctx) {
     const jca_key *k = key_state;
     mac_ctx *c = calloc(1, sizeof *c);
     if (!c) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
-    c->size = md_sizes(k->hash);
+    c->size = wc_hash_size(k->hash);
     jca_op o;
     webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) {

@@ -268,7 +268,6 @@ static const char *const pbkdf2_names[JCA_N_HASH] = {"PBKDF2WithHmacSHA1", "PBKD
                                                      "PBKDF2WithHmacSHA384", "PBKDF2WithHmacSHA512"};
 static const char *const kdf_names[JCA_N_HASH] = {"HKDF-SHA1", "HKDF-SHA256", "HKDF-SHA384",
                                                   "HKDF-SHA512"};
-#define md_sizes(h) wc_hash_size(h)
 
 /* A hash the tables above index (the core sends no other). */
 static inline bool hash_ok(wc_hash h) { return (unsigned)h < JCA_N_HASH; }

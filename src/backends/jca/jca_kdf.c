@@ -38,7 +38,7 @@ static webcrypto_status hkdf_by_mac(jca_op *o, const jca_variant *v, wc_hash has
                                     const uint8_t *ikm, size_t ikm_len, const uint8_t *salt,
                                     size_t salt_len, const uint8_t *info, size_t info_len,
                                     uint8_t *out, size_t out_len) {
-    size_t hl = md_sizes(hash);
+    size_t hl = wc_hash_size(hash);
     uint8_t prk[64], t[64];
     jobject mac = NULL;
     webcrypto_status st = kdf_mac(o, v, hash, &mac);
@@ -205,7 +205,7 @@ static webcrypto_status pbkdf2_by_mac(jca_op *o, const jca_variant *v, wc_hash h
                                       const uint8_t *pw, size_t pw_len, const uint8_t *salt,
                                       size_t salt_len, uint32_t iterations, uint8_t *out,
                                       size_t out_len) {
-    size_t hl = md_sizes(hash);
+    size_t hl = wc_hash_size(hash);
     uint8_t u[64], t[64];
     jobject mac = NULL;
     webcrypto_status st = kdf_mac(o, v, hash, &mac);

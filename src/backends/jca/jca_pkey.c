@@ -1,7 +1,10 @@
 /*
- * jca_pkey.c - the jca backend's asymmetric keys and operations: RSA
- * (PKCS#1 v1.5 and PSS signatures, OAEP), ECDSA and ECDH on P-256/384/521,
- * Ed25519 and X25519, through java.security / javax.crypto.
+ * jca_pkey.c - the jca backend's asymmetric keys, the part their families
+ * share: key state, BigInteger helpers, keys from specs, the Signature
+ * engines, key agreement, import dispatch and generation. The families are
+ * in jca_rsa.c (PKCS#1 v1.5 and PSS signatures, OAEP), jca_ec.c (ECDSA and
+ * ECDH on P-256/384/521) and jca_okp.c (Ed25519, X25519); init in
+ * jca_pkey_setup.c; all through java.security / javax.crypto.
  *
  * Design (the same as jca_backend.c's, see there):
  *  - init fixes per variant the provider of every engine (Signature, Cipher,
