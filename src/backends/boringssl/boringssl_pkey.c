@@ -672,7 +672,8 @@ webcrypto_status wc_bssl_rsa_verify(const void *state, wc_rsa_scheme scheme,
     if (!hash_of(hash, &h)) return wc_hash_unavailable("BoringSSL", hash);
     /* RFC 8017 8.1.2 / 8.2.2: a signature of another length is invalid; so
      * is a PSS salt no key could hold. */
-    if (sig_len != s->size || (scheme == WC_RSA_SCHEME_PSS && salt_len > INT_MAX)) return WEBCRYPTO_OK;
+    if (sig_len != s->size || (scheme == WC_RSA_SCHEME_PSS && salt_len > INT_MAX))
+        return WEBCRYPTO_OK;
     uint8_t digest[SHA512_DIGEST_LENGTH];
     hash_message(hash, msg, len, digest);
     if (scheme == WC_RSA_SCHEME_PSS)

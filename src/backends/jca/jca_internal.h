@@ -264,8 +264,10 @@ enum { ENCRYPT_MODE = 1, DECRYPT_MODE = 2 }; /* javax.crypto.Cipher */
 static const char *const md_names[JCA_N_HASH] = {"SHA-1", "SHA-256", "SHA-384", "SHA-512"};
 static const char *const mac_names[JCA_N_HASH] = {"HmacSHA1", "HmacSHA256", "HmacSHA384",
                                                   "HmacSHA512"};
-static const char *const pbkdf2_names[JCA_N_HASH] = {"PBKDF2WithHmacSHA1", "PBKDF2WithHmacSHA256",
-                                                     "PBKDF2WithHmacSHA384", "PBKDF2WithHmacSHA512"};
+static const char *const pbkdf2_names[JCA_N_HASH] = {"PBKDF2WithHmacSHA1",
+                                                     "PBKDF2WithHmacSHA256",
+                                                     "PBKDF2WithHmacSHA384",
+                                                     "PBKDF2WithHmacSHA512"};
 static const char *const kdf_names[JCA_N_HASH] = {"HKDF-SHA1", "HKDF-SHA256", "HKDF-SHA384",
                                                   "HKDF-SHA512"};
 

@@ -380,7 +380,8 @@ static webcrypto_status aes_key_new(wc_family family, unsigned member, const uin
                                : family == WC_FAMILY_CIPHER ? aes_ctr_ciphers[idx]
                                : gcm                        ? aes_gcm_ciphers[idx]
                                                             : aes_kw_ciphers[idx];
-    if (!cipher) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL: this AES mode is not available");
+    if (!cipher)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL: this AES mode is not available");
 
     aes_state *s = calloc(1, sizeof *s);
     if (!s) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");

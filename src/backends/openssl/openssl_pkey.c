@@ -817,7 +817,8 @@ webcrypto_status wc_ossl_rsa_verify(const void *state, wc_rsa_scheme scheme,
     *valid = false;
     /* RFC 8017 8.1.2 / 8.2.2: a signature of another length is invalid; so
      * is a PSS salt no key could hold. */
-    if (sig_len != s->size || (scheme == WC_RSA_SCHEME_PSS && salt_len > INT_MAX)) return WEBCRYPTO_OK;
+    if (sig_len != s->size || (scheme == WC_RSA_SCHEME_PSS && salt_len > INT_MAX))
+        return WEBCRYPTO_OK;
     EVP_MD_CTX *m = NULL;
     webcrypto_status st = rsa_sig_start(s, scheme, hash, salt_len, false, &m);
     if (st != WEBCRYPTO_OK) return st;
