@@ -4,8 +4,10 @@
  * builds as webcrypto-boringssl.so, `webcrypto_backend_get("boringssl")`
  * must accept the good one (its description shows which file was loaded) and
  * refuse each bad one with NotSupportedError and a message that names the
- * file and both sides' ABI and ops-table size.
- * usage: test_module_abi ok|abi|ops|refuse|v1
+ * file and both sides' ABI and ops-table size. The zero case's module is
+ * accepted and its X25519 gives an all-zero secret: the core must refuse it
+ * (backend.h, okp_derive), whatever the backend.
+ * usage: test_module_abi ok|abi|abi2|ops|refuse|v1|zero
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,9 +29,39 @@ static int failures;
         printf("\n");                                                                      \
     } while (0)
 
+/* The zero case: a generated X25519 pair of the fake, and deriveBits. */
+static int zero_secret_refused(void) {
+    const webcrypto_backend *b = NULL;
+    webcrypto_status st = webcrypto_backend_get("boringssl", &b);
+    CHECK(st == WEBCRYPTO_OK, "the all-zero module is accepted (%s: %s)", webcrypto_status_name(st),
+          st ? webcrypto_error_message() : "OK");
+    if (st != WEBCRYPTO_OK) return 1;
+    webcrypto_params p;
+    memset(&p, 0, sizeof p);
+    p.name = WEBCRYPTO_ALG_X25519;
+    webcrypto_key *pub = NULL, *priv = NULL;
+    st = webcrypto_generate_key_pair(b, &p, false, WEBCRYPTO_USAGE_DERIVE_BITS, &pub, &priv);
+    CHECK(st == WEBCRYPTO_OK, "the fake generates an X25519 pair (%s: %s)",
+          webcrypto_status_name(st), st ? webcrypto_error_message() : "OK");
+    if (st == WEBCRYPTO_OK) {
+        uint8_t out[32];
+        memset(out, 0xaa, sizeof out);
+        p.public_key = pub;
+        st = webcrypto_derive_bits(&p, priv, WEBCRYPTO_LENGTH_FULL, out, sizeof out);
+        CHECK(st == WEBCRYPTO_ERR_OPERATION, "an all-zero X25519 secret is OperationError (got %s)",
+              webcrypto_status_name(st));
+        CHECK(strstr(webcrypto_error_message(), "all zeros") != NULL,
+              "the message says why: %s", webcrypto_error_message());
+    }
+    webcrypto_key_free(pub);
+    webcrypto_key_free(priv);
+    printf("%s\n", failures ? "FAILED" : "passed");
+    return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
-        fprintf(stderr, "usage: %s ok|abi|ops|refuse|v1\n", argv[0]);
+        fprintf(stderr, "usage: %s ok|abi|abi2|ops|refuse|v1|zero\n", argv[0]);
         return 2;
     }
     const char *c = argv[1];
@@ -46,6 +78,8 @@ int main(int argc, char **argv) {
         return 77;
     }
 
+    if (strcmp(c, "zero") == 0) return zero_secret_refused();
+
     char path[1024], want[1400];
     snprintf(path, sizeof path, "%s/webcrypto-boringssl.so", dir);
     const size_t ours = sizeof(wc_backend_ops);
@@ -56,6 +90,13 @@ int main(int argc, char **argv) {
                  "backend module %s has ABI %u (ops %zu bytes); this libwebcrypto has ABI %u "
                  "(ops %zu bytes)",
                  path, WC_MODULE_ABI + 1, ours, WC_MODULE_ABI, ours);
+    } else if (strcmp(c, "abi2") == 0) {
+        /* The previous ABI, as a module built before the per-family
+         * operations would answer: refused by its number (and its size). */
+        snprintf(want, sizeof want,
+                 "backend module %s has ABI 2 (ops %zu bytes); this libwebcrypto has ABI %u "
+                 "(ops %zu bytes)",
+                 path, (size_t)(39 * sizeof(void *)), WC_MODULE_ABI, ours);
     } else if (strcmp(c, "ops") == 0) {
         snprintf(want, sizeof want,
                  "backend module %s has ABI %u (ops %zu bytes); this libwebcrypto has ABI %u "

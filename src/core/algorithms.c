@@ -169,6 +169,25 @@ wc_rsa_scheme wc_rsa_scheme_of(webcrypto_algorithm alg) {
 wc_ec_op wc_ec_op_of(webcrypto_algorithm alg) { MEMBER_OF(WC_FAMILY_EC, ec, WC_EC_COUNT); }
 wc_okp wc_okp_of(webcrypto_algorithm alg) { MEMBER_OF(WC_FAMILY_OKP, okp, WC_OKP_COUNT); }
 
+bool wc_key_family(webcrypto_algorithm alg, webcrypto_algorithm hash, wc_family *family,
+                   unsigned *member) {
+    const wc_alg_info *a = wc_alg(alg);
+    if (!a || !a->key_types) return false;
+    *family = a->family;
+    switch (a->family) {
+    case WC_FAMILY_DIGEST: return false; /* no keys (key_types is 0) */
+    case WC_FAMILY_HMAC: *member = (unsigned)wc_hash_of(hash); break;
+    case WC_FAMILY_CIPHER: *member = (unsigned)a->member.cipher; break;
+    case WC_FAMILY_AEAD: *member = (unsigned)a->member.aead; break;
+    case WC_FAMILY_KEYWRAP: *member = 0; break;
+    case WC_FAMILY_KDF: *member = (unsigned)a->member.kdf; break;
+    case WC_FAMILY_RSA: *member = (unsigned)a->member.rsa; break;
+    case WC_FAMILY_EC: *member = (unsigned)a->member.ec; break;
+    case WC_FAMILY_OKP: *member = (unsigned)a->member.okp; break;
+    }
+    return true;
+}
+
 webcrypto_algorithm wc_hash_alg(wc_hash hash) {
     for (unsigned i = 1; i < WC_ALG_COUNT; i++)
         if (wc_algs[i].family == WC_FAMILY_DIGEST && wc_algs[i].member.hash == hash)

@@ -7,6 +7,11 @@
  *
  *  - never re-checks what the core guarantees (listed at each function),
  *  - is only called for algorithms its init() reported in *caps,
+ *  - may leave an op NULL: the core then clears the *caps bits of the
+ *    algorithms that need it (registry.c), so they are NotSupportedError,
+ *  - gets an algorithm as its family's member (wc_hash, wc_aead, wc_okp, ...,
+ *    below), never as webcrypto_algorithm, and switches over those small
+ *    enums exhaustively,
  *  - reports failures by returning a status after setting a message with
  *    wc_error(); a failure of the underlying library is OPERATION (or
  *    NO_MEMORY), with the library's reason in the message.
@@ -20,8 +25,6 @@
  * in a per-thread table whose links to the key a mutex guards; whatever a
  * key caches is freed by its secret_key_free).
  * Contexts (digest, hmac) belong to one thread at a time.
- *
- * Hashes are passed as webcrypto_algorithm values SHA_1..SHA_512.
  */
 #ifndef WEBCRYPTO_CORE_BACKEND_H
 #define WEBCRYPTO_CORE_BACKEND_H
@@ -132,11 +135,101 @@ typedef struct wc_pkey_fields {
  * pkey_import is given, in bytes, leading zeros counted: 32768 bits, twice
  * the largest modulus (16384 bits) the backends accept. */
 #define WC_RSA_MAX_MEMBER 4096
-/* Ed25519 and X25519 keys, public and private: 32 bytes. */
+/* Ed25519 and X25519 keys, public and private: 32 bytes. Per kind, for
+ * modules and any new OKP member: wc_okp_key_len(). */
 #define WC_OKP_KEY_LEN 32
 
-/* RSA signature schemes. */
-typedef enum wc_rsa_padding { WC_RSA_PKCS1 = 1, WC_RSA_PSS } wc_rsa_padding;
+/* ---- per-member facts a backend needs, header-only (modules cannot reach
+ * the core's functions). Each switch is exhaustive, without `default:`:
+ * a new member that is not added here fails the build. ---- */
+
+/* The digest size of a hash, in bytes. */
+static inline size_t wc_hash_size(wc_hash h) {
+    switch (h) {
+    case WC_HASH_SHA_1: return 20;
+    case WC_HASH_SHA_256: return 32;
+    case WC_HASH_SHA_384: return 48;
+    case WC_HASH_SHA_512: return 64;
+    case WC_HASH_COUNT: break;
+    }
+    return 0;
+}
+
+/* A hash's webcrypto_algorithm: for a backend's capability bits (WC_CAP). */
+static inline webcrypto_algorithm wc_hash_algorithm(wc_hash h) {
+    switch (h) {
+    case WC_HASH_SHA_1: return WEBCRYPTO_ALG_SHA_1;
+    case WC_HASH_SHA_256: return WEBCRYPTO_ALG_SHA_256;
+    case WC_HASH_SHA_384: return WEBCRYPTO_ALG_SHA_384;
+    case WC_HASH_SHA_512: return WEBCRYPTO_ALG_SHA_512;
+    case WC_HASH_COUNT: break;
+    }
+    return WEBCRYPTO_ALG_NONE;
+}
+
+/* The WebCrypto name of a hash ("SHA-256"), for messages. */
+static inline const char *wc_hash_name(wc_hash h) {
+    switch (h) {
+    case WC_HASH_SHA_1: return "SHA-1";
+    case WC_HASH_SHA_256: return "SHA-256";
+    case WC_HASH_SHA_384: return "SHA-384";
+    case WC_HASH_SHA_512: return "SHA-512";
+    case WC_HASH_COUNT: break;
+    }
+    return "?";
+}
+
+/* An OKP member's key length (public and private alike), in bytes. */
+static inline size_t wc_okp_key_len(wc_okp k) {
+    switch (k) {
+    case WC_OKP_ED25519: return 32;
+    case WC_OKP_X25519: return 32;
+    case WC_OKP_COUNT: break;
+    }
+    return 0;
+}
+
+/* An OKP member's signature length in bytes; 0 for a key-agreement member. */
+static inline size_t wc_okp_sig_len(wc_okp k) {
+    switch (k) {
+    case WC_OKP_ED25519: return 64;
+    case WC_OKP_X25519: return 0;
+    case WC_OKP_COUNT: break;
+    }
+    return 0;
+}
+
+/* An OKP member's webcrypto_algorithm: for capability bits and messages. */
+static inline webcrypto_algorithm wc_okp_algorithm(wc_okp k) {
+    switch (k) {
+    case WC_OKP_ED25519: return WEBCRYPTO_ALG_ED25519;
+    case WC_OKP_X25519: return WEBCRYPTO_ALG_X25519;
+    case WC_OKP_COUNT: break;
+    }
+    return WEBCRYPTO_ALG_NONE;
+}
+
+/* The WebCrypto name of an OKP member ("Ed25519"), for messages. */
+static inline const char *wc_okp_name(wc_okp k) {
+    switch (k) {
+    case WC_OKP_ED25519: return "Ed25519";
+    case WC_OKP_X25519: return "X25519";
+    case WC_OKP_COUNT: break;
+    }
+    return "?";
+}
+
+/* The NOT_SUPPORTED a backend returns when its library lacks a hash
+ * (library names the library in the message). */
+#define wc_hash_unavailable(library, hash)                                                  \
+    wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "%s: %s is not available", (library),            \
+             wc_hash_name(hash))
+
+/* A library failure's status as DataError: for imports, where the library
+ * refusing a key means the key is bad (NO_MEMORY stays NO_MEMORY). */
+static inline webcrypto_status wc_as_data_error(webcrypto_status st) {
+    return st == WEBCRYPTO_ERR_NO_MEMORY ? st : WEBCRYPTO_ERR_DATA;
+}
 
 typedef struct wc_backend_ops {
     const char *name;
@@ -155,27 +248,30 @@ typedef struct wc_backend_ops {
     /* Fills out with len (<= 65536) secure random bytes. */
     webcrypto_status (*random_bytes)(const void *bctx, uint8_t *out, size_t len);
 
-    /* ---- digest: out has room for the hash's digest size ---- */
-    webcrypto_status (*digest)(const void *bctx, webcrypto_algorithm hash, const uint8_t *in,
-                               size_t len, uint8_t *out);
-    webcrypto_status (*digest_new)(const void *bctx, webcrypto_algorithm hash, void **ctx);
+    /* ---- digest: out has room for wc_hash_size(hash) bytes ---- */
+    webcrypto_status (*digest)(const void *bctx, wc_hash hash, const uint8_t *in, size_t len,
+                               uint8_t *out);
+    webcrypto_status (*digest_new)(const void *bctx, wc_hash hash, void **ctx);
     webcrypto_status (*digest_update)(void *ctx, const uint8_t *in, size_t len);
     webcrypto_status (*digest_final)(void *ctx, uint8_t *out);
     void (*digest_free)(void *ctx);
 
     /* ---- secret keys ----
-     * Prepares the backend's state for a secret key of algorithm alg (HMAC,
-     * AES-CBC/CTR/GCM/GCM-SIV/KW, HKDF, PBKDF2): key schedules, MAC contexts. For HMAC,
-     * hash is the key's hash and key_len may be anything, 0 included; for AES
-     * key_len is 16, 24 or 32 (AES-GCM-SIV: 16 or 32). The core keeps its own copy of the raw bytes
-     * (for export and KDFs); the backend may keep another, and must wipe it
-     * in secret_key_free. *state may be set to NULL if nothing is needed. */
-    webcrypto_status (*secret_key_new)(const void *bctx, webcrypto_algorithm alg,
-                                       webcrypto_algorithm hash, const uint8_t *key,
-                                       size_t key_len, void **state);
+     * Prepares the backend's state for a secret key of a family and member:
+     *   WC_FAMILY_HMAC     member: the key's wc_hash; key_len may be anything, 0 included
+     *   WC_FAMILY_CIPHER   member: wc_cipher; key_len 16, 24 or 32
+     *   WC_FAMILY_AEAD     member: wc_aead; key_len 16, 24 or 32 (AES-GCM-SIV: 16 or 32)
+     *   WC_FAMILY_KEYWRAP  member: 0 (AES-KW); key_len 16, 24 or 32
+     *   WC_FAMILY_KDF      member: wc_kdf (the KDFs get the key bytes per call)
+     * (key schedules, MAC contexts). The core calls it with no other family.
+     * The core keeps its own copy of the raw bytes (for export and KDFs); the
+     * backend may keep another, and must wipe it in secret_key_free. *state
+     * may be set to NULL if nothing is needed. */
+    webcrypto_status (*secret_key_new)(const void *bctx, wc_family family, unsigned member,
+                                       const uint8_t *key, size_t key_len, void **state);
     void (*secret_key_free)(void *state);
 
-    /* ---- HMAC: out has room for the hash's digest size ---- */
+    /* ---- HMAC: out has room for the key's hash's digest size ---- */
     webcrypto_status (*hmac)(const void *key_state, const uint8_t *in, size_t len,
                              uint8_t *out);
     webcrypto_status (*hmac_new)(const void *key_state, void **ctx);
@@ -183,61 +279,59 @@ typedef struct wc_backend_ops {
     webcrypto_status (*hmac_final)(void *ctx, uint8_t *out);
     void (*hmac_free)(void *ctx);
 
-    /* ---- AES ----
-     * aes_cbc: CBC without padding; len is a multiple of 16 (0 allowed);
-     * iv is 16 bytes. out may equal in; otherwise no overlap. The core does
-     * PKCS#7 padding and chains the IV across calls. */
-    webcrypto_status (*aes_cbc)(const void *key_state, bool encrypt, const uint8_t iv[16],
-                                const uint8_t *in, size_t len, uint8_t *out);
-    /* aes_ctr: CTR mode, the counter block incremented as a 128-bit
-     * big-endian integer per block. The core guarantees the segment does not
-     * wrap the caller's counter bits (it splits the data where they wrap).
-     * len is any size; out may equal in. */
-    webcrypto_status (*aes_ctr)(const void *key_state, const uint8_t counter[16],
-                                const uint8_t *in, size_t len, uint8_t *out);
-    /* aes_gcm_seal: ciphertext (len bytes) to out, tag (tag_len bytes, one of
-     * 4, 8, 12..16) to tag. iv_len >= 1. out may equal in. */
-    webcrypto_status (*aes_gcm_seal)(const void *key_state, const uint8_t *iv, size_t iv_len,
-                                     const uint8_t *aad, size_t aad_len, const uint8_t *in,
-                                     size_t len, uint8_t *out, uint8_t *tag, size_t tag_len);
-    /* aes_gcm_open: decrypts len bytes to out and checks the tag in constant
-     * time; a mismatch is WEBCRYPTO_ERR_OPERATION. The core wipes out on any
-     * failure, so the backend need not. out may equal in. */
-    webcrypto_status (*aes_gcm_open)(const void *key_state, const uint8_t *iv, size_t iv_len,
-                                     const uint8_t *aad, size_t aad_len, const uint8_t *in,
-                                     size_t len, const uint8_t *tag, size_t tag_len,
-                                     uint8_t *out);
+    /* ---- unauthenticated modes (WC_FAMILY_CIPHER), one shape: a 16-byte
+     * block of state in, no padding, out may equal in (otherwise no overlap):
+     *   WC_CIPHER_AES_CBC  iv is the IV; len is a multiple of 16 (0 allowed).
+     *                      The core does PKCS#7 padding and chains the IV
+     *                      across calls.
+     *   WC_CIPHER_AES_CTR  iv is the counter block, incremented as a 128-bit
+     *                      big-endian integer per block; encrypt is ignored
+     *                      (CTR is its own inverse); len is any size. The
+     *                      core guarantees the segment does not wrap the
+     *                      caller's counter bits (it splits the data there).
+     * kind is the key's member (secret_key_new). ---- */
+    webcrypto_status (*cipher)(const void *key_state, wc_cipher kind, bool encrypt,
+                               const uint8_t iv[16], const uint8_t *in, size_t len, uint8_t *out);
 
-    /* ---- AES-GCM-SIV (RFC 8452): key 16 or 32 bytes, nonce 12 bytes, tag 16
-     * bytes. seal writes len bytes of ciphertext to out and the tag to tag;
-     * open checks the tag in constant time before it releases anything and
-     * returns WEBCRYPTO_ERR_OPERATION on a mismatch (the core wipes out on
-     * failure). out may equal in. NULL if the backend lacks it (and then it
-     * must not report WC_CAP(WEBCRYPTO_ALG_AES_GCM_SIV)). ---- */
-    webcrypto_status (*aes_gcm_siv_seal)(const void *key_state, const uint8_t nonce[12],
-                                         const uint8_t *aad, size_t aad_len, const uint8_t *in,
-                                         size_t len, uint8_t *out, uint8_t tag[16]);
-    webcrypto_status (*aes_gcm_siv_open)(const void *key_state, const uint8_t nonce[12],
-                                         const uint8_t *aad, size_t aad_len, const uint8_t *in,
-                                         size_t len, const uint8_t tag[16], uint8_t *out);
+    /* ---- AEADs (WC_FAMILY_AEAD); kind is the key's member. The core has
+     * checked the sizes per kind:
+     *   WC_AEAD_AES_GCM      nonce_len >= 1; tag_len 4, 8 or 12..16
+     *   WC_AEAD_AES_GCM_SIV  (RFC 8452) nonce_len 12; tag_len 16
+     * aead_seal writes len bytes of ciphertext to out and tag_len bytes of
+     * tag to tag. aead_open checks the tag in constant time, before it
+     * releases any plaintext where the mode allows (GCM-SIV), and returns
+     * WEBCRYPTO_ERR_OPERATION on a mismatch; the core wipes out on any
+     * failure, so the backend need not. out may equal in. A backend reports
+     * WC_CAP() only for the kinds it has. ---- */
+    webcrypto_status (*aead_seal)(const void *key_state, wc_aead kind, const uint8_t *nonce,
+                                  size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                                  const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
+                                  size_t tag_len);
+    webcrypto_status (*aead_open)(const void *key_state, wc_aead kind, const uint8_t *nonce,
+                                  size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                                  const uint8_t *in, size_t len, const uint8_t *tag,
+                                  size_t tag_len, uint8_t *out);
 
-    /* ---- AES-KW (RFC 3394, default IV): len is a multiple of 8 and at least
-     * 16; wrap writes len + 8 bytes, unwrap len - 8 bytes and returns
-     * WEBCRYPTO_ERR_OPERATION when the integrity check fails (the core wipes
-     * out then). out does not overlap in. NULL if the backend lacks AES-KW. ---- */
+    /* ---- AES-KW (WC_FAMILY_KEYWRAP, RFC 3394, default IV): len is a multiple
+     * of 8 and at least 16; wrap writes len + 8 bytes, unwrap len - 8 bytes
+     * and returns WEBCRYPTO_ERR_OPERATION when the integrity check fails (the
+     * core wipes out then). out does not overlap in. NULL if the backend
+     * lacks AES-KW. ---- */
     webcrypto_status (*aes_kw_wrap)(const void *key_state, const uint8_t *in, size_t len,
                                     uint8_t *out);
     webcrypto_status (*aes_kw_unwrap)(const void *key_state, const uint8_t *in, size_t len,
                                       uint8_t *out);
 
     /* ---- asymmetric keys ----
-     * `kind` is the key's algorithm (RSASSA-PKCS1-v1_5, RSA-PSS and RSA-OAEP
-     * share RSA keys; ECDSA and ECDH EC keys). pkey_import is called from
-     * importKey (every format, so also unwrapKey) and for the public half of
-     * a generated pair (f then holds the public members pkey_fields gave for
-     * the private key). On every call the core has checked (pkey.c's
-     * check_fields, after the format's parser) that f has this shape, so
-     * the backend relies on it and checks none of it again:
+     * family is WC_FAMILY_RSA, WC_FAMILY_EC or WC_FAMILY_OKP (the core calls
+     * with no other) and member the key's algorithm in it: a wc_rsa_scheme
+     * (the schemes share RSA keys), a wc_ec_op (ECDSA and ECDH share EC
+     * keys), a wc_okp (which decides the key type: Ed25519, X25519).
+     * pkey_import is called from importKey (every format, so also unwrapKey)
+     * and for the public half of a generated pair (f then holds the public
+     * members pkey_fields gave for the private key). On every call the core
+     * has checked (pkey.c's check_fields, after the format's parser) that f
+     * has this shape, so the backend relies on it and checks none of it again:
      *   RSA   n and e non-NULL, 1..WC_RSA_MAX_MEMBER bytes each (leading
      *         zeros possible); with f->is_private also d, p, q, dp, dq, qi,
      *         each the same. f->oth_count is 0 unless the backend reported
@@ -252,9 +346,9 @@ typedef struct wc_backend_ops {
      *         03, or 1 + 2 fs bytes starting 04 (fs the field size), or
      *         (point empty) f->x and f->y, non-NULL, exactly fs bytes each.
      *         With f->is_private, f->d non-NULL and exactly fs bytes.
-     *   OKP   f->x non-NULL and exactly WC_OKP_KEY_LEN (32) bytes, or, for a
-     *         private key only, empty; with f->is_private, f->d non-NULL and
-     *         exactly 32 bytes.
+     *   OKP   f->x non-NULL and exactly wc_okp_key_len(member) bytes, or,
+     *         for a private key only, empty; with f->is_private, f->d
+     *         non-NULL and exactly wc_okp_key_len(member) bytes.
      * The backend checks the mathematics: coordinates below the field prime
      * and the point on the curve and not infinity (DataError), a private EC
      * scalar in [1, n-1], a given public key matching the private one, an RSA
@@ -265,66 +359,77 @@ typedef struct wc_backend_ops {
      * public key from a private one): pointers into the state, valid while
      * it lives; RSA keys give n and e (non-empty) and, for a private key,
      * the other members, oth included, EC keys always give x and y
-     * of the field size, OKP keys x of 32 bytes (so a generated pair's public
-     * half passes the checks above). */
-    webcrypto_status (*pkey_import)(const void *bctx, webcrypto_algorithm kind,
+     * of the field size, OKP keys x of wc_okp_key_len bytes (so a generated
+     * pair's public half passes the checks above). */
+    webcrypto_status (*pkey_import)(const void *bctx, wc_family family, unsigned member,
                                     const wc_pkey_fields *f, void **state);
-    /* Generates a private key: RSA with modulus_bits (256..16384, a multiple
-     * of 8) and exponent e, whose value is 3 or 65537, big-endian, e.n >= 1
-     * bytes, possibly with leading zero bytes (so e.n is not bounded); EC on
-     * curve (a known curve); OKP. */
-    webcrypto_status (*pkey_generate)(const void *bctx, webcrypto_algorithm kind,
+    /* Generates a private key of family and member (as pkey_import): RSA
+     * with modulus_bits (256..16384, a multiple of 8) and exponent e, whose
+     * value is 3 or 65537, big-endian, e.n >= 1 bytes, possibly with leading
+     * zero bytes (so e.n is not bounded); EC on curve (a known curve); OKP. */
+    webcrypto_status (*pkey_generate)(const void *bctx, wc_family family, unsigned member,
                                       size_t modulus_bits, wc_bytes e,
                                       webcrypto_named_curve curve, void **state);
     webcrypto_status (*pkey_fields)(const void *state, wc_pkey_fields *out);
     void (*pkey_free)(void *state);
 
-    /* RSASSA-PKCS1-v1_5 / RSA-PSS (MGF1 with the same hash, salt_len bytes).
-     * sig has room for the modulus size; *sig_len gets it. verify answers
-     * *valid (a wrong signature is not an error). */
-    webcrypto_status (*rsa_sign)(const void *state, wc_rsa_padding padding,
-                                 webcrypto_algorithm hash, size_t salt_len, const uint8_t *msg,
-                                 size_t len, uint8_t *sig, size_t *sig_len);
-    webcrypto_status (*rsa_verify)(const void *state, wc_rsa_padding padding,
-                                   webcrypto_algorithm hash, size_t salt_len, const uint8_t *msg,
-                                   size_t len, const uint8_t *sig, size_t sig_len, bool *valid);
+    /* RSA signatures: scheme WC_RSA_SCHEME_PKCS1_V1_5 or WC_RSA_SCHEME_PSS
+     * (MGF1 with the same hash, salt_len bytes; 0 for PKCS#1 v1.5). sig has
+     * room for the modulus size; *sig_len gets it. verify answers *valid (a
+     * wrong signature is not an error). */
+    webcrypto_status (*rsa_sign)(const void *state, wc_rsa_scheme scheme, wc_hash hash,
+                                 size_t salt_len, const uint8_t *msg, size_t len, uint8_t *sig,
+                                 size_t *sig_len);
+    webcrypto_status (*rsa_verify)(const void *state, wc_rsa_scheme scheme, wc_hash hash,
+                                   size_t salt_len, const uint8_t *msg, size_t len,
+                                   const uint8_t *sig, size_t sig_len, bool *valid);
     /* RSA-OAEP with MGF1 and the same hash. out has room for the modulus
      * size. Too long a plaintext is OperationError; every decryption failure
      * is OperationError with one message that does not say which check failed. */
-    webcrypto_status (*rsa_oaep_encrypt)(const void *state, webcrypto_algorithm hash,
-                                         const uint8_t *label, size_t label_len,
-                                         const uint8_t *in, size_t len, uint8_t *out,
-                                         size_t *out_len);
-    webcrypto_status (*rsa_oaep_decrypt)(const void *state, webcrypto_algorithm hash,
-                                         const uint8_t *label, size_t label_len,
-                                         const uint8_t *in, size_t len, uint8_t *out,
-                                         size_t *out_len);
+    webcrypto_status (*rsa_oaep_encrypt)(const void *state, wc_hash hash, const uint8_t *label,
+                                         size_t label_len, const uint8_t *in, size_t len,
+                                         uint8_t *out, size_t *out_len);
+    webcrypto_status (*rsa_oaep_decrypt)(const void *state, wc_hash hash, const uint8_t *label,
+                                         size_t label_len, const uint8_t *in, size_t len,
+                                         uint8_t *out, size_t *out_len);
     /* ECDSA with r || s signatures (each the curve's field size, big-endian). */
-    webcrypto_status (*ecdsa_sign)(const void *state, webcrypto_algorithm hash,
-                                   const uint8_t *msg, size_t len, uint8_t *sig, size_t *sig_len);
-    webcrypto_status (*ecdsa_verify)(const void *state, webcrypto_algorithm hash,
-                                     const uint8_t *msg, size_t len, const uint8_t *sig,
-                                     size_t sig_len, bool *valid);
-    /* Ed25519 (RFC 8032, pure): 64-byte signatures. */
-    webcrypto_status (*ed25519_sign)(const void *state, const uint8_t *msg, size_t len,
-                                     uint8_t sig[64]);
-    webcrypto_status (*ed25519_verify)(const void *state, const uint8_t *msg, size_t len,
-                                       const uint8_t *sig, size_t sig_len, bool *valid);
-    /* ECDH (the x coordinate, field-size bytes) and X25519 (32 bytes): the
-     * shared secret of a private and a public key of the same curve. An
-     * all-zero X25519 result is OperationError. */
+    webcrypto_status (*ecdsa_sign)(const void *state, wc_hash hash, const uint8_t *msg,
+                                   size_t len, uint8_t *sig, size_t *sig_len);
+    webcrypto_status (*ecdsa_verify)(const void *state, wc_hash hash, const uint8_t *msg,
+                                     size_t len, const uint8_t *sig, size_t sig_len, bool *valid);
+    /* ECDH: the x coordinate (field-size bytes) of a private and a public key
+     * of the same curve. */
     webcrypto_status (*ecdh)(const void *private_state, const void *public_state, uint8_t *out,
                              size_t *out_len);
-    webcrypto_status (*x25519)(const void *private_state, const void *public_state,
-                               uint8_t out[32]);
 
-    /* ---- KDFs: out_len >= 1 and within the algorithm's limit ---- */
-    webcrypto_status (*hkdf)(const void *bctx, webcrypto_algorithm hash, const uint8_t *ikm,
-                             size_t ikm_len,
+    /* ---- OKP (WC_FAMILY_OKP); kind is the keys' member ----
+     * okp_sign / okp_verify: a signature member (wc_okp_sig_len(kind) > 0;
+     * Ed25519: RFC 8032, pure). sig_cap >= wc_okp_sig_len(kind); *sig_len
+     * gets the length written. verify answers *valid (a wrong signature, of
+     * any length, is not an error). */
+    webcrypto_status (*okp_sign)(const void *state, wc_okp kind, const uint8_t *msg, size_t len,
+                                 uint8_t *sig, size_t sig_cap, size_t *sig_len);
+    webcrypto_status (*okp_verify)(const void *state, wc_okp kind, const uint8_t *msg,
+                                   size_t len, const uint8_t *sig, size_t sig_len, bool *valid);
+    /* okp_derive: a key-agreement member (X25519: RFC 7748): the shared
+     * secret of a private and a public key of kind. out_cap >=
+     * wc_okp_key_len(kind); *out_len gets the length written. The core
+     * refuses an all-zero result (RFC 7748 section 6.1, a small-order public
+     * key) itself, in constant time, so the backend does not check it (it
+     * may fail first, as some libraries do: OperationError). */
+    webcrypto_status (*okp_derive)(const void *private_state, const void *public_state,
+                                   wc_okp kind, uint8_t *out, size_t out_cap, size_t *out_len);
+
+    /* ---- KDFs (WC_FAMILY_KDF): out_len >= 1 and within the algorithm's
+     * limit. Two slots rather than one kdf_derive: their inputs differ (HKDF
+     * takes salt and info, PBKDF2 salt and an iteration count), so one
+     * signature would carry parameters each member ignores; a new KDF with
+     * a shape of its own gets its own slot. ---- */
+    webcrypto_status (*hkdf)(const void *bctx, wc_hash hash, const uint8_t *ikm, size_t ikm_len,
                              const uint8_t *salt, size_t salt_len, const uint8_t *info,
                              size_t info_len, uint8_t *out, size_t out_len);
     /* iterations >= 1 */
-    webcrypto_status (*pbkdf2)(const void *bctx, webcrypto_algorithm hash, const uint8_t *password,
+    webcrypto_status (*pbkdf2)(const void *bctx, wc_hash hash, const uint8_t *password,
                                size_t password_len, const uint8_t *salt, size_t salt_len,
                                uint32_t iterations, uint8_t *out, size_t out_len);
 } wc_backend_ops;
@@ -349,8 +454,11 @@ typedef struct wc_backend_ops {
  * other's version. Bump WC_MODULE_ABI on any change to wc_backend_ops or to
  * the host services (a new member makes the ops size differ anyway, but a
  * changed signature does not). ABI 1 had the entry point
- * webcrypto_backend_module_v1 and no ops size. */
-#define WC_MODULE_ABI 2
+ * webcrypto_backend_module_v1 and no ops size; ABI 2 had slots per
+ * algorithm (ed25519_sign, x25519, aes_gcm_seal, aes_gcm_siv_seal, aes_cbc,
+ * aes_ctr) and hashes as webcrypto_algorithm; ABI 3 has the operations per
+ * family with the member as a parameter. */
+#define WC_MODULE_ABI 3
 #define WC_MODULE_ENTRY "webcrypto_backend_module"
 #define WC_MODULE_ENTRY_V1 "webcrypto_backend_module_v1"
 typedef struct wc_host_api {

@@ -124,7 +124,8 @@ static webcrypto_status ctr_run(const webcrypto_key *key, uint8_t counter[16], s
         size_t blocks = len / AES_BLOCK + (len % AES_BLOCK != 0);
         size_t n = len;
         if ((uint64_t)blocks > room) n = (size_t)room * AES_BLOCK;
-        webcrypto_status st = key->backend->ops->aes_ctr(key->state, counter, in, n, out);
+        webcrypto_status st = key->backend->ops->cipher(key->state, WC_CIPHER_AES_CTR, true,
+                                                        counter, in, n, out);
         if (st != WEBCRYPTO_OK) return st;
         counter_advance(counter, bits, n / AES_BLOCK + (n % AES_BLOCK != 0));
         in += n;
@@ -161,13 +162,14 @@ static webcrypto_status cbc_encrypt(const webcrypto_key *key, const uint8_t iv[1
     if (in == out || full <= CBC_ONE_CALL_MAX) {
         if (in != out && full) memcpy(out, in, full); /* no overlap unless equal */
         memcpy(out + full, last, AES_BLOCK);
-        st = key->backend->ops->aes_cbc(key->state, true, iv, out, full + AES_BLOCK, out);
+        st = key->backend->ops->cipher(key->state, WC_CIPHER_AES_CBC, true, iv, out,
+                                       full + AES_BLOCK, out);
         if (st != WEBCRYPTO_OK && in != out) wc_wipe(out, full + AES_BLOCK); /* the copy */
     } else {
-        st = key->backend->ops->aes_cbc(key->state, true, iv, in, full, out);
+        st = key->backend->ops->cipher(key->state, WC_CIPHER_AES_CBC, true, iv, in, full, out);
         if (st == WEBCRYPTO_OK)
-            st = key->backend->ops->aes_cbc(key->state, true, out + full - AES_BLOCK, last,
-                                            AES_BLOCK, out + full);
+            st = key->backend->ops->cipher(key->state, WC_CIPHER_AES_CBC, true,
+                                           out + full - AES_BLOCK, last, AES_BLOCK, out + full);
     }
     wc_wipe(last, sizeof last);
     return st;
@@ -249,9 +251,9 @@ static webcrypto_status encrypt_checked(const webcrypto_params *alg, const webcr
         if ((uint64_t)data_len > GCM_MAX_BYTES)
             return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM: plaintext too long");
         if (wc_output_check(data_len + tag, out, out_cap, out_len, &st)) return st;
-        st = key->backend->ops->aes_gcm_seal(key->state, alg->iv, alg->iv_len,
-                                             alg->additional_data, alg->additional_data_len,
-                                             data, data_len, out, out + data_len, tag);
+        st = key->backend->ops->aead_seal(key->state, WC_AEAD_AES_GCM, alg->iv, alg->iv_len,
+                                          alg->additional_data, alg->additional_data_len, data,
+                                          data_len, out, out + data_len, tag);
         if (st != WEBCRYPTO_OK) return st;
         *out_len = data_len + tag;
         return WEBCRYPTO_OK;
@@ -261,9 +263,9 @@ static webcrypto_status encrypt_checked(const webcrypto_params *alg, const webcr
         if ((uint64_t)data_len > (UINT64_C(1) << 36))
             return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM-SIV: plaintext too long");
         if (wc_output_check(data_len + 16, out, out_cap, out_len, &st)) return st;
-        st = key->backend->ops->aes_gcm_siv_seal(key->state, alg->iv, alg->additional_data,
-                                                 alg->additional_data_len, data, data_len, out,
-                                                 out + data_len);
+        st = key->backend->ops->aead_seal(key->state, WC_AEAD_AES_GCM_SIV, alg->iv, 12,
+                                          alg->additional_data, alg->additional_data_len, data,
+                                          data_len, out, out + data_len, 16);
         if (st != WEBCRYPTO_OK) return st;
         *out_len = data_len + 16;
         return WEBCRYPTO_OK;
@@ -309,7 +311,8 @@ static webcrypto_status decrypt_checked(const webcrypto_params *alg, const webcr
             /* Room for the padding too: one backend call (see cbc_encrypt);
              * all of it is wiped if the padding is bad, the padding bytes
              * past the plaintext if it is good. */
-            st = key->backend->ops->aes_cbc(key->state, false, alg->iv, data, data_len, out);
+            st = key->backend->ops->cipher(key->state, WC_CIPHER_AES_CBC, false, alg->iv, data,
+                                           data_len, out);
             size_t pad = st == WEBCRYPTO_OK ? pkcs7_pad_len(out + head) : 0;
             if (st == WEBCRYPTO_OK && pad == 0)
                 st = wc_error(WEBCRYPTO_ERR_OPERATION, "AES-CBC: bad padding");
@@ -326,10 +329,12 @@ static webcrypto_status decrypt_checked(const webcrypto_params *alg, const webcr
         uint8_t prev[AES_BLOCK], last_ct[AES_BLOCK], last[AES_BLOCK];
         memcpy(prev, head ? data + head - AES_BLOCK : alg->iv, AES_BLOCK);
         memcpy(last_ct, data + head, AES_BLOCK); /* data may be out */
-        st = head ? key->backend->ops->aes_cbc(key->state, false, alg->iv, data, head, out)
+        st = head ? key->backend->ops->cipher(key->state, WC_CIPHER_AES_CBC, false, alg->iv, data,
+                                              head, out)
                   : WEBCRYPTO_OK;
         if (st == WEBCRYPTO_OK)
-            st = key->backend->ops->aes_cbc(key->state, false, prev, last_ct, AES_BLOCK, last);
+            st = key->backend->ops->cipher(key->state, WC_CIPHER_AES_CBC, false, prev, last_ct,
+                                           AES_BLOCK, last);
         size_t pad = st == WEBCRYPTO_OK ? pkcs7_pad_len(last) : 0;
         if (st == WEBCRYPTO_OK && pad == 0)
             st = wc_error(WEBCRYPTO_ERR_OPERATION, "AES-CBC: bad padding");
@@ -360,9 +365,9 @@ static webcrypto_status decrypt_checked(const webcrypto_params *alg, const webcr
         if ((uint64_t)n > GCM_MAX_BYTES)
             return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM: ciphertext too long");
         if (wc_output_check(n, out, out_cap, out_len, &st)) return st;
-        st = key->backend->ops->aes_gcm_open(key->state, alg->iv, alg->iv_len,
-                                             alg->additional_data, alg->additional_data_len,
-                                             data, n, data + n, tag, out);
+        st = key->backend->ops->aead_open(key->state, WC_AEAD_AES_GCM, alg->iv, alg->iv_len,
+                                          alg->additional_data, alg->additional_data_len, data,
+                                          n, data + n, tag, out);
         if (st != WEBCRYPTO_OK) {
             wc_wipe(out, n); /* no plaintext leaves without a verified tag */
             return st;
@@ -379,9 +384,9 @@ static webcrypto_status decrypt_checked(const webcrypto_params *alg, const webcr
         if ((uint64_t)n > (UINT64_C(1) << 36))
             return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM-SIV: ciphertext too long");
         if (wc_output_check(n, out, out_cap, out_len, &st)) return st;
-        st = key->backend->ops->aes_gcm_siv_open(key->state, alg->iv, alg->additional_data,
-                                                 alg->additional_data_len, data, n, data + n,
-                                                 out);
+        st = key->backend->ops->aead_open(key->state, WC_AEAD_AES_GCM_SIV, alg->iv, 12,
+                                          alg->additional_data, alg->additional_data_len, data,
+                                          n, data + n, 16, out);
         if (st != WEBCRYPTO_OK) {
             wc_wipe(out, n); /* no plaintext leaves without a verified tag */
             return st;
@@ -513,7 +518,8 @@ static webcrypto_status cbc_update(webcrypto_cipher_ctx *ctx, const uint8_t *in,
         in += take;
         len -= take;
         if (ctx->buf_len == AES_BLOCK && (len > 0 || !keep_whole)) {
-            st = ops->aes_cbc(ctx->key->state, ctx->encrypt, ctx->block, ctx->buf, AES_BLOCK, out);
+            st = ops->cipher(ctx->key->state, WC_CIPHER_AES_CBC, ctx->encrypt, ctx->block, ctx->buf,
+                             AES_BLOCK, out);
             if (st != WEBCRYPTO_OK) return st;
             memcpy(ctx->block, ctx->encrypt ? out : ctx->buf, AES_BLOCK);
             written = AES_BLOCK;
@@ -527,7 +533,8 @@ static webcrypto_status cbc_update(webcrypto_cipher_ctx *ctx, const uint8_t *in,
         if (n) {
             uint8_t next_iv[AES_BLOCK];
             memcpy(next_iv, in + n - AES_BLOCK, AES_BLOCK); /* decryption chains on input */
-            st = ops->aes_cbc(ctx->key->state, ctx->encrypt, ctx->block, in, n, out + written);
+            st = ops->cipher(ctx->key->state, WC_CIPHER_AES_CBC, ctx->encrypt, ctx->block, in, n,
+                             out + written);
             if (st != WEBCRYPTO_OK) return st;
             memcpy(ctx->block, ctx->encrypt ? out + written + n - AES_BLOCK : next_iv, AES_BLOCK);
             written += n;
@@ -584,7 +591,8 @@ webcrypto_status webcrypto_cipher_final(webcrypto_cipher_ctx *ctx, uint8_t *out,
     const wc_backend_ops *ops = ctx->key->backend->ops;
     if (ctx->encrypt) {
         memset(ctx->buf + ctx->buf_len, (int)(AES_BLOCK - ctx->buf_len), AES_BLOCK - ctx->buf_len);
-        st = ops->aes_cbc(ctx->key->state, true, ctx->block, ctx->buf, AES_BLOCK, out);
+        st = ops->cipher(ctx->key->state, WC_CIPHER_AES_CBC, true, ctx->block, ctx->buf, AES_BLOCK,
+                         out);
         if (st == WEBCRYPTO_OK) *out_len = AES_BLOCK;
         return st;
     }
@@ -592,7 +600,8 @@ webcrypto_status webcrypto_cipher_final(webcrypto_cipher_ctx *ctx, uint8_t *out,
         return wc_error(WEBCRYPTO_ERR_OPERATION,
                         "AES-CBC: ciphertext must be a non-zero multiple of 16 bytes");
     uint8_t last[AES_BLOCK];
-    st = ops->aes_cbc(ctx->key->state, false, ctx->block, ctx->buf, AES_BLOCK, last);
+    st = ops->cipher(ctx->key->state, WC_CIPHER_AES_CBC, false, ctx->block, ctx->buf, AES_BLOCK,
+                     last);
     size_t pad = st == WEBCRYPTO_OK ? pkcs7_pad_len(last) : 0;
     if (st == WEBCRYPTO_OK && pad == 0) st = wc_error(WEBCRYPTO_ERR_OPERATION, "AES-CBC: bad padding");
     if (st == WEBCRYPTO_OK) {

@@ -164,6 +164,11 @@ wc_rsa_scheme wc_rsa_scheme_of(webcrypto_algorithm alg);
 wc_ec_op wc_ec_op_of(webcrypto_algorithm alg);
 wc_okp wc_okp_of(webcrypto_algorithm alg);
 webcrypto_algorithm wc_hash_alg(wc_hash hash);
+/* The family and member a backend's secret_key_new, pkey_import and
+ * pkey_generate take for a key of alg (HMAC: the member is the key's hash);
+ * false for an algorithm without keys. */
+bool wc_key_family(webcrypto_algorithm alg, webcrypto_algorithm hash, wc_family *family,
+                   unsigned *member);
 
 /* Predicates over the table's families and key types. wc_is_aes: an
  * algorithm of fixed secret key lengths (key_lens; today the AES modes). */

@@ -37,11 +37,13 @@ webcrypto_status wc_derive_bits(const webcrypto_params *alg, const webcrypto_key
                         "output buffer too small: %zu bytes needed, %zu given", n, out_cap);
     if (n == 0) return WEBCRYPTO_OK;
     if (alg->name == WEBCRYPTO_ALG_HKDF)
-        st = key->backend->ops->hkdf(key->backend->bctx, alg->hash, key->secret, key->secret_len, alg->salt,
-                                     alg->salt_len, alg->info, alg->info_len, out, n);
+        st = key->backend->ops->hkdf(key->backend->bctx, wc_hash_of(alg->hash), key->secret,
+                                     key->secret_len, alg->salt, alg->salt_len, alg->info,
+                                     alg->info_len, out, n);
     else
-        st = key->backend->ops->pbkdf2(key->backend->bctx, alg->hash, key->secret, key->secret_len, alg->salt,
-                                       alg->salt_len, alg->iterations, out, n);
+        st = key->backend->ops->pbkdf2(key->backend->bctx, wc_hash_of(alg->hash),
+                                       key->secret, key->secret_len, alg->salt, alg->salt_len,
+                                       alg->iterations, out, n);
     if (st != WEBCRYPTO_OK) wc_wipe(out, n);
     return st;
 }

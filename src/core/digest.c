@@ -30,7 +30,7 @@ webcrypto_status webcrypto_digest(const webcrypto_backend *backend, webcrypto_al
     if (st != WEBCRYPTO_OK) return st;
     size_t n = webcrypto_digest_size(hash);
     if (wc_output_check(n, out, out_cap, out_len, &st)) return st;
-    st = backend->ops->digest(backend->bctx, hash, data, data_len, out);
+    st = backend->ops->digest(backend->bctx, wc_hash_of(hash), data, data_len, out);
     if (st == WEBCRYPTO_OK) *out_len = n;
     return st;
 }
@@ -45,7 +45,7 @@ webcrypto_status webcrypto_digest_init(const webcrypto_backend *backend,
     if (!ctx) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "digest_init: out of memory");
     ctx->backend = backend;
     ctx->hash = hash;
-    st = backend->ops->digest_new(backend->bctx, hash, &ctx->impl);
+    st = backend->ops->digest_new(backend->bctx, wc_hash_of(hash), &ctx->impl);
     if (st != WEBCRYPTO_OK) {
         free(ctx);
         return st;

@@ -25,8 +25,14 @@ webcrypto_status wc_key_new_secret(const webcrypto_backend *backend, webcrypto_a
     key->length_bits = length_bits;
     key->extractable = extractable;
     key->usages = usages;
+    wc_family family = WC_FAMILY_HMAC;
+    unsigned member = 0;
     webcrypto_status st =
-        backend->ops->secret_key_new(backend->bctx, alg, hash, key->secret, len, &key->state);
+        wc_key_family(alg, hash, &family, &member)
+            ? backend->ops->secret_key_new(backend->bctx, family, member, key->secret, len,
+                                           &key->state)
+            : wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "%s has no secret keys",
+                       webcrypto_algorithm_name(alg));
     if (st != WEBCRYPTO_OK) {
         key->state = NULL;
         webcrypto_key_free(key);

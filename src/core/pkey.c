@@ -262,7 +262,13 @@ webcrypto_status wc_pkey_import(const webcrypto_backend *backend, webcrypto_key_
                       "%s cannot import multi-prime RSA keys (%zu primes)", backend->name,
                       f.oth_count + 2);
     void *state = NULL;
-    if (st == WEBCRYPTO_OK) st = backend->ops->pkey_import(backend->bctx, kind, &f, &state);
+    wc_family family = WC_FAMILY_RSA;
+    unsigned member = 0;
+    if (st == WEBCRYPTO_OK && !wc_key_family(kind, WEBCRYPTO_ALG_NONE, &family, &member))
+        st = wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "importKey: %s has no key pairs",
+                      webcrypto_algorithm_name(kind));
+    if (st == WEBCRYPTO_OK)
+        st = backend->ops->pkey_import(backend->bctx, family, member, &f, &state);
     bool is_private = f.is_private;
     wc_wipe(scalar, sizeof scalar);
     wc_jwk_pkey_free(&jwk);
@@ -364,7 +370,12 @@ webcrypto_status webcrypto_generate_key_pair(const webcrypto_backend *backend,
 
     void *state = NULL, *pub_state = NULL;
     wc_bytes e = {alg->public_exponent, alg->public_exponent_len};
-    st = backend->ops->pkey_generate(backend->bctx, alg->name, alg->modulus_length, e,
+    wc_family family = WC_FAMILY_RSA;
+    unsigned member = 0;
+    if (!wc_key_family(alg->name, WEBCRYPTO_ALG_NONE, &family, &member))
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "generateKey: %s has no key pairs",
+                        webcrypto_algorithm_name(alg->name));
+    st = backend->ops->pkey_generate(backend->bctx, family, member, alg->modulus_length, e,
                                      alg->named_curve, &state);
     if (st != WEBCRYPTO_OK) return st;
     /* The public key is imported from the private key's public members. */
@@ -378,7 +389,7 @@ webcrypto_status webcrypto_generate_key_pair(const webcrypto_backend *backend,
         pf.y = f.y;
         st = check_fields(alg->name, &pf);
         if (st == WEBCRYPTO_OK)
-            st = backend->ops->pkey_import(backend->bctx, alg->name, &pf, &pub_state);
+            st = backend->ops->pkey_import(backend->bctx, family, member, &pf, &pub_state);
     }
     if (st != WEBCRYPTO_OK) {
         backend->ops->pkey_free(state);
@@ -419,33 +430,23 @@ webcrypto_status wc_pkey_sign(const webcrypto_params *alg, const webcrypto_key *
     if (wc_output_check(n, out, out_cap, out_len, &st)) return st;
     const wc_backend_ops *ops = key->backend->ops;
     size_t got = n;
-    switch (key->alg) {
-    case WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5:
-        st = ops->rsa_sign(key->state, WC_RSA_PKCS1, key->hash, 0, data, len, out, &got);
-        break;
-    case WEBCRYPTO_ALG_RSA_PSS:
-        st = ops->rsa_sign(key->state, WC_RSA_PSS, key->hash, alg->salt_length, data, len, out,
+    switch (wc_family_of(key->alg)) {
+    case WC_FAMILY_RSA: {
+        /* wc_check_key_op let only a signing scheme's key through. */
+        wc_rsa_scheme scheme = wc_rsa_scheme_of(key->alg);
+        st = ops->rsa_sign(key->state, scheme, wc_hash_of(key->hash),
+                           scheme == WC_RSA_SCHEME_PSS ? alg->salt_length : 0, data, len, out,
                            &got);
         break;
-    case WEBCRYPTO_ALG_ECDSA: st = ops->ecdsa_sign(key->state, alg->hash, data, len, out, &got); break;
-    case WEBCRYPTO_ALG_ED25519: st = ops->ed25519_sign(key->state, data, len, out); break;
+    }
+    case WC_FAMILY_EC:
+        st = ops->ecdsa_sign(key->state, wc_hash_of(alg->hash), data, len, out, &got);
+        break;
+    case WC_FAMILY_OKP:
+        st = ops->okp_sign(key->state, wc_okp_of(key->alg), data, len, out, n, &got);
+        break;
     /* No sign (wc_check_key_op refused them: the table gives them no sign usage). */
-    case WEBCRYPTO_ALG_NONE:
-    case WEBCRYPTO_ALG_SHA_1:
-    case WEBCRYPTO_ALG_SHA_256:
-    case WEBCRYPTO_ALG_SHA_384:
-    case WEBCRYPTO_ALG_SHA_512:
-    case WEBCRYPTO_ALG_HMAC:
-    case WEBCRYPTO_ALG_AES_CBC:
-    case WEBCRYPTO_ALG_AES_CTR:
-    case WEBCRYPTO_ALG_AES_GCM:
-    case WEBCRYPTO_ALG_HKDF:
-    case WEBCRYPTO_ALG_PBKDF2:
-    case WEBCRYPTO_ALG_AES_GCM_SIV:
-    case WEBCRYPTO_ALG_AES_KW:
-    case WEBCRYPTO_ALG_RSA_OAEP:
-    case WEBCRYPTO_ALG_ECDH:
-    case WEBCRYPTO_ALG_X25519:
+    WC_CASE_SECRET_FAMILIES:
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "sign: not supported for this key");
     }
     if (st == WEBCRYPTO_OK) *out_len = got;
@@ -458,34 +459,20 @@ webcrypto_status wc_pkey_verify(const webcrypto_params *alg, const webcrypto_key
     webcrypto_status st = need_type(key, WEBCRYPTO_KEY_PUBLIC, "verify");
     if (st != WEBCRYPTO_OK) return st;
     const wc_backend_ops *ops = key->backend->ops;
-    switch (key->alg) {
-    case WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5:
-        return ops->rsa_verify(key->state, WC_RSA_PKCS1, key->hash, 0, data, len, sig, sig_len,
-                               valid);
-    case WEBCRYPTO_ALG_RSA_PSS:
-        return ops->rsa_verify(key->state, WC_RSA_PSS, key->hash, alg->salt_length, data, len, sig,
+    switch (wc_family_of(key->alg)) {
+    case WC_FAMILY_RSA: {
+        wc_rsa_scheme scheme = wc_rsa_scheme_of(key->alg);
+        return ops->rsa_verify(key->state, scheme, wc_hash_of(key->hash),
+                               scheme == WC_RSA_SCHEME_PSS ? alg->salt_length : 0, data, len, sig,
                                sig_len, valid);
-    case WEBCRYPTO_ALG_ECDSA:
-        return ops->ecdsa_verify(key->state, alg->hash, data, len, sig, sig_len, valid);
-    case WEBCRYPTO_ALG_ED25519:
-        return ops->ed25519_verify(key->state, data, len, sig, sig_len, valid);
+    }
+    case WC_FAMILY_EC:
+        return ops->ecdsa_verify(key->state, wc_hash_of(alg->hash), data, len, sig, sig_len,
+                                 valid);
+    case WC_FAMILY_OKP:
+        return ops->okp_verify(key->state, wc_okp_of(key->alg), data, len, sig, sig_len, valid);
     /* No verify (wc_check_key_op refused them: the table gives them no verify usage). */
-    case WEBCRYPTO_ALG_NONE:
-    case WEBCRYPTO_ALG_SHA_1:
-    case WEBCRYPTO_ALG_SHA_256:
-    case WEBCRYPTO_ALG_SHA_384:
-    case WEBCRYPTO_ALG_SHA_512:
-    case WEBCRYPTO_ALG_HMAC:
-    case WEBCRYPTO_ALG_AES_CBC:
-    case WEBCRYPTO_ALG_AES_CTR:
-    case WEBCRYPTO_ALG_AES_GCM:
-    case WEBCRYPTO_ALG_HKDF:
-    case WEBCRYPTO_ALG_PBKDF2:
-    case WEBCRYPTO_ALG_AES_GCM_SIV:
-    case WEBCRYPTO_ALG_AES_KW:
-    case WEBCRYPTO_ALG_RSA_OAEP:
-    case WEBCRYPTO_ALG_ECDH:
-    case WEBCRYPTO_ALG_X25519:
+    WC_CASE_SECRET_FAMILIES:
         break;
     }
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "verify: not supported for this key");
@@ -502,11 +489,11 @@ webcrypto_status wc_pkey_crypt(bool encrypt, const webcrypto_params *alg, const 
     if (wc_output_check(n, out, out_cap, out_len, &st)) return st;
     size_t got = n;
     if (encrypt)
-        st = key->backend->ops->rsa_oaep_encrypt(key->state, key->hash, alg->label, alg->label_len,
-                                                 data, len, out, &got);
+        st = key->backend->ops->rsa_oaep_encrypt(key->state, wc_hash_of(key->hash),
+                                                 alg->label, alg->label_len, data, len, out, &got);
     else
-        st = key->backend->ops->rsa_oaep_decrypt(key->state, key->hash, alg->label, alg->label_len,
-                                                 data, len, out, &got);
+        st = key->backend->ops->rsa_oaep_decrypt(key->state, wc_hash_of(key->hash),
+                                                 alg->label, alg->label_len, data, len, out, &got);
     if (st != WEBCRYPTO_OK) {
         if (!encrypt) wc_wipe(out, n);
         return st;
@@ -545,8 +532,19 @@ webcrypto_status wc_pkey_derive(const webcrypto_params *alg, const webcrypto_key
     size_t got = full;
     if (key->alg == WEBCRYPTO_ALG_ECDH)
         st = key->backend->ops->ecdh(key->state, peer->state, secret, &got);
-    else
-        st = key->backend->ops->x25519(key->state, peer->state, secret);
+    else {
+        st = key->backend->ops->okp_derive(key->state, peer->state, wc_okp_of(key->alg),
+                                           secret, sizeof secret, &got);
+        /* RFC 7748 section 6.1: an all-zero shared secret means a small-order
+         * public key; refused here for every backend, in constant time. */
+        uint8_t zero[sizeof secret] = {0};
+        if (st == WEBCRYPTO_OK && got != full)
+            st = wc_error(WEBCRYPTO_ERR_OPERATION, "%s: the backend gave %zu bytes, not %zu",
+                          webcrypto_algorithm_name(key->alg), got, full);
+        if (st == WEBCRYPTO_OK && wc_equal_ct(secret, zero, got))
+            st = wc_error(WEBCRYPTO_ERR_OPERATION, "%s: the shared secret is all zeros (the "
+                          "public key has small order)", webcrypto_algorithm_name(key->alg));
+    }
     if (st == WEBCRYPTO_OK && n) {
         memcpy(out, secret, n);
         if (length_bits != WEBCRYPTO_LENGTH_FULL && length_bits % 8)

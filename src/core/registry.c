@@ -112,6 +112,41 @@ static void backend_failed_locked(webcrypto_backend *b, webcrypto_status st) {
     atomic_store_explicit(&b->state, 2, memory_order_release);
 }
 
+/* The capability bits whose operations the table has (backend.h: an op a
+ * backend lacks is NULL): init's bits are masked with these, so a NULL op
+ * makes its algorithms NotSupportedError and the core never calls it. Bits
+ * not listed here (feature bits such as WC_CAP_RSA_MULTI_PRIME) pass. */
+static uint64_t caps_with_ops(const wc_backend_ops *o) {
+    uint64_t known = 0, have = 0;
+#define NEEDS(bits, ops_present)                                                           \
+    do {                                                                                   \
+        known |= (bits);                                                                   \
+        if (ops_present) have |= (bits);                                                   \
+    } while (0)
+    bool secret = o->secret_key_new && o->secret_key_free;
+    bool pkey = o->pkey_import && o->pkey_generate && o->pkey_fields && o->pkey_free;
+    NEEDS(WC_CAP(WEBCRYPTO_ALG_SHA_1) | WC_CAP(WEBCRYPTO_ALG_SHA_256) |
+              WC_CAP(WEBCRYPTO_ALG_SHA_384) | WC_CAP(WEBCRYPTO_ALG_SHA_512),
+          o->digest && o->digest_new && o->digest_update && o->digest_final && o->digest_free);
+    NEEDS(WC_CAP(WEBCRYPTO_ALG_HMAC), secret && o->hmac && o->hmac_new && o->hmac_update &&
+                                          o->hmac_final && o->hmac_free);
+    NEEDS(WC_CAP(WEBCRYPTO_ALG_AES_CBC) | WC_CAP(WEBCRYPTO_ALG_AES_CTR), secret && o->cipher);
+    NEEDS(WC_CAP(WEBCRYPTO_ALG_AES_GCM) | WC_CAP(WEBCRYPTO_ALG_AES_GCM_SIV),
+          secret && o->aead_seal && o->aead_open);
+    NEEDS(WC_CAP(WEBCRYPTO_ALG_AES_KW), secret && o->aes_kw_wrap && o->aes_kw_unwrap);
+    NEEDS(WC_CAP(WEBCRYPTO_ALG_HKDF), secret && o->hkdf);
+    NEEDS(WC_CAP(WEBCRYPTO_ALG_PBKDF2), secret && o->pbkdf2);
+    NEEDS(WC_CAP(WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5) | WC_CAP(WEBCRYPTO_ALG_RSA_PSS),
+          pkey && o->rsa_sign && o->rsa_verify);
+    NEEDS(WC_CAP(WEBCRYPTO_ALG_RSA_OAEP), pkey && o->rsa_oaep_encrypt && o->rsa_oaep_decrypt);
+    NEEDS(WC_CAP(WEBCRYPTO_ALG_ECDSA), pkey && o->ecdsa_sign && o->ecdsa_verify);
+    NEEDS(WC_CAP(WEBCRYPTO_ALG_ECDH), pkey && o->ecdh);
+    NEEDS(WC_CAP(WEBCRYPTO_ALG_ED25519), pkey && o->okp_sign && o->okp_verify);
+    NEEDS(WC_CAP(WEBCRYPTO_ALG_X25519), pkey && o->okp_derive);
+#undef NEEDS
+    return have | ~known;
+}
+
 /* Loads (modules) and initialises b, with the registry's lock held; the
  * outcome is in b->state (1 ready, 2 failed). */
 static void backend_init_locked(webcrypto_backend *b) {
@@ -123,7 +158,7 @@ static void backend_init_locked(webcrypto_backend *b) {
         backend_failed_locked(b, st);
         return;
     }
-    b->caps = caps;
+    b->caps = caps & caps_with_ops(b->ops);
     b->description = desc ? desc : b->name;
     b->init_status = st;
     atomic_store_explicit(&b->state, 1, memory_order_release);

@@ -84,68 +84,56 @@ typedef union hash_state {
     SHA512_CTX sha512; /* SHA-384 too */
 } hash_state;
 
-/* Digest and block sizes of SHA_1..SHA_512; 0 for anything else. */
-static size_t hash_size(webcrypto_algorithm hash) {
+/* Block sizes (digest sizes: wc_hash_size, 0 for no hash). */
+static size_t hash_block(wc_hash hash) {
+    return hash == WC_HASH_SHA_384 || hash == WC_HASH_SHA_512 ? 128 : 64;
+}
+
+static const EVP_MD *hash_md(wc_hash hash) {
     switch (hash) {
-    case WEBCRYPTO_ALG_SHA_1: return SHA_DIGEST_LENGTH;
-    case WEBCRYPTO_ALG_SHA_256: return SHA256_DIGEST_LENGTH;
-    case WEBCRYPTO_ALG_SHA_384: return SHA384_DIGEST_LENGTH;
-    case WEBCRYPTO_ALG_SHA_512: return SHA512_DIGEST_LENGTH;
-    default: return 0;
+    case WC_HASH_SHA_1: return EVP_sha1();
+    case WC_HASH_SHA_256: return EVP_sha256();
+    case WC_HASH_SHA_384: return EVP_sha384();
+    case WC_HASH_SHA_512: return EVP_sha512();
+    case WC_HASH_COUNT: break;
     }
+    return NULL;
 }
 
-static size_t hash_block(webcrypto_algorithm hash) {
-    return hash == WEBCRYPTO_ALG_SHA_384 || hash == WEBCRYPTO_ALG_SHA_512 ? 128 : 64;
-}
-
-static const EVP_MD *hash_md(webcrypto_algorithm hash) {
-    switch (hash) {
-    case WEBCRYPTO_ALG_SHA_1: return EVP_sha1();
-    case WEBCRYPTO_ALG_SHA_256: return EVP_sha256();
-    case WEBCRYPTO_ALG_SHA_384: return EVP_sha384();
-    case WEBCRYPTO_ALG_SHA_512: return EVP_sha512();
-    default: return NULL;
-    }
-}
-
-/* A module links only util.c and module_shim.c of the core, so it cannot call
- * webcrypto_algorithm_name(): messages give the algorithm's number. */
-static webcrypto_status hash_unavailable(webcrypto_algorithm hash) {
-    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL backend: no hash (algorithm %d)",
-                    (int)hash);
-}
 
 /* These return BoringSSL's status (always 1 in this version; checked anyway). */
-static int hash_init(webcrypto_algorithm hash, hash_state *s) {
+static int hash_init(wc_hash hash, hash_state *s) {
     switch (hash) {
-    case WEBCRYPTO_ALG_SHA_1: return SHA1_Init(&s->sha1);
-    case WEBCRYPTO_ALG_SHA_256: return SHA256_Init(&s->sha256);
-    case WEBCRYPTO_ALG_SHA_384: return SHA384_Init(&s->sha512);
-    case WEBCRYPTO_ALG_SHA_512: return SHA512_Init(&s->sha512);
-    default: return 0;
+    case WC_HASH_SHA_1: return SHA1_Init(&s->sha1);
+    case WC_HASH_SHA_256: return SHA256_Init(&s->sha256);
+    case WC_HASH_SHA_384: return SHA384_Init(&s->sha512);
+    case WC_HASH_SHA_512: return SHA512_Init(&s->sha512);
+    case WC_HASH_COUNT: break;
     }
+    return 0;
 }
 
-static int hash_update(webcrypto_algorithm hash, hash_state *s, const uint8_t *in, size_t len) {
+static int hash_update(wc_hash hash, hash_state *s, const uint8_t *in, size_t len) {
     if (len == 0) return 1;
     switch (hash) {
-    case WEBCRYPTO_ALG_SHA_1: return SHA1_Update(&s->sha1, in, len);
-    case WEBCRYPTO_ALG_SHA_256: return SHA256_Update(&s->sha256, in, len);
-    case WEBCRYPTO_ALG_SHA_384: return SHA384_Update(&s->sha512, in, len);
-    case WEBCRYPTO_ALG_SHA_512: return SHA512_Update(&s->sha512, in, len);
-    default: return 0;
+    case WC_HASH_SHA_1: return SHA1_Update(&s->sha1, in, len);
+    case WC_HASH_SHA_256: return SHA256_Update(&s->sha256, in, len);
+    case WC_HASH_SHA_384: return SHA384_Update(&s->sha512, in, len);
+    case WC_HASH_SHA_512: return SHA512_Update(&s->sha512, in, len);
+    case WC_HASH_COUNT: break;
     }
+    return 0;
 }
 
-static int hash_final(webcrypto_algorithm hash, hash_state *s, uint8_t *out) {
+static int hash_final(wc_hash hash, hash_state *s, uint8_t *out) {
     switch (hash) {
-    case WEBCRYPTO_ALG_SHA_1: return SHA1_Final(out, &s->sha1);
-    case WEBCRYPTO_ALG_SHA_256: return SHA256_Final(out, &s->sha256);
-    case WEBCRYPTO_ALG_SHA_384: return SHA384_Final(out, &s->sha512);
-    case WEBCRYPTO_ALG_SHA_512: return SHA512_Final(out, &s->sha512);
-    default: return 0;
+    case WC_HASH_SHA_1: return SHA1_Final(out, &s->sha1);
+    case WC_HASH_SHA_256: return SHA256_Final(out, &s->sha256);
+    case WC_HASH_SHA_384: return SHA384_Final(out, &s->sha512);
+    case WC_HASH_SHA_512: return SHA512_Final(out, &s->sha512);
+    case WC_HASH_COUNT: break;
     }
+    return 0;
 }
 
 /* ---- init ---- */
@@ -191,23 +179,23 @@ static webcrypto_status bssl_random_bytes(const void *bctx, uint8_t *out, size_t
 /* ---- digest ---- */
 
 typedef struct digest_ctx {
-    webcrypto_algorithm hash;
+    wc_hash hash;
     hash_state st;
 } digest_ctx;
 
-static webcrypto_status bssl_digest(const void *bctx, webcrypto_algorithm hash,
+static webcrypto_status bssl_digest(const void *bctx, wc_hash hash,
                                     const uint8_t *in, size_t len, uint8_t *out) {
     (void)bctx;
     hash_state s;
-    if (hash_size(hash) == 0) return hash_unavailable(hash);
+    if (wc_hash_size(hash) == 0) return wc_hash_unavailable("BoringSSL", hash);
     int ok = hash_init(hash, &s) && hash_update(hash, &s, in, len) && hash_final(hash, &s, out);
     wc_wipe(&s, sizeof s); /* the input may be secret */
     return ok ? WEBCRYPTO_OK : bssl_fail("digest");
 }
 
-static webcrypto_status bssl_digest_new(const void *bctx, webcrypto_algorithm hash, void **ctx) {
+static webcrypto_status bssl_digest_new(const void *bctx, wc_hash hash, void **ctx) {
     (void)bctx;
-    if (hash_size(hash) == 0) return hash_unavailable(hash);
+    if (wc_hash_size(hash) == 0) return wc_hash_unavailable("BoringSSL", hash);
     digest_ctx *d = malloc(sizeof *d);
     if (!d) return out_of_memory();
     d->hash = hash;
@@ -238,15 +226,15 @@ static void bssl_digest_free(void *ctx) {
 /* ---- secret key state ---- */
 
 typedef struct hmac_key {
-    webcrypto_algorithm alg; /* WEBCRYPTO_ALG_HMAC; first member of every state */
-    webcrypto_algorithm hash;
+    wc_family family; /* WC_FAMILY_HMAC; first member of every state */
+    wc_hash hash;
     size_t md_size;
     hash_state inner; /* has absorbed K0 ^ ipad */
     hash_state outer; /* has absorbed K0 ^ opad */
 } hmac_key;
 
 typedef struct aes_key {
-    webcrypto_algorithm alg; /* AES_CBC, AES_CTR, AES_GCM, AES_GCM_SIV or AES_KW */
+    wc_family family;        /* CIPHER, AEAD or KEYWRAP; first */
     AES_KEY enc;             /* CBC, CTR, KW */
     AES_KEY dec;             /* CBC, KW */
     bool have_aead;
@@ -256,13 +244,13 @@ typedef struct aes_key {
     uint8_t key[32];         /* GCM: for that context */
 } aes_key;
 
-static webcrypto_status hmac_key_new(webcrypto_algorithm hash, const uint8_t *key,
+static webcrypto_status hmac_key_new(wc_hash hash, const uint8_t *key,
                                      size_t key_len, void **state) {
-    size_t size = hash_size(hash), block = hash_block(hash);
-    if (size == 0) return hash_unavailable(hash);
+    size_t size = wc_hash_size(hash), block = hash_block(hash);
+    if (size == 0) return wc_hash_unavailable("BoringSSL", hash);
     hmac_key *s = calloc(1, sizeof *s);
     if (!s) return out_of_memory();
-    s->alg = WEBCRYPTO_ALG_HMAC;
+    s->family = WC_FAMILY_HMAC;
     s->hash = hash;
     s->md_size = size;
 
@@ -304,22 +292,19 @@ static void aes_key_free(aes_key *s) {
     free(s);
 }
 
-static webcrypto_status aes_key_new(webcrypto_algorithm alg, const uint8_t *key, size_t key_len,
-                                    void **state) {
-    aes_key *s = calloc(1, sizeof *s);
-    if (!s) return out_of_memory();
-    s->alg = alg;
-    webcrypto_status st = WEBCRYPTO_OK;
+/* The AES schedules of CBC, CTR (encryption only) and KW. */
+static webcrypto_status aes_schedules(aes_key *s, const uint8_t *key, size_t key_len, bool dec) {
     unsigned bits = (unsigned)key_len * 8;
-    switch (alg) {
-    case WEBCRYPTO_ALG_AES_CBC:
-    case WEBCRYPTO_ALG_AES_CTR:
-    case WEBCRYPTO_ALG_AES_KW:
-        if (AES_set_encrypt_key(key, bits, &s->enc) != 0 ||
-            (alg != WEBCRYPTO_ALG_AES_CTR && AES_set_decrypt_key(key, bits, &s->dec) != 0))
-            st = wc_error(WEBCRYPTO_ERR_OPERATION, "BoringSSL: AES key schedule failed");
-        break;
-    case WEBCRYPTO_ALG_AES_GCM:
+    if (AES_set_encrypt_key(key, bits, &s->enc) != 0 ||
+        (dec && AES_set_decrypt_key(key, bits, &s->dec) != 0))
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "BoringSSL: AES key schedule failed");
+    return WEBCRYPTO_OK;
+}
+
+static webcrypto_status aead_key(aes_key *s, wc_aead kind, const uint8_t *key, size_t key_len) {
+    webcrypto_status st = WEBCRYPTO_OK;
+    switch (kind) {
+    case WC_AEAD_AES_GCM:
         s->gcm = gcm_aead(key_len);
         memcpy(s->key, key, key_len);
         s->key_len = key_len;
@@ -328,7 +313,7 @@ static webcrypto_status aes_key_new(webcrypto_algorithm alg, const uint8_t *key,
         else
             s->have_aead = true;
         break;
-    case WEBCRYPTO_ALG_AES_GCM_SIV: {
+    case WC_AEAD_AES_GCM_SIV: {
         const EVP_AEAD *a = key_len == 16 ? EVP_aead_aes_128_gcm_siv() : EVP_aead_aes_256_gcm_siv();
         if (EVP_AEAD_CTX_init(&s->aead, a, key, key_len, EVP_AEAD_DEFAULT_TAG_LENGTH, NULL) != 1)
             st = bssl_fail("EVP_AEAD_CTX_init (AES-GCM-SIV)");
@@ -336,9 +321,24 @@ static webcrypto_status aes_key_new(webcrypto_algorithm alg, const uint8_t *key,
             s->have_aead = true;
         break;
     }
-    default:
-        st = wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL backend: no AES mode %d", (int)alg);
+    case WC_AEAD_COUNT:
+        st = wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL backend: no such AEAD");
+        break;
     }
+    return st;
+}
+
+/* CIPHER, AEAD and KEYWRAP keys (secret_key_new). */
+static webcrypto_status aes_key_new(wc_family family, unsigned member, const uint8_t *key,
+                                    size_t key_len, void **state) {
+    aes_key *s = calloc(1, sizeof *s);
+    if (!s) return out_of_memory();
+    s->family = family;
+    webcrypto_status st =
+        family == WC_FAMILY_AEAD
+            ? aead_key(s, (wc_aead)member, key, key_len)
+            : aes_schedules(s, key, key_len,
+                            !(family == WC_FAMILY_CIPHER && member == WC_CIPHER_AES_CTR));
     if (st != WEBCRYPTO_OK) {
         aes_key_free(s);
         return st;
@@ -347,30 +347,30 @@ static webcrypto_status aes_key_new(webcrypto_algorithm alg, const uint8_t *key,
     return WEBCRYPTO_OK;
 }
 
-static webcrypto_status bssl_secret_key_new(const void *bctx, webcrypto_algorithm alg,
-                                            webcrypto_algorithm hash, const uint8_t *key,
-                                            size_t key_len, void **state) {
+static webcrypto_status bssl_secret_key_new(const void *bctx, wc_family family,
+                                            unsigned member, const uint8_t *key, size_t key_len,
+                                            void **state) {
     (void)bctx;
-    switch (alg) {
-    case WEBCRYPTO_ALG_HMAC: return hmac_key_new(hash, NONNULL(key, key_len), key_len, state);
-    case WEBCRYPTO_ALG_AES_CBC:
-    case WEBCRYPTO_ALG_AES_CTR:
-    case WEBCRYPTO_ALG_AES_GCM:
-    case WEBCRYPTO_ALG_AES_GCM_SIV:
-    case WEBCRYPTO_ALG_AES_KW: return aes_key_new(alg, key, key_len, state);
-    case WEBCRYPTO_ALG_HKDF:
-    case WEBCRYPTO_ALG_PBKDF2: /* the KDFs read the core's copy of the key */
+    switch (family) {
+    case WC_FAMILY_HMAC:
+        return hmac_key_new((wc_hash)member, NONNULL(key, key_len), key_len, state);
+    case WC_FAMILY_CIPHER:
+    case WC_FAMILY_AEAD:
+    case WC_FAMILY_KEYWRAP: return aes_key_new(family, member, key, key_len, state);
+    case WC_FAMILY_KDF: /* the KDFs read the core's copy of the key */
         *state = NULL;
         return WEBCRYPTO_OK;
-    default:
-        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
-                        "BoringSSL backend: no secret keys for algorithm %d", (int)alg);
+    case WC_FAMILY_DIGEST:
+    case WC_FAMILY_RSA:
+    case WC_FAMILY_EC:
+    case WC_FAMILY_OKP: break;
     }
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL backend: no such secret key");
 }
 
 static void bssl_secret_key_free(void *state) {
     if (!state) return;
-    if (*(const webcrypto_algorithm *)state == WEBCRYPTO_ALG_HMAC) {
+    if (*(const wc_family *)state == WC_FAMILY_HMAC) {
         wc_wipe(state, sizeof(hmac_key));
         free(state);
     } else {
@@ -510,6 +510,17 @@ static webcrypto_status bssl_aes_gcm_open(const void *key_state, const uint8_t *
     return ok == 1 ? WEBCRYPTO_OK : gcm_tag_mismatch();
 }
 
+static webcrypto_status bssl_cipher(const void *key_state, wc_cipher kind, bool encrypt,
+                                   const uint8_t iv[16], const uint8_t *in, size_t len,
+                                   uint8_t *out) {
+    switch (kind) {
+    case WC_CIPHER_AES_CBC: return bssl_aes_cbc(key_state, encrypt, iv, in, len, out);
+    case WC_CIPHER_AES_CTR: return bssl_aes_ctr(key_state, iv, in, len, out);
+    case WC_CIPHER_COUNT: break;
+    }
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL backend: no such cipher mode");
+}
+
 /* ---- AES-GCM-SIV ---- */
 
 static webcrypto_status bssl_aes_gcm_siv_seal(const void *key_state, const uint8_t nonce[12],
@@ -559,6 +570,36 @@ static webcrypto_status bssl_aes_gcm_siv_open(const void *key_state, const uint8
     return WEBCRYPTO_OK;
 }
 
+static webcrypto_status bssl_aead_seal(const void *key_state, wc_aead kind, const uint8_t *nonce,
+                                      size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                                      const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
+                                      size_t tag_len) {
+    switch (kind) {
+    case WC_AEAD_AES_GCM:
+        return bssl_aes_gcm_seal(key_state, nonce, nonce_len, aad, aad_len, in, len, out, tag,
+                                 tag_len);
+    case WC_AEAD_AES_GCM_SIV: /* nonce 12, tag 16 bytes: the core's */
+        return bssl_aes_gcm_siv_seal(key_state, nonce, aad, aad_len, in, len, out, tag);
+    case WC_AEAD_COUNT: break;
+    }
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL backend: no such AEAD");
+}
+
+static webcrypto_status bssl_aead_open(const void *key_state, wc_aead kind, const uint8_t *nonce,
+                                      size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                                      const uint8_t *in, size_t len, const uint8_t *tag,
+                                      size_t tag_len, uint8_t *out) {
+    switch (kind) {
+    case WC_AEAD_AES_GCM:
+        return bssl_aes_gcm_open(key_state, nonce, nonce_len, aad, aad_len, in, len, tag,
+                                 tag_len, out);
+    case WC_AEAD_AES_GCM_SIV:
+        return bssl_aes_gcm_siv_open(key_state, nonce, aad, aad_len, in, len, tag, out);
+    case WC_AEAD_COUNT: break;
+    }
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL backend: no such AEAD");
+}
+
 /* ---- AES-KW (RFC 3394) ---- */
 
 static webcrypto_status bssl_aes_kw_wrap(const void *key_state, const uint8_t *in, size_t len,
@@ -587,13 +628,13 @@ static webcrypto_status bssl_aes_kw_unwrap(const void *key_state, const uint8_t 
 
 /* ---- KDFs ---- */
 
-static webcrypto_status bssl_hkdf(const void *bctx, webcrypto_algorithm hash, const uint8_t *ikm,
+static webcrypto_status bssl_hkdf(const void *bctx, wc_hash hash, const uint8_t *ikm,
                                   size_t ikm_len, const uint8_t *salt, size_t salt_len,
                                   const uint8_t *info, size_t info_len, uint8_t *out,
                                   size_t out_len) {
     (void)bctx;
     const EVP_MD *md = hash_md(hash);
-    if (!md) return hash_unavailable(hash);
+    if (!md) return wc_hash_unavailable("BoringSSL", hash);
     /* An empty salt means HashLen zero bytes (RFC 5869), which is what
      * HMAC with an empty key computes. */
     if (HKDF(out, out_len, md, NONNULL(ikm, ikm_len), ikm_len, NONNULL(salt, salt_len), salt_len,
@@ -602,13 +643,13 @@ static webcrypto_status bssl_hkdf(const void *bctx, webcrypto_algorithm hash, co
     return WEBCRYPTO_OK;
 }
 
-static webcrypto_status bssl_pbkdf2(const void *bctx, webcrypto_algorithm hash,
+static webcrypto_status bssl_pbkdf2(const void *bctx, wc_hash hash,
                                     const uint8_t *password, size_t password_len,
                                     const uint8_t *salt, size_t salt_len, uint32_t iterations,
                                     uint8_t *out, size_t out_len) {
     (void)bctx;
     const EVP_MD *md = hash_md(hash);
-    if (!md) return hash_unavailable(hash);
+    if (!md) return wc_hash_unavailable("BoringSSL", hash);
     if (PKCS5_PBKDF2_HMAC((const char *)NONNULL(password, password_len), password_len,
                           NONNULL(salt, salt_len), salt_len, iterations, md, out_len,
                           out) != 1)
@@ -632,12 +673,9 @@ const wc_backend_ops wc_backend_boringssl = {
     .hmac_update = bssl_hmac_update,
     .hmac_final = bssl_hmac_final,
     .hmac_free = bssl_hmac_free,
-    .aes_cbc = bssl_aes_cbc,
-    .aes_ctr = bssl_aes_ctr,
-    .aes_gcm_seal = bssl_aes_gcm_seal,
-    .aes_gcm_open = bssl_aes_gcm_open,
-    .aes_gcm_siv_seal = bssl_aes_gcm_siv_seal,
-    .aes_gcm_siv_open = bssl_aes_gcm_siv_open,
+    .cipher = bssl_cipher,
+    .aead_seal = bssl_aead_seal,
+    .aead_open = bssl_aead_open,
     .aes_kw_wrap = bssl_aes_kw_wrap,
     .aes_kw_unwrap = bssl_aes_kw_unwrap,
     .pkey_import = wc_bssl_pkey_import,
@@ -650,10 +688,10 @@ const wc_backend_ops wc_backend_boringssl = {
     .rsa_oaep_decrypt = wc_bssl_rsa_oaep_decrypt,
     .ecdsa_sign = wc_bssl_ecdsa_sign,
     .ecdsa_verify = wc_bssl_ecdsa_verify,
-    .ed25519_sign = wc_bssl_ed25519_sign,
-    .ed25519_verify = wc_bssl_ed25519_verify,
     .ecdh = wc_bssl_ecdh,
-    .x25519 = wc_bssl_x25519,
+    .okp_sign = wc_bssl_okp_sign,
+    .okp_verify = wc_bssl_okp_verify,
+    .okp_derive = wc_bssl_okp_derive,
     .hkdf = bssl_hkdf,
     .pbkdf2 = bssl_pbkdf2,
 };

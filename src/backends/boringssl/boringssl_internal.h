@@ -15,40 +15,40 @@ webcrypto_status wc_bssl_fail(const char *what);
  * algorithms that work. */
 uint64_t wc_bssl_pkey_init(void);
 
-webcrypto_status wc_bssl_pkey_import(const void *bctx, webcrypto_algorithm kind,
+webcrypto_status wc_bssl_pkey_import(const void *bctx, wc_family family, unsigned member,
                                      const wc_pkey_fields *f, void **state);
-webcrypto_status wc_bssl_pkey_generate(const void *bctx, webcrypto_algorithm kind,
+webcrypto_status wc_bssl_pkey_generate(const void *bctx, wc_family family, unsigned member,
                                        size_t modulus_bits, wc_bytes e,
                                        webcrypto_named_curve curve, void **state);
 webcrypto_status wc_bssl_pkey_fields(const void *state, wc_pkey_fields *out);
 void wc_bssl_pkey_free(void *state);
-webcrypto_status wc_bssl_rsa_sign(const void *state, wc_rsa_padding padding,
-                                  webcrypto_algorithm hash, size_t salt_len, const uint8_t *msg,
+webcrypto_status wc_bssl_rsa_sign(const void *state, wc_rsa_scheme scheme,
+                                  wc_hash hash, size_t salt_len, const uint8_t *msg,
                                   size_t len, uint8_t *sig, size_t *sig_len);
-webcrypto_status wc_bssl_rsa_verify(const void *state, wc_rsa_padding padding,
-                                    webcrypto_algorithm hash, size_t salt_len, const uint8_t *msg,
+webcrypto_status wc_bssl_rsa_verify(const void *state, wc_rsa_scheme scheme,
+                                    wc_hash hash, size_t salt_len, const uint8_t *msg,
                                     size_t len, const uint8_t *sig, size_t sig_len, bool *valid);
-webcrypto_status wc_bssl_rsa_oaep_encrypt(const void *state, webcrypto_algorithm hash,
+webcrypto_status wc_bssl_rsa_oaep_encrypt(const void *state, wc_hash hash,
                                           const uint8_t *label, size_t label_len,
                                           const uint8_t *in, size_t len, uint8_t *out,
                                           size_t *out_len);
-webcrypto_status wc_bssl_rsa_oaep_decrypt(const void *state, webcrypto_algorithm hash,
+webcrypto_status wc_bssl_rsa_oaep_decrypt(const void *state, wc_hash hash,
                                           const uint8_t *label, size_t label_len,
                                           const uint8_t *in, size_t len, uint8_t *out,
                                           size_t *out_len);
-webcrypto_status wc_bssl_ecdsa_sign(const void *state, webcrypto_algorithm hash,
+webcrypto_status wc_bssl_ecdsa_sign(const void *state, wc_hash hash,
                                     const uint8_t *msg, size_t len, uint8_t *sig,
                                     size_t *sig_len);
-webcrypto_status wc_bssl_ecdsa_verify(const void *state, webcrypto_algorithm hash,
+webcrypto_status wc_bssl_ecdsa_verify(const void *state, wc_hash hash,
                                       const uint8_t *msg, size_t len, const uint8_t *sig,
                                       size_t sig_len, bool *valid);
-webcrypto_status wc_bssl_ed25519_sign(const void *state, const uint8_t *msg, size_t len,
-                                      uint8_t sig[64]);
-webcrypto_status wc_bssl_ed25519_verify(const void *state, const uint8_t *msg, size_t len,
-                                        const uint8_t *sig, size_t sig_len, bool *valid);
 webcrypto_status wc_bssl_ecdh(const void *private_state, const void *public_state,
                               uint8_t *out, size_t *out_len);
-webcrypto_status wc_bssl_x25519(const void *private_state, const void *public_state,
-                                uint8_t out[32]);
+webcrypto_status wc_bssl_okp_sign(const void *state, wc_okp kind, const uint8_t *msg, size_t len,
+                                  uint8_t *sig, size_t sig_cap, size_t *sig_len);
+webcrypto_status wc_bssl_okp_verify(const void *state, wc_okp kind, const uint8_t *msg,
+                                    size_t len, const uint8_t *sig, size_t sig_len, bool *valid);
+webcrypto_status wc_bssl_okp_derive(const void *private_state, const void *public_state,
+                                    wc_okp kind, uint8_t *out, size_t out_cap, size_t *out_len);
 
 #endif /* WEBCRYPTO_BORINGSSL_INTERNAL_H */

@@ -94,36 +94,14 @@ typedef struct pkey_state {
     size_t mem_len;
 } pkey_state;
 
-static key_type type_of(webcrypto_algorithm kind) {
-    switch (kind) {
-    case WEBCRYPTO_ALG_ECDSA:
-    case WEBCRYPTO_ALG_ECDH: return KT_EC;
-    case WEBCRYPTO_ALG_ED25519: return KT_ED25519;
-    case WEBCRYPTO_ALG_X25519: return KT_X25519;
-    default: return KT_RSA;
-    }
-}
-
-static bool is_asym(webcrypto_algorithm kind) {
-    return kind >= WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5 && kind <= WEBCRYPTO_ALG_X25519;
-}
-
 /* ---- errors ---- */
 
 /* wc_bssl_fail's message, but DataError (a bad key rather than a failure). */
-static webcrypto_status data_fail(const char *what) {
-    webcrypto_status st = wc_bssl_fail(what);
-    return st == WEBCRYPTO_ERR_NO_MEMORY ? st : WEBCRYPTO_ERR_DATA;
-}
+#define data_fail(what) wc_as_data_error(wc_bssl_fail(what))
 
 static webcrypto_status no_memory(const char *what) {
     ERR_clear_error();
     return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "BoringSSL: out of memory (%s)", what);
-}
-
-static webcrypto_status hash_unavailable(webcrypto_algorithm hash) {
-    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL backend: no hash (algorithm %d)",
-                    (int)hash);
 }
 
 /* ---- RSA-OAEP and EC points: the code shared with the openssl backend ---- */
@@ -145,25 +123,27 @@ typedef struct hash_info {
     size_t len;
 } hash_info;
 
-static bool hash_of(webcrypto_algorithm hash, hash_info *h) {
+static bool hash_of(wc_hash hash, hash_info *h) {
+    *h = (hash_info){NULL, 0, 0};
     switch (hash) {
-    case WEBCRYPTO_ALG_SHA_1: *h = (hash_info){EVP_sha1(), NID_sha1, 20}; break;
-    case WEBCRYPTO_ALG_SHA_256: *h = (hash_info){EVP_sha256(), NID_sha256, 32}; break;
-    case WEBCRYPTO_ALG_SHA_384: *h = (hash_info){EVP_sha384(), NID_sha384, 48}; break;
-    case WEBCRYPTO_ALG_SHA_512: *h = (hash_info){EVP_sha512(), NID_sha512, 64}; break;
-    default: return false;
+    case WC_HASH_SHA_1: *h = (hash_info){EVP_sha1(), NID_sha1, 20}; break;
+    case WC_HASH_SHA_256: *h = (hash_info){EVP_sha256(), NID_sha256, 32}; break;
+    case WC_HASH_SHA_384: *h = (hash_info){EVP_sha384(), NID_sha384, 48}; break;
+    case WC_HASH_SHA_512: *h = (hash_info){EVP_sha512(), NID_sha512, 64}; break;
+    case WC_HASH_COUNT: return false;
     }
     return h->md != NULL;
 }
 
 /* out: SHA512_DIGEST_LENGTH bytes of room. The one-shot functions cannot fail. */
-static void hash_message(webcrypto_algorithm hash, const uint8_t *msg, size_t len, uint8_t *out) {
+static void hash_message(wc_hash hash, const uint8_t *msg, size_t len, uint8_t *out) {
     msg = NONNULL(msg, len);
     switch (hash) {
-    case WEBCRYPTO_ALG_SHA_1: SHA1(msg, len, out); break;
-    case WEBCRYPTO_ALG_SHA_256: SHA256(msg, len, out); break;
-    case WEBCRYPTO_ALG_SHA_384: SHA384(msg, len, out); break;
-    default: SHA512(msg, len, out); break;
+    case WC_HASH_SHA_1: SHA1(msg, len, out); break;
+    case WC_HASH_SHA_256: SHA256(msg, len, out); break;
+    case WC_HASH_SHA_384: SHA384(msg, len, out); break;
+    case WC_HASH_SHA_512:
+    case WC_HASH_COUNT: SHA512(msg, len, out); break; /* COUNT: hash_of refused it first */
     }
 }
 
@@ -291,10 +271,10 @@ static webcrypto_status state_finish(pkey_state *s, void **state) {
     return WEBCRYPTO_OK;
 }
 
-static pkey_state *state_new(webcrypto_algorithm kind, bool is_private) {
+static pkey_state *state_new(key_type type, bool is_private) {
     pkey_state *s = calloc(1, sizeof *s);
     if (!s) return NULL;
-    s->type = type_of(kind);
+    s->type = type;
     s->f.is_private = is_private;
     return s;
 }
@@ -320,11 +300,11 @@ static webcrypto_status rsa_public_checks(const BIGNUM *n, const BIGNUM *e) {
 
 /* Builds an RSA key from bn (n, e; and d, p, q, dp, dq, qi if is_private),
  * taking ownership of each BIGNUM (set to NULL as it is taken); checks it. */
-static webcrypto_status rsa_build(webcrypto_algorithm kind, BIGNUM *bn[8], bool is_private,
+static webcrypto_status rsa_build(BIGNUM *bn[8], bool is_private,
                                   void **state) {
     webcrypto_status st = rsa_public_checks(bn[0], bn[1]);
     if (st != WEBCRYPTO_OK) return st;
-    pkey_state *s = state_new(kind, is_private);
+    pkey_state *s = state_new(KT_RSA, is_private);
     if (!s) return no_memory("key state");
     RSA *rsa = RSA_new();
     if (!rsa) {
@@ -368,7 +348,7 @@ fail:
     return st;
 }
 
-static webcrypto_status rsa_import(webcrypto_algorithm kind, const wc_pkey_fields *f,
+static webcrypto_status rsa_import(const wc_pkey_fields *f,
                                    void **state) {
     /* Each member present, at most WC_RSA_MAX_MEMBER bytes (the contract). */
     const wc_bytes src[8] = {f->n, f->e, f->d, f->p, f->q, f->dp, f->dq, f->qi};
@@ -377,12 +357,12 @@ static webcrypto_status rsa_import(webcrypto_algorithm kind, const wc_pkey_field
     webcrypto_status st = WEBCRYPTO_OK;
     for (int i = 0; i < count && st == WEBCRYPTO_OK; i++)
         if (!(bn[i] = BN_bin2bn(src[i].p, src[i].n, NULL))) st = no_memory("BN_bin2bn");
-    if (st == WEBCRYPTO_OK) st = rsa_build(kind, bn, f->is_private, state);
+    if (st == WEBCRYPTO_OK) st = rsa_build(bn, f->is_private, state);
     for (int i = 0; i < count; i++) BN_clear_free(bn[i]);
     return st;
 }
 
-static webcrypto_status rsa_generate(webcrypto_algorithm kind, size_t modulus_bits, wc_bytes e,
+static webcrypto_status rsa_generate(size_t modulus_bits, wc_bytes e,
                                      void **state) {
     /* modulus_bits (256..16384, a multiple of 8) and e's value (3 or 65537,
      * which BoringSSL takes) are the core's; e.n is not bounded (leading
@@ -424,7 +404,7 @@ static webcrypto_status rsa_generate(webcrypto_algorithm kind, size_t modulus_bi
     }
     BN_free(bn_e);
     if (st == WEBCRYPTO_OK) {
-        st = rsa_build(kind, bn, true, state);
+        st = rsa_build(bn, true, state);
         if (st == WEBCRYPTO_ERR_DATA) /* our own key failed its check */
             st = wc_error(WEBCRYPTO_ERR_OPERATION, "BoringSSL: the generated RSA key is invalid");
     }
@@ -444,9 +424,9 @@ static bool bytes_are_zero(const uint8_t *a, size_t n) {
 
 /* Makes the state for an EC key on ci from a public point q and/or a private
  * scalar d (either may be NULL, not both); checks it. */
-static webcrypto_status ec_build(webcrypto_algorithm kind, const curve_info *ci,
+static webcrypto_status ec_build(const curve_info *ci,
                                  const EC_POINT *q, const BIGNUM *d, void **state) {
-    pkey_state *s = state_new(kind, d != NULL);
+    pkey_state *s = state_new(KT_EC, d != NULL);
     if (!s) return no_memory("key state");
     s->curve = ci;
     webcrypto_status st = WEBCRYPTO_OK;
@@ -495,7 +475,7 @@ done:
     return state_finish(s, state);
 }
 
-static webcrypto_status ec_import(webcrypto_algorithm kind, const wc_pkey_fields *f,
+static webcrypto_status ec_import(const wc_pkey_fields *f,
                                   void **state) {
     const curve_info *ci = curve_for(f->curve);
     if (!ci) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL: this curve is not available");
@@ -524,17 +504,17 @@ static webcrypto_status ec_import(webcrypto_algorithm kind, const wc_pkey_fields
     }
     if (st == WEBCRYPTO_OK && f->is_private && !(d = BN_bin2bn(f->d.p, f->d.n, NULL)))
         st = no_memory("BN_bin2bn");
-    if (st == WEBCRYPTO_OK) st = ec_build(kind, ci, q, d, state);
+    if (st == WEBCRYPTO_OK) st = ec_build(ci, q, d, state);
     BN_clear_free(d);
     EC_POINT_free(q);
     return st;
 }
 
-static webcrypto_status ec_generate(webcrypto_algorithm kind, webcrypto_named_curve curve,
+static webcrypto_status ec_generate(webcrypto_named_curve curve,
                                     void **state) {
     const curve_info *ci = curve_for(curve);
     if (!ci) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL: this curve is not available");
-    pkey_state *s = state_new(kind, true);
+    pkey_state *s = state_new(KT_EC, true);
     if (!s) return no_memory("key state");
     s->curve = ci;
     s->ec = EC_KEY_new();
@@ -552,16 +532,28 @@ static webcrypto_status ec_generate(webcrypto_algorithm kind, webcrypto_named_cu
 
 /* ---- Ed25519, X25519 keys ---- */
 
-static webcrypto_status okp_import(webcrypto_algorithm kind, const wc_pkey_fields *f,
-                                   void **state) {
-    const char *shown = kind == WEBCRYPTO_ALG_ED25519 ? "Ed25519" : "X25519";
+/* The key type of an OKP member; false for one BoringSSL lacks. */
+static bool okp_type(wc_okp kind, key_type *type) {
+    switch (kind) {
+    case WC_OKP_ED25519: *type = KT_ED25519; return true;
+    case WC_OKP_X25519: *type = KT_X25519; return true;
+    case WC_OKP_COUNT: break;
+    }
+    return false;
+}
+
+static webcrypto_status okp_import(wc_okp kind, const wc_pkey_fields *f, void **state) {
+    key_type type;
+    if (!okp_type(kind, &type))
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL backend: no such OKP key");
+    const char *shown = wc_okp_name(kind);
     /* The contract: d of 32 bytes for a private key; x of 32 bytes, or empty
      * for a private key. */
-    pkey_state *s = state_new(kind, f->is_private);
+    pkey_state *s = state_new(type, f->is_private);
     if (!s) return no_memory("key state");
     if (f->is_private) {
         /* The public key is computed from the private one; a given one must match. */
-        if (kind == WEBCRYPTO_ALG_ED25519) {
+        if (type == KT_ED25519) {
             ED25519_keypair_from_seed(s->okp_pub, s->okp_priv, f->d.p);
         } else {
             memcpy(s->okp_priv, f->d.p, OKP_LEN);
@@ -578,10 +570,13 @@ static webcrypto_status okp_import(webcrypto_algorithm kind, const wc_pkey_field
     return state_finish(s, state);
 }
 
-static webcrypto_status okp_generate(webcrypto_algorithm kind, void **state) {
-    pkey_state *s = state_new(kind, true);
+static webcrypto_status okp_generate(wc_okp kind, void **state) {
+    key_type type;
+    if (!okp_type(kind, &type))
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL backend: no such OKP key");
+    pkey_state *s = state_new(type, true);
     if (!s) return no_memory("key state");
-    if (kind == WEBCRYPTO_ALG_ED25519) {
+    if (type == KT_ED25519) {
         /* From a seed, so that the seed (the RFC 8032 private key) is kept. */
         uint8_t seed[OKP_LEN];
         if (RAND_bytes(seed, sizeof seed) != 1) {
@@ -598,31 +593,39 @@ static webcrypto_status okp_generate(webcrypto_algorithm kind, void **state) {
 
 /* ---- the ops: keys ---- */
 
-webcrypto_status wc_bssl_pkey_import(const void *bctx, webcrypto_algorithm kind,
+webcrypto_status wc_bssl_pkey_import(const void *bctx, wc_family family, unsigned member,
                                      const wc_pkey_fields *f, void **state) {
     (void)bctx;
-    if (!is_asym(kind))
-        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
-                        "BoringSSL backend: not an asymmetric algorithm");
-    switch (type_of(kind)) {
-    case KT_RSA: return rsa_import(kind, f, state);
-    case KT_EC: return ec_import(kind, f, state);
-    default: return okp_import(kind, f, state);
+    switch (family) {
+    case WC_FAMILY_RSA: return rsa_import(f, state);
+    case WC_FAMILY_EC: return ec_import(f, state);
+    case WC_FAMILY_OKP: return okp_import((wc_okp)member, f, state);
+    case WC_FAMILY_DIGEST:
+    case WC_FAMILY_HMAC:
+    case WC_FAMILY_CIPHER:
+    case WC_FAMILY_AEAD:
+    case WC_FAMILY_KEYWRAP:
+    case WC_FAMILY_KDF: break;
     }
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL backend: not an asymmetric algorithm");
 }
 
-webcrypto_status wc_bssl_pkey_generate(const void *bctx, webcrypto_algorithm kind,
+webcrypto_status wc_bssl_pkey_generate(const void *bctx, wc_family family, unsigned member,
                                        size_t modulus_bits, wc_bytes e,
                                        webcrypto_named_curve curve, void **state) {
     (void)bctx;
-    if (!is_asym(kind))
-        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
-                        "BoringSSL backend: not an asymmetric algorithm");
-    switch (type_of(kind)) {
-    case KT_RSA: return rsa_generate(kind, modulus_bits, e, state);
-    case KT_EC: return ec_generate(kind, curve, state);
-    default: return okp_generate(kind, state);
+    switch (family) {
+    case WC_FAMILY_RSA: return rsa_generate(modulus_bits, e, state);
+    case WC_FAMILY_EC: return ec_generate(curve, state);
+    case WC_FAMILY_OKP: return okp_generate((wc_okp)member, state);
+    case WC_FAMILY_DIGEST:
+    case WC_FAMILY_HMAC:
+    case WC_FAMILY_CIPHER:
+    case WC_FAMILY_AEAD:
+    case WC_FAMILY_KEYWRAP:
+    case WC_FAMILY_KDF: break;
     }
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL backend: not an asymmetric algorithm");
 }
 
 webcrypto_status wc_bssl_pkey_fields(const void *state, wc_pkey_fields *out) {
@@ -635,17 +638,17 @@ void wc_bssl_pkey_free(void *state) { state_free(state); }
 
 /* ---- RSA signatures ---- */
 
-webcrypto_status wc_bssl_rsa_sign(const void *state, wc_rsa_padding padding,
-                                  webcrypto_algorithm hash, size_t salt_len, const uint8_t *msg,
+webcrypto_status wc_bssl_rsa_sign(const void *state, wc_rsa_scheme scheme,
+                                  wc_hash hash, size_t salt_len, const uint8_t *msg,
                                   size_t len, uint8_t *sig, size_t *sig_len) {
     const pkey_state *s = state;
     hash_info h;
-    if (!hash_of(hash, &h)) return hash_unavailable(hash);
-    if (padding == WC_RSA_PSS && salt_len > INT_MAX)
+    if (!hash_of(hash, &h)) return wc_hash_unavailable("BoringSSL", hash);
+    if (scheme == WC_RSA_SCHEME_PSS && salt_len > INT_MAX)
         return wc_error(WEBCRYPTO_ERR_OPERATION, "RSA-PSS: the salt is too long for the key");
     uint8_t digest[SHA512_DIGEST_LENGTH];
     hash_message(hash, msg, len, digest);
-    if (padding == WC_RSA_PSS) {
+    if (scheme == WC_RSA_SCHEME_PSS) {
         size_t n = 0;
         if (RSA_sign_pss_mgf1(s->rsa, &n, sig, s->size, digest, h.len, h.md, h.md,
                               (int)salt_len) != 1)
@@ -660,19 +663,20 @@ webcrypto_status wc_bssl_rsa_sign(const void *state, wc_rsa_padding padding,
     return WEBCRYPTO_OK;
 }
 
-webcrypto_status wc_bssl_rsa_verify(const void *state, wc_rsa_padding padding,
-                                    webcrypto_algorithm hash, size_t salt_len, const uint8_t *msg,
+webcrypto_status wc_bssl_rsa_verify(const void *state, wc_rsa_scheme scheme,
+                                    wc_hash hash, size_t salt_len, const uint8_t *msg,
                                     size_t len, const uint8_t *sig, size_t sig_len, bool *valid) {
     const pkey_state *s = state;
     *valid = false;
     hash_info h;
-    if (!hash_of(hash, &h)) return hash_unavailable(hash);
+    if (!hash_of(hash, &h)) return wc_hash_unavailable("BoringSSL", hash);
     /* RFC 8017 8.1.2 / 8.2.2: a signature of another length is invalid; so
      * is a PSS salt no key could hold. */
-    if (sig_len != s->size || (padding == WC_RSA_PSS && salt_len > INT_MAX)) return WEBCRYPTO_OK;
+    if (sig_len != s->size || (scheme == WC_RSA_SCHEME_PSS && salt_len > INT_MAX))
+        return WEBCRYPTO_OK;
     uint8_t digest[SHA512_DIGEST_LENGTH];
     hash_message(hash, msg, len, digest);
-    if (padding == WC_RSA_PSS)
+    if (scheme == WC_RSA_SCHEME_PSS)
         *valid = RSA_verify_pss_mgf1(s->rsa, digest, h.len, h.md, h.md, (int)salt_len, sig,
                                      sig_len) == 1;
     else
@@ -683,34 +687,34 @@ webcrypto_status wc_bssl_rsa_verify(const void *state, wc_rsa_padding padding,
 
 /* ---- RSA-OAEP (openssl_api_pkey.inc) ---- */
 
-webcrypto_status wc_bssl_rsa_oaep_encrypt(const void *state, webcrypto_algorithm hash,
+webcrypto_status wc_bssl_rsa_oaep_encrypt(const void *state, wc_hash hash,
                                           const uint8_t *label, size_t label_len,
                                           const uint8_t *in, size_t len, uint8_t *out,
                                           size_t *out_len) {
     const pkey_state *s = state;
     hash_info h;
-    if (!hash_of(hash, &h)) return hash_unavailable(hash);
+    if (!hash_of(hash, &h)) return wc_hash_unavailable("BoringSSL", hash);
     return glue_oaep_encrypt(s->evp, s->size, h.md, label, label_len, in, len, out, out_len);
 }
 
-webcrypto_status wc_bssl_rsa_oaep_decrypt(const void *state, webcrypto_algorithm hash,
+webcrypto_status wc_bssl_rsa_oaep_decrypt(const void *state, wc_hash hash,
                                           const uint8_t *label, size_t label_len,
                                           const uint8_t *in, size_t len, uint8_t *out,
                                           size_t *out_len) {
     const pkey_state *s = state;
     hash_info h;
-    if (!hash_of(hash, &h)) return hash_unavailable(hash);
+    if (!hash_of(hash, &h)) return wc_hash_unavailable("BoringSSL", hash);
     return glue_oaep_decrypt(s->evp, s->size, h.md, label, label_len, in, len, out, out_len);
 }
 
 /* ---- ECDSA ---- */
 
-webcrypto_status wc_bssl_ecdsa_sign(const void *state, webcrypto_algorithm hash,
+webcrypto_status wc_bssl_ecdsa_sign(const void *state, wc_hash hash,
                                     const uint8_t *msg, size_t len, uint8_t *sig,
                                     size_t *sig_len) {
     const pkey_state *s = state;
     hash_info h;
-    if (!hash_of(hash, &h)) return hash_unavailable(hash);
+    if (!hash_of(hash, &h)) return wc_hash_unavailable("BoringSSL", hash);
     uint8_t digest[SHA512_DIGEST_LENGTH];
     hash_message(hash, msg, len, digest);
     ECDSA_SIG *es = ECDSA_do_sign(digest, h.len, s->ec);
@@ -727,13 +731,13 @@ webcrypto_status wc_bssl_ecdsa_sign(const void *state, webcrypto_algorithm hash,
     return st;
 }
 
-webcrypto_status wc_bssl_ecdsa_verify(const void *state, webcrypto_algorithm hash,
+webcrypto_status wc_bssl_ecdsa_verify(const void *state, wc_hash hash,
                                       const uint8_t *msg, size_t len, const uint8_t *sig,
                                       size_t sig_len, bool *valid) {
     const pkey_state *s = state;
     *valid = false;
     hash_info h;
-    if (!hash_of(hash, &h)) return hash_unavailable(hash);
+    if (!hash_of(hash, &h)) return wc_hash_unavailable("BoringSSL", hash);
     size_t fs = s->size;
     if (sig_len != 2 * fs) return WEBCRYPTO_OK; /* not r || s: invalid */
     ECDSA_SIG *es = ECDSA_SIG_new();
@@ -753,22 +757,37 @@ webcrypto_status wc_bssl_ecdsa_verify(const void *state, webcrypto_algorithm has
     return WEBCRYPTO_OK;
 }
 
-/* ---- Ed25519 ---- */
+/* ---- OKP signatures ---- */
 
-webcrypto_status wc_bssl_ed25519_sign(const void *state, const uint8_t *msg, size_t len,
-                                      uint8_t sig[64]) {
+webcrypto_status wc_bssl_okp_sign(const void *state, wc_okp kind, const uint8_t *msg, size_t len,
+                                  uint8_t *sig, size_t sig_cap, size_t *sig_len) {
     const pkey_state *s = state;
-    if (ED25519_sign(sig, NONNULL(msg, len), len, s->okp_priv) != 1)
-        return wc_bssl_fail("ED25519_sign");
-    return WEBCRYPTO_OK;
+    switch (kind) {
+    case WC_OKP_ED25519:
+        if (sig_cap < 64) break;
+        if (ED25519_sign(sig, NONNULL(msg, len), len, s->okp_priv) != 1)
+            return wc_bssl_fail("ED25519_sign");
+        *sig_len = 64;
+        return WEBCRYPTO_OK;
+    case WC_OKP_X25519:
+    case WC_OKP_COUNT: break;
+    }
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL backend: no such signature");
 }
 
-webcrypto_status wc_bssl_ed25519_verify(const void *state, const uint8_t *msg, size_t len,
-                                        const uint8_t *sig, size_t sig_len, bool *valid) {
+webcrypto_status wc_bssl_okp_verify(const void *state, wc_okp kind, const uint8_t *msg,
+                                    size_t len, const uint8_t *sig, size_t sig_len, bool *valid) {
     const pkey_state *s = state;
-    *valid = sig_len == 64 && ED25519_verify(NONNULL(msg, len), len, sig, s->okp_pub) == 1;
-    ERR_clear_error();
-    return WEBCRYPTO_OK;
+    *valid = false;
+    switch (kind) {
+    case WC_OKP_ED25519:
+        *valid = sig_len == 64 && ED25519_verify(NONNULL(msg, len), len, sig, s->okp_pub) == 1;
+        ERR_clear_error();
+        return WEBCRYPTO_OK;
+    case WC_OKP_X25519:
+    case WC_OKP_COUNT: break;
+    }
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL backend: no such signature");
 }
 
 /* ---- key agreement ---- */
@@ -789,16 +808,24 @@ webcrypto_status wc_bssl_ecdh(const void *private_state, const void *public_stat
     return WEBCRYPTO_OK;
 }
 
-webcrypto_status wc_bssl_x25519(const void *private_state, const void *public_state,
-                                uint8_t out[32]) {
+webcrypto_status wc_bssl_okp_derive(const void *private_state, const void *public_state,
+                                    wc_okp kind, uint8_t *out, size_t out_cap, size_t *out_len) {
     const pkey_state *priv = private_state, *pub = public_state;
-    /* X25519 returns 0 for an all-zero result (RFC 7748 section 6.1: a
-     * small-order public key). */
-    if (X25519(out, priv->okp_priv, pub->okp_pub) != 1) {
-        ERR_clear_error();
-        wc_wipe(out, 32);
-        return wc_error(WEBCRYPTO_ERR_OPERATION, "X25519: the shared secret is all zeros "
-                                                 "(the public key has small order)");
+    switch (kind) {
+    case WC_OKP_X25519:
+        if (out_cap < 32) break;
+        /* X25519 returns 0 for an all-zero result (RFC 7748 section 6.1: a
+         * small-order public key), which the core refuses too. */
+        if (X25519(out, priv->okp_priv, pub->okp_pub) != 1) {
+            ERR_clear_error();
+            wc_wipe(out, 32);
+            return wc_error(WEBCRYPTO_ERR_OPERATION, "X25519: the shared secret is all zeros "
+                                                     "(the public key has small order)");
+        }
+        *out_len = 32;
+        return WEBCRYPTO_OK;
+    case WC_OKP_ED25519:
+    case WC_OKP_COUNT: break;
     }
-    return WEBCRYPTO_OK;
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL backend: no such key agreement");
 }

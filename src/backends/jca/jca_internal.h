@@ -28,7 +28,7 @@
  * a 1-4 MiB decryption); a larger message gets an array for its call. */
 #define JCA_KEEP ((size_t)4 * JCA_CHUNK + JCA_OUT_SLACK)
 #define JCA_MAX_VARIANTS 8
-#define JCA_N_HASH 5 /* indexed by WEBCRYPTO_ALG_SHA_1..SHA_512 */
+#define JCA_N_HASH WC_HASH_COUNT /* indexed by wc_hash */
 #define JCA_MAC_SLOTS 4 /* keyed Mac engines kept per thread, variant and hash */
 /* Local references one operation may hold at once (PushLocalFrame). */
 #define JCA_FRAME 16
@@ -257,6 +257,81 @@ uint64_t jca_siphash24(const uint8_t key[16], const uint8_t *p, size_t len);
 /* Releases a global reference from any thread (attaching it if needed). */
 void jca_engine_release(jobject global);
 
+/* ---- shared by the backend's files ---- */
+enum { ENCRYPT_MODE = 1, DECRYPT_MODE = 2 }; /* javax.crypto.Cipher */
+
+/* The Java names per wc_hash. */
+static const char *const md_names[JCA_N_HASH] = {"SHA-1", "SHA-256", "SHA-384", "SHA-512"};
+static const char *const mac_names[JCA_N_HASH] = {"HmacSHA1", "HmacSHA256", "HmacSHA384",
+                                                  "HmacSHA512"};
+static const char *const pbkdf2_names[JCA_N_HASH] = {"PBKDF2WithHmacSHA1",
+                                                     "PBKDF2WithHmacSHA256",
+                                                     "PBKDF2WithHmacSHA384",
+                                                     "PBKDF2WithHmacSHA512"};
+static const char *const kdf_names[JCA_N_HASH] = {"HKDF-SHA1", "HKDF-SHA256", "HKDF-SHA384",
+                                                  "HKDF-SHA512"};
+
+/* A hash the tables above index (the core sends no other). */
+static inline bool hash_ok(wc_hash h) { return (unsigned)h < JCA_N_HASH; }
+
+static inline size_t max_size(size_t a, size_t b) { return a > b ? a : b; }
+static inline size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
+
+/* A secret key (jca_cipher.c makes it; HMAC and the ciphers use it). */
+typedef struct jca_key {
+    wc_family family; /* HMAC, CIPHER, AEAD or KEYWRAP */
+    wc_hash hash;     /* HMAC */
+    uint64_t id; /* never reused: the per-thread Mac cache is keyed by it */
+    /* PRF of the key bytes (jca_siphash24 under v->prf_key), not a per-key
+     * counter: SunJCE refuses an encryption init repeating the key and IV
+     * of its last one by comparing key BYTES, so two key objects with
+     * equal bytes must get equal ids for aead_init to see the repeat. */
+    uint64_t bytes_id;
+    const jca_variant *v;
+    jobject spec; /* SecretKeySpec, global */
+} jca_key;
+
+
+/* ---- jca_digest_mac.c: digests and HMAC (backend.h has the contracts) ---- */
+webcrypto_status jca_digest(const void *bctx, wc_hash hash, const uint8_t *in,
+                            size_t len, uint8_t *out);
+webcrypto_status jca_digest_new(const void *bctx, wc_hash hash, void **ctx);
+webcrypto_status jca_digest_update(void *ctx, const uint8_t *in, size_t len);
+webcrypto_status jca_digest_final(void *ctx, uint8_t *out);
+void jca_digest_free(void *ctx);
+webcrypto_status jca_hmac(const void *key_state, const uint8_t *in, size_t len, uint8_t *out);
+webcrypto_status jca_hmac_new(const void *key_state, void **ctx);
+webcrypto_status jca_hmac_update(void *ctx, const uint8_t *in, size_t len);
+webcrypto_status jca_hmac_final(void *ctx, uint8_t *out);
+void jca_hmac_free(void *ctx);
+/* mac.doFinal(out_buf, 0) and the copy out; the Mac stays keyed. */
+webcrypto_status jca_mac_finish(jca_op *o, jobject mac, size_t size, uint8_t *out);
+
+/* ---- jca_cipher.c: secret keys, AES modes, AEADs, AES-KW (backend.h has the contracts) ---- */
+webcrypto_status jca_secret_key_new(const void *bctx, wc_family family, unsigned member,
+                                    const uint8_t *key, size_t key_len, void **state);
+void jca_secret_key_free(void *state);
+webcrypto_status jca_cipher(const void *key_state, wc_cipher kind, bool encrypt,
+                            const uint8_t iv[16], const uint8_t *in, size_t len, uint8_t *out);
+webcrypto_status jca_aead_seal(const void *key_state, wc_aead kind, const uint8_t *nonce,
+                               size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                               const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
+                               size_t tag_len);
+webcrypto_status jca_aead_open(const void *key_state, wc_aead kind, const uint8_t *nonce,
+                               size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                               const uint8_t *in, size_t len, const uint8_t *tag, size_t tag_len,
+                               uint8_t *out);
+webcrypto_status jca_kw_wrap(const void *key_state, const uint8_t *in, size_t len, uint8_t *out);
+webcrypto_status jca_kw_unwrap(const void *key_state, const uint8_t *in, size_t len, uint8_t *out);
+
+/* ---- jca_kdf.c: HKDF, PBKDF2 (backend.h has the contracts) ---- */
+webcrypto_status jca_hkdf(const void *bctx, wc_hash hash, const uint8_t *ikm,
+                          size_t ikm_len, const uint8_t *salt, size_t salt_len, const uint8_t *info,
+                          size_t info_len, uint8_t *out, size_t out_len);
+webcrypto_status jca_pbkdf2(const void *bctx, wc_hash hash, const uint8_t *password,
+                            size_t password_len, const uint8_t *salt, size_t salt_len,
+                            uint32_t iterations, uint8_t *out, size_t out_len);
+
 /* ---- jca_jvm.c: the asymmetric part of the class cache ---- */
 webcrypto_status jca_resolve_pkey(JNIEnv *env);
 
@@ -265,38 +340,38 @@ webcrypto_status jca_resolve_pkey(JNIEnv *env);
 webcrypto_status jca_pkey_setup(jca_op *o, jca_variant *v, uint64_t *caps);
 /* Deletes the global references jca_pkey_setup made (a failed init). */
 void jca_pkey_variant_free(JNIEnv *env, jca_pkey_variant *pk);
-webcrypto_status jca_pkey_import(const void *bctx, webcrypto_algorithm kind,
+webcrypto_status jca_pkey_import(const void *bctx, wc_family family, unsigned member,
                                  const wc_pkey_fields *f, void **state);
-webcrypto_status jca_pkey_generate(const void *bctx, webcrypto_algorithm kind,
+webcrypto_status jca_pkey_generate(const void *bctx, wc_family family, unsigned member,
                                    size_t modulus_bits, wc_bytes e, webcrypto_named_curve curve,
                                    void **state);
 webcrypto_status jca_pkey_fields(const void *state, wc_pkey_fields *out);
 void jca_pkey_free(void *state);
-webcrypto_status jca_rsa_sign(const void *state, wc_rsa_padding padding,
-                              webcrypto_algorithm hash, size_t salt_len, const uint8_t *msg,
+webcrypto_status jca_rsa_sign(const void *state, wc_rsa_scheme scheme,
+                              wc_hash hash, size_t salt_len, const uint8_t *msg,
                               size_t len, uint8_t *sig, size_t *sig_len);
-webcrypto_status jca_rsa_verify(const void *state, wc_rsa_padding padding,
-                                webcrypto_algorithm hash, size_t salt_len, const uint8_t *msg,
+webcrypto_status jca_rsa_verify(const void *state, wc_rsa_scheme scheme,
+                                wc_hash hash, size_t salt_len, const uint8_t *msg,
                                 size_t len, const uint8_t *sig, size_t sig_len, bool *valid);
-webcrypto_status jca_rsa_oaep_encrypt(const void *state, webcrypto_algorithm hash,
+webcrypto_status jca_rsa_oaep_encrypt(const void *state, wc_hash hash,
                                       const uint8_t *label, size_t label_len, const uint8_t *in,
                                       size_t len, uint8_t *out, size_t *out_len);
-webcrypto_status jca_rsa_oaep_decrypt(const void *state, webcrypto_algorithm hash,
+webcrypto_status jca_rsa_oaep_decrypt(const void *state, wc_hash hash,
                                       const uint8_t *label, size_t label_len, const uint8_t *in,
                                       size_t len, uint8_t *out, size_t *out_len);
-webcrypto_status jca_ecdsa_sign(const void *state, webcrypto_algorithm hash, const uint8_t *msg,
+webcrypto_status jca_ecdsa_sign(const void *state, wc_hash hash, const uint8_t *msg,
                                 size_t len, uint8_t *sig, size_t *sig_len);
-webcrypto_status jca_ecdsa_verify(const void *state, webcrypto_algorithm hash,
+webcrypto_status jca_ecdsa_verify(const void *state, wc_hash hash,
                                   const uint8_t *msg, size_t len, const uint8_t *sig,
                                   size_t sig_len, bool *valid);
-webcrypto_status jca_ed25519_sign(const void *state, const uint8_t *msg, size_t len,
-                                  uint8_t sig[64]);
-webcrypto_status jca_ed25519_verify(const void *state, const uint8_t *msg, size_t len,
-                                    const uint8_t *sig, size_t sig_len, bool *valid);
 webcrypto_status jca_ecdh(const void *private_state, const void *public_state, uint8_t *out,
                           size_t *out_len);
-webcrypto_status jca_x25519(const void *private_state, const void *public_state,
-                            uint8_t out[32]);
+webcrypto_status jca_okp_sign(const void *state, wc_okp kind, const uint8_t *msg, size_t len,
+                              uint8_t *sig, size_t sig_cap, size_t *sig_len);
+webcrypto_status jca_okp_verify(const void *state, wc_okp kind, const uint8_t *msg, size_t len,
+                                const uint8_t *sig, size_t sig_len, bool *valid);
+webcrypto_status jca_okp_derive(const void *private_state, const void *public_state, wc_okp kind,
+                                uint8_t *out, size_t out_cap, size_t *out_len);
 
 /* Debug counters (jca_debug.h reads them). */
 extern atomic_long jca_stat_globals;

@@ -589,8 +589,8 @@ webcrypto_status jca_resolve_pkey(JNIEnv *env) {
       "Ljavax/crypto/spec/PSource;)V");
     M(psrc_new, PSpecified, "<init>", "([B)V");
 #undef M
-    static const char *const mgf1[JCA_N_HASH] = {NULL, "SHA1", "SHA256", "SHA384", "SHA512"};
-    for (int h = 1; h < JCA_N_HASH && st == WEBCRYPTO_OK; h++) {
+    static const char *const mgf1[JCA_N_HASH] = {"SHA1", "SHA256", "SHA384", "SHA512"};
+    for (int h = 0; h < JCA_N_HASH && st == WEBCRYPTO_OK; h++) {
         jfieldID f = (*env)->GetStaticFieldID(env, jca.MGF1ParameterSpec, mgf1[h],
                                               "Ljava/security/spec/MGF1ParameterSpec;");
         if ((*env)->ExceptionCheck(env) || !f) {

@@ -51,7 +51,7 @@
 static EVP_CIPHER *ecb128, *ecb256;
 
 typedef struct siv_key {
-    webcrypto_algorithm alg; /* WEBCRYPTO_ALG_AES_GCM_SIV; first, as in every key state */
+    wc_ossl_key_head head;  /* AEAD, AES-GCM-SIV; first, as in every key state */
     size_t key_len;          /* 16 or 32 */
     const EVP_CIPHER *ecb;   /* AES-128-ECB or AES-256-ECB */
     EVP_CIPHER_CTX *kgk;     /* AES-ECB keyed with the key-generating key (the template) */
@@ -123,7 +123,7 @@ webcrypto_status wc_ossl_gcm_siv_key_new(const uint8_t *key, size_t key_len, voi
                         key_len);
     siv_key *k = calloc(1, sizeof *k);
     if (!k) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
-    k->alg = WEBCRYPTO_ALG_AES_GCM_SIV;
+    k->head = (wc_ossl_key_head){WC_FAMILY_AEAD, WC_AEAD_AES_GCM_SIV};
     k->key_len = key_len;
     k->ecb = ecb;
     atomic_init(&k->spare_kgk, NULL);

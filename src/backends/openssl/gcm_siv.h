@@ -1,8 +1,9 @@
 /*
  * gcm_siv.h - AES-GCM-SIV (RFC 8452) for the openssl backend, built from
  * OpenSSL's AES (ECB) and our POLYVAL, since OpenSSL 3.0 has no GCM-SIV.
- * The functions follow backend.h's contract for secret_key_new (alg
- * AES-GCM-SIV), secret_key_free, aes_gcm_siv_seal and aes_gcm_siv_open.
+ * The functions follow backend.h's contract for secret_key_new (WC_FAMILY_AEAD,
+ * WC_AEAD_AES_GCM_SIV), secret_key_free, aead_seal and aead_open (nonce 12
+ * and tag 16 bytes).
  */
 #ifndef WEBCRYPTO_OPENSSL_GCM_SIV_H
 #define WEBCRYPTO_OPENSSL_GCM_SIV_H

@@ -50,10 +50,10 @@ static const uint8_t empty_buf[1] = {0};
 
 /* ---- algorithms fetched by init(), indexed by hash or key size ---- */
 
-enum { N_HASH = 5, N_AES = 3 };
-_Static_assert(N_HASH == WC_TC_HASHES, "a thread keeps one digest context per hash");
+enum { N_HASH = WC_HASH_COUNT, N_AES = 3 };
+_Static_assert((int)N_HASH == (int)WC_TC_HASHES, "a thread keeps one digest context per hash");
 
-static EVP_MD *md_by_hash[N_HASH];    /* [WEBCRYPTO_ALG_SHA_1..SHA_512] */
+static EVP_MD *md_by_hash[N_HASH];    /* [wc_hash] */
 static EVP_CIPHER *aes_cbc_ciphers[N_AES]; /* [0] 128, [1] 192, [2] 256 bits */
 static EVP_CIPHER *aes_ctr_ciphers[N_AES];
 static EVP_CIPHER *aes_gcm_ciphers[N_AES];
@@ -62,14 +62,15 @@ static EVP_KDF *kdf_pbkdf2;
 static const char *description_text;
 
 /* Names OpenSSL's KDFs take for their "digest" parameter. */
-static const char *kdf_digest_name(webcrypto_algorithm hash) {
+static const char *kdf_digest_name(wc_hash hash) {
     switch (hash) {
-    case WEBCRYPTO_ALG_SHA_1: return "SHA1";
-    case WEBCRYPTO_ALG_SHA_256: return "SHA2-256";
-    case WEBCRYPTO_ALG_SHA_384: return "SHA2-384";
-    case WEBCRYPTO_ALG_SHA_512: return "SHA2-512";
-    default: return NULL;
+    case WC_HASH_SHA_1: return "SHA1";
+    case WC_HASH_SHA_256: return "SHA2-256";
+    case WC_HASH_SHA_384: return "SHA2-384";
+    case WC_HASH_SHA_512: return "SHA2-512";
+    case WC_HASH_COUNT: break;
     }
+    return NULL;
 }
 
 /* ---- errors ---- */
@@ -95,19 +96,14 @@ static webcrypto_status no_memory(const char *what) {
     return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "OpenSSL: out of memory (%s)", what);
 }
 
-static const EVP_MD *md_for(webcrypto_algorithm hash) {
+static const EVP_MD *md_for(wc_hash hash) {
     if ((unsigned)hash >= N_HASH) return NULL;
     return md_by_hash[hash];
 }
 
-const EVP_MD *wc_ossl_md(webcrypto_algorithm hash) { return md_for(hash); }
+const EVP_MD *wc_ossl_md(wc_hash hash) { return md_for(hash); }
 webcrypto_status wc_ossl_fail(const char *what) { return ossl_fail(what); }
 
-static webcrypto_status hash_unavailable(webcrypto_algorithm hash) {
-    const char *name = webcrypto_algorithm_name(hash);
-    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL: %s is not available",
-                    name ? name : "this hash");
-}
 
 /* ---- init ---- */
 
@@ -117,8 +113,7 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, uint64_t *ca
     if (variant)
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "the openssl backend has no variant \"%s\"",
                         variant);
-    static const char *const md_names[N_HASH] = {NULL, "SHA1", "SHA2-256", "SHA2-384",
-                                                 "SHA2-512"};
+
     static const char *const cbc_names[N_AES] = {"AES-128-CBC", "AES-192-CBC", "AES-256-CBC"};
     static const char *const ctr_names[N_AES] = {"AES-128-CTR", "AES-192-CTR", "AES-256-CTR"};
     static const char *const gcm_names[N_AES] = {"AES-128-GCM", "AES-192-GCM", "AES-256-GCM"};
@@ -130,10 +125,10 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, uint64_t *ca
 
     /* A missing algorithm only removes its capability bit, so fetch failures
      * are expected here and must not leave errors on the queue. */
-    for (int i = 1; i < N_HASH; i++) {
-        md_by_hash[i] = EVP_MD_fetch(NULL, md_names[i], NULL);
+    for (int i = 0; i < N_HASH; i++) {
+        md_by_hash[i] = EVP_MD_fetch(NULL, kdf_digest_name((wc_hash)i), NULL);
         if (md_by_hash[i]) {
-            c |= WC_CAP(i);
+            c |= WC_CAP(wc_hash_algorithm((wc_hash)i));
             any_md = true;
         }
     }
@@ -191,11 +186,11 @@ static webcrypto_status ossl_random_bytes(const void *bctx, uint8_t *out, size_t
 /* One-shot digests reuse the thread's context for the hash: re-initialising
  * it with the digest it has touches no shared reference count, unlike a new
  * context (EVP_Digest). A context that failed is dropped, not reused. */
-static webcrypto_status ossl_digest(const void *bctx, webcrypto_algorithm hash,
+static webcrypto_status ossl_digest(const void *bctx, wc_hash hash,
                                     const uint8_t *in, size_t len, uint8_t *out) {
     (void)bctx;
     const EVP_MD *md = md_for(hash);
-    if (!md) return hash_unavailable(hash);
+    if (!md) return wc_hash_unavailable("OpenSSL", hash);
     EVP_MD_CTX **slot = wc_tc_digest_slot((unsigned)hash);
     if (!slot) return WEBCRYPTO_ERR_NO_MEMORY;
     EVP_MD_CTX *c = *slot;
@@ -216,10 +211,10 @@ static webcrypto_status ossl_digest(const void *bctx, webcrypto_algorithm hash,
     return WEBCRYPTO_OK;
 }
 
-static webcrypto_status ossl_digest_new(const void *bctx, webcrypto_algorithm hash, void **ctx) {
+static webcrypto_status ossl_digest_new(const void *bctx, wc_hash hash, void **ctx) {
     (void)bctx;
     const EVP_MD *md = md_for(hash);
-    if (!md) return hash_unavailable(hash);
+    if (!md) return wc_hash_unavailable("OpenSSL", hash);
     EVP_MD_CTX *c = EVP_MD_CTX_new();
     if (!c) return no_memory("EVP_MD_CTX_new");
     if (EVP_DigestInit_ex2(c, md, NULL) != 1) {
@@ -246,7 +241,7 @@ static void ossl_digest_free(void *ctx) { EVP_MD_CTX_free(ctx); }
 /* ---- secret key state ---- */
 
 typedef struct hmac_state {
-    webcrypto_algorithm alg; /* WEBCRYPTO_ALG_HMAC; first member of every state */
+    wc_ossl_key_head head; /* HMAC and the hash; first, as in every key state */
     size_t md_size;
     wc_tc_key tc;      /* the threads' contexts for this key */
     EVP_MD_CTX *inner; /* has absorbed K0 ^ ipad */
@@ -254,7 +249,7 @@ typedef struct hmac_state {
 } hmac_state;
 
 typedef struct aes_state {
-    webcrypto_algorithm alg; /* AES_CBC, AES_CTR or AES_GCM */
+    wc_ossl_key_head head;   /* CIPHER, AEAD (GCM) or KEYWRAP; first */
     EVP_CIPHER_CTX *enc;     /* keyed for encryption (CTR, GCM: both ways) */
     EVP_CIPHER_CTX *dec;     /* CBC and KW: keyed for decryption */
     bool have_h;             /* GCM: h holds the hash subkey AES_K(0^128) */
@@ -280,10 +275,10 @@ static void aes_state_free(aes_state *s) {
     free(s);
 }
 
-static webcrypto_status hmac_key_new(webcrypto_algorithm hash, const uint8_t *key,
+static webcrypto_status hmac_key_new(wc_hash hash, const uint8_t *key,
                                      size_t key_len, void **state) {
     const EVP_MD *md = md_for(hash);
-    if (!md) return hash_unavailable(hash);
+    if (!md) return wc_hash_unavailable("OpenSSL", hash);
     int block = EVP_MD_get_block_size(md);
     int size = EVP_MD_get_size(md);
     uint8_t k0[128], pad[128];
@@ -292,7 +287,7 @@ static webcrypto_status hmac_key_new(webcrypto_algorithm hash, const uint8_t *ke
 
     hmac_state *s = calloc(1, sizeof *s);
     if (!s) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
-    s->alg = WEBCRYPTO_ALG_HMAC;
+    s->head = (wc_ossl_key_head){WC_FAMILY_HMAC, (unsigned)hash};
     s->md_size = (size_t)size;
     wc_tc_key_init(&s->tc);
     webcrypto_status st = WEBCRYPTO_OK;
@@ -369,8 +364,8 @@ static webcrypto_status gcm_hash_subkey(const EVP_CIPHER *ctr, const uint8_t *ke
     return st;
 }
 
-static webcrypto_status aes_key_new(webcrypto_algorithm alg, const uint8_t *key, size_t key_len,
-                                    void **state) {
+static webcrypto_status aes_key_new(wc_family family, unsigned member, const uint8_t *key,
+                                    size_t key_len, void **state) {
     int idx;
     switch (key_len) {
     case 16: idx = 0; break;
@@ -378,24 +373,25 @@ static webcrypto_status aes_key_new(webcrypto_algorithm alg, const uint8_t *key,
     case 32: idx = 2; break;
     default: return wc_error(WEBCRYPTO_ERR_DATA, "AES key must be 16, 24 or 32 bytes");
     }
-    const EVP_CIPHER *cipher = alg == WEBCRYPTO_ALG_AES_CBC   ? aes_cbc_ciphers[idx]
-                               : alg == WEBCRYPTO_ALG_AES_CTR ? aes_ctr_ciphers[idx]
-                               : alg == WEBCRYPTO_ALG_AES_KW  ? aes_kw_ciphers[idx]
-                                                              : aes_gcm_ciphers[idx];
+    /* secret_key_new sends CIPHER, AEAD (GCM) and KEYWRAP keys here. */
+    bool cbc = family == WC_FAMILY_CIPHER && member == WC_CIPHER_AES_CBC;
+    bool gcm = family == WC_FAMILY_AEAD;
+    const EVP_CIPHER *cipher = cbc                         ? aes_cbc_ciphers[idx]
+                               : family == WC_FAMILY_CIPHER ? aes_ctr_ciphers[idx]
+                               : gcm                        ? aes_gcm_ciphers[idx]
+                                                            : aes_kw_ciphers[idx];
     if (!cipher)
-        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL: %s is not available",
-                        webcrypto_algorithm_name(alg));
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL: this AES mode is not available");
 
     aes_state *s = calloc(1, sizeof *s);
     if (!s) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
-    s->alg = alg;
+    s->head = (wc_ossl_key_head){family, member};
     wc_tc_key_init(&s->tc);
     /* CBC and KW need a key schedule per direction. */
-    bool two_way = alg == WEBCRYPTO_ALG_AES_CBC || alg == WEBCRYPTO_ALG_AES_KW;
-    bool cbc = alg == WEBCRYPTO_ALG_AES_CBC;
+    bool two_way = cbc || family == WC_FAMILY_KEYWRAP;
     webcrypto_status st = cipher_template(cipher, key, 1, cbc, &s->enc);
     if (st == WEBCRYPTO_OK && two_way) st = cipher_template(cipher, key, 0, cbc, &s->dec);
-    if (st == WEBCRYPTO_OK && alg == WEBCRYPTO_ALG_AES_GCM && aes_ctr_ciphers[idx]) {
+    if (st == WEBCRYPTO_OK && gcm && aes_ctr_ciphers[idx]) {
         st = gcm_hash_subkey(aes_ctr_ciphers[idx], key, s->h);
         s->have_h = st == WEBCRYPTO_OK;
     }
@@ -407,33 +403,39 @@ static webcrypto_status aes_key_new(webcrypto_algorithm alg, const uint8_t *key,
     return WEBCRYPTO_OK;
 }
 
-static webcrypto_status ossl_secret_key_new(const void *bctx, webcrypto_algorithm alg,
-                                            webcrypto_algorithm hash, const uint8_t *key,
-                                            size_t key_len, void **state) {
+static webcrypto_status ossl_secret_key_new(const void *bctx, wc_family family,
+                                            unsigned member, const uint8_t *key, size_t key_len,
+                                            void **state) {
     (void)bctx;
-    switch (alg) {
-    case WEBCRYPTO_ALG_HMAC: return hmac_key_new(hash, key, key_len, state);
-    case WEBCRYPTO_ALG_AES_CBC:
-    case WEBCRYPTO_ALG_AES_CTR:
-    case WEBCRYPTO_ALG_AES_GCM:
-    case WEBCRYPTO_ALG_AES_KW: return aes_key_new(alg, key, key_len, state);
-    case WEBCRYPTO_ALG_AES_GCM_SIV: return wc_ossl_gcm_siv_key_new(key, key_len, state);
-    case WEBCRYPTO_ALG_HKDF:
-    case WEBCRYPTO_ALG_PBKDF2:
+    switch (family) {
+    case WC_FAMILY_HMAC: return hmac_key_new((wc_hash)member, key, key_len, state);
+    case WC_FAMILY_AEAD:
+        switch ((wc_aead)member) {
+        case WC_AEAD_AES_GCM: return aes_key_new(family, member, key, key_len, state);
+        case WC_AEAD_AES_GCM_SIV: return wc_ossl_gcm_siv_key_new(key, key_len, state);
+        case WC_AEAD_COUNT: break;
+        }
+        break;
+    case WC_FAMILY_CIPHER:
+    case WC_FAMILY_KEYWRAP: return aes_key_new(family, member, key, key_len, state);
+    case WC_FAMILY_KDF:
         /* The KDFs take the raw key from the core on every call. */
         *state = NULL;
         return WEBCRYPTO_OK;
-    default:
-        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL backend: no secret keys for %s",
-                        webcrypto_algorithm_name(alg) ? webcrypto_algorithm_name(alg) : "?");
+    case WC_FAMILY_DIGEST:
+    case WC_FAMILY_RSA:
+    case WC_FAMILY_EC:
+    case WC_FAMILY_OKP: break;
     }
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL backend: no such secret key");
 }
 
 static void ossl_secret_key_free(void *state) {
     if (!state) return;
-    if (*(const webcrypto_algorithm *)state == WEBCRYPTO_ALG_HMAC)
+    const wc_ossl_key_head *head = state;
+    if (head->family == WC_FAMILY_HMAC)
         hmac_state_free(state);
-    else if (*(const webcrypto_algorithm *)state == WEBCRYPTO_ALG_AES_GCM_SIV)
+    else if (head->family == WC_FAMILY_AEAD && head->member == WC_AEAD_AES_GCM_SIV)
         wc_ossl_gcm_siv_key_free(state);
     else
         aes_state_free(state);
@@ -656,6 +658,17 @@ static webcrypto_status ossl_aes_ctr(const void *key_state, const uint8_t counte
     return cipher_done(slot, st);
 }
 
+static webcrypto_status ossl_cipher(const void *key_state, wc_cipher kind, bool encrypt,
+                                   const uint8_t iv[16], const uint8_t *in, size_t len,
+                                   uint8_t *out) {
+    switch (kind) {
+    case WC_CIPHER_AES_CBC: return ossl_aes_cbc(key_state, encrypt, iv, in, len, out);
+    case WC_CIPHER_AES_CTR: return ossl_aes_ctr(key_state, iv, in, len, out);
+    case WC_CIPHER_COUNT: break;
+    }
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL backend: no such cipher mode");
+}
+
 /* GF(2^128) as GCM defines it (SP 800-38D 6.3): bit 0 is the most
  * significant bit of byte 0; hi holds bytes 0..7 big-endian, lo 8..15. */
 typedef struct gf128 {
@@ -808,6 +821,36 @@ static webcrypto_status ossl_aes_gcm_open(const void *key_state, const uint8_t *
 
 /* ---- KDFs ---- */
 
+static webcrypto_status ossl_aead_seal(const void *key_state, wc_aead kind, const uint8_t *nonce,
+                                      size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                                      const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
+                                      size_t tag_len) {
+    switch (kind) {
+    case WC_AEAD_AES_GCM:
+        return ossl_aes_gcm_seal(key_state, nonce, nonce_len, aad, aad_len, in, len, out, tag,
+                                 tag_len);
+    case WC_AEAD_AES_GCM_SIV: /* nonce 12, tag 16 bytes: the core's */
+        return wc_ossl_gcm_siv_seal(key_state, nonce, aad, aad_len, in, len, out, tag);
+    case WC_AEAD_COUNT: break;
+    }
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL backend: no such AEAD");
+}
+
+static webcrypto_status ossl_aead_open(const void *key_state, wc_aead kind, const uint8_t *nonce,
+                                      size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                                      const uint8_t *in, size_t len, const uint8_t *tag,
+                                      size_t tag_len, uint8_t *out) {
+    switch (kind) {
+    case WC_AEAD_AES_GCM:
+        return ossl_aes_gcm_open(key_state, nonce, nonce_len, aad, aad_len, in, len, tag,
+                                 tag_len, out);
+    case WC_AEAD_AES_GCM_SIV:
+        return wc_ossl_gcm_siv_open(key_state, nonce, aad, aad_len, in, len, tag, out);
+    case WC_AEAD_COUNT: break;
+    }
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL backend: no such AEAD");
+}
+
 static OSSL_PARAM octets(const char *key, const uint8_t *p, size_t len) {
     /* OpenSSL only reads these, but the constructor takes void *. */
     return OSSL_PARAM_construct_octet_string(key, (void *)(len ? p : empty_buf), len);
@@ -850,13 +893,13 @@ static webcrypto_status hmac3(const hmac_state *k, const uint8_t *a, size_t a_le
     return st;
 }
 
-static webcrypto_status ossl_hkdf(const void *bctx, webcrypto_algorithm hash, const uint8_t *ikm,
+static webcrypto_status ossl_hkdf(const void *bctx, wc_hash hash, const uint8_t *ikm,
                                   size_t ikm_len,
                                   const uint8_t *salt, size_t salt_len, const uint8_t *info,
                                   size_t info_len, uint8_t *out, size_t out_len) {
     (void)bctx;
     const EVP_MD *md = md_for(hash);
-    if (!md) return hash_unavailable(hash);
+    if (!md) return wc_hash_unavailable("OpenSSL", hash);
     void *salt_key = NULL, *prk_key = NULL;
     uint8_t prk[EVP_MAX_MD_SIZE], t[EVP_MAX_MD_SIZE];
     /* Extract: PRK = HMAC(salt, IKM). An empty salt is HashLen zero bytes,
@@ -887,7 +930,7 @@ static webcrypto_status ossl_hkdf(const void *bctx, webcrypto_algorithm hash, co
 /* PBKDF2 (RFC 8018 section 5.2) from this backend's HMAC, for the salts
  * and output lengths OpenSSL cannot take (over INT_MAX bytes: its PBKDF2
  * keeps both in an int). */
-static webcrypto_status pbkdf2_hmac(webcrypto_algorithm hash, const uint8_t *password,
+static webcrypto_status pbkdf2_hmac(wc_hash hash, const uint8_t *password,
                                     size_t password_len, const uint8_t *salt, size_t salt_len,
                                     uint32_t iterations, uint8_t *out, size_t out_len) {
     void *key = NULL;
@@ -923,14 +966,14 @@ static webcrypto_status pbkdf2_hmac(webcrypto_algorithm hash, const uint8_t *pas
     return st;
 }
 
-static webcrypto_status ossl_pbkdf2(const void *bctx, webcrypto_algorithm hash,
+static webcrypto_status ossl_pbkdf2(const void *bctx, wc_hash hash,
                                     const uint8_t *password,
                                     size_t password_len, const uint8_t *salt, size_t salt_len,
                                     uint32_t iterations, uint8_t *out, size_t out_len) {
     (void)bctx;
     const char *digest = kdf_digest_name(hash);
     const EVP_MD *md = md_for(hash);
-    if (!digest || !md) return hash_unavailable(hash);
+    if (!digest || !md) return wc_hash_unavailable("OpenSSL", hash);
     if (salt_len > INT_MAX || out_len > INT_MAX)
         return pbkdf2_hmac(hash, password, password_len, salt, salt_len, iterations, out,
                            out_len);
@@ -1012,10 +1055,9 @@ const wc_backend_ops wc_backend_openssl = {
     .hmac_update = ossl_hmac_update,
     .hmac_final = ossl_hmac_final,
     .hmac_free = ossl_hmac_free,
-    .aes_cbc = ossl_aes_cbc,
-    .aes_ctr = ossl_aes_ctr,
-    .aes_gcm_seal = ossl_aes_gcm_seal,
-    .aes_gcm_open = ossl_aes_gcm_open,
+    .cipher = ossl_cipher,
+    .aead_seal = ossl_aead_seal,
+    .aead_open = ossl_aead_open,
     .aes_kw_wrap = ossl_aes_kw_wrap,
     .aes_kw_unwrap = ossl_aes_kw_unwrap,
     .pkey_import = wc_ossl_pkey_import,
@@ -1028,12 +1070,10 @@ const wc_backend_ops wc_backend_openssl = {
     .rsa_oaep_decrypt = wc_ossl_rsa_oaep_decrypt,
     .ecdsa_sign = wc_ossl_ecdsa_sign,
     .ecdsa_verify = wc_ossl_ecdsa_verify,
-    .ed25519_sign = wc_ossl_ed25519_sign,
-    .ed25519_verify = wc_ossl_ed25519_verify,
     .ecdh = wc_ossl_ecdh,
-    .x25519 = wc_ossl_x25519,
-    .aes_gcm_siv_seal = wc_ossl_gcm_siv_seal,
-    .aes_gcm_siv_open = wc_ossl_gcm_siv_open,
+    .okp_sign = wc_ossl_okp_sign,
+    .okp_verify = wc_ossl_okp_verify,
+    .okp_derive = wc_ossl_okp_derive,
     .hkdf = ossl_hkdf,
     .pbkdf2 = ossl_pbkdf2,
 };

@@ -71,7 +71,6 @@ static const curve_info *curve_for(webcrypto_named_curve c) {
 typedef enum key_type { KT_RSA, KT_EC, KT_OKP } key_type;
 
 typedef struct pkey_state {
-    webcrypto_algorithm kind;
     key_type type;
     EVP_PKEY *pkey;
     const curve_info *curve; /* EC */
@@ -81,37 +80,14 @@ typedef struct pkey_state {
     size_t mem_len;
 } pkey_state;
 
-static key_type type_of(webcrypto_algorithm kind) {
-    switch (kind) {
-    case WEBCRYPTO_ALG_ECDSA:
-    case WEBCRYPTO_ALG_ECDH: return KT_EC;
-    case WEBCRYPTO_ALG_ED25519:
-    case WEBCRYPTO_ALG_X25519: return KT_OKP;
-    default: return KT_RSA;
-    }
-}
-
-static bool is_asym(webcrypto_algorithm kind) {
-    return kind >= WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5 && kind <= WEBCRYPTO_ALG_X25519;
-}
-
 /* ---- errors ---- */
 
 /* ossl_fail's message, but DataError (a bad key rather than a failure). */
-static webcrypto_status data_fail(const char *what) {
-    webcrypto_status st = wc_ossl_fail(what);
-    return st == WEBCRYPTO_ERR_NO_MEMORY ? st : WEBCRYPTO_ERR_DATA;
-}
+#define data_fail(what) wc_as_data_error(wc_ossl_fail(what))
 
 static webcrypto_status no_memory(const char *what) {
     ERR_clear_error();
     return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "OpenSSL: out of memory (%s)", what);
-}
-
-static webcrypto_status hash_unavailable(webcrypto_algorithm hash) {
-    const char *name = webcrypto_algorithm_name(hash);
-    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL: %s is not available",
-                    name ? name : "this hash");
 }
 
 /* ---- RSA-OAEP and EC points: the code shared with the boringssl backend ---- */
@@ -306,15 +282,14 @@ static webcrypto_status okp_fields(pkey_state *s) {
 
 /* Takes pkey into a new state and reads its material (an RSA private key's
  * oth_count further primes too); frees pkey on failure. */
-static webcrypto_status state_new(webcrypto_algorithm kind, EVP_PKEY *pkey, bool is_private,
+static webcrypto_status state_new(key_type type, EVP_PKEY *pkey, bool is_private,
                                   size_t oth_count, const curve_info *curve, void **state) {
     pkey_state *s = calloc(1, sizeof *s);
     if (!s) {
         EVP_PKEY_free(pkey);
         return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
     }
-    s->kind = kind;
-    s->type = type_of(kind);
+    s->type = type;
     s->pkey = pkey;
     s->curve = curve;
     s->f.is_private = is_private;
@@ -490,7 +465,7 @@ static size_t ossl_max_primes(int bits) {
     return bits < 1024 ? 2 : bits < 4096 ? 3 : bits < 8192 ? 4 : OSSL_RSA_MAX_PRIMES;
 }
 
-static webcrypto_status rsa_import(webcrypto_algorithm kind, const wc_pkey_fields *f,
+static webcrypto_status rsa_import(const wc_pkey_fields *f,
                                    void **state) {
     /* Each member present, at most WC_RSA_MAX_MEMBER bytes (the contract). */
     size_t oth = f->oth_count; /* 0 for a public key (the contract) */
@@ -556,10 +531,10 @@ done:
         EVP_PKEY_free(pkey);
         return st;
     }
-    return state_new(kind, pkey, f->is_private, oth, NULL, state);
+    return state_new(KT_RSA, pkey, f->is_private, oth, NULL, state);
 }
 
-static webcrypto_status ec_import(webcrypto_algorithm kind, const wc_pkey_fields *f,
+static webcrypto_status ec_import(const wc_pkey_fields *f,
                                   void **state) {
     const curve_info *ci = curve_for(f->curve);
     if (!ci) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL: this curve is not available");
@@ -639,13 +614,23 @@ done:
         EVP_PKEY_free(pkey);
         return st;
     }
-    return state_new(kind, pkey, f->is_private, 0, ci, state);
+    return state_new(KT_EC, pkey, f->is_private, 0, ci, state);
 }
 
-static webcrypto_status okp_import(webcrypto_algorithm kind, const wc_pkey_fields *f,
-                                   void **state) {
-    const char *name = kind == WEBCRYPTO_ALG_ED25519 ? "ED25519" : "X25519";
-    const char *shown = kind == WEBCRYPTO_ALG_ED25519 ? "Ed25519" : "X25519";
+/* OpenSSL's name of an OKP key type; NULL for a member it does not have. */
+static const char *okp_name(wc_okp kind) {
+    switch (kind) {
+    case WC_OKP_ED25519: return "ED25519";
+    case WC_OKP_X25519: return "X25519";
+    case WC_OKP_COUNT: break;
+    }
+    return NULL;
+}
+
+static webcrypto_status okp_import(wc_okp kind, const wc_pkey_fields *f, void **state) {
+    const char *name = okp_name(kind);
+    const char *shown = wc_okp_name(kind);
+    if (!name) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL backend: no such OKP key");
     /* The contract: d of 32 bytes for a private key; x of 32 bytes, or empty
      * for a private key. */
     EVP_PKEY *pkey;
@@ -668,30 +653,46 @@ static webcrypto_status okp_import(webcrypto_algorithm kind, const wc_pkey_field
                             "%s key: the public key does not match the private key", shown);
         }
     }
-    return state_new(kind, pkey, f->is_private, 0, NULL, state);
+    return state_new(KT_OKP, pkey, f->is_private, 0, NULL, state);
 }
 
-webcrypto_status wc_ossl_pkey_import(const void *bctx, webcrypto_algorithm kind,
+webcrypto_status wc_ossl_pkey_import(const void *bctx, wc_family family, unsigned member,
                                      const wc_pkey_fields *f, void **state) {
     (void)bctx;
-    if (!is_asym(kind))
-        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL backend: not an asymmetric algorithm");
-    switch (type_of(kind)) {
-    case KT_RSA: return rsa_import(kind, f, state);
-    case KT_EC: return ec_import(kind, f, state);
-    default: return okp_import(kind, f, state);
+    switch (family) {
+    case WC_FAMILY_RSA: return rsa_import(f, state);
+    case WC_FAMILY_EC: return ec_import(f, state);
+    case WC_FAMILY_OKP: return okp_import((wc_okp)member, f, state);
+    case WC_FAMILY_DIGEST:
+    case WC_FAMILY_HMAC:
+    case WC_FAMILY_CIPHER:
+    case WC_FAMILY_AEAD:
+    case WC_FAMILY_KEYWRAP:
+    case WC_FAMILY_KDF: break;
     }
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL backend: not an asymmetric algorithm");
 }
 
 /* ---- generate ---- */
 
-webcrypto_status wc_ossl_pkey_generate(const void *bctx, webcrypto_algorithm kind,
+webcrypto_status wc_ossl_pkey_generate(const void *bctx, wc_family family, unsigned member,
                                        size_t modulus_bits, wc_bytes e,
                                        webcrypto_named_curve curve, void **state) {
     (void)bctx;
-    if (!is_asym(kind))
-        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL backend: not an asymmetric algorithm");
-    key_type type = type_of(kind);
+    key_type type = KT_RSA;
+    switch (family) {
+    case WC_FAMILY_RSA: type = KT_RSA; break;
+    case WC_FAMILY_EC: type = KT_EC; break;
+    case WC_FAMILY_OKP: type = KT_OKP; break;
+    case WC_FAMILY_DIGEST:
+    case WC_FAMILY_HMAC:
+    case WC_FAMILY_CIPHER:
+    case WC_FAMILY_AEAD:
+    case WC_FAMILY_KEYWRAP:
+    case WC_FAMILY_KDF:
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "OpenSSL backend: not an asymmetric algorithm");
+    }
     const curve_info *ci = NULL;
     const char *name = "RSA";
     if (type == KT_EC) {
@@ -700,7 +701,8 @@ webcrypto_status wc_ossl_pkey_generate(const void *bctx, webcrypto_algorithm kin
             return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL: this curve is not available");
         name = "EC";
     } else if (type == KT_OKP) {
-        name = kind == WEBCRYPTO_ALG_ED25519 ? "ED25519" : "X25519";
+        name = okp_name((wc_okp)member);
+        if (!name) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL backend: no such OKP key");
     } else if (e.n > 8) {
         /* modulus_bits (at most 16384) and e's value (3 or 65537) are the
          * core's; e.n is not bounded (leading zeros), and this backend has
@@ -740,7 +742,7 @@ done:
         EVP_PKEY_free(pkey);
         return st;
     }
-    return state_new(kind, pkey, true, 0, ci, state);
+    return state_new(type, pkey, true, 0, ci, state);
 }
 
 webcrypto_status wc_ossl_pkey_fields(const void *state, wc_pkey_fields *out) {
@@ -769,15 +771,15 @@ static webcrypto_status md_ctx_start(const pkey_state *s, const EVP_MD *md, bool
 }
 
 /* The RSA context, ready for the padding (salt_len <= INT_MAX). */
-static webcrypto_status rsa_sig_start(const pkey_state *s, wc_rsa_padding padding,
-                                      webcrypto_algorithm hash, size_t salt_len, bool sign,
+static webcrypto_status rsa_sig_start(const pkey_state *s, wc_rsa_scheme scheme,
+                                      wc_hash hash, size_t salt_len, bool sign,
                                       EVP_MD_CTX **out) {
     const EVP_MD *md = wc_ossl_md(hash);
-    if (!md) return hash_unavailable(hash);
+    if (!md) return wc_hash_unavailable("OpenSSL", hash);
     EVP_PKEY_CTX *pc = NULL;
     webcrypto_status st = md_ctx_start(s, md, sign, out, &pc);
     if (st != WEBCRYPTO_OK) return st;
-    int ok = padding == WC_RSA_PSS
+    int ok = scheme == WC_RSA_SCHEME_PSS
                  ? EVP_PKEY_CTX_set_rsa_padding(pc, RSA_PKCS1_PSS_PADDING) == 1 &&
                        EVP_PKEY_CTX_set_rsa_pss_saltlen(pc, (int)salt_len) == 1 &&
                        EVP_PKEY_CTX_set_rsa_mgf1_md(pc, md) == 1
@@ -790,14 +792,14 @@ static webcrypto_status rsa_sig_start(const pkey_state *s, wc_rsa_padding paddin
     return WEBCRYPTO_OK;
 }
 
-webcrypto_status wc_ossl_rsa_sign(const void *state, wc_rsa_padding padding,
-                                  webcrypto_algorithm hash, size_t salt_len, const uint8_t *msg,
+webcrypto_status wc_ossl_rsa_sign(const void *state, wc_rsa_scheme scheme,
+                                  wc_hash hash, size_t salt_len, const uint8_t *msg,
                                   size_t len, uint8_t *sig, size_t *sig_len) {
     const pkey_state *s = state;
-    if (padding == WC_RSA_PSS && salt_len > INT_MAX)
+    if (scheme == WC_RSA_SCHEME_PSS && salt_len > INT_MAX)
         return wc_error(WEBCRYPTO_ERR_OPERATION, "RSA-PSS: the salt is too long for the key");
     EVP_MD_CTX *m = NULL;
-    webcrypto_status st = rsa_sig_start(s, padding, hash, salt_len, true, &m);
+    webcrypto_status st = rsa_sig_start(s, scheme, hash, salt_len, true, &m);
     if (st != WEBCRYPTO_OK) return st;
     size_t n = s->size;
     if (EVP_DigestSign(m, sig, &n, BYTES_OR_EMPTY(msg, len), len) != 1)
@@ -808,16 +810,17 @@ webcrypto_status wc_ossl_rsa_sign(const void *state, wc_rsa_padding padding,
     return st;
 }
 
-webcrypto_status wc_ossl_rsa_verify(const void *state, wc_rsa_padding padding,
-                                    webcrypto_algorithm hash, size_t salt_len, const uint8_t *msg,
+webcrypto_status wc_ossl_rsa_verify(const void *state, wc_rsa_scheme scheme,
+                                    wc_hash hash, size_t salt_len, const uint8_t *msg,
                                     size_t len, const uint8_t *sig, size_t sig_len, bool *valid) {
     const pkey_state *s = state;
     *valid = false;
     /* RFC 8017 8.1.2 / 8.2.2: a signature of another length is invalid; so
      * is a PSS salt no key could hold. */
-    if (sig_len != s->size || (padding == WC_RSA_PSS && salt_len > INT_MAX)) return WEBCRYPTO_OK;
+    if (sig_len != s->size || (scheme == WC_RSA_SCHEME_PSS && salt_len > INT_MAX))
+        return WEBCRYPTO_OK;
     EVP_MD_CTX *m = NULL;
-    webcrypto_status st = rsa_sig_start(s, padding, hash, salt_len, false, &m);
+    webcrypto_status st = rsa_sig_start(s, scheme, hash, salt_len, false, &m);
     if (st != WEBCRYPTO_OK) return st;
     *valid = EVP_DigestVerify(m, sig, sig_len, BYTES_OR_EMPTY(msg, len), len) == 1;
     ERR_clear_error();
@@ -828,14 +831,14 @@ webcrypto_status wc_ossl_rsa_verify(const void *state, wc_rsa_padding padding,
 /* ---- RSA-OAEP (openssl_api_pkey.inc) ---- */
 
 /* The hash, and a label OpenSSL can take (its length is an int). */
-static webcrypto_status oaep_md(webcrypto_algorithm hash, size_t label_len, const EVP_MD **md) {
+static webcrypto_status oaep_md(wc_hash hash, size_t label_len, const EVP_MD **md) {
     *md = wc_ossl_md(hash);
-    if (!*md) return hash_unavailable(hash);
+    if (!*md) return wc_hash_unavailable("OpenSSL", hash);
     if (label_len > INT_MAX) return wc_error(WEBCRYPTO_ERR_OPERATION, "RSA-OAEP: label too long");
     return WEBCRYPTO_OK;
 }
 
-webcrypto_status wc_ossl_rsa_oaep_encrypt(const void *state, webcrypto_algorithm hash,
+webcrypto_status wc_ossl_rsa_oaep_encrypt(const void *state, wc_hash hash,
                                           const uint8_t *label, size_t label_len,
                                           const uint8_t *in, size_t len, uint8_t *out,
                                           size_t *out_len) {
@@ -846,7 +849,7 @@ webcrypto_status wc_ossl_rsa_oaep_encrypt(const void *state, webcrypto_algorithm
     return glue_oaep_encrypt(s->pkey, s->size, md, label, label_len, in, len, out, out_len);
 }
 
-webcrypto_status wc_ossl_rsa_oaep_decrypt(const void *state, webcrypto_algorithm hash,
+webcrypto_status wc_ossl_rsa_oaep_decrypt(const void *state, wc_hash hash,
                                           const uint8_t *label, size_t label_len,
                                           const uint8_t *in, size_t len, uint8_t *out,
                                           size_t *out_len) {
@@ -859,12 +862,12 @@ webcrypto_status wc_ossl_rsa_oaep_decrypt(const void *state, webcrypto_algorithm
 
 /* ---- ECDSA ---- */
 
-webcrypto_status wc_ossl_ecdsa_sign(const void *state, webcrypto_algorithm hash,
+webcrypto_status wc_ossl_ecdsa_sign(const void *state, wc_hash hash,
                                     const uint8_t *msg, size_t len, uint8_t *sig,
                                     size_t *sig_len) {
     const pkey_state *s = state;
     const EVP_MD *md = wc_ossl_md(hash);
-    if (!md) return hash_unavailable(hash);
+    if (!md) return wc_hash_unavailable("OpenSSL", hash);
     size_t fs = s->size;
     EVP_MD_CTX *m = NULL;
     webcrypto_status st = md_ctx_start(s, md, true, &m, NULL);
@@ -891,13 +894,13 @@ webcrypto_status wc_ossl_ecdsa_sign(const void *state, webcrypto_algorithm hash,
     return st;
 }
 
-webcrypto_status wc_ossl_ecdsa_verify(const void *state, webcrypto_algorithm hash,
+webcrypto_status wc_ossl_ecdsa_verify(const void *state, wc_hash hash,
                                       const uint8_t *msg, size_t len, const uint8_t *sig,
                                       size_t sig_len, bool *valid) {
     const pkey_state *s = state;
     *valid = false;
     const EVP_MD *md = wc_ossl_md(hash);
-    if (!md) return hash_unavailable(hash);
+    if (!md) return wc_hash_unavailable("OpenSSL", hash);
     size_t fs = s->size;
     if (sig_len != 2 * fs) return WEBCRYPTO_OK; /* not r || s: invalid */
 
@@ -938,26 +941,30 @@ done:
     return st;
 }
 
-/* ---- Ed25519 (pure: one-shot, no digest) ---- */
+/* ---- OKP signatures: EdDSA, pure (one-shot, no digest), for every
+ * signature member (OpenSSL knows the scheme from the key) ---- */
 
-webcrypto_status wc_ossl_ed25519_sign(const void *state, const uint8_t *msg, size_t len,
-                                      uint8_t sig[64]) {
+webcrypto_status wc_ossl_okp_sign(const void *state, wc_okp kind, const uint8_t *msg, size_t len,
+                                  uint8_t *sig, size_t sig_cap, size_t *sig_len) {
     const pkey_state *s = state;
+    const size_t want = wc_okp_sig_len(kind);
     EVP_MD_CTX *m = NULL;
     webcrypto_status st = md_ctx_start(s, NULL, true, &m, NULL);
     if (st != WEBCRYPTO_OK) return st;
-    size_t n = 64;
-    if (EVP_DigestSign(m, sig, &n, BYTES_OR_EMPTY(msg, len), len) != 1 || n != 64)
-        st = wc_ossl_fail("Ed25519 signing (EVP_DigestSign)");
+    size_t n = sig_cap;
+    if (EVP_DigestSign(m, sig, &n, BYTES_OR_EMPTY(msg, len), len) != 1 || n != want)
+        st = wc_ossl_fail("EdDSA signing (EVP_DigestSign)");
+    else
+        *sig_len = n;
     EVP_MD_CTX_free(m);
     return st;
 }
 
-webcrypto_status wc_ossl_ed25519_verify(const void *state, const uint8_t *msg, size_t len,
-                                        const uint8_t *sig, size_t sig_len, bool *valid) {
+webcrypto_status wc_ossl_okp_verify(const void *state, wc_okp kind, const uint8_t *msg,
+                                    size_t len, const uint8_t *sig, size_t sig_len, bool *valid) {
     const pkey_state *s = state;
     *valid = false;
-    if (sig_len != 64) return WEBCRYPTO_OK;
+    if (sig_len != wc_okp_sig_len(kind)) return WEBCRYPTO_OK;
     EVP_MD_CTX *m = NULL;
     webcrypto_status st = md_ctx_start(s, NULL, false, &m, NULL);
     if (st != WEBCRYPTO_OK) return st;
@@ -997,16 +1004,12 @@ webcrypto_status wc_ossl_ecdh(const void *private_state, const void *public_stat
     return st;
 }
 
-webcrypto_status wc_ossl_x25519(const void *private_state, const void *public_state,
-                                uint8_t out[32]) {
-    webcrypto_status st = derive(private_state, public_state, out, 32);
-    if (st != WEBCRYPTO_OK) return st;
-    /* RFC 7748 section 6.1: an all-zero result means a small-order public
-     * key. (OpenSSL refuses it too; this does not depend on that.) */
-    uint8_t acc = 0;
-    for (int i = 0; i < 32; i++) acc |= out[i];
-    if (acc == 0)
-        return wc_error(WEBCRYPTO_ERR_OPERATION, "X25519: the shared secret is all zeros "
-                                                 "(the public key has small order)");
-    return WEBCRYPTO_OK;
+/* The core refuses an all-zero result (backend.h); OpenSSL refuses it too. */
+webcrypto_status wc_ossl_okp_derive(const void *private_state, const void *public_state,
+                                    wc_okp kind, uint8_t *out, size_t out_cap, size_t *out_len) {
+    const size_t want = wc_okp_key_len(kind);
+    if (out_cap < want) return wc_error(WEBCRYPTO_ERR_OPERATION, "OpenSSL backend: no room");
+    webcrypto_status st = derive(private_state, public_state, out, want);
+    if (st == WEBCRYPTO_OK) *out_len = want;
+    return st;
 }

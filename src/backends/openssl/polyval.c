@@ -491,16 +491,33 @@ void wc_polyval_init(wc_polyval *ctx, const uint8_t h[16], wc_polyval_impl impl)
 }
 
 static void blocks(wc_polyval *ctx, const uint8_t *in, size_t nblocks) {
+    /* Every member listed (-Wswitch-enum); one this build lacks is portable. */
     switch (ctx->impl) {
+    case WC_POLYVAL_CLMUL:
 #ifdef WC_POLYVAL_X86
-    case WC_POLYVAL_CLMUL: clmul_blocks(ctx, in, nblocks); break;
-    case WC_POLYVAL_VCLMUL: vclmul_blocks(ctx, in, nblocks); break;
+        clmul_blocks(ctx, in, nblocks);
+        return;
+#else
+        break;
 #endif
+    case WC_POLYVAL_VCLMUL:
+#ifdef WC_POLYVAL_X86
+        vclmul_blocks(ctx, in, nblocks);
+        return;
+#else
+        break;
+#endif
+    case WC_POLYVAL_PMULL:
 #ifdef WC_POLYVAL_ARM
-    case WC_POLYVAL_PMULL: pmull_blocks(ctx, in, nblocks); break;
+        pmull_blocks(ctx, in, nblocks);
+        return;
+#else
+        break;
 #endif
-    default: portable_blocks(ctx, in, nblocks); break;
+    case WC_POLYVAL_AUTO:
+    case WC_POLYVAL_PORTABLE: break;
     }
+    portable_blocks(ctx, in, nblocks);
 }
 
 void wc_polyval_update(wc_polyval *ctx, const uint8_t *in, size_t len) {

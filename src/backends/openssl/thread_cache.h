@@ -73,7 +73,7 @@ wc_tc_entry *wc_tc_entry_get(const wc_tc_key *k);
  * WC_TC_HASHES): *slot is NULL until the caller stores a context there,
  * which the cache frees at the thread's exit. NULL, with the thread's error
  * set, if memory runs out. */
-#define WC_TC_HASHES 5
+#define WC_TC_HASHES WC_HASH_COUNT
 EVP_MD_CTX **wc_tc_digest_slot(unsigned h);
 
 #endif /* WEBCRYPTO_OPENSSL_THREAD_CACHE_H */
