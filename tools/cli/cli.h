@@ -174,6 +174,28 @@ int sink_write_pem(sink *s, webcrypto_key_format f, const uint8_t *der, size_t l
 bool starts_with(const uint8_t *p, size_t n, const char *prefix);
 int pem_decode(uint8_t *text, size_t len, size_t *der_len, webcrypto_key_format *format);
 
+/* ---- algs.c: what the CLI knows of algorithms beyond the library's list ---- */
+
+enum {
+    ALG_KEY_HASH = 1u << 0,   /* its keys have a hash (HMAC, RSA): --hash, else the JWK's alg */
+    ALG_KEY_CURVE = 1u << 1,  /* its keys have a named curve: --curve, else the JWK's crv */
+    ALG_KEY_RSA = 1u << 2,    /* generate-key takes --modulus-length, --public-exponent */
+    ALG_KEY_LENGTH = 1u << 3, /* generate-key needs --length */
+    ALG_STREAMS = 1u << 4     /* the library streams it (cipher_init, sign_init) */
+};
+unsigned alg_flags(webcrypto_algorithm a);
+/* The options its encrypt/decrypt (and wrap), sign/verify or derive takes
+ * beyond the command's own, and those it needs. */
+void alg_options(webcrypto_algorithm a, optset *allowed, optset *required);
+/* Whether the library says the algorithm has the operation. */
+bool alg_has(webcrypto_algorithm a, webcrypto_operation op);
+bool is_rsa(webcrypto_algorithm a);     /* ALG_KEY_RSA */
+bool is_ec(webcrypto_algorithm a);      /* ALG_KEY_CURVE */
+bool needs_hash(webcrypto_algorithm a); /* ALG_KEY_HASH */
+bool is_pair_alg(webcrypto_algorithm a);
+unsigned allowed_usages(webcrypto_algorithm a, webcrypto_key_type type);
+unsigned default_usages(webcrypto_algorithm a);
+
 /* ---- keyfile.c: key files, their algorithms' parameters and usages ---- */
 
 /* What a JWK says about itself, read only to choose import parameters (the
@@ -204,12 +226,6 @@ typedef struct key_source {
 
 void install_json_wiping_alloc(void);
 void read_jwk_hints(const uint8_t *jwk, size_t len, jwk_hints *h);
-bool is_aes(webcrypto_algorithm a);
-bool is_rsa(webcrypto_algorithm a);
-bool is_ec(webcrypto_algorithm a);
-bool is_pair_alg(webcrypto_algorithm a);
-unsigned allowed_usages(webcrypto_algorithm a, webcrypto_key_type type);
-unsigned default_usages(webcrypto_algorithm a);
 webcrypto_key_type type_of_format(webcrypto_algorithm alg, webcrypto_key_format fmt,
                                   const jwk_hints *h);
 int resolve_key_params(const char *hash_opt, const char *hash_name, const char *curve_opt,

@@ -4,30 +4,13 @@
 
 #include "cli.h"
 
-/* The options of each encrypting algorithm; AES-KW only when wrapping. */
+/* The options of an algorithm that encrypts (the library says which);
+ * AES-KW, which only wraps, when wrapping. */
 bool cipher_options(webcrypto_algorithm a, bool wrapping, optset *allowed, optset *required) {
-    switch (a) {
-    case WEBCRYPTO_ALG_AES_GCM:
-    case WEBCRYPTO_ALG_AES_GCM_SIV:
-        *allowed = OPTBIT(OPT_IV) | OPTBIT(OPT_AAD) | OPTBIT(OPT_TAG_LENGTH);
-        *required = OPTBIT(OPT_IV);
-        return true;
-    case WEBCRYPTO_ALG_AES_CBC:
-        *allowed = *required = OPTBIT(OPT_IV);
-        return true;
-    case WEBCRYPTO_ALG_AES_CTR:
-        *allowed = *required = OPTBIT(OPT_COUNTER) | OPTBIT(OPT_LENGTH);
-        return true;
-    case WEBCRYPTO_ALG_RSA_OAEP:
-        *allowed = OPTBIT(OPT_LABEL);
-        *required = 0;
-        return true;
-    case WEBCRYPTO_ALG_AES_KW:
-        *allowed = *required = 0;
-        return wrapping;
-    default:
+    if (!alg_has(a, WEBCRYPTO_OP_ENCRYPT) && !(wrapping && alg_has(a, WEBCRYPTO_OP_WRAP_KEY)))
         return false;
-    }
+    alg_options(a, allowed, required);
+    return true;
 }
 
 void cipher_bufs_free(cipher_bufs *b) {
@@ -110,7 +93,7 @@ static int cmd_cipher(cli *c, bool encrypt) {
     if (rc) return rc;
     optset allowed, required;
     if (!cipher_options(p.name, false, &allowed, &required)) return not_supported(cmd, p.name);
-    if (p.name == WEBCRYPTO_ALG_RSA_OAEP) allowed |= OPTBIT(OPT_HASH); /* the key's hash */
+    if (needs_hash(p.name)) allowed |= OPTBIT(OPT_HASH); /* the key's hash (RSA-OAEP) */
     rc = check_options(c, webcrypto_algorithm_name(p.name),
                        allowed | OPTBIT(OPT_KEY) | OPTBIT(OPT_OUT));
     if (!rc) rc = require_options(c, cmd, required | OPTBIT(OPT_KEY));
@@ -125,8 +108,7 @@ static int cmd_cipher(cli *c, bool encrypt) {
                         &key);
     const char *in_path = c->npos > 2 ? c->pos[2] : NULL;
 
-    if (!rc && c->opt[OPT_OUT] &&
-        (p.name == WEBCRYPTO_ALG_AES_CBC || p.name == WEBCRYPTO_ALG_AES_CTR)) {
+    if (!rc && c->opt[OPT_OUT] && (alg_flags(p.name) & ALG_STREAMS)) {
         rc = cipher_stream(c, &p, key, encrypt, in_path);
     } else if (!rc) {
         /* One shot: the result exists only once the whole input was

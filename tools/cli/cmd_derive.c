@@ -99,15 +99,15 @@ int cmd_derive_bits(cli *c) {
     webcrypto_params p = {0};
     if (!rc) rc = lookup_algorithm(c->pos[1], &p.name);
     if (rc) return rc;
-    if (p.name == WEBCRYPTO_ALG_ECDH || p.name == WEBCRYPTO_ALG_X25519)
-        return derive_bits_agreement(c, &p);
+    if (!alg_has(p.name, WEBCRYPTO_OP_DERIVE_BITS)) return not_supported("derive-bits", p.name);
+    /* A key agreement (ECDH, X25519) derives from a key pair, a KDF (HKDF,
+     * PBKDF2) from a secret. */
+    if (is_pair_alg(p.name)) return derive_bits_agreement(c, &p);
     optset common = OPTBIT(OPT_KEY_HEX) | OPTBIT(OPT_HASH) | OPTBIT(OPT_SALT) | OPTBIT(OPT_LENGTH);
-    optset specific;
-    if (p.name == WEBCRYPTO_ALG_HKDF) specific = OPTBIT(OPT_INFO);
-    else if (p.name == WEBCRYPTO_ALG_PBKDF2) specific = OPTBIT(OPT_ITERATIONS);
-    else return not_supported("derive-bits", p.name);
+    optset specific, specific_required; /* HKDF: --info; PBKDF2: --iterations */
+    alg_options(p.name, &specific, &specific_required);
     rc = check_options(c, webcrypto_algorithm_name(p.name), common | specific | OPTBIT(OPT_OUT));
-    if (!rc) rc = require_options(c, "derive-bits", common | specific);
+    if (!rc) rc = require_options(c, "derive-bits", common | specific_required);
     kdf_bufs b;
     size_t bits = 0;
     if (!rc) rc = parse_kdf(c, &p, &b);
@@ -159,17 +159,18 @@ int cmd_derive_key(cli *c) {
     webcrypto_params p = {0};
     if (!rc) rc = lookup_algorithm(c->pos[1], &p.name);
     if (rc) return rc;
+    if (!alg_has(p.name, WEBCRYPTO_OP_DERIVE_KEY)) return not_supported("derive-key", p.name);
     optset base, extra = 0;
-    bool agreement = p.name == WEBCRYPTO_ALG_ECDH || p.name == WEBCRYPTO_ALG_X25519;
-    if (p.name == WEBCRYPTO_ALG_HKDF)
-        base = OPTBIT(OPT_KEY_HEX) | OPTBIT(OPT_HASH) | OPTBIT(OPT_SALT) | OPTBIT(OPT_INFO);
-    else if (p.name == WEBCRYPTO_ALG_PBKDF2)
-        base = OPTBIT(OPT_KEY_HEX) | OPTBIT(OPT_HASH) | OPTBIT(OPT_SALT) | OPTBIT(OPT_ITERATIONS);
-    else if (agreement) {
+    bool agreement = is_pair_alg(p.name); /* as in derive-bits */
+    if (agreement) {
         base = OPTBIT(OPT_KEY) | OPTBIT(OPT_PUBLIC_KEY);
-        if (p.name == WEBCRYPTO_ALG_ECDH) extra = OPTBIT(OPT_CURVE);
-    } else
-        return not_supported("derive-key", p.name);
+        if (is_ec(p.name)) extra = OPTBIT(OPT_CURVE);
+    } else {
+        optset specific, specific_required;
+        alg_options(p.name, &specific, &specific_required);
+        base = OPTBIT(OPT_KEY_HEX) | OPTBIT(OPT_HASH) | OPTBIT(OPT_SALT) | specific_required;
+        extra = specific & ~specific_required;
+    }
     rc = check_options(c, webcrypto_algorithm_name(p.name), base | extra | derived);
     if (!rc) rc = require_options(c, "derive-key", base | OPTBIT(OPT_DERIVED));
     /* The derived key's type; its checks are the library's. */

@@ -83,15 +83,18 @@ int cmd_generate_key(cli *c) {
     webcrypto_params p = {0};
     if (!rc) rc = lookup_algorithm(c->pos[1], &p.name);
     if (rc) return rc;
+    if (!alg_has(p.name, WEBCRYPTO_OP_GENERATE_KEY)) return not_supported("generate-key", p.name);
     if (is_pair_alg(p.name)) return generate_pair(c, &p);
-    if (is_aes(p.name)) {
-        if (c->opt[OPT_HASH]) return usage_error("option --hash does not apply to AES keys");
-        rc = require_options(c, "generate-key for AES", OPTBIT(OPT_LENGTH));
-    } else if (p.name == WEBCRYPTO_ALG_HMAC) {
-        rc = require_options(c, "generate-key HMAC", OPTBIT(OPT_HASH));
+    /* A secret key: HMAC's has a hash, AES's needs --length. */
+    char what[64];
+    snprintf(what, sizeof what, "generate-key %s", webcrypto_algorithm_name(p.name));
+    if (needs_hash(p.name)) {
+        rc = require_options(c, what, OPTBIT(OPT_HASH));
         if (!rc) rc = lookup_algorithm(c->opt[OPT_HASH], &p.hash);
     } else {
-        return not_supported("generate-key", p.name);
+        rc = check_key_options(p.name, c->opt[OPT_HASH], "--hash", NULL);
+        if (!rc && (alg_flags(p.name) & ALG_KEY_LENGTH))
+            rc = require_options(c, what, OPTBIT(OPT_LENGTH));
     }
     if (!rc) rc = check_options(c, "secret keys",
                                 OPTBIT(OPT_LENGTH) | OPTBIT(OPT_HASH) | OPTBIT(OPT_OUT) |

@@ -3,10 +3,11 @@
 
 #include "cli.h"
 
-/* HMAC: sign prints the MAC in hex; verify prints true or false. Both stream. */
-static int sign_verify_hmac(cli *c, bool sign, webcrypto_params *p) {
+/* HMAC (what the library signs incrementally): sign prints the MAC in hex;
+ * verify prints true or false. Both stream. */
+static int sign_verify_stream(cli *c, bool sign, webcrypto_params *p) {
     const char *cmd = sign ? "sign" : "verify";
-    int rc = check_options(c, "HMAC",
+    int rc = check_options(c, webcrypto_algorithm_name(p->name),
                            OPTBIT(OPT_KEY) | OPTBIT(OPT_HASH) | OPTBIT(OPT_OUT) |
                                (sign ? 0 : OPTBIT(OPT_SIGNATURE)));
     if (!rc) rc = require_options(c, cmd, OPTBIT(OPT_KEY) | (sign ? 0 : OPTBIT(OPT_SIGNATURE)));
@@ -62,21 +63,18 @@ static int sign_verify_hmac(cli *c, bool sign, webcrypto_params *p) {
     return rc;
 }
 
-/* RSASSA-PKCS1-v1_5, RSA-PSS, ECDSA, Ed25519: one shot over the whole input
- * (the library signs these in one call). */
+/* RSASSA-PKCS1-v1_5, RSA-PSS, ECDSA, Ed25519 and any other signature: one
+ * shot over the whole input (the library signs these in one call). */
 static int sign_verify_pkey(cli *c, bool sign, webcrypto_params *p) {
     const char *cmd = sign ? "sign" : "verify";
     optset allowed = OPTBIT(OPT_KEY) | OPTBIT(OPT_OUT) | (sign ? 0 : OPTBIT(OPT_SIGNATURE));
     optset required = OPTBIT(OPT_KEY) | (sign ? 0 : OPTBIT(OPT_SIGNATURE));
-    if (is_rsa(p->name)) allowed |= OPTBIT(OPT_HASH); /* the key's hash */
-    if (p->name == WEBCRYPTO_ALG_RSA_PSS) {
-        allowed |= OPTBIT(OPT_SALT_LENGTH);
-        required |= OPTBIT(OPT_SALT_LENGTH);
-    }
-    if (p->name == WEBCRYPTO_ALG_ECDSA) { /* the hash of this signature */
-        allowed |= OPTBIT(OPT_HASH) | OPTBIT(OPT_CURVE);
-        required |= OPTBIT(OPT_HASH);
-    }
+    optset op_allowed, op_required; /* RSA-PSS: --salt-length; ECDSA: the signature's --hash */
+    alg_options(p->name, &op_allowed, &op_required);
+    allowed |= op_allowed;
+    required |= op_required;
+    if (needs_hash(p->name)) allowed |= OPTBIT(OPT_HASH); /* the key's hash (RSA) */
+    if (is_ec(p->name)) allowed |= OPTBIT(OPT_CURVE);
     int rc = check_options(c, webcrypto_algorithm_name(p->name), allowed);
     if (!rc) rc = require_options(c, cmd, required);
     if (!rc) rc = check_key_source(c);
@@ -85,11 +83,12 @@ static int sign_verify_pkey(cli *c, bool sign, webcrypto_params *p) {
     if (!rc && !sign) rc = parse_hex("--signature", c->opt[OPT_SIGNATURE], &sig, &sig_len);
     if (!rc && c->opt[OPT_SALT_LENGTH])
         rc = parse_size("--salt-length", c->opt[OPT_SALT_LENGTH], SIZE_MAX, &p->salt_length);
-    if (!rc && p->name == WEBCRYPTO_ALG_ECDSA) rc = lookup_algorithm(c->opt[OPT_HASH], &p->hash);
+    if (!rc && (op_allowed & OPTBIT(OPT_HASH)) && c->opt[OPT_HASH])
+        rc = lookup_algorithm(c->opt[OPT_HASH], &p->hash);
     if (!rc) rc = get_backend(c);
     webcrypto_key *key = NULL;
     key_source src = {.path = c->opt[OPT_KEY], .what = "--key", .alg = p->name,
-                      .hash_opt = is_rsa(p->name) ? c->opt[OPT_HASH] : NULL, .hash_name = "--hash",
+                      .hash_opt = needs_hash(p->name) ? c->opt[OPT_HASH] : NULL, .hash_name = "--hash",
                       .curve_opt = c->opt[OPT_CURVE],
                       .usages = sign ? WEBCRYPTO_USAGE_SIGN : WEBCRYPTO_USAGE_VERIFY};
     if (!rc) rc = import_key_file(c, &src, &key);
@@ -132,11 +131,9 @@ static int cmd_sign_verify(cli *c, bool sign) {
     webcrypto_params p = {0};
     if (!rc) rc = lookup_algorithm(c->pos[1], &p.name);
     if (rc) return rc;
-    if (p.name == WEBCRYPTO_ALG_HMAC) return sign_verify_hmac(c, sign, &p);
-    if (p.name == WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5 || p.name == WEBCRYPTO_ALG_RSA_PSS ||
-        p.name == WEBCRYPTO_ALG_ECDSA || p.name == WEBCRYPTO_ALG_ED25519)
-        return sign_verify_pkey(c, sign, &p);
-    return not_supported(cmd, p.name);
+    if (!alg_has(p.name, WEBCRYPTO_OP_SIGN)) return not_supported(cmd, p.name);
+    if (alg_flags(p.name) & ALG_STREAMS) return sign_verify_stream(c, sign, &p);
+    return sign_verify_pkey(c, sign, &p);
 }
 
 int cmd_sign(cli *c) { return cmd_sign_verify(c, true); }

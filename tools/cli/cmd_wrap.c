@@ -13,7 +13,7 @@ static int wrap_alg_params(cli *c, const char *cmd, optset others, webcrypto_par
     if (rc) return rc;
     optset allowed, required;
     if (!cipher_options(wp->name, true, &allowed, &required)) return not_supported(cmd, wp->name);
-    if (wp->name == WEBCRYPTO_ALG_RSA_OAEP) allowed |= OPTBIT(OPT_WRAP_HASH);
+    if (needs_hash(wp->name)) allowed |= OPTBIT(OPT_WRAP_HASH); /* RSA-OAEP */
     rc = check_options(c, webcrypto_algorithm_name(wp->name), allowed | others);
     if (!rc) rc = require_options(c, cmd, required);
     if (!rc) rc = parse_cipher_values(c, wp, bufs);

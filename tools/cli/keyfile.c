@@ -72,48 +72,6 @@ void read_jwk_hints(const uint8_t *jwk, size_t len, jwk_hints *h) {
     json_decref(root);
 }
 
-bool is_aes(webcrypto_algorithm a) {
-    return a == WEBCRYPTO_ALG_AES_CBC || a == WEBCRYPTO_ALG_AES_CTR || a == WEBCRYPTO_ALG_AES_GCM ||
-           a == WEBCRYPTO_ALG_AES_GCM_SIV || a == WEBCRYPTO_ALG_AES_KW;
-}
-
-bool is_rsa(webcrypto_algorithm a) {
-    return a == WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5 || a == WEBCRYPTO_ALG_RSA_PSS ||
-           a == WEBCRYPTO_ALG_RSA_OAEP;
-}
-bool is_ec(webcrypto_algorithm a) {
-    return a == WEBCRYPTO_ALG_ECDSA || a == WEBCRYPTO_ALG_ECDH;
-}
-bool is_pair_alg(webcrypto_algorithm a) {
-    return is_rsa(a) || is_ec(a) || a == WEBCRYPTO_ALG_ED25519 || a == WEBCRYPTO_ALG_X25519;
-}
-
-/* The usages WebCrypto allows a key of this algorithm and type. */
-unsigned allowed_usages(webcrypto_algorithm a, webcrypto_key_type type) {
-    const unsigned enc = WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_DECRYPT;
-    const unsigned wrap = WEBCRYPTO_USAGE_WRAP_KEY | WEBCRYPTO_USAGE_UNWRAP_KEY;
-    const unsigned derive = WEBCRYPTO_USAGE_DERIVE_KEY | WEBCRYPTO_USAGE_DERIVE_BITS;
-    bool priv = type == WEBCRYPTO_KEY_PRIVATE;
-    switch (a) {
-    case WEBCRYPTO_ALG_AES_GCM:
-    case WEBCRYPTO_ALG_AES_GCM_SIV:
-    case WEBCRYPTO_ALG_AES_CBC:
-    case WEBCRYPTO_ALG_AES_CTR: return enc | wrap;
-    case WEBCRYPTO_ALG_AES_KW: return wrap;
-    case WEBCRYPTO_ALG_HMAC: return WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY;
-    case WEBCRYPTO_ALG_HKDF:
-    case WEBCRYPTO_ALG_PBKDF2: return derive;
-    case WEBCRYPTO_ALG_RSA_OAEP:
-        return priv ? WEBCRYPTO_USAGE_DECRYPT | WEBCRYPTO_USAGE_UNWRAP_KEY
-                    : WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_WRAP_KEY;
-    case WEBCRYPTO_ALG_ECDH:
-    case WEBCRYPTO_ALG_X25519: return priv ? derive : 0;
-    default: return priv ? WEBCRYPTO_USAGE_SIGN : WEBCRYPTO_USAGE_VERIFY;
-    }
-}
-
-static bool needs_hash(webcrypto_algorithm a) { return a == WEBCRYPTO_ALG_HMAC || is_rsa(a); }
-
 /* The hash (HMAC, RSA-*) and curve (ECDSA, ECDH) of a key to import: the
  * options' values, else what the JWK (h, NULL for other formats) says. A
  * JWK that is no object, or names no hash or curve we know, gets any: the
@@ -216,16 +174,6 @@ int output_jwk(const cli *c, const webcrypto_key *key) {
     }
     webcrypto_buffer_free(jwk, jwk_len);
     return rc;
-}
-
-/* generate-key's and derive-key's usages when --usages is absent. */
-unsigned default_usages(webcrypto_algorithm a) {
-    if (a == WEBCRYPTO_ALG_AES_GCM || a == WEBCRYPTO_ALG_AES_GCM_SIV ||
-        a == WEBCRYPTO_ALG_AES_CBC || a == WEBCRYPTO_ALG_AES_CTR)
-        return WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_DECRYPT;
-    if (is_pair_alg(a))
-        return allowed_usages(a, WEBCRYPTO_KEY_PUBLIC) | allowed_usages(a, WEBCRYPTO_KEY_PRIVATE);
-    return allowed_usages(a, WEBCRYPTO_KEY_SECRET);
 }
 
 /* The type a key in `fmt` will have: what default usages are chosen for. */
