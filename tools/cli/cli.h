@@ -104,8 +104,9 @@ typedef struct sink {
 /* Descriptors 0-2 that were closed when the program started (io.c). */
 extern bool stdin_closed, stdout_closed;
 
-/* The usage text (usage.c). */
-extern const char usage_text[];
+/* The usage text (usage.c), its lists of algorithms the library's; NULL
+ * when out of memory. Caller frees. */
+char *usage_build(void);
 
 /* ---- args.c: errors, memory, values, the command line ---- */
 

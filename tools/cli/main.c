@@ -11,6 +11,7 @@
  * is in cli.h.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
@@ -18,7 +19,10 @@
 
 static int cmd_help(cli *c) {
     (void)c;
-    return print_text(usage_text);
+    char *text = usage_build();
+    int rc = text ? print_text(text) : no_memory();
+    free(text);
+    return rc;
 }
 
 static int cmd_version(cli *c) {

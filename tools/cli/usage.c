@@ -1,11 +1,16 @@
-/* The text of webcrypto --help. */
+/* The text of webcrypto --help. The lists of algorithms in it are the
+ * library's (webcrypto_algorithm_has_operation): the template's {NAME}
+ * tokens are replaced by them. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
 
-const char usage_text[] =
+static const char usage_template[] =
     "Usage: webcrypto [--backend NAME] COMMAND [ARGS] [OPTIONS]\n"
     "\n"
     "Commands:\n"
-    "  digest ALG [FILE]                      hex digest (SHA-1, SHA-256, SHA-384, SHA-512)\n"
+    "  digest ALG [FILE]                      hex digest ({digest})\n"
     "  generate-key AES-GCM|AES-CBC|AES-CTR|AES-KW --length 128|192|256\n"
     "  generate-key AES-GCM-SIV --length 128|256\n"
     "  generate-key HMAC --hash HASH [--length BITS]\n"
@@ -48,13 +53,13 @@ const char usage_text[] =
     "  derive-bits ECDH|X25519 --key JWKFILE --public-key JWKFILE [--length BITS]\n"
     "                                         hex derived bits (ECDH, X25519: the whole\n"
     "                                         shared secret without --length)\n"
-    "  derive-key HKDF|PBKDF2|ECDH|X25519 (the derive-bits options, without --length)\n"
-    "               --derived AES-GCM|AES-GCM-SIV|AES-CBC|AES-CTR|AES-KW|HMAC\n"
+    "  derive-key {derive-key} (the derive-bits options, without --length)\n"
+    "               --derived {derived}\n"
     "               [--derived-length BITS]\n"
     "               [--derived-hash HASH] [--usages LIST] [--extractable true|false]\n"
     "                                         the derived key as a JWK (HMAC: --derived-hash)\n"
     "  wrap-key --key JWKFILE --alg ALG --format raw|pkcs8|spki|jwk --wrapping-key JWKFILE\n"
-    "               --wrap-alg AES-KW|AES-GCM|AES-GCM-SIV|AES-CBC|AES-CTR|RSA-OAEP [the wrap-alg's\n"
+    "               --wrap-alg {wrap-alg} [the wrap-alg's\n"
     "               encrypt options: --iv, --aad, --tag-length, --counter, --length, --label]\n"
     "                                         the wrapped key's bytes\n"
     "  unwrap-key --wrapping-key JWKFILE --wrap-alg ALG [its options] --format FORMAT\n"
@@ -68,6 +73,8 @@ const char usage_text[] =
     "  bench [OPTIONS]                        backends side by side (webcrypto bench --help)\n"
     "  help                                   this text (also --help, -h)\n"
     "  version                                the version (also --version)\n"
+    "\n"
+    "{algorithms}"
     "\n"
     "Options (before or after COMMAND, in any order; --opt=VALUE also works):\n"
     "  --backend NAME  use backend NAME (default: the library's default, openssl)\n"
@@ -113,3 +120,140 @@ const char usage_text[] =
     "a malformed PEM file is a DataError, like malformed DER.\n"
     "Exit status: 0 success; 1 verify printed false; 2 usage error;\n"
     "             3 WebCrypto error from the library; 4 I/O error.\n";
+
+typedef struct text {
+    char *buf;
+    size_t len, cap;
+    bool failed; /* out of memory */
+} text;
+
+static void put(text *t, const char *s, size_t n) {
+    if (t->failed) return;
+    if (n >= t->cap - t->len) {
+        size_t cap = t->cap ? t->cap : 4096;
+        while (n >= cap - t->len) cap *= 2;
+        char *nb = realloc(t->buf, cap);
+        if (!nb) {
+            t->failed = true;
+            return;
+        }
+        t->buf = nb;
+        t->cap = cap;
+    }
+    memcpy(t->buf + t->len, s, n);
+    t->len += n;
+    t->buf[t->len] = 0;
+}
+
+static void put_str(text *t, const char *s) { put(t, s, strlen(s)); }
+
+static bool has_digest(webcrypto_algorithm a) { return alg_has(a, WEBCRYPTO_OP_DIGEST); }
+static bool has_generate(webcrypto_algorithm a) { return alg_has(a, WEBCRYPTO_OP_GENERATE_KEY); }
+static bool has_import(webcrypto_algorithm a) { return alg_has(a, WEBCRYPTO_OP_IMPORT_KEY); }
+static bool has_export(webcrypto_algorithm a) { return alg_has(a, WEBCRYPTO_OP_EXPORT_KEY); }
+static bool has_encrypt(webcrypto_algorithm a) { return alg_has(a, WEBCRYPTO_OP_ENCRYPT); }
+static bool has_sign(webcrypto_algorithm a) { return alg_has(a, WEBCRYPTO_OP_SIGN); }
+static bool has_derive_bits(webcrypto_algorithm a) { return alg_has(a, WEBCRYPTO_OP_DERIVE_BITS); }
+static bool has_derive_key(webcrypto_algorithm a) { return alg_has(a, WEBCRYPTO_OP_DERIVE_KEY); }
+/* What wraps: what encrypts, and AES-KW. */
+static bool wraps(webcrypto_algorithm a) {
+    return alg_has(a, WEBCRYPTO_OP_ENCRYPT) || alg_has(a, WEBCRYPTO_OP_WRAP_KEY);
+}
+/* What deriveKey makes: the secret keys that can be generated. */
+static bool derivable(webcrypto_algorithm a) {
+    return alg_has(a, WEBCRYPTO_OP_GET_KEY_LENGTH) && alg_has(a, WEBCRYPTO_OP_GENERATE_KEY);
+}
+
+/* The algorithms `pred` picks, in the library's order, separated by `sep`. */
+static void put_list(text *t, bool (*pred)(webcrypto_algorithm), const char *sep) {
+    bool first = true;
+    for (size_t i = 0; i < webcrypto_algorithm_count(); i++) {
+        webcrypto_algorithm a = webcrypto_algorithm_at(i);
+        if (!pred(a)) continue;
+        if (!first) put_str(t, sep);
+        put_str(t, webcrypto_algorithm_name(a));
+        first = false;
+    }
+}
+
+/* One line per command: its name, then the algorithms it takes, wrapped. */
+static void put_algorithms(text *t) {
+    static const struct {
+        const char *command;
+        bool (*pred)(webcrypto_algorithm);
+    } rows[] = {
+        {"digest", has_digest},           {"generate-key", has_generate},
+        {"import", has_import},           {"export", has_export},
+        {"encrypt, decrypt", has_encrypt}, {"sign, verify", has_sign},
+        {"derive-bits", has_derive_bits}, {"derive-key", has_derive_key},
+        {"wrap-key --wrap-alg", wraps},
+    };
+    enum { INDENT = 2 + 21, WIDTH = 79 };
+    put_str(t, "Algorithms, as the library lists them ('webcrypto backends' tells which a\n"
+               "backend has):\n");
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        char head[INDENT + 1];
+        snprintf(head, sizeof head, "  %-*s", INDENT - 2, rows[r].command);
+        put_str(t, head);
+        size_t col = INDENT;
+        bool first = true;
+        for (size_t i = 0; i < webcrypto_algorithm_count(); i++) {
+            webcrypto_algorithm a = webcrypto_algorithm_at(i);
+            const char *name = webcrypto_algorithm_name(a);
+            if (!name || !rows[r].pred(a)) continue;
+            if (!first && col + 1 + strlen(name) > WIDTH) {
+                put_str(t, "\n");
+                put(t, "                                        ", INDENT);
+                col = INDENT;
+            } else if (!first) {
+                put_str(t, " ");
+                col++;
+            }
+            put_str(t, name);
+            col += strlen(name);
+            first = false;
+        }
+        put_str(t, "\n");
+    }
+}
+
+char *usage_build(void) {
+    static const struct {
+        const char *token;
+        bool (*pred)(webcrypto_algorithm);
+        const char *sep;
+    } lists[] = {
+        {"{digest}", has_digest, ", "},
+        {"{derive-key}", has_derive_key, "|"},
+        {"{derived}", derivable, "|"},
+        {"{wrap-alg}", wraps, "|"},
+    };
+    text t = {0};
+    for (const char *p = usage_template; *p;) {
+        const char *brace = strchr(p, '{');
+        if (!brace) {
+            put_str(&t, p);
+            break;
+        }
+        put(&t, p, (size_t)(brace - p));
+        const char *end = strchr(brace, '}');
+        size_t n = end ? (size_t)(end - brace) + 1 : strlen(brace);
+        bool done = false;
+        if (n == strlen("{algorithms}") && strncmp(brace, "{algorithms}", n) == 0) {
+            put_algorithms(&t);
+            done = true;
+        }
+        for (size_t i = 0; !done && i < sizeof lists / sizeof lists[0]; i++)
+            if (strlen(lists[i].token) == n && strncmp(brace, lists[i].token, n) == 0) {
+                put_list(&t, lists[i].pred, lists[i].sep);
+                done = true;
+            }
+        if (!done) put(&t, brace, n); /* not a token: as written */
+        p = brace + n;
+    }
+    if (t.failed) {
+        free(t.buf);
+        return NULL;
+    }
+    return t.buf;
+}
