@@ -197,7 +197,7 @@ bool is_pair_alg(webcrypto_algorithm a);
 unsigned allowed_usages(webcrypto_algorithm a, webcrypto_key_type type);
 unsigned default_usages(webcrypto_algorithm a);
 
-/* ---- keyfile.c: key files, their algorithms' parameters and usages ---- */
+/* ---- keyfile.c: key files, read and imported with the parameters they need ---- */
 
 /* What a JWK says about itself, read only to choose import parameters (the
  * library does the real JWK validation and reports its DataError). */

@@ -183,6 +183,8 @@ webcrypto_key_type type_of_format(webcrypto_algorithm alg, webcrypto_key_format 
     switch (fmt) {
     case WEBCRYPTO_FORMAT_PKCS8: return WEBCRYPTO_KEY_PRIVATE;
     case WEBCRYPTO_FORMAT_JWK: return !h || h->has_d ? WEBCRYPTO_KEY_PRIVATE : WEBCRYPTO_KEY_PUBLIC;
-    default: return WEBCRYPTO_KEY_PUBLIC;
+    case WEBCRYPTO_FORMAT_RAW:
+    case WEBCRYPTO_FORMAT_SPKI: return WEBCRYPTO_KEY_PUBLIC;
     }
+    return WEBCRYPTO_KEY_PUBLIC; /* not a format: the library rejects it */
 }
