@@ -1,0 +1,69 @@
+/* webcrypto backends: each backend, its availability and algorithms. */
+#include <string.h>
+
+#include "cli.h"
+
+/* One block per backend: "NAME: available - DESCRIPTION" then its
+ * algorithms and features, or "NAME: unavailable - REASON". */
+static int describe_backend(sink *s, const char *name, const char *default_name) {
+    const webcrypto_backend *b = NULL;
+    webcrypto_status st = webcrypto_backend_get(name, &b);
+    char line[1024];
+    bool is_default = default_name && strcmp(name, default_name) == 0;
+    if (st) {
+        snprintf(line, sizeof line, "%s%s: unavailable - %s: %s\n", name,
+                 is_default ? " (default)" : "", webcrypto_status_name(st),
+                 webcrypto_error_message());
+        return sink_write(s, (const uint8_t *)line, strlen(line));
+    }
+    snprintf(line, sizeof line, "%s%s: available - %s\n  algorithms:", name,
+             is_default ? " (default)" : "", webcrypto_backend_description(b));
+    int rc = sink_write(s, (const uint8_t *)line, strlen(line));
+    for (size_t i = 0; !rc && i < webcrypto_algorithm_count(); i++) {
+        webcrypto_algorithm a = webcrypto_algorithm_at(i);
+        if (!webcrypto_backend_supports(b, a)) continue;
+        snprintf(line, sizeof line, " %s", webcrypto_algorithm_name(a));
+        rc = sink_write(s, (const uint8_t *)line, strlen(line));
+    }
+    snprintf(line, sizeof line, "\n  multi-prime RSA import: %s\n",
+             webcrypto_backend_has_feature(b, WEBCRYPTO_FEATURE_RSA_MULTI_PRIME) ? "yes" : "no");
+    if (!rc) rc = sink_write(s, (const uint8_t *)line, strlen(line));
+    return rc;
+}
+
+int cmd_backends(cli *c) {
+    int rc = check_options(c, "backends", OPTBIT(OPT_OUT));
+    if (!rc) rc = check_positionals(c, 0, 0);
+    if (rc) return rc;
+    const webcrypto_backend *def = NULL;
+    const char *default_name =
+        webcrypto_backend_get(NULL, &def) == WEBCRYPTO_OK ? webcrypto_backend_name(def) : NULL;
+    const char *only = c->opt[OPT_BACKEND];
+    size_t count = webcrypto_backend_count();
+    if (only) {
+        bool known = false;
+        for (size_t i = 0; i < count; i++)
+            if (strcmp(webcrypto_backend_name_at(i), only) == 0) known = true;
+        if (!known) {
+            rc = get_backend(c); /* the library's error for an unknown name */
+            if (rc) return rc;
+        }
+    }
+    sink s;
+    rc = sink_open(&s, c->opt[OPT_OUT]);
+    if (rc) return rc;
+    bool listed = false;
+    for (size_t i = 0; !rc && i < count; i++) {
+        const char *name = webcrypto_backend_name_at(i);
+        if (!name || (only && strcmp(name, only) != 0)) continue;
+        rc = describe_backend(&s, name, default_name);
+        listed = true;
+    }
+    /* A variant ("jca:BC") is not in the list of names: describe it alone. */
+    if (!rc && only && !listed) rc = describe_backend(&s, only, default_name);
+    if (rc) {
+        sink_abort(&s);
+        return rc;
+    }
+    return sink_commit(&s, NULL, 0);
+}
