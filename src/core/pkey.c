@@ -314,6 +314,7 @@ webcrypto_status webcrypto_generate_key_pair(const webcrypto_backend *backend,
                                              const webcrypto_params *alg, bool extractable,
                                              unsigned usages, webcrypto_key **public_key,
                                              webcrypto_key **private_key) {
+    WC_PARAMS_IN(alg, "generate_key_pair");
     WC_REQUIRE(alg && public_key && private_key,
                "generate_key_pair: alg, public_key and private_key must not be NULL");
     if (usages & ~WC_ALL_USAGES)
