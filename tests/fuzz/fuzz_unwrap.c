@@ -14,7 +14,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static webcrypto_key *kw_key, *gcm_key;
 
 static void setup(void) {
-    webcrypto_params kw = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_KW), gcm = {.name = WEBCRYPTO_ALG_AES_GCM};
+    webcrypto_params kw = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_KW),
+                     gcm = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_GCM);
     FUZZ_CHECK(webcrypto_import_key(NULL, WEBCRYPTO_FORMAT_RAW, KW_KEY, sizeof KW_KEY, &kw, false,
                                     U_WRAP, &kw_key) == WEBCRYPTO_OK);
     FUZZ_CHECK(webcrypto_import_key(NULL, WEBCRYPTO_FORMAT_RAW, GCM_KEY, sizeof GCM_KEY, &gcm,
