@@ -1020,7 +1020,7 @@ typedef struct key_source {
  * option's, else the one the JWK's "alg" names; for EC keys the curve is
  * --curve's, else the JWK's "crv". */
 static int import_key_file(const cli *c, const key_source *src, webcrypto_key **key) {
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = src->alg;
     uint8_t *jwk;
     size_t len, cap;
@@ -1437,7 +1437,7 @@ static int cmd_generate_key(cli *c) {
                                OPTBIT(OPT_MODULUS_LENGTH) | OPTBIT(OPT_PUBLIC_EXPONENT) |
                                OPTBIT(OPT_OUT_PRIVATE) | OPTBIT(OPT_OUT_PUBLIC));
     if (!rc) rc = check_positionals(c, 1, 1);
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     if (!rc) rc = lookup_algorithm(c->pos[1], &p.name);
     if (rc) return rc;
     if (is_pair_alg(p.name)) return generate_pair(c, &p);
@@ -1529,7 +1529,7 @@ static int cmd_import(cli *c) {
                                OPTBIT(OPT_USAGES) | OPTBIT(OPT_EXTRACTABLE) | OPTBIT(OPT_OUT));
     if (!rc) rc = check_positionals(c, 0, 1);
     if (!rc) rc = require_options(c, "import", OPTBIT(OPT_ALG));
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     webcrypto_key_format fmt = WEBCRYPTO_FORMAT_RAW;
     if (!rc) rc = lookup_algorithm(c->opt[OPT_ALG], &p.name);
     if (!rc) rc = check_key_options(p.name, c->opt[OPT_HASH], "--hash", c->opt[OPT_CURVE]);
@@ -1683,7 +1683,7 @@ static int cmd_cipher(cli *c, bool encrypt) {
                                OPTBIT(OPT_TAG_LENGTH) | OPTBIT(OPT_COUNTER) | OPTBIT(OPT_LENGTH) |
                                OPTBIT(OPT_LABEL) | OPTBIT(OPT_HASH) | OPTBIT(OPT_OUT));
     if (!rc) rc = check_positionals(c, 1, 2);
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     if (!rc) rc = lookup_algorithm(c->pos[1], &p.name);
     if (rc) return rc;
     optset allowed, required;
@@ -1866,7 +1866,7 @@ static int cmd_sign_verify(cli *c, bool sign) {
     if (!sign) allowed |= OPTBIT(OPT_SIGNATURE);
     int rc = check_options(c, cmd, allowed);
     if (!rc) rc = check_positionals(c, 1, 2);
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     if (!rc) rc = lookup_algorithm(c->pos[1], &p.name);
     if (rc) return rc;
     if (p.name == WEBCRYPTO_ALG_HMAC) return sign_verify_hmac(c, sign, &p);
@@ -1905,15 +1905,12 @@ static int derive_bits_agreement(cli *c, webcrypto_params *p) {
     webcrypto_key *priv = NULL, *pub = NULL;
     if (!rc) rc = import_agreement_keys(c, p, WEBCRYPTO_USAGE_DERIVE_BITS, &priv, &pub);
     uint8_t out[66]; /* the longest secret: P-521 */
+    size_t n = 0;
     if (!rc) {
-        webcrypto_status st = webcrypto_derive_bits(p, priv, bits, out, sizeof out);
+        webcrypto_status st = webcrypto_derive_bits(p, priv, bits, out, sizeof out, &n);
         if (st) rc = crypto_error(st);
     }
     if (!rc) {
-        static const size_t full[] = {32, 32, 48, 66}; /* X25519, P-256, P-384, P-521 */
-        webcrypto_named_curve curve = webcrypto_key_get_named_curve(priv);
-        size_t n = bits == WEBCRYPTO_LENGTH_FULL ? full[curve <= WEBCRYPTO_CURVE_P521 ? curve : 0]
-                                                 : (bits + 7) / 8;
         sink s;
         rc = sink_open(&s, c->opt[OPT_OUT]);
         if (!rc) rc = sink_commit_hex(&s, out, n);
@@ -1954,7 +1951,7 @@ static void kdf_bufs_free(kdf_bufs *b) {
 /* HKDF or PBKDF2's base key: the --key-hex secret as a raw key. */
 static int import_kdf_key(const cli *c, webcrypto_algorithm alg, const kdf_bufs *b, unsigned usage,
                           webcrypto_key **key) {
-    webcrypto_params ip = {0};
+    webcrypto_params ip = WEBCRYPTO_PARAMS_INIT;
     ip.name = alg;
     webcrypto_status st = webcrypto_import_key(c->backend, WEBCRYPTO_FORMAT_RAW, b->secret,
                                                b->secret_len, &ip, false, usage, key);
@@ -1968,7 +1965,7 @@ static int cmd_derive_bits(cli *c) {
                                OPTBIT(OPT_KEY) | OPTBIT(OPT_PUBLIC_KEY) | OPTBIT(OPT_CURVE) |
                                OPTBIT(OPT_OUT));
     if (!rc) rc = check_positionals(c, 1, 1);
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     if (!rc) rc = lookup_algorithm(c->pos[1], &p.name);
     if (rc) return rc;
     if (p.name == WEBCRYPTO_ALG_ECDH || p.name == WEBCRYPTO_ALG_X25519)
@@ -1981,7 +1978,7 @@ static int cmd_derive_bits(cli *c) {
     rc = check_options(c, webcrypto_algorithm_name(p.name), common | specific | OPTBIT(OPT_OUT));
     if (!rc) rc = require_options(c, "derive-bits", common | specific);
     kdf_bufs b;
-    size_t bits = 0;
+    size_t bits = 0, out_cap = 0, out_len = 0;
     if (!rc) rc = parse_kdf(c, &p, &b);
     else memset(&b, 0, sizeof b);
     /* Bounded so that the output buffer stays allocatable (512 MiB). */
@@ -1990,26 +1987,25 @@ static int cmd_derive_bits(cli *c) {
     webcrypto_key *key = NULL;
     if (!rc) rc = import_kdf_key(c, p.name, &b, WEBCRYPTO_USAGE_DERIVE_BITS, &key);
     if (!rc) {
-        /* The library's length checks (HKDF's 255 HashLen, a multiple of 8)
-         * come before it needs the output buffer: a length that can never
-         * succeed is refused before it is allocated. */
-        webcrypto_status st = webcrypto_derive_bits(&p, key, bits, NULL, 0);
-        if (st != WEBCRYPTO_OK && st != WEBCRYPTO_ERR_INVALID_ARGUMENT) rc = crypto_error(st);
+        /* The size query makes the library's length checks (HKDF's 255
+         * HashLen, a multiple of 8) before the output buffer is needed: a
+         * length that can never succeed is refused before it is allocated. */
+        webcrypto_status st = webcrypto_derive_bits(&p, key, bits, NULL, 0, &out_cap);
+        if (st) rc = crypto_error(st);
     }
-    size_t out_cap = (bits + 7) / 8;
     uint8_t *out = NULL;
     if (!rc) {
         out = malloc(out_cap ? out_cap : 1);
         if (!out) rc = no_memory();
     }
     if (!rc) {
-        webcrypto_status st = webcrypto_derive_bits(&p, key, bits, out, out_cap);
+        webcrypto_status st = webcrypto_derive_bits(&p, key, bits, out, out_cap, &out_len);
         if (st) rc = crypto_error(st);
     }
     if (!rc) {
         sink s;
         rc = sink_open(&s, c->opt[OPT_OUT]);
-        if (!rc) rc = sink_commit_hex(&s, out, bits / 8);
+        if (!rc) rc = sink_commit_hex(&s, out, out_len);
     }
     webcrypto_key_free(key);
     kdf_bufs_free(&b);
@@ -2028,7 +2024,7 @@ static int cmd_derive_key(cli *c) {
                                OPTBIT(OPT_INFO) | OPTBIT(OPT_ITERATIONS) | OPTBIT(OPT_KEY) |
                                OPTBIT(OPT_PUBLIC_KEY) | OPTBIT(OPT_CURVE));
     if (!rc) rc = check_positionals(c, 1, 1);
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     if (!rc) rc = lookup_algorithm(c->pos[1], &p.name);
     if (rc) return rc;
     optset base, extra = 0;
@@ -2045,7 +2041,7 @@ static int cmd_derive_key(cli *c) {
     rc = check_options(c, webcrypto_algorithm_name(p.name), base | extra | derived);
     if (!rc) rc = require_options(c, "derive-key", base | OPTBIT(OPT_DERIVED));
     /* The derived key's type; its checks are the library's. */
-    webcrypto_params dt = {0};
+    webcrypto_params dt = WEBCRYPTO_PARAMS_INIT;
     if (!rc) rc = lookup_algorithm(c->opt[OPT_DERIVED], &dt.name);
     if (!rc && c->opt[OPT_DERIVED_LENGTH])
         rc = parse_size("--derived-length", c->opt[OPT_DERIVED_LENGTH], SIZE_MAX, &dt.length);
@@ -2113,7 +2109,7 @@ static int cmd_wrap_key(cli *c) {
     if (!rc) rc = require_options(c, "wrap-key", OPTBIT(OPT_KEY) | OPTBIT(OPT_ALG) |
                                                     OPTBIT(OPT_WRAPPING_KEY) | OPTBIT(OPT_WRAP_ALG) |
                                                     OPTBIT(OPT_FORMAT));
-    webcrypto_params wp = {0};
+    webcrypto_params wp = WEBCRYPTO_PARAMS_INIT;
     webcrypto_algorithm alg = WEBCRYPTO_ALG_NONE;
     webcrypto_key_format fmt = WEBCRYPTO_FORMAT_RAW;
     cipher_bufs bufs;
@@ -2158,7 +2154,7 @@ static int cmd_unwrap_key(cli *c) {
     if (!rc) rc = check_positionals(c, 0, 1);
     if (!rc) rc = require_options(c, "unwrap-key", OPTBIT(OPT_ALG) | OPTBIT(OPT_WRAPPING_KEY) |
                                                       OPTBIT(OPT_WRAP_ALG) | OPTBIT(OPT_FORMAT));
-    webcrypto_params wp = {0}, ip = {0};
+    webcrypto_params wp = WEBCRYPTO_PARAMS_INIT, ip = WEBCRYPTO_PARAMS_INIT;
     webcrypto_key_format fmt = WEBCRYPTO_FORMAT_RAW;
     cipher_bufs bufs;
     memset(&bufs, 0, sizeof bufs);
