@@ -35,6 +35,28 @@
  *  - A webcrypto_key is immutable and may be used by many threads at once.
  *    Contexts (digest, sign, cipher) belong to one thread at a time.
  *  - Algorithm names are matched case-insensitively, as WebCrypto does.
+ *  - Every function returning a webcrypto_status is marked
+ *    WEBCRYPTO_MUST_CHECK: ignoring the status is a compiler warning (gcc,
+ *    clang). webcrypto_verify's status says whether verification could be
+ *    done; whether the signature is valid is *valid, which must be read too.
+ *
+ * The ABI, and how it grows (docs/ABI.md has the whole policy):
+ *
+ *  - webcrypto_params starts with its own size. Initialise it with
+ *    WEBCRYPTO_PARAMS_INIT or WEBCRYPTO_PARAMS(.name = ..., ...) (or, where
+ *    macros cannot be used, webcrypto_params_init(&p, sizeof p)): a library
+ *    of a later version reads a program's shorter struct as one whose newer
+ *    members are absent, and an older library accepts a longer struct as
+ *    long as the members it does not know are zero (NotSupportedError
+ *    otherwise). A size of 0 is TypeError.
+ *  - Versions: WEBCRYPTO_VERSION and WEBCRYPTO_VERSION_MAJOR/_MINOR/_PATCH/
+ *    _NUMBER are this header's; webcrypto_version() and
+ *    webcrypto_version_number() the running library's.
+ *  - Before 1.0 each minor release may break the ABI and changes the soname
+ *    (libwebcrypto.so.0.2); from 1.0 only a major release may, and the soname
+ *    is libwebcrypto.so.MAJOR. Exported symbols are exactly the webcrypto_*
+ *    functions, each with a symbol version (WEBCRYPTO_0.2) from the release
+ *    that added it.
  */
 #ifndef WEBCRYPTO_H
 #define WEBCRYPTO_H
@@ -53,7 +75,30 @@ extern "C" {
 #define WEBCRYPTO_API
 #endif
 
-#define WEBCRYPTO_VERSION "0.1.0"
+/* Marks a function whose result must be used (every webcrypto_status). */
+#if defined(__GNUC__)
+#define WEBCRYPTO_MUST_CHECK __attribute__((warn_unused_result))
+#else
+#define WEBCRYPTO_MUST_CHECK
+#endif
+
+/* The version of this header. CMakeLists.txt reads the project's version
+ * from these three lines. */
+#define WEBCRYPTO_VERSION_MAJOR 0
+#define WEBCRYPTO_VERSION_MINOR 2
+#define WEBCRYPTO_VERSION_PATCH 0
+#define WEBCRYPTO_VERSION "0.2.0"
+/* MAJOR * 1000000 + MINOR * 1000 + PATCH: 0.2.0 is 2000; compares in order. */
+#define WEBCRYPTO_VERSION_NUMBER                                                  \
+    (WEBCRYPTO_VERSION_MAJOR * 1000000L + WEBCRYPTO_VERSION_MINOR * 1000L +       \
+     WEBCRYPTO_VERSION_PATCH)
+
+/* The running library's version, "0.2.0" (static string), and its number as
+ * WEBCRYPTO_VERSION_NUMBER computes it. A program compares them with the
+ * header's macros to learn what it runs against (a newer library may know
+ * algorithms and params members that its header does not). */
+WEBCRYPTO_API const char *webcrypto_version(void);
+WEBCRYPTO_API long webcrypto_version_number(void);
 
 /* ------------------------------------------------------------------------ */
 /* Errors                                                                   */
@@ -115,8 +160,8 @@ WEBCRYPTO_API const char *webcrypto_algorithm_name(webcrypto_algorithm alg);
 
 /* Looks up an algorithm by its WebCrypto name, ignoring ASCII case.
  * Returns WEBCRYPTO_ERR_NOT_SUPPORTED for a name the library does not know. */
-WEBCRYPTO_API webcrypto_status webcrypto_algorithm_from_name(const char *name,
-                                                             webcrypto_algorithm *out);
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
+webcrypto_algorithm_from_name(const char *name, webcrypto_algorithm *out);
 
 /* The algorithms this library knows, in a stable order: index 0 .. count-1.
  * webcrypto_algorithm_at returns WEBCRYPTO_ALG_NONE past the end. Whether a
@@ -171,7 +216,8 @@ WEBCRYPTO_API const char *webcrypto_usage_name(unsigned usage);
 
 /* Parses one usage name ("wrapKey"), case-sensitively as the spec does.
  * Returns WEBCRYPTO_ERR_INVALID_ARGUMENT (TypeError) for an unknown name. */
-WEBCRYPTO_API webcrypto_status webcrypto_usage_from_name(const char *name, unsigned *out);
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status webcrypto_usage_from_name(const char *name,
+                                                                              unsigned *out);
 
 typedef enum webcrypto_key_format {
     WEBCRYPTO_FORMAT_RAW = 1,
@@ -199,15 +245,29 @@ WEBCRYPTO_API const char *webcrypto_curve_name(webcrypto_named_curve curve);
 
 /* Looks a curve up by its WebCrypto name (case-sensitive, as the spec's
  * namedCurve is). Unknown: WEBCRYPTO_ERR_NOT_SUPPORTED. */
-WEBCRYPTO_API webcrypto_status webcrypto_curve_from_name(const char *name,
-                                                         webcrypto_named_curve *out);
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
+webcrypto_curve_from_name(const char *name, webcrypto_named_curve *out);
 
 /*
  * webcrypto_params is the C form of WebCrypto's algorithm dictionaries
- * (AesGcmParams, HmacImportParams, HkdfParams, ...). Zero-initialise it, set
- * `name`, and set the members that algorithm and operation read; the others
- * are ignored. A member left 0 / NULL is "absent" where the spec allows it to
- * be absent.
+ * (AesGcmParams, HmacImportParams, HkdfParams, ...). Initialise it with its
+ * size - WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_GCM, .length = 256), or
+ * WEBCRYPTO_PARAMS_INIT and then assignments - set `name`, and set the members
+ * that algorithm and operation read; the others are ignored. A member left
+ * 0 / NULL is "absent" where the spec allows it to be absent.
+ *
+ * `size` is how the struct grows without breaking compiled programs: every
+ * function taking a webcrypto_params copies the caller's `size` bytes into a
+ * zeroed struct of the library's own layout before reading any member.
+ *   - size 0 (the struct was not initialised with its size), or a size that
+ *     does not reach past `name`: WEBCRYPTO_ERR_INVALID_ARGUMENT (TypeError).
+ *   - smaller than the library's struct: a program built against an older
+ *     header; the members it does not have are absent.
+ *   - larger: a program built against a newer header; the bytes past the
+ *     library's struct must all be zero (members left absent), else
+ *     WEBCRYPTO_ERR_NOT_SUPPORTED (the program asked for something this
+ *     library does not know). At most 4096 bytes (else TypeError).
+ * Members are only ever appended, never reordered, resized or removed.
  *
  *   operation          name      members read
  *   digest             SHA-*     -
@@ -240,6 +300,7 @@ WEBCRYPTO_API webcrypto_status webcrypto_curve_from_name(const char *name,
 typedef struct webcrypto_key webcrypto_key;
 
 typedef struct webcrypto_params {
+    size_t size; /* sizeof(webcrypto_params) as the program saw it: set by the initialisers */
     webcrypto_algorithm name;
     webcrypto_algorithm hash;
     size_t length;
@@ -263,7 +324,25 @@ typedef struct webcrypto_params {
     const uint8_t *label;
     size_t label_len;
     const webcrypto_key *public_key;
+    /* New members go here, so that the struct has no padding at its end
+     * (docs/ABI.md). */
 } webcrypto_params;
+
+/* Initialisers: `webcrypto_params p = WEBCRYPTO_PARAMS_INIT;` (all absent), or
+ * `webcrypto_params p = WEBCRYPTO_PARAMS(.name = ..., .hash = ...);` with
+ * designated members; also as a compound literal:
+ * `&(webcrypto_params)WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_SHA_256)`.
+ * (C, and C++20, whose designated initialisers take members in order.) */
+#define WEBCRYPTO_PARAMS(...) {.size = sizeof(webcrypto_params), __VA_ARGS__}
+#define WEBCRYPTO_PARAMS_INIT {.size = sizeof(webcrypto_params)}
+
+/* The same for callers that cannot use the macros (bindings through an FFI,
+ * C++ before C++20): zeroes the first `size` bytes of *p and sets p->size to
+ * `size`, which is the caller's own sizeof(webcrypto_params) - never more
+ * than the memory p points to (the library's struct may be larger than the
+ * caller's). Does nothing if p is NULL or size is smaller than the size
+ * member (no webcrypto_params is that small). */
+WEBCRYPTO_API void webcrypto_params_init(webcrypto_params *p, size_t size);
 
 /* ------------------------------------------------------------------------ */
 /* Backends                                                                 */
@@ -278,8 +357,8 @@ typedef struct webcrypto_backend webcrypto_backend;
  * its next request and keeps nothing (at most 16 variants start per
  * process). Returns WEBCRYPTO_ERR_NOT_SUPPORTED for an unknown name or a
  * backend that cannot start here. The handle is static: never freed. */
-WEBCRYPTO_API webcrypto_status webcrypto_backend_get(const char *name,
-                                                     const webcrypto_backend **out);
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
+webcrypto_backend_get(const char *name, const webcrypto_backend **out);
 
 /* Number of backends compiled into this library, and the name of the i-th
  * (0 <= i < count; NULL past the end). Listing does not initialise them. */
@@ -331,7 +410,7 @@ WEBCRYPTO_API bool webcrypto_backend_has_feature(const webcrypto_backend *backen
  * void*, before the jca backend is first used. "jca:NAME" selects one JCA
  * provider (e.g. "jca:SunJCE", "jca:BC"). Returns WEBCRYPTO_ERR_INVALID_ARGUMENT
  * for NULL and WEBCRYPTO_ERR_OPERATION once the jca backend has started. */
-WEBCRYPTO_API webcrypto_status webcrypto_jca_set_java_vm(void *java_vm);
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status webcrypto_jca_set_java_vm(void *java_vm);
 
 /* Gives the variant "jca:NAME" (variant_name is NAME, 1 to 63 characters)
  * its provider: `provider`, a local or global JNI reference (jobject cast to
@@ -356,8 +435,8 @@ WEBCRYPTO_API webcrypto_status webcrypto_jca_set_java_vm(void *java_vm);
  * Provider; WEBCRYPTO_ERR_OPERATION when no JVM is known, the thread is not
  * attached, "jca:NAME" has already started (or is starting), or 16 names are
  * taken; WEBCRYPTO_ERR_NOT_SUPPORTED in a build without the jca backend. */
-WEBCRYPTO_API webcrypto_status webcrypto_jca_use_provider(const char *variant_name,
-                                                          void *provider);
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
+webcrypto_jca_use_provider(const char *variant_name, void *provider);
 
 /* ------------------------------------------------------------------------ */
 /* Random (crypto.getRandomValues, crypto.randomUUID)                       */
@@ -366,13 +445,13 @@ WEBCRYPTO_API webcrypto_status webcrypto_jca_use_provider(const char *variant_na
 /* Fills buf with len cryptographically secure random bytes from the backend
  * (NULL: the default backend). len > 65536 is WEBCRYPTO_ERR_QUOTA_EXCEEDED,
  * as in the spec. */
-WEBCRYPTO_API webcrypto_status webcrypto_get_random_values(const webcrypto_backend *backend,
-                                                           uint8_t *buf, size_t len);
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
+webcrypto_get_random_values(const webcrypto_backend *backend, uint8_t *buf, size_t len);
 
 /* Writes a random RFC 4122 version 4 UUID, lowercase, as 36 characters and a
  * terminating NUL into out. */
-WEBCRYPTO_API webcrypto_status webcrypto_random_uuid(const webcrypto_backend *backend,
-                                                     char out[37]);
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
+webcrypto_random_uuid(const webcrypto_backend *backend, char out[37]);
 
 /* ------------------------------------------------------------------------ */
 /* Digest                                                                   */
@@ -383,22 +462,20 @@ WEBCRYPTO_API size_t webcrypto_digest_size(webcrypto_algorithm hash);
 
 /* One-shot digest of data with `hash` (a SHA-* algorithm). out_cap must be at
  * least webcrypto_digest_size(hash). */
-WEBCRYPTO_API webcrypto_status webcrypto_digest(const webcrypto_backend *backend,
-                                                webcrypto_algorithm hash, const uint8_t *data,
-                                                size_t data_len, uint8_t *out, size_t out_cap,
-                                                size_t *out_len);
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
+webcrypto_digest(const webcrypto_backend *backend, webcrypto_algorithm hash, const uint8_t *data,
+                 size_t data_len, uint8_t *out, size_t out_cap, size_t *out_len);
 
 /* Incremental digest: init, any number of updates, one final, then free.
  * After final (successful or not) the context accepts only free: update and
  * final return WEBCRYPTO_ERR_INVALID_ARGUMENT ("... already finished"). */
 typedef struct webcrypto_digest_ctx webcrypto_digest_ctx;
-WEBCRYPTO_API webcrypto_status webcrypto_digest_init(const webcrypto_backend *backend,
-                                                     webcrypto_algorithm hash,
-                                                     webcrypto_digest_ctx **out);
-WEBCRYPTO_API webcrypto_status webcrypto_digest_update(webcrypto_digest_ctx *ctx,
-                                                       const uint8_t *data, size_t data_len);
-WEBCRYPTO_API webcrypto_status webcrypto_digest_final(webcrypto_digest_ctx *ctx, uint8_t *out,
-                                                      size_t out_cap, size_t *out_len);
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status webcrypto_digest_init(
+    const webcrypto_backend *backend, webcrypto_algorithm hash, webcrypto_digest_ctx **out);
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
+webcrypto_digest_update(webcrypto_digest_ctx *ctx, const uint8_t *data, size_t data_len);
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
+webcrypto_digest_final(webcrypto_digest_ctx *ctx, uint8_t *out, size_t out_cap, size_t *out_len);
 WEBCRYPTO_API void webcrypto_digest_ctx_free(webcrypto_digest_ctx *ctx);
 
 /* ------------------------------------------------------------------------ */
@@ -408,10 +485,9 @@ WEBCRYPTO_API void webcrypto_digest_ctx_free(webcrypto_digest_ctx *ctx);
 /* Generates a secret key (HMAC, AES-*) on `backend` (NULL: default) as
  * SubtleCrypto.generateKey does. `usages` must be non-empty and allowed for
  * the algorithm (else WEBCRYPTO_ERR_SYNTAX). On success *out owns the key. */
-WEBCRYPTO_API webcrypto_status webcrypto_generate_key(const webcrypto_backend *backend,
-                                                      const webcrypto_params *alg,
-                                                      bool extractable, unsigned usages,
-                                                      webcrypto_key **out);
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
+webcrypto_generate_key(const webcrypto_backend *backend, const webcrypto_params *alg,
+                       bool extractable, unsigned usages, webcrypto_key **out);
 
 /* Generates a key pair (RSA-*, ECDSA, ECDH, Ed25519, X25519) as
  * SubtleCrypto.generateKey does for asymmetric algorithms. `usages` are split:
@@ -424,11 +500,9 @@ WEBCRYPTO_API webcrypto_status webcrypto_generate_key(const webcrypto_backend *b
  * with WEBCRYPTO_ERR_OPERATION too (OpenSSL 3 and the JCA: below 512 bits;
  * BoringSSL: sizes that are not a multiple of 128 bits). On success the
  * caller owns both keys. */
-WEBCRYPTO_API webcrypto_status webcrypto_generate_key_pair(const webcrypto_backend *backend,
-                                                           const webcrypto_params *alg,
-                                                           bool extractable, unsigned usages,
-                                                           webcrypto_key **public_key,
-                                                           webcrypto_key **private_key);
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status webcrypto_generate_key_pair(
+    const webcrypto_backend *backend, const webcrypto_params *alg, bool extractable,
+    unsigned usages, webcrypto_key **public_key, webcrypto_key **private_key);
 
 /* Imports a key as SubtleCrypto.importKey does. For WEBCRYPTO_FORMAT_JWK,
  * key_data is the JSON text of the JWK (not NUL-terminated necessarily).
@@ -452,11 +526,10 @@ WEBCRYPTO_API webcrypto_status webcrypto_generate_key_pair(const webcrypto_backe
  * that needs those blocks wiped installs a wiping allocator with
  * json_set_alloc_funcs before its first JSON call, which applies to its
  * whole process. */
-WEBCRYPTO_API webcrypto_status webcrypto_import_key(const webcrypto_backend *backend,
-                                                    webcrypto_key_format format,
-                                                    const uint8_t *key_data, size_t key_data_len,
-                                                    const webcrypto_params *alg, bool extractable,
-                                                    unsigned usages, webcrypto_key **out);
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
+webcrypto_import_key(const webcrypto_backend *backend, webcrypto_key_format format,
+                     const uint8_t *key_data, size_t key_data_len, const webcrypto_params *alg,
+                     bool extractable, unsigned usages, webcrypto_key **out);
 
 /* Exports a key as SubtleCrypto.exportKey does: raw bytes, or for JWK the
  * compact JSON text (no terminating NUL counted in *out_len, but one is
@@ -466,9 +539,8 @@ WEBCRYPTO_API webcrypto_status webcrypto_import_key(const webcrypto_backend *bac
  * jansson frees holds key material: jansson writes the text straight into
  * *out, and the string nodes that held the base64url members are wiped
  * before they are freed. */
-WEBCRYPTO_API webcrypto_status webcrypto_export_key(webcrypto_key_format format,
-                                                    const webcrypto_key *key, uint8_t **out,
-                                                    size_t *out_len);
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status webcrypto_export_key(
+    webcrypto_key_format format, const webcrypto_key *key, uint8_t **out, size_t *out_len);
 
 /* Wipes and frees a buffer returned by webcrypto_export_key. */
 WEBCRYPTO_API void webcrypto_buffer_free(uint8_t *buf, size_t len);
@@ -510,18 +582,16 @@ WEBCRYPTO_API webcrypto_named_curve webcrypto_key_get_named_curve(const webcrypt
  * 16-byte tag; output ciphertext || tag, like AES-GCM. Reusing a nonce reveals
  * only whether two messages are equal. As with AES-GCM, the output buffer
  * holds no plaintext unless the tag verifies (it is wiped on failure). */
-WEBCRYPTO_API webcrypto_status webcrypto_encrypt(const webcrypto_params *alg,
-                                                 const webcrypto_key *key, const uint8_t *data,
-                                                 size_t data_len, uint8_t *out, size_t out_cap,
-                                                 size_t *out_len);
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
+webcrypto_encrypt(const webcrypto_params *alg, const webcrypto_key *key, const uint8_t *data,
+                  size_t data_len, uint8_t *out, size_t out_cap, size_t *out_len);
 
 /* Decrypts as SubtleCrypto.decrypt does. A wrong AES-GCM(-SIV) tag or bad AES-CBC
  * padding is WEBCRYPTO_ERR_OPERATION, and then out holds no plaintext (it is
  * wiped). Same buffer rules as webcrypto_encrypt. */
-WEBCRYPTO_API webcrypto_status webcrypto_decrypt(const webcrypto_params *alg,
-                                                 const webcrypto_key *key, const uint8_t *data,
-                                                 size_t data_len, uint8_t *out, size_t out_cap,
-                                                 size_t *out_len);
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
+webcrypto_decrypt(const webcrypto_params *alg, const webcrypto_key *key, const uint8_t *data,
+                  size_t data_len, uint8_t *out, size_t out_cap, size_t *out_len);
 
 /* Incremental encryption or decryption for AES-CBC and AES-CTR, for data
  * larger than memory; the output is byte-identical to the one-shot call on
@@ -533,15 +603,14 @@ WEBCRYPTO_API webcrypto_status webcrypto_decrypt(const webcrypto_params *alg,
  * buffer, update and final return
  * WEBCRYPTO_ERR_INVALID_ARGUMENT ("... already finished"). */
 typedef struct webcrypto_cipher_ctx webcrypto_cipher_ctx;
-WEBCRYPTO_API webcrypto_status webcrypto_cipher_init(const webcrypto_params *alg,
-                                                     const webcrypto_key *key, bool encrypt,
-                                                     webcrypto_cipher_ctx **out);
-WEBCRYPTO_API webcrypto_status webcrypto_cipher_update(webcrypto_cipher_ctx *ctx,
-                                                       const uint8_t *data, size_t data_len,
-                                                       uint8_t *out, size_t out_cap,
-                                                       size_t *out_len);
-WEBCRYPTO_API webcrypto_status webcrypto_cipher_final(webcrypto_cipher_ctx *ctx, uint8_t *out,
-                                                      size_t out_cap, size_t *out_len);
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
+webcrypto_cipher_init(const webcrypto_params *alg, const webcrypto_key *key, bool encrypt,
+                      webcrypto_cipher_ctx **out);
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
+webcrypto_cipher_update(webcrypto_cipher_ctx *ctx, const uint8_t *data, size_t data_len,
+                        uint8_t *out, size_t out_cap, size_t *out_len);
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
+webcrypto_cipher_final(webcrypto_cipher_ctx *ctx, uint8_t *out, size_t out_cap, size_t *out_len);
 WEBCRYPTO_API void webcrypto_cipher_ctx_free(webcrypto_cipher_ctx *ctx);
 
 /* ------------------------------------------------------------------------ */
@@ -552,39 +621,48 @@ WEBCRYPTO_API void webcrypto_cipher_ctx_free(webcrypto_cipher_ctx *ctx);
  * key). Output size: HMAC the hash's digest size; RSASSA-PKCS1-v1_5 and
  * RSA-PSS the modulus size; ECDSA twice the curve's field size (r || s: 64,
  * 96 or 132 bytes); Ed25519 64 bytes. */
-WEBCRYPTO_API webcrypto_status webcrypto_sign(const webcrypto_params *alg,
-                                              const webcrypto_key *key, const uint8_t *data,
-                                              size_t data_len, uint8_t *out, size_t out_cap,
-                                              size_t *out_len);
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status webcrypto_sign(const webcrypto_params *alg,
+                                                                   const webcrypto_key *key,
+                                                                   const uint8_t *data,
+                                                                   size_t data_len, uint8_t *out,
+                                                                   size_t out_cap, size_t *out_len);
 
 /* Verifies a signature; the comparison is constant time. A wrong signature
- * is not an error: the call returns WEBCRYPTO_OK with *valid = false. */
-WEBCRYPTO_API webcrypto_status webcrypto_verify(const webcrypto_params *alg,
-                                                const webcrypto_key *key,
-                                                const uint8_t *signature, size_t signature_len,
-                                                const uint8_t *data, size_t data_len,
-                                                bool *valid);
+ * is not an error, as in WebCrypto: the call returns WEBCRYPTO_OK with
+ * *valid = false. So both must be checked - the status (the call could
+ * verify) and *valid (the signature is good) - and the signature is valid
+ * only when the status is WEBCRYPTO_OK and *valid is true. To make a
+ * status-only check fail safe, *valid is set to false first (when valid is
+ * not NULL), before anything else: it stays false on every failure. */
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
+webcrypto_verify(const webcrypto_params *alg, const webcrypto_key *key, const uint8_t *signature,
+                 size_t signature_len, const uint8_t *data, size_t data_len, bool *valid);
 
 /* Incremental sign/verify, for HMAC (other algorithms: NotSupportedError):
  * init with the usage to check, updates, then
  * webcrypto_sign_final (sign contexts) or webcrypto_verify_final (verify
  * contexts), then free. The key must outlive the context. After the final
  * call, update and final return WEBCRYPTO_ERR_INVALID_ARGUMENT
- * ("... already finished"). */
+ * ("... already finished"). webcrypto_verify_final answers as
+ * webcrypto_verify does: check the status and *valid, which is set to false
+ * first. */
 typedef struct webcrypto_sign_ctx webcrypto_sign_ctx;
-WEBCRYPTO_API webcrypto_status webcrypto_sign_init(const webcrypto_params *alg,
-                                                   const webcrypto_key *key,
-                                                   webcrypto_sign_ctx **out);
-WEBCRYPTO_API webcrypto_status webcrypto_verify_init(const webcrypto_params *alg,
-                                                     const webcrypto_key *key,
-                                                     webcrypto_sign_ctx **out);
-WEBCRYPTO_API webcrypto_status webcrypto_sign_update(webcrypto_sign_ctx *ctx,
-                                                     const uint8_t *data, size_t data_len);
-WEBCRYPTO_API webcrypto_status webcrypto_sign_final(webcrypto_sign_ctx *ctx, uint8_t *out,
-                                                    size_t out_cap, size_t *out_len);
-WEBCRYPTO_API webcrypto_status webcrypto_verify_final(webcrypto_sign_ctx *ctx,
-                                                      const uint8_t *signature,
-                                                      size_t signature_len, bool *valid);
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status webcrypto_sign_init(const webcrypto_params *alg,
+                                                                        const webcrypto_key *key,
+                                                                        webcrypto_sign_ctx **out);
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status webcrypto_verify_init(
+    const webcrypto_params *alg, const webcrypto_key *key, webcrypto_sign_ctx **out);
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status webcrypto_sign_update(webcrypto_sign_ctx *ctx,
+                                                                          const uint8_t *data,
+                                                                          size_t data_len);
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status webcrypto_sign_final(webcrypto_sign_ctx *ctx,
+                                                                         uint8_t *out,
+                                                                         size_t out_cap,
+                                                                         size_t *out_len);
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status webcrypto_verify_final(webcrypto_sign_ctx *ctx,
+                                                                           const uint8_t *signature,
+                                                                           size_t signature_len,
+                                                                           bool *valid);
 WEBCRYPTO_API void webcrypto_sign_ctx_free(webcrypto_sign_ctx *ctx);
 
 /* ------------------------------------------------------------------------ */
@@ -598,11 +676,9 @@ WEBCRYPTO_API void webcrypto_sign_ctx_free(webcrypto_sign_ctx *ctx);
  * wrapping_key needs the wrapKey usage and wrap_alg->name its algorithm
  * (InvalidAccessError). On success *out is allocated by the library; release
  * it with webcrypto_buffer_free(*out, *out_len). */
-WEBCRYPTO_API webcrypto_status webcrypto_wrap_key(webcrypto_key_format format,
-                                                  const webcrypto_key *key,
-                                                  const webcrypto_key *wrapping_key,
-                                                  const webcrypto_params *wrap_alg, uint8_t **out,
-                                                  size_t *out_len);
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status webcrypto_wrap_key(
+    webcrypto_key_format format, const webcrypto_key *key, const webcrypto_key *wrapping_key,
+    const webcrypto_params *wrap_alg, uint8_t **out, size_t *out_len);
 
 /* SubtleCrypto.unwrapKey: unwraps (AES-KW) or decrypts `wrapped` with
  * unwrapping_key (usage unwrapKey), then imports the result in `format` as
@@ -610,11 +686,11 @@ WEBCRYPTO_API webcrypto_status webcrypto_wrap_key(webcrypto_key_format format,
  * The new key lives on unwrapping_key's backend; *out owns it. Failing to
  * unwrap is OperationError; bytes that do not import are the import's error
  * (DataError). The unwrapped bytes are wiped. */
-WEBCRYPTO_API webcrypto_status webcrypto_unwrap_key(
-    webcrypto_key_format format, const uint8_t *wrapped, size_t wrapped_len,
-    const webcrypto_key *unwrapping_key, const webcrypto_params *unwrap_alg,
-    const webcrypto_params *unwrapped_key_alg, bool extractable, unsigned usages,
-    webcrypto_key **out);
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
+webcrypto_unwrap_key(webcrypto_key_format format, const uint8_t *wrapped, size_t wrapped_len,
+                     const webcrypto_key *unwrapping_key, const webcrypto_params *unwrap_alg,
+                     const webcrypto_params *unwrapped_key_alg, bool extractable, unsigned usages,
+                     webcrypto_key **out);
 
 /* ------------------------------------------------------------------------ */
 /* Key derivation                                                           */
@@ -625,17 +701,21 @@ WEBCRYPTO_API webcrypto_status webcrypto_unwrap_key(
  * base_key (usage deriveKey) with alg (HKDF or PBKDF2 and their members), and
  * imports them as a raw secret key of derived_key_type with extractable and
  * usages. The new key lives on base_key's backend; *out owns it. */
-WEBCRYPTO_API webcrypto_status webcrypto_derive_key(const webcrypto_params *alg,
-                                                    const webcrypto_key *base_key,
-                                                    const webcrypto_params *derived_key_type,
-                                                    bool extractable, unsigned usages,
-                                                    webcrypto_key **out);
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
+webcrypto_derive_key(const webcrypto_params *alg, const webcrypto_key *base_key,
+                     const webcrypto_params *derived_key_type, bool extractable, unsigned usages,
+                     webcrypto_key **out);
 
 /* deriveBits' length "null": ECDH and X25519 give their whole shared secret
  * (P-256: 32 bytes, P-384: 48, P-521: 66, X25519: 32). */
 #define WEBCRYPTO_LENGTH_FULL SIZE_MAX
 
-/* SubtleCrypto.deriveBits. HKDF and PBKDF2: writes length_bits / 8 bytes to
+/* SubtleCrypto.deriveBits, with the bulk-output convention: on success
+ * *out_len is the number of bytes written; out == NULL writes nothing and
+ * derives nothing, and sets *out_len to the number of bytes the call would
+ * write (after the checks of the algorithm, the key and length_bits; an ECDH
+ * or X25519 public key is checked only when deriving). HKDF and PBKDF2:
+ * writes length_bits / 8 bytes to
  * out; length_bits must be a multiple of 8 (else OperationError); 0 gives an
  * empty result (the spec since w3c/webcrypto#380; PBKDF2 still checks that
  * iterations is not 0).
@@ -645,11 +725,11 @@ WEBCRYPTO_API webcrypto_status webcrypto_derive_key(const webcrypto_params *alg,
  * size (OperationError beyond), and a length that is not a multiple of 8
  * keeps the first length_bits bits, the rest of the last byte zero; an
  * all-zero X25519 secret is OperationError. out_cap must be at least
- * ceil(length_bits / 8) (or the full size). */
-WEBCRYPTO_API webcrypto_status webcrypto_derive_bits(const webcrypto_params *alg,
-                                                     const webcrypto_key *key,
-                                                     size_t length_bits, uint8_t *out,
-                                                     size_t out_cap);
+ * ceil(length_bits / 8) (or the full size): TypeError otherwise, with
+ * *out_len set to the size needed. */
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
+webcrypto_derive_bits(const webcrypto_params *alg, const webcrypto_key *key, size_t length_bits,
+                      uint8_t *out, size_t out_cap, size_t *out_len);
 
 #ifdef __cplusplus
 }

@@ -109,7 +109,7 @@ static webcrypto_status import_as(const webcrypto_backend *b, webcrypto_key_form
 }
 
 static webcrypto_key *aes(const webcrypto_backend *b, webcrypto_algorithm alg, unsigned usages) {
-    webcrypto_params p = {.name = alg};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = alg);
     webcrypto_key *k = NULL;
     if (webcrypto_import_key(b, WEBCRYPTO_FORMAT_RAW, key16, sizeof key16, &p, true, usages,
                              &k) != WEBCRYPTO_OK)
@@ -124,7 +124,7 @@ static webcrypto_status cbc_bad_padding(const webcrypto_backend *b, const void *
     const int pad = *(const int *)arg;
     webcrypto_key *k = aes(b, WEBCRYPTO_ALG_AES_CBC, WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_DECRYPT);
     if (!k) return SETUP_FAILED;
-    webcrypto_params p = {.name = WEBCRYPTO_ALG_AES_CBC, .iv = iv16, .iv_len = 16};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_CBC, .iv = iv16, .iv_len = 16);
     uint8_t ct[32], pt[32];
     size_t n = 0;
     webcrypto_status st = webcrypto_encrypt(&p, k, key16, 16, ct, sizeof ct, &n);
@@ -147,9 +147,9 @@ static webcrypto_status cipher_params(const webcrypto_backend *b, const void *ar
     webcrypto_key *k = aes(b, a->alg, WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_DECRYPT);
     if (!k) return SETUP_FAILED;
     uint8_t data[64] = {0}, out[128];
-    webcrypto_params p = {.name = a->alg, .iv = a->iv_len ? iv16 : NULL, .iv_len = a->iv_len,
-                          .counter = a->counter_len ? iv16 : NULL, .counter_len = a->counter_len,
-                          .length = a->length, .tag_length = a->tag_length};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = a->alg, .iv = a->iv_len ? iv16 : NULL, .iv_len = a->iv_len,
+                                          .counter = a->counter_len ? iv16 : NULL, .counter_len = a->counter_len,
+                                          .length = a->length, .tag_length = a->tag_length);
     size_t n = 0;
     webcrypto_status st = a->encrypt
                               ? webcrypto_encrypt(&p, k, data, a->data_len, out, sizeof out, &n)
@@ -159,7 +159,7 @@ static webcrypto_status cipher_params(const webcrypto_backend *b, const void *ar
 }
 
 static webcrypto_status aes_key_17(const webcrypto_backend *b, const void *arg) {
-    const webcrypto_params p = {.name = *(const webcrypto_algorithm *)arg};
+    const webcrypto_params p = WEBCRYPTO_PARAMS(.name = *(const webcrypto_algorithm *)arg);
     uint8_t k[17] = {0};
     return import_as(b, WEBCRYPTO_FORMAT_RAW, k, sizeof k, &p,
                      WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_DECRYPT);
@@ -167,7 +167,7 @@ static webcrypto_status aes_key_17(const webcrypto_backend *b, const void *arg) 
 
 static webcrypto_status hmac_empty_key(const webcrypto_backend *b, const void *arg) {
     (void)arg;
-    const webcrypto_params p = {.name = WEBCRYPTO_ALG_HMAC, .hash = WEBCRYPTO_ALG_SHA_256};
+    const webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_HMAC, .hash = WEBCRYPTO_ALG_SHA_256);
     return import_as(b, WEBCRYPTO_FORMAT_RAW, key16, 0, &p, WEBCRYPTO_USAGE_SIGN);
 }
 
@@ -177,8 +177,8 @@ static webcrypto_status kw_tampered(const webcrypto_backend *b, const void *arg)
     webcrypto_key *kek = aes(b, WEBCRYPTO_ALG_AES_KW,
                              WEBCRYPTO_USAGE_WRAP_KEY | WEBCRYPTO_USAGE_UNWRAP_KEY);
     webcrypto_key *data = aes(b, WEBCRYPTO_ALG_AES_GCM, WEBCRYPTO_USAGE_ENCRYPT);
-    webcrypto_params kw = {.name = WEBCRYPTO_ALG_AES_KW};
-    webcrypto_params gcm = {.name = WEBCRYPTO_ALG_AES_GCM};
+    webcrypto_params kw = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_KW);
+    webcrypto_params gcm = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_GCM);
     uint8_t *w = NULL;
     size_t n = 0;
     webcrypto_status st = kek && data ? webcrypto_wrap_key(WEBCRYPTO_FORMAT_RAW, data, kek, &kw,
@@ -205,16 +205,17 @@ typedef struct kdf_arg {
 
 static webcrypto_status kdf_params(const webcrypto_backend *b, const void *arg) {
     const kdf_arg *a = arg;
-    webcrypto_params ip = {.name = a->alg};
+    webcrypto_params ip = WEBCRYPTO_PARAMS(.name = a->alg);
     webcrypto_key *k = NULL;
     webcrypto_status st = webcrypto_import_key(b, WEBCRYPTO_FORMAT_RAW, key16, sizeof key16, &ip,
                                                false, WEBCRYPTO_USAGE_DERIVE_BITS, &k);
     if (st != WEBCRYPTO_OK) return SETUP_FAILED;
-    webcrypto_params p = {.name = a->alg, .hash = WEBCRYPTO_ALG_SHA_256, .salt = iv16,
-                          .salt_len = 16, .info = iv16, .info_len = 4,
-                          .iterations = a->iterations};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = a->alg, .hash = WEBCRYPTO_ALG_SHA_256, .salt = iv16,
+                                          .salt_len = 16, .info = iv16, .info_len = 4,
+                                          .iterations = a->iterations);
     static uint8_t out[255 * 32 + 1]; /* room for HKDF's longest output and more */
-    st = webcrypto_derive_bits(&p, k, a->bits, out, sizeof out);
+    size_t dlen = 0;
+    st = webcrypto_derive_bits(&p, k, a->bits, out, sizeof out, &dlen);
     webcrypto_key_free(k);
     return st;
 }
@@ -234,7 +235,7 @@ enum { EDIT_NONE, EDIT_TRUNCATE, EDIT_TRAILING, EDIT_LAST_BYTE, EDIT_JWK_MEMBER 
 
 static webcrypto_status import_bad(const webcrypto_backend *b, const void *arg) {
     const import_arg *a = arg;
-    webcrypto_params p = {.name = a->alg, .named_curve = a->curve, .hash = WEBCRYPTO_ALG_SHA_256};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = a->alg, .named_curve = a->curve, .hash = WEBCRYPTO_ALG_SHA_256);
     const uint8_t *src = a->data ? a->data->p : (const uint8_t *)(a->text ? *a->text : NULL);
     size_t len = a->data ? a->data->n : src ? strlen((const char *)src) : 0;
     if (!src) return SETUP_FAILED; /* the key material could not be made */
@@ -280,7 +281,7 @@ typedef struct raw_arg {
 
 static webcrypto_status import_raw_bytes(const webcrypto_backend *b, const void *arg) {
     const raw_arg *a = arg;
-    webcrypto_params p = {.name = a->alg, .named_curve = a->curve};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = a->alg, .named_curve = a->curve);
     return import_as(b, a->fmt, a->bytes, a->len, &p, a->usages);
 }
 
@@ -288,16 +289,17 @@ static webcrypto_status import_raw_bytes(const webcrypto_backend *b, const void 
 static webcrypto_status x25519_low_order(const webcrypto_backend *b, const void *arg) {
     (void)arg;
     static const uint8_t zero[32];
-    webcrypto_params p = {.name = WEBCRYPTO_ALG_X25519};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_X25519);
     webcrypto_key *pub = NULL, *mine = NULL, *priv = NULL;
     webcrypto_status st = webcrypto_import_key(b, WEBCRYPTO_FORMAT_RAW, zero, 32, &p, true, 0,
                                                &pub);
     if (st == WEBCRYPTO_OK)
         st = webcrypto_generate_key_pair(b, &p, false, WEBCRYPTO_USAGE_DERIVE_BITS, &mine, &priv);
     if (st == WEBCRYPTO_OK) {
-        webcrypto_params d = {.name = WEBCRYPTO_ALG_X25519, .public_key = pub};
+        webcrypto_params d = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_X25519, .public_key = pub);
         uint8_t out[32];
-        st = webcrypto_derive_bits(&d, priv, 256, out, sizeof out);
+        size_t dlen = 0;
+        st = webcrypto_derive_bits(&d, priv, 256, out, sizeof out, &dlen);
     } else {
         st = SETUP_FAILED;
     }
@@ -310,7 +312,7 @@ static webcrypto_status x25519_low_order(const webcrypto_backend *b, const void 
 /* RSA-OAEP decryption of bytes that are no OAEP ciphertext. */
 static webcrypto_status oaep_garbage(const webcrypto_backend *b, const void *arg) {
     (void)arg;
-    webcrypto_params p = {.name = WEBCRYPTO_ALG_RSA_OAEP, .hash = WEBCRYPTO_ALG_SHA_256};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_RSA_OAEP, .hash = WEBCRYPTO_ALG_SHA_256);
     webcrypto_key *k = NULL;
     if (!m.rsa_pkcs8.p ||
         webcrypto_import_key(b, WEBCRYPTO_FORMAT_PKCS8, m.rsa_pkcs8.p, m.rsa_pkcs8.n, &p, false,
@@ -328,14 +330,15 @@ static webcrypto_status oaep_garbage(const webcrypto_backend *b, const void *arg
 /* ECDH P-256 asked for more bits than the curve gives. */
 static webcrypto_status ecdh_too_long(const webcrypto_backend *b, const void *arg) {
     (void)arg;
-    webcrypto_params p = {.name = WEBCRYPTO_ALG_ECDH, .named_curve = WEBCRYPTO_CURVE_P256};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ECDH, .named_curve = WEBCRYPTO_CURVE_P256);
     webcrypto_key *pub = NULL, *priv = NULL;
     webcrypto_status st =
         webcrypto_generate_key_pair(b, &p, false, WEBCRYPTO_USAGE_DERIVE_BITS, &pub, &priv);
     if (st != WEBCRYPTO_OK) return SETUP_FAILED;
-    webcrypto_params d = {.name = WEBCRYPTO_ALG_ECDH, .public_key = pub};
+    webcrypto_params d = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ECDH, .public_key = pub);
     uint8_t out[40];
-    st = webcrypto_derive_bits(&d, priv, 264, out, sizeof out);
+    size_t dlen = 0;
+    st = webcrypto_derive_bits(&d, priv, 264, out, sizeof out, &dlen);
     webcrypto_key_free(pub);
     webcrypto_key_free(priv);
     return st;
@@ -465,11 +468,11 @@ static const bad_case cases[] = {
 };
 
 size_t diff_errors(const webcrypto_backend **bs, size_t n, size_t *checks) {
-    webcrypto_params ec = {.name = WEBCRYPTO_ALG_ECDSA, .named_curve = WEBCRYPTO_CURVE_P256};
-    webcrypto_params ed = {.name = WEBCRYPTO_ALG_ED25519};
-    webcrypto_params rsa = {.name = WEBCRYPTO_ALG_RSA_OAEP, .hash = WEBCRYPTO_ALG_SHA_256,
-                            .modulus_length = 2048, .public_exponent = F4,
-                            .public_exponent_len = sizeof F4};
+    webcrypto_params ec = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ECDSA, .named_curve = WEBCRYPTO_CURVE_P256);
+    webcrypto_params ed = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ED25519);
+    webcrypto_params rsa = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_RSA_OAEP, .hash = WEBCRYPTO_ALG_SHA_256,
+                                            .modulus_length = 2048, .public_exponent = F4,
+                                            .public_exponent_len = sizeof F4);
     const unsigned sv = WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY;
     m.p256_pkcs8 = make_private(bs, n, &ec, sv, WEBCRYPTO_FORMAT_PKCS8, &m.p256_spki);
     blob j = make_private(bs, n, &ec, sv, WEBCRYPTO_FORMAT_JWK, NULL);

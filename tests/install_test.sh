@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Installs the build into a scratch prefix, then compiles and runs the README's
-# C example against it through pkg-config, shared and static: the installed
-# header, libraries and webcrypto.pc must be enough for a user. Then checks
-# that the installed files name nothing in the build tree and that the
-# installed shared library loads the installed module.
+# C example against it through pkg-config, shared and static, and through the
+# CMake package (find_package(webcrypto CONFIG), target webcrypto::webcrypto):
+# the installed header, libraries, webcrypto.pc and CMake files must be enough
+# for a user. Checks the shared library's ABI policy (docs/ABI.md): its
+# soname, and that it exports exactly the header's webcrypto_* functions,
+# each with a version node. Then checks that the installed files name
+# nothing in the build tree and that the installed shared library loads the
+# installed module.
 # usage: install_test.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
 build=$1 src=$2
@@ -35,6 +39,52 @@ check "README example compiles (static)" \
      $(pkg-config --cflags webcrypto) "$(pkg-config --variable=libdir webcrypto)/libwebcrypto.a" \
      $(pkg-config --static --libs-only-l webcrypto | sed 's/-lwebcrypto//')
 check "README example runs (static)" sh -c "'$tmp/ex_static' | grep -qx 'attack at dawn'"
+
+# The CMake package: a consumer project that only knows the install prefix,
+# asking for the header's version; another minor version (before 1.0, the
+# soname's rule) is refused.
+major=$(sed -n 's/^#define WEBCRYPTO_VERSION_MAJOR \([0-9]*\)$/\1/p' "$tmp/prefix/include/webcrypto.h")
+minor=$(sed -n 's/^#define WEBCRYPTO_VERSION_MINOR \([0-9]*\)$/\1/p' "$tmp/prefix/include/webcrypto.h")
+consumer() { # dir, version asked for
+  mkdir -p "$1"
+  cp "$tmp/example.c" "$1/example.c"
+  cat > "$1/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.20)
+project(consumer LANGUAGES C)
+find_package(webcrypto $2 CONFIG REQUIRED)
+add_executable(example example.c)
+target_link_libraries(example PRIVATE webcrypto::webcrypto)
+CMAKE
+}
+consumer "$tmp/consumer" "$major.$minor"
+check "find_package(webcrypto $major.$minor CONFIG) configures" \
+  cmake -S "$tmp/consumer" -B "$tmp/consumer/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
+        -DCMAKE_C_FLAGS="-std=c11 -Wall -Werror ${extra[*]}"
+check "README example builds (CMake package)" cmake --build "$tmp/consumer/build"
+check "README example runs (CMake package)" \
+  sh -c "'$tmp/consumer/build/example' | grep -qx 'attack at dawn'"
+if [ "$major" = 0 ]; then other=0.$((minor + 1)); else other=$((major + 1)).0; fi
+consumer "$tmp/consumer-other" "$other"
+check "find_package(webcrypto $other CONFIG) is refused" \
+  sh -c "! cmake -S '$tmp/consumer-other' -B '$tmp/consumer-other/build' -DCMAKE_PREFIX_PATH='$tmp/prefix'"
+
+# The ABI policy of the installed shared library (docs/ABI.md).
+so=$(ls "$lib"/libwebcrypto.so.*.*.* | head -1)
+if [ "$major" = 0 ]; then soname=libwebcrypto.so.0.$minor; else soname=libwebcrypto.so.$major; fi
+check "soname is $soname" sh -c "readelf -d '$so' | grep -F 'Library soname: [$soname]'"
+# Defined dynamic symbols, as name@@VERSION (the version node's own ABS
+# symbol aside).
+readelf --dyn-syms -W "$so" | awk '$7 != "UND" && $8 != "" && $4 != "SECTION" && $1 ~ /^[0-9]+:$/ {print $8}' \
+  | grep -Ev '^WEBCRYPTO_[0-9.]+$' | sort > "$tmp/exported"
+sed -n 's/^WEBCRYPTO_API [^(]*[ *]\(webcrypto_[a-z0-9_]*\)(.*/\1/p; s/^\(webcrypto_[a-z0-9_]*\)(.*/\1/p' \
+  "$tmp/prefix/include/webcrypto.h" | sort -u > "$tmp/declared"
+check "the header declares the public functions" test "$(wc -l < "$tmp/declared")" -gt 50
+check "only webcrypto_* symbols are exported, each versioned" \
+  sh -c "! grep -Ev '^webcrypto_[a-z0-9_]+@@WEBCRYPTO_[0-9]+\.[0-9]+$' '$tmp/exported'"
+check "exactly the header's functions are exported" \
+  sh -c "sed 's/@@.*//' '$tmp/exported' | sort -u | diff - '$tmp/declared'"
+check "a program records the version node it needs" \
+  sh -c "readelf -V '$tmp/ex_shared' | grep -E 'Name: WEBCRYPTO_[0-9]+\.[0-9]+'"
 
 # Nothing is loaded from the build tree: the installed files name no path in
 # it (their debug information aside, which records where they were compiled;

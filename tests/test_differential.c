@@ -247,7 +247,7 @@ static void diff_hmac(const webcrypto_backend *a, const webcrypto_backend *b, si
     if (!both_support(a, b, WEBCRYPTO_ALG_HMAC, hash)) return;
     size_t key_len = rnd64() % 4 == 0 ? rnd_range(129, 300) : rnd_range(1, 128);
     uint8_t *key = rnd_buf(key_len), *data = rnd_buf(n);
-    webcrypto_params p = {.name = WEBCRYPTO_ALG_HMAC, .hash = hash};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_HMAC, .hash = hash);
     unsigned use = WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY;
     webcrypto_key *ka = import(a, &p, key, key_len, use), *kb = import(b, &p, key, key_len, use);
     char what[96];
@@ -385,7 +385,7 @@ static void diff_aes_cbc(const webcrypto_backend *a, const webcrypto_backend *b,
     if (!both_support(a, b, WEBCRYPTO_ALG_AES_CBC, WEBCRYPTO_ALG_NONE)) return;
     uint8_t iv[16], *pt = rnd_buf(n);
     rnd_fill(iv, sizeof iv);
-    webcrypto_params p = {.name = WEBCRYPTO_ALG_AES_CBC, .iv = iv, .iv_len = 16};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_CBC, .iv = iv, .iv_len = 16);
     size_t kl = aes_key_len();
     char what[64];
     snprintf(what, sizeof what, "AES-CBC-%zu", kl * 8);
@@ -407,8 +407,8 @@ static void diff_aes_ctr(const webcrypto_backend *a, const webcrypto_backend *b,
         for (size_t i = 0; i < bits; i++) counter[15 - i / 8] |= (uint8_t)(1u << (i % 8));
         if (bits >= 2) counter[15] ^= (uint8_t)(rnd64() % 4);
     }
-    webcrypto_params p = {.name = WEBCRYPTO_ALG_AES_CTR, .counter = counter, .counter_len = 16,
-                          .length = bits};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_CTR, .counter = counter, .counter_len = 16,
+                                          .length = bits);
     size_t kl = aes_key_len();
     char what[64];
     snprintf(what, sizeof what, "AES-CTR-%zu (length %zu)", kl * 8, bits);
@@ -424,9 +424,9 @@ static void diff_aes_gcm(const webcrypto_backend *a, const webcrypto_backend *b,
     size_t tag = tags[rnd64() % (sizeof tags / sizeof *tags)];
     size_t aad_len = rnd64() % 3 == 0 ? 0 : rnd_range(1, 300);
     uint8_t *iv = rnd_buf(iv_len), *aad = rnd_buf(aad_len), *pt = rnd_buf(n);
-    webcrypto_params p = {.name = WEBCRYPTO_ALG_AES_GCM, .iv = iv, .iv_len = iv_len,
-                          .additional_data = aad_len ? aad : NULL,
-                          .additional_data_len = aad_len, .tag_length = tag};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_GCM, .iv = iv, .iv_len = iv_len,
+                                          .additional_data = aad_len ? aad : NULL,
+                                          .additional_data_len = aad_len, .tag_length = tag);
     size_t kl = aes_key_len();
     char what[96];
     snprintf(what, sizeof what, "AES-GCM-%zu (%zu-byte IV, %zu-bit tag, %zu-byte AAD)", kl * 8,
@@ -442,9 +442,9 @@ static void diff_aes_gcm_siv(const webcrypto_backend *a, const webcrypto_backend
     size_t aad_len = rnd64() % 3 == 0 ? 0 : rnd_range(1, 300);
     uint8_t nonce[12], *aad = rnd_buf(aad_len), *pt = rnd_buf(n);
     rnd_fill(nonce, sizeof nonce);
-    webcrypto_params p = {.name = WEBCRYPTO_ALG_AES_GCM_SIV, .iv = nonce, .iv_len = 12,
-                          .additional_data = aad_len ? aad : NULL,
-                          .additional_data_len = aad_len};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_GCM_SIV, .iv = nonce, .iv_len = 12,
+                                          .additional_data = aad_len ? aad : NULL,
+                                          .additional_data_len = aad_len);
     size_t kl = rnd64() % 2 ? 16 : 32;
     char what[96];
     snprintf(what, sizeof what, "AES-GCM-SIV-%zu (%zu-byte AAD)", kl * 8, aad_len);
@@ -457,14 +457,15 @@ static void diff_aes_gcm_siv(const webcrypto_backend *a, const webcrypto_backend
 static void diff_derive(const webcrypto_backend *a, const webcrypto_backend *b,
                         const webcrypto_params *p, const uint8_t *key, size_t key_len,
                         size_t out_len, const char *what) {
-    webcrypto_params imp = {.name = p->name};
+    webcrypto_params imp = WEBCRYPTO_PARAMS(.name = p->name);
     webcrypto_key *ka = import(a, &imp, key, key_len, WEBCRYPTO_USAGE_DERIVE_BITS);
     webcrypto_key *kb = import(b, &imp, key, key_len, WEBCRYPTO_USAGE_DERIVE_BITS);
     if (ka && kb) {
         uint8_t *oa = malloc(out_len ? out_len : 1), *ob = malloc(out_len ? out_len : 1);
         if (!oa || !ob) exit(2);
-        webcrypto_status sa = webcrypto_derive_bits(p, ka, out_len * 8, oa, out_len);
-        webcrypto_status sb = webcrypto_derive_bits(p, kb, out_len * 8, ob, out_len);
+        size_t dlen = 0;
+        webcrypto_status sa = webcrypto_derive_bits(p, ka, out_len * 8, oa, out_len, &dlen);
+        webcrypto_status sb = webcrypto_derive_bits(p, kb, out_len * 8, ob, out_len, &dlen);
         if (sa != WEBCRYPTO_OK || sb != WEBCRYPTO_OK)
             fail("%s: %s / %s (last error: %s)", what, webcrypto_status_name(sa),
                  webcrypto_status_name(sb), LAST_ERROR);
@@ -485,8 +486,8 @@ static void diff_hkdf(const webcrypto_backend *a, const webcrypto_backend *b) {
     size_t max = 255 * webcrypto_digest_size(hash);
     size_t out_len = rnd64() % 8 == 0 ? max : rnd_range(0, 200);
     uint8_t *ikm = rnd_buf(ikm_len), *salt = rnd_buf(salt_len), *info = rnd_buf(info_len);
-    webcrypto_params p = {.name = WEBCRYPTO_ALG_HKDF, .hash = hash, .salt = salt,
-                          .salt_len = salt_len, .info = info, .info_len = info_len};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_HKDF, .hash = hash, .salt = salt,
+                                          .salt_len = salt_len, .info = info, .info_len = info_len);
     char what[128];
     snprintf(what, sizeof what, "HKDF %s (%zu-byte salt, %zu-byte info, %zu bytes out)",
              webcrypto_algorithm_name(hash), salt_len, info_len, out_len);
@@ -503,8 +504,8 @@ static void diff_pbkdf2(const webcrypto_backend *a, const webcrypto_backend *b) 
     size_t out_len = rnd_range(1, 150);
     uint32_t iterations = rnd64() % 4 == 0 ? 1 : (uint32_t)rnd_range(2, 1500);
     uint8_t *pw = rnd_buf(pw_len), *salt = rnd_buf(salt_len);
-    webcrypto_params p = {.name = WEBCRYPTO_ALG_PBKDF2, .hash = hash, .salt = salt,
-                          .salt_len = salt_len, .iterations = iterations};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_PBKDF2, .hash = hash, .salt = salt,
+                                          .salt_len = salt_len, .iterations = iterations);
     char what[128];
     snprintf(what, sizeof what, "PBKDF2 %s (%zu-byte salt, %u iterations, %zu bytes out)",
              webcrypto_algorithm_name(hash), salt_len, (unsigned)iterations, out_len);
@@ -596,14 +597,14 @@ static const uint8_t E_F4[] = {0x01, 0x00, 0x01}, E_3[] = {0x03};
 
 /* The generation parameters of each kind of key made here. */
 static webcrypto_params rsa_gen(size_t bits, const uint8_t *e, size_t e_len) {
-    webcrypto_params p = {.name = WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5, .hash = WEBCRYPTO_ALG_SHA_256,
-                          .modulus_length = bits, .public_exponent = e,
-                          .public_exponent_len = e_len};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5, .hash = WEBCRYPTO_ALG_SHA_256,
+                                          .modulus_length = bits, .public_exponent = e,
+                                          .public_exponent_len = e_len);
     return p;
 }
 
 static webcrypto_params curve_gen(webcrypto_algorithm alg, webcrypto_named_curve c) {
-    webcrypto_params p = {.name = alg, .named_curve = c};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = alg, .named_curve = c);
     return p;
 }
 
@@ -885,7 +886,7 @@ static void diff_rsa_key(const webcrypto_backend *a, const webcrypto_backend *b,
         webcrypto_algorithm hash = hashes[h];
         /* RSASSA-PKCS1-v1_5: deterministic */
         if (both_support(a, b, WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5, hash)) {
-            webcrypto_params p = {.name = WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5, .hash = hash};
+            webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5, .hash = hash);
             both_keys k;
             snprintf(what, sizeof what, "RSASSA-PKCS1-v1_5 %s, %s", webcrypto_algorithm_name(hash),
                      key_name);
@@ -897,7 +898,7 @@ static void diff_rsa_key(const webcrypto_backend *a, const webcrypto_backend *b,
         }
         /* RSA-PSS: randomized; salt lengths 0, the hash's size, and the largest */
         if (both_support(a, b, WEBCRYPTO_ALG_RSA_PSS, hash)) {
-            webcrypto_params p = {.name = WEBCRYPTO_ALG_RSA_PSS, .hash = hash};
+            webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_RSA_PSS, .hash = hash);
             both_keys k;
             snprintf(what, sizeof what, "RSA-PSS %s, %s", webcrypto_algorithm_name(hash), key_name);
             if (import_both(a, b, src, &p, sv_priv, sv_pub, what, &k)) {
@@ -930,8 +931,8 @@ static void diff_rsa_key(const webcrypto_backend *a, const webcrypto_backend *b,
         if (both_support(a, b, WEBCRYPTO_ALG_RSA_OAEP, hash)) {
             size_t label_len = rnd64() % 2 ? rnd_range(1, 40) : 0;
             uint8_t *label = rnd_buf(label_len);
-            webcrypto_params p = {.name = WEBCRYPTO_ALG_RSA_OAEP, .hash = hash,
-                                  .label = label_len ? label : NULL, .label_len = label_len};
+            webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_RSA_OAEP, .hash = hash,
+                                                  .label = label_len ? label : NULL, .label_len = label_len);
             both_keys k;
             snprintf(what, sizeof what, "RSA-OAEP %s (%zu-byte label), %s",
                      webcrypto_algorithm_name(hash), label_len, key_name);
@@ -966,7 +967,8 @@ static void derive_both(const webcrypto_params *alg, webcrypto_key *const priv[2
         for (int i = 0; i < 2; i++) {
             webcrypto_params p = *alg;
             p.public_key = peer[i];
-            webcrypto_status st = webcrypto_derive_bits(&p, priv[i], lengths[l], out[i], full);
+            size_t dlen = 0;
+            webcrypto_status st = webcrypto_derive_bits(&p, priv[i], lengths[l], out[i], full, &dlen);
             if (st != WEBCRYPTO_OK) {
                 fail("%s: deriveBits on %s: %s (%s)", what,
                      webcrypto_backend_name(webcrypto_key_get_backend(priv[i])),
@@ -988,7 +990,7 @@ static void diff_ec_key(const webcrypto_backend *a, const webcrypto_backend *b,
     size_t fs = curve == WEBCRYPTO_CURVE_P256 ? 32 : curve == WEBCRYPTO_CURVE_P384 ? 48 : 66;
     char what[200];
     if (both_support(a, b, WEBCRYPTO_ALG_ECDSA, WEBCRYPTO_ALG_NONE)) {
-        webcrypto_params p = {.name = WEBCRYPTO_ALG_ECDSA, .named_curve = curve};
+        webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ECDSA, .named_curve = curve);
         both_keys k;
         snprintf(what, sizeof what, "ECDSA %s, %s", webcrypto_curve_name(curve), key_name);
         if (import_both(a, b, src, &p, WEBCRYPTO_USAGE_SIGN, WEBCRYPTO_USAGE_VERIFY, what, &k)) {
@@ -1023,7 +1025,7 @@ static void diff_ec_key(const webcrypto_backend *a, const webcrypto_backend *b,
         }
     }
     if (peer && peer->priv.p && both_support(a, b, WEBCRYPTO_ALG_ECDH, WEBCRYPTO_ALG_NONE)) {
-        webcrypto_params p = {.name = WEBCRYPTO_ALG_ECDH, .named_curve = curve};
+        webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ECDH, .named_curve = curve);
         both_keys k, kp;
         snprintf(what, sizeof what, "ECDH %s, %s", webcrypto_curve_name(curve), key_name);
         if (import_both(a, b, src, &p, WEBCRYPTO_USAGE_DERIVE_BITS, 0, what, &k)) {
@@ -1040,7 +1042,7 @@ static void diff_ed25519_key(const webcrypto_backend *a, const webcrypto_backend
                              const pair_src *src, const char *key_name) {
     if (!src || !src->priv.p || !both_support(a, b, WEBCRYPTO_ALG_ED25519, WEBCRYPTO_ALG_NONE))
         return;
-    webcrypto_params p = {.name = WEBCRYPTO_ALG_ED25519};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ED25519);
     both_keys k;
     char what[200];
     snprintf(what, sizeof what, "Ed25519, %s", key_name);
@@ -1054,7 +1056,7 @@ static void diff_x25519_key(const webcrypto_backend *a, const webcrypto_backend 
     if (!src || !src->priv.p || !peer || !peer->priv.p ||
         !both_support(a, b, WEBCRYPTO_ALG_X25519, WEBCRYPTO_ALG_NONE))
         return;
-    webcrypto_params p = {.name = WEBCRYPTO_ALG_X25519};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_X25519);
     both_keys k, kp;
     char what[200];
     snprintf(what, sizeof what, "X25519, %s", key_name);
@@ -1079,8 +1081,8 @@ static void diff_aes_kw(const webcrypto_backend *a, const webcrypto_backend *b) 
                 in_len == 64 ? WEBCRYPTO_ALG_HMAC : WEBCRYPTO_ALG_AES_CBC;
             if (!both_support(a, b, inner_alg, WEBCRYPTO_ALG_SHA_256)) continue;
             uint8_t *kek = rnd_buf(kl), *inner = rnd_buf(in_len);
-            webcrypto_params kw = {.name = WEBCRYPTO_ALG_AES_KW};
-            webcrypto_params ip = {.name = inner_alg, .hash = WEBCRYPTO_ALG_SHA_256};
+            webcrypto_params kw = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_KW);
+            webcrypto_params ip = WEBCRYPTO_PARAMS(.name = inner_alg, .hash = WEBCRYPTO_ALG_SHA_256);
             unsigned iu = inner_alg == WEBCRYPTO_ALG_HMAC ? WEBCRYPTO_USAGE_SIGN
                                                           : WEBCRYPTO_USAGE_ENCRYPT;
             webcrypto_key *keks[2] = {import(a, &kw, kek, kl, wu), import(b, &kw, kek, kl, wu)};

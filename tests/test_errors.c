@@ -38,8 +38,7 @@ static const uint8_t MSG[40] = "forty bytes of plaintext for the tests.";
 static webcrypto_params P(webcrypto_algorithm name) {
     static const uint8_t salt[8] = {'s', 'a', 'l', 't', 's', 'a', 'l', 't'};
     static const uint8_t info[4] = {'i', 'n', 'f', 'o'};
-    webcrypto_params p;
-    memset(&p, 0, sizeof p);
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = name;
     if (name == WEBCRYPTO_ALG_HKDF || name == WEBCRYPTO_ALG_PBKDF2) {
         p.salt = salt;
@@ -317,7 +316,8 @@ static void test_not_supported(void **state) {
     EXPECT(webcrypto_verify(&p, gcm, out, 32, MSG, sizeof MSG, &valid),
            WEBCRYPTO_ERR_NOT_SUPPORTED);
     p = P(WEBCRYPTO_ALG_SHA_256);
-    EXPECT(webcrypto_derive_bits(&p, hmac, 256, out, sizeof out), WEBCRYPTO_ERR_NOT_SUPPORTED);
+    size_t dlen = 0;
+    EXPECT(webcrypto_derive_bits(&p, hmac, 256, out, sizeof out, &dlen), WEBCRYPTO_ERR_NOT_SUPPORTED);
 
     /* AES-GCM has no streaming (the tag must verify before any plaintext). */
     webcrypto_cipher_ctx *cctx = NULL;
@@ -343,11 +343,11 @@ static void test_not_supported(void **state) {
     /* A KDF hash that is not SHA-*. */
     p = P(WEBCRYPTO_ALG_HKDF);
     p.hash = WEBCRYPTO_ALG_HMAC;
-    EXPECT(webcrypto_derive_bits(&p, hkdf, 128, out, sizeof out), WEBCRYPTO_ERR_NOT_SUPPORTED);
+    EXPECT(webcrypto_derive_bits(&p, hkdf, 128, out, sizeof out, &dlen), WEBCRYPTO_ERR_NOT_SUPPORTED);
     p = P(WEBCRYPTO_ALG_PBKDF2);
     p.hash = WEBCRYPTO_ALG_AES_CTR;
     p.iterations = 1;
-    EXPECT(webcrypto_derive_bits(&p, pbkdf2, 128, out, sizeof out), WEBCRYPTO_ERR_NOT_SUPPORTED);
+    EXPECT(webcrypto_derive_bits(&p, pbkdf2, 128, out, sizeof out, &dlen), WEBCRYPTO_ERR_NOT_SUPPORTED);
 
     webcrypto_key_free(hmac);
     webcrypto_key_free(gcm);
@@ -502,7 +502,8 @@ static void test_invalid_access(void **state) {
     p = P(WEBCRYPTO_ALG_PBKDF2);
     p.hash = WEBCRYPTO_ALG_SHA_256;
     p.iterations = 1;
-    EXPECT(webcrypto_derive_bits(&p, hkdf_dk, 128, out, sizeof out),
+    size_t dlen = 0;
+    EXPECT(webcrypto_derive_bits(&p, hkdf_dk, 128, out, sizeof out, &dlen),
            WEBCRYPTO_ERR_INVALID_ACCESS);
 
     /* The key lacks the usage. */
@@ -519,7 +520,7 @@ static void test_invalid_access(void **state) {
            WEBCRYPTO_ERR_INVALID_ACCESS);
     p = P(WEBCRYPTO_ALG_HKDF);
     p.hash = WEBCRYPTO_ALG_SHA_256;
-    EXPECT(webcrypto_derive_bits(&p, hkdf_dk, 128, out, sizeof out),
+    EXPECT(webcrypto_derive_bits(&p, hkdf_dk, 128, out, sizeof out, &dlen),
            WEBCRYPTO_ERR_INVALID_ACCESS);
 
     /* Streaming checks the same. */
@@ -548,7 +549,7 @@ static void test_invalid_access(void **state) {
            WEBCRYPTO_ERR_INVALID_ACCESS);
     p = P(WEBCRYPTO_ALG_HKDF);
     p.hash = WEBCRYPTO_ALG_SHA_256;
-    EXPECT(webcrypto_derive_bits(&p, hkdf_dk, 7, out, sizeof out), WEBCRYPTO_ERR_INVALID_ACCESS);
+    EXPECT(webcrypto_derive_bits(&p, hkdf_dk, 7, out, sizeof out, &dlen), WEBCRYPTO_ERR_INVALID_ACCESS);
 
     /* Export of a non-extractable key. */
     uint8_t *exp = NULL;
@@ -807,17 +808,18 @@ static void test_operation(void **state) {
     assert_non_null(dk);
     p = P(WEBCRYPTO_ALG_HKDF);
     p.hash = WEBCRYPTO_ALG_SHA_256;
-    EXPECT(webcrypto_derive_bits(&p, hkdf, 7, dk, cap), WEBCRYPTO_ERR_OPERATION);
-    EXPECT(webcrypto_derive_bits(&p, hkdf, 129, dk, cap), WEBCRYPTO_ERR_OPERATION);
-    EXPECT(webcrypto_derive_bits(&p, hkdf, (255 * 32 + 1) * 8, dk, cap),
+    size_t dlen = 0;
+    EXPECT(webcrypto_derive_bits(&p, hkdf, 7, dk, cap, &dlen), WEBCRYPTO_ERR_OPERATION);
+    EXPECT(webcrypto_derive_bits(&p, hkdf, 129, dk, cap, &dlen), WEBCRYPTO_ERR_OPERATION);
+    EXPECT(webcrypto_derive_bits(&p, hkdf, (255 * 32 + 1) * 8, dk, cap, &dlen),
            WEBCRYPTO_ERR_OPERATION);
-    EXPECT(webcrypto_derive_bits(&p, hkdf, 255 * 32 * 8, dk, cap), WEBCRYPTO_OK);
+    EXPECT(webcrypto_derive_bits(&p, hkdf, 255 * 32 * 8, dk, cap, &dlen), WEBCRYPTO_OK);
     p.hash = WEBCRYPTO_ALG_SHA_1;
-    EXPECT(webcrypto_derive_bits(&p, hkdf, (255 * 20 + 1) * 8, dk, cap),
+    EXPECT(webcrypto_derive_bits(&p, hkdf, (255 * 20 + 1) * 8, dk, cap, &dlen),
            WEBCRYPTO_ERR_OPERATION);
-    EXPECT(webcrypto_derive_bits(&p, hkdf, 255 * 20 * 8, dk, cap), WEBCRYPTO_OK);
+    EXPECT(webcrypto_derive_bits(&p, hkdf, 255 * 20 * 8, dk, cap, &dlen), WEBCRYPTO_OK);
     /* 0 bits is allowed for HKDF: an empty result. */
-    EXPECT(webcrypto_derive_bits(&p, hkdf, 0, NULL, 0), WEBCRYPTO_OK);
+    EXPECT(webcrypto_derive_bits(&p, hkdf, 0, NULL, 0, &dlen), WEBCRYPTO_OK);
     free(dk);
     webcrypto_key_free(hkdf);
 
@@ -830,12 +832,12 @@ static void test_operation(void **state) {
     p.salt = K32;
     p.salt_len = 16;
     p.iterations = 1;
-    EXPECT(webcrypto_derive_bits(&p, pbkdf2, 0, NULL, 0), WEBCRYPTO_OK);
-    EXPECT(webcrypto_derive_bits(&p, pbkdf2, 12, out, sizeof out), WEBCRYPTO_ERR_OPERATION);
-    EXPECT(webcrypto_derive_bits(&p, pbkdf2, 255, out, sizeof out), WEBCRYPTO_ERR_OPERATION);
+    EXPECT(webcrypto_derive_bits(&p, pbkdf2, 0, NULL, 0, &dlen), WEBCRYPTO_OK);
+    EXPECT(webcrypto_derive_bits(&p, pbkdf2, 12, out, sizeof out, &dlen), WEBCRYPTO_ERR_OPERATION);
+    EXPECT(webcrypto_derive_bits(&p, pbkdf2, 255, out, sizeof out, &dlen), WEBCRYPTO_ERR_OPERATION);
     p.iterations = 0;
-    EXPECT(webcrypto_derive_bits(&p, pbkdf2, 256, out, sizeof out), WEBCRYPTO_ERR_OPERATION);
-    EXPECT(webcrypto_derive_bits(&p, pbkdf2, 0, NULL, 0), WEBCRYPTO_ERR_OPERATION);
+    EXPECT(webcrypto_derive_bits(&p, pbkdf2, 256, out, sizeof out, &dlen), WEBCRYPTO_ERR_OPERATION);
+    EXPECT(webcrypto_derive_bits(&p, pbkdf2, 0, NULL, 0, &dlen), WEBCRYPTO_ERR_OPERATION);
     webcrypto_key_free(pbkdf2);
 }
 
@@ -959,10 +961,11 @@ static void test_type_error_members(void **state) {
     webcrypto_key *pbkdf2 = import_raw(WEBCRYPTO_ALG_PBKDF2, WEBCRYPTO_ALG_NONE, K16, 16, false,
                                        WEBCRYPTO_USAGE_DERIVE_BITS);
     p = P(WEBCRYPTO_ALG_HKDF);
-    EXPECT(webcrypto_derive_bits(&p, hkdf, 128, out, sizeof out), WEBCRYPTO_ERR_INVALID_ARGUMENT);
+    size_t dlen = 0;
+    EXPECT(webcrypto_derive_bits(&p, hkdf, 128, out, sizeof out, &dlen), WEBCRYPTO_ERR_INVALID_ARGUMENT);
     p = P(WEBCRYPTO_ALG_PBKDF2);
     p.iterations = 1000;
-    EXPECT(webcrypto_derive_bits(&p, pbkdf2, 128, out, sizeof out),
+    EXPECT(webcrypto_derive_bits(&p, pbkdf2, 128, out, sizeof out, &dlen),
            WEBCRYPTO_ERR_INVALID_ARGUMENT);
 
     /* Enumerations out of range, as WebIDL rejects an unknown enum string
@@ -1058,9 +1061,20 @@ static void test_type_error_null(void **state) {
     EXPECT(webcrypto_sign(&mac, hmac, MSG, 16, out, sizeof out, NULL), T);
     EXPECT(webcrypto_verify(&mac, hmac, out, 32, MSG, 16, NULL), T);
     EXPECT(webcrypto_verify(&mac, NULL, out, 32, MSG, 16, &valid), T);
-    EXPECT(webcrypto_derive_bits(&kdf, NULL, 128, out, sizeof out), T);
-    EXPECT(webcrypto_derive_bits(NULL, hkdf, 128, out, sizeof out), T);
-    EXPECT(webcrypto_derive_bits(&kdf, hkdf, 128, NULL, 16), T);
+    size_t dlen = 0;
+    EXPECT(webcrypto_derive_bits(&kdf, NULL, 128, out, sizeof out, &dlen), T);
+    EXPECT(webcrypto_derive_bits(NULL, hkdf, 128, out, sizeof out, &dlen), T);
+    EXPECT(webcrypto_derive_bits(&kdf, hkdf, 128, out, sizeof out, NULL), T);
+    /* out == NULL is the size query (the header's convention), not a
+     * TypeError; a short buffer is, and reports the size needed. */
+    EXPECT(webcrypto_derive_bits(&kdf, hkdf, 128, NULL, 16, &dlen), WEBCRYPTO_OK);
+    assert_int_equal(dlen, 16);
+    dlen = 0;
+    EXPECT(webcrypto_derive_bits(&kdf, hkdf, 128, out, 15, &dlen), T);
+    assert_int_equal(dlen, 16);
+    EXPECT(webcrypto_derive_bits(&kdf, hkdf, 128, out, sizeof out, &dlen), WEBCRYPTO_OK);
+    assert_int_equal(dlen, 16);
+    EXPECT(webcrypto_derive_bits(&kdf, hkdf, 12, NULL, 0, &dlen), WEBCRYPTO_ERR_OPERATION);
 
     EXPECT(webcrypto_digest(b, WEBCRYPTO_ALG_SHA_256, NULL, 5, out, sizeof out, &out_len), T);
     EXPECT(webcrypto_digest(b, WEBCRYPTO_ALG_SHA_256, MSG, 5, out, sizeof out, NULL), T);
@@ -1189,8 +1203,9 @@ static void test_type_error_short_buffers(void **state) {
                                      WEBCRYPTO_USAGE_DERIVE_BITS);
     webcrypto_params kdf = P(WEBCRYPTO_ALG_HKDF);
     kdf.hash = WEBCRYPTO_ALG_SHA_256;
-    EXPECT(webcrypto_derive_bits(&kdf, hkdf, 256, out, 31), T);
-    EXPECT(webcrypto_derive_bits(&kdf, hkdf, 256, out, 32), WEBCRYPTO_OK);
+    size_t dlen = 0;
+    EXPECT(webcrypto_derive_bits(&kdf, hkdf, 256, out, 31, &dlen), T);
+    EXPECT(webcrypto_derive_bits(&kdf, hkdf, 256, out, 32, &dlen), WEBCRYPTO_OK);
     webcrypto_key_free(hkdf);
 }
 

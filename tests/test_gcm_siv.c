@@ -198,7 +198,7 @@ static const siv_vector rfc_c3[] = {
 /* ---- helpers ---- */
 
 static webcrypto_key *import_raw(const uint8_t *key, size_t len) {
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = WEBCRYPTO_ALG_AES_GCM_SIV;
     webcrypto_key *k = NULL;
     tu_assert_status(webcrypto_import_key(tu_backend(), WEBCRYPTO_FORMAT_RAW, key, len, &p, true,
@@ -209,7 +209,7 @@ static webcrypto_key *import_raw(const uint8_t *key, size_t len) {
 
 static webcrypto_params siv_params(const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
                                    size_t aad_len) {
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = WEBCRYPTO_ALG_AES_GCM_SIV;
     p.iv = nonce;
     p.iv_len = nonce_len;
@@ -457,7 +457,7 @@ static void test_short_input(void **state) {
 static void test_key_sizes(void **state) {
     (void)state;
     uint8_t key[64] = {0};
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = WEBCRYPTO_ALG_AES_GCM_SIV;
     const size_t bad[] = {0, 1, 8, 15, 17, 24, 31, 33, 64};
     for (size_t i = 0; i < COUNT(bad); i++) {
@@ -548,7 +548,7 @@ static void test_generate_export_import(void **state) {
     (void)state;
     const size_t sizes[] = {128, 256};
     for (size_t s = 0; s < COUNT(sizes); s++) {
-        webcrypto_params p = {0};
+        webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
         p.name = WEBCRYPTO_ALG_AES_GCM_SIV;
         p.length = sizes[s];
         webcrypto_key *k = NULL;

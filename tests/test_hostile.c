@@ -41,7 +41,7 @@ static void zeros_unmap(const uint8_t *p, size_t len) { munmap((void *)p, len); 
 static webcrypto_key *import_secret(const webcrypto_backend *b, webcrypto_algorithm alg,
                                     webcrypto_algorithm hash, const uint8_t *k, size_t len,
                                     unsigned usages) {
-    webcrypto_params p = {.name = alg, .hash = hash};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = alg, .hash = hash);
     webcrypto_key *key = NULL;
     tu_assert_status(webcrypto_import_key(b, WEBCRYPTO_FORMAT_RAW, k, len, &p, false, usages, &key),
                      WEBCRYPTO_OK);
@@ -55,7 +55,7 @@ static void hmac2(const webcrypto_backend *b, const uint8_t *key, size_t key_len
     webcrypto_key *k =
         import_secret(b, WEBCRYPTO_ALG_HMAC, WEBCRYPTO_ALG_SHA_256, key, key_len,
                       WEBCRYPTO_USAGE_SIGN);
-    webcrypto_params p = {.name = WEBCRYPTO_ALG_HMAC};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_HMAC);
     webcrypto_sign_ctx *ctx = NULL;
     size_t n = 0;
     tu_assert_status(webcrypto_sign_init(&p, k, &ctx), WEBCRYPTO_OK);
@@ -72,9 +72,10 @@ static webcrypto_status pbkdf2(const webcrypto_backend *b, const uint8_t *pw, si
                                uint8_t *out, size_t out_len) {
     webcrypto_key *k = import_secret(b, WEBCRYPTO_ALG_PBKDF2, WEBCRYPTO_ALG_NONE, pw, pw_len,
                                      WEBCRYPTO_USAGE_DERIVE_BITS);
-    webcrypto_params p = {.name = WEBCRYPTO_ALG_PBKDF2, .hash = WEBCRYPTO_ALG_SHA_256,
-                          .salt = salt, .salt_len = salt_len, .iterations = iterations};
-    webcrypto_status st = webcrypto_derive_bits(&p, k, out_len * 8, out, out_len);
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_PBKDF2, .hash = WEBCRYPTO_ALG_SHA_256,
+                                          .salt = salt, .salt_len = salt_len, .iterations = iterations);
+    size_t dlen = 0;
+    webcrypto_status st = webcrypto_derive_bits(&p, k, out_len * 8, out, out_len, &dlen);
     webcrypto_key_free(k);
     return st;
 }
@@ -84,9 +85,10 @@ static webcrypto_status hkdf(const webcrypto_backend *b, const uint8_t *ikm, siz
                              size_t info_len, uint8_t *out, size_t out_len) {
     webcrypto_key *k = import_secret(b, WEBCRYPTO_ALG_HKDF, WEBCRYPTO_ALG_NONE, ikm, ikm_len,
                                      WEBCRYPTO_USAGE_DERIVE_BITS);
-    webcrypto_params p = {.name = WEBCRYPTO_ALG_HKDF, .hash = WEBCRYPTO_ALG_SHA_256,
-                          .salt = salt, .salt_len = salt_len, .info = info, .info_len = info_len};
-    webcrypto_status st = webcrypto_derive_bits(&p, k, out_len * 8, out, out_len);
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_HKDF, .hash = WEBCRYPTO_ALG_SHA_256,
+                                          .salt = salt, .salt_len = salt_len, .info = info, .info_len = info_len);
+    size_t dlen = 0;
+    webcrypto_status st = webcrypto_derive_bits(&p, k, out_len * 8, out, out_len, &dlen);
     webcrypto_key_free(k);
     return st;
 }
@@ -307,7 +309,7 @@ static void test_null_iv_type_error(void **state) {
         webcrypto_key *key =
             import_secret(b, alg, WEBCRYPTO_ALG_NONE, k, 32,
                           WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_DECRYPT);
-        webcrypto_params p = {.name = alg};
+        webcrypto_params p = WEBCRYPTO_PARAMS(.name = alg);
         if (alg == WEBCRYPTO_ALG_AES_CTR) {
             p.counter_len = cases[i].iv_len;
             p.length = 64;
@@ -369,8 +371,8 @@ static void test_auth_failure_messages(void **state) {
                                            WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_DECRYPT);
         const size_t tags[] = {128, 96, 64, 32};
         for (size_t t = 0; t < (aead[i] == WEBCRYPTO_ALG_AES_GCM ? 4u : 1u); t++) {
-            webcrypto_params p = {.name = aead[i], .iv = iv, .iv_len = 12,
-                                  .tag_length = tags[t]};
+            webcrypto_params p = WEBCRYPTO_PARAMS(.name = aead[i], .iv = iv, .iv_len = 12,
+                                                  .tag_length = tags[t]);
             tu_assert_status(webcrypto_encrypt(&p, key, msg, sizeof msg, ct, sizeof ct, &ct_len),
                              WEBCRYPTO_OK);
             ct[ct_len - 1] ^= 1;
@@ -384,8 +386,8 @@ static void test_auth_failure_messages(void **state) {
         webcrypto_key *key = import_secret(b, WEBCRYPTO_ALG_AES_KW, WEBCRYPTO_ALG_NONE, k, 16,
                                            WEBCRYPTO_USAGE_WRAP_KEY | WEBCRYPTO_USAGE_UNWRAP_KEY);
         uint8_t wrapped[24] = {6};
-        webcrypto_params p = {.name = WEBCRYPTO_ALG_AES_KW};
-        webcrypto_params what = {.name = WEBCRYPTO_ALG_AES_GCM};
+        webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_KW);
+        webcrypto_params what = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_GCM);
         webcrypto_key *got = NULL;
         expect_prefix(webcrypto_unwrap_key(WEBCRYPTO_FORMAT_RAW, wrapped, sizeof wrapped, key, &p,
                                            &what, true, WEBCRYPTO_USAGE_ENCRYPT, &got),
@@ -394,17 +396,17 @@ static void test_auth_failure_messages(void **state) {
     }
     if (webcrypto_backend_supports(b, WEBCRYPTO_ALG_RSA_OAEP)) {
         ran++;
-        webcrypto_params g = {.name = WEBCRYPTO_ALG_RSA_OAEP, .hash = WEBCRYPTO_ALG_SHA_256,
-                              .modulus_length = 1024,
-                              .public_exponent = (const uint8_t[]){1, 0, 1},
-                              .public_exponent_len = 3};
+        webcrypto_params g = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_RSA_OAEP, .hash = WEBCRYPTO_ALG_SHA_256,
+                                              .modulus_length = 1024,
+                                              .public_exponent = (const uint8_t[]){1, 0, 1},
+                                              .public_exponent_len = 3);
         webcrypto_key *pub = NULL, *priv = NULL;
         tu_assert_status(webcrypto_generate_key_pair(b, &g, false,
                                                      WEBCRYPTO_USAGE_ENCRYPT |
                                                          WEBCRYPTO_USAGE_DECRYPT,
                                                      &pub, &priv),
                          WEBCRYPTO_OK);
-        webcrypto_params p = {.name = WEBCRYPTO_ALG_RSA_OAEP};
+        webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_RSA_OAEP);
         uint8_t c[128], pt[128];
         size_t c_len = 0, pt_len = 0;
         tu_assert_status(webcrypto_encrypt(&p, pub, msg, sizeof msg, c, sizeof c, &c_len),
@@ -429,7 +431,7 @@ static void test_ec_range_message(void **state) {
         "\"x\":\"axfR8uEsQkf4vOblY6RA8ncDfYEt6zOg9KE5RdiYwpY\","
         "\"y\":\"T-NC4v4af5uO5-tKfA-eFivOM1drMV7Oy7ZAaDe_UfU\","
         "\"d\":\"_____wAAAAD__________7zm-q2nF56E87nKwvxjJVE\"}";
-    webcrypto_params p = {.name = WEBCRYPTO_ALG_ECDSA, .named_curve = WEBCRYPTO_CURVE_P256};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ECDSA, .named_curve = WEBCRYPTO_CURVE_P256);
     webcrypto_key *key = NULL;
     webcrypto_status st = webcrypto_import_key(b, WEBCRYPTO_FORMAT_JWK, (const uint8_t *)jwk,
                                                sizeof jwk - 1, &p, false, WEBCRYPTO_USAGE_SIGN,

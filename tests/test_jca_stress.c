@@ -74,7 +74,7 @@ static struct {
 
 static void import_pair(webcrypto_algorithm alg, webcrypto_algorithm hash, const uint8_t *raw,
                         size_t len, unsigned usages, key_pair *kp) {
-    webcrypto_params p = {.name = alg, .hash = hash};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = alg, .hash = hash);
     CHECK(webcrypto_import_key(jca, WEBCRYPTO_FORMAT_RAW, raw, len, &p, false, usages, &kp->j) ==
               WEBCRYPTO_OK, "import %s on jca", webcrypto_algorithm_name(alg));
     if (ref)
@@ -160,9 +160,9 @@ static void asym_setup(void) {
     for (int a = WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5; a <= WEBCRYPTO_ALG_X25519; a++)
         keys.have[a] = webcrypto_backend_supports(jca, (webcrypto_algorithm)a) &&
                        webcrypto_backend_supports(ref, (webcrypto_algorithm)a);
-    webcrypto_params rsa = {.name = WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5, .hash = WEBCRYPTO_ALG_SHA_256,
-                            .modulus_length = 2048, .public_exponent = f4,
-                            .public_exponent_len = 3};
+    webcrypto_params rsa = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5, .hash = WEBCRYPTO_ALG_SHA_256,
+                                            .modulus_length = 2048, .public_exponent = f4,
+                                            .public_exponent_len = 3);
     bool any_rsa = keys.have[WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5] || keys.have[WEBCRYPTO_ALG_RSA_PSS] ||
                    keys.have[WEBCRYPTO_ALG_RSA_OAEP];
     key_pair rsk = {0}, rpk = {0};
@@ -189,18 +189,18 @@ static void asym_setup(void) {
         webcrypto_key_free(priv);
     }
     if (keys.have[WEBCRYPTO_ALG_ECDSA]) {
-        webcrypto_params ec = {.name = WEBCRYPTO_ALG_ECDSA, .named_curve = WEBCRYPTO_CURVE_P256};
+        webcrypto_params ec = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ECDSA, .named_curve = WEBCRYPTO_CURVE_P256);
         asym_pair(&ec, &keys.ec256_sk, &keys.ec256_pk, sv_s, sv_v);
         ec.named_curve = WEBCRYPTO_CURVE_P384;
         asym_pair(&ec, &keys.ec384_sk, &keys.ec384_pk, sv_s, sv_v);
     }
     if (keys.have[WEBCRYPTO_ALG_ED25519]) {
-        webcrypto_params ed = {.name = WEBCRYPTO_ALG_ED25519};
+        webcrypto_params ed = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ED25519);
         asym_pair(&ed, &keys.ed_sk, &keys.ed_pk, sv_s, sv_v);
     }
     unsigned db = WEBCRYPTO_USAGE_DERIVE_BITS;
     if (keys.have[WEBCRYPTO_ALG_ECDH]) {
-        webcrypto_params ec = {.name = WEBCRYPTO_ALG_ECDH, .named_curve = WEBCRYPTO_CURVE_P521};
+        webcrypto_params ec = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ECDH, .named_curve = WEBCRYPTO_CURVE_P521);
         key_pair unused = {0}, b_sk = {0};
         asym_pair(&ec, &keys.ecdh_a, &unused, db, 0);
         asym_pair(&ec, &b_sk, &keys.ecdh_b_pub, db, 0);
@@ -211,7 +211,7 @@ static void asym_setup(void) {
         }
     }
     if (keys.have[WEBCRYPTO_ALG_X25519]) {
-        webcrypto_params x = {.name = WEBCRYPTO_ALG_X25519};
+        webcrypto_params x = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_X25519);
         key_pair unused = {0}, b_sk = {0};
         asym_pair(&x, &keys.x_a, &unused, db, 0);
         asym_pair(&x, &b_sk, &keys.x_b_pub, db, 0);
@@ -284,21 +284,21 @@ static void asym_ops(worker_buf *w, size_t n, unsigned seed) {
     const size_t cap = MAX_SIZE + 64;
     size_t la = 0, lb = 0, lc = 0;
     if (keys.pkcs1_sk.j) {
-        webcrypto_params p = {.name = WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5};
+        webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5);
         cross_verify(&p, &keys.pkcs1_sk, &keys.pkcs1_pk, w, n, "RSASSA-PKCS1-v1_5", true);
     }
     if (keys.pss_sk.j) {
-        webcrypto_params p = {.name = WEBCRYPTO_ALG_RSA_PSS, .salt_length = (n + seed) % 3 * 24};
+        webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_RSA_PSS, .salt_length = (n + seed) % 3 * 24);
         cross_verify(&p, &keys.pss_sk, &keys.pss_pk, w, n, "RSA-PSS", p.salt_length == 0);
     }
     if (keys.ec256_sk.j) {
-        webcrypto_params p = {.name = WEBCRYPTO_ALG_ECDSA, .hash = hashes[(n + seed) % 4]};
+        webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ECDSA, .hash = hashes[(n + seed) % 4]);
         cross_verify(&p, &keys.ec256_sk, &keys.ec256_pk, w, n, "ECDSA P-256", false);
         p.hash = hashes[(n + seed + 1) % 4];
         cross_verify(&p, &keys.ec384_sk, &keys.ec384_pk, w, n, "ECDSA P-384", false);
     }
     if (keys.ed_sk.j) {
-        webcrypto_params p = {.name = WEBCRYPTO_ALG_ED25519};
+        webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ED25519);
         cross_verify(&p, &keys.ed_sk, &keys.ed_pk, w, n, "Ed25519", true);
     }
     if (keys.oaep_sk.j) {
@@ -306,8 +306,8 @@ static void asym_ops(worker_buf *w, size_t n, unsigned seed) {
         size_t m = n % 191;
         uint8_t label[16];
         xorshift_fill(label, sizeof label, n + seed);
-        webcrypto_params p = {.name = WEBCRYPTO_ALG_RSA_OAEP, .label = label,
-                              .label_len = (n + seed) % 2 ? sizeof label : 0};
+        webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_RSA_OAEP, .label = label,
+                                              .label_len = (n + seed) % 2 ? sizeof label : 0);
         CHECK(webcrypto_encrypt(&p, keys.oaep_pk.j, w->data, m, w->a, cap, &la) == WEBCRYPTO_OK,
               "RSA-OAEP encrypt %zu", m);
         CHECK(webcrypto_decrypt(&p, keys.oaep_sk.r, w->a, la, w->c, cap, &lc) == WEBCRYPTO_OK &&
@@ -325,19 +325,27 @@ static void asym_ops(worker_buf *w, size_t n, unsigned seed) {
         check_jni("rsa-oaep", n);
     }
     if (keys.ecdh_a.j) {
-        webcrypto_params pj = {.name = WEBCRYPTO_ALG_ECDH, .public_key = keys.ecdh_b_pub.j};
-        webcrypto_params pr = {.name = WEBCRYPTO_ALG_ECDH, .public_key = keys.ecdh_b_pub.r};
-        CHECK(webcrypto_derive_bits(&pj, keys.ecdh_a.j, 528, w->a, cap) == WEBCRYPTO_OK, "ecdh");
-        CHECK(webcrypto_derive_bits(&pr, keys.ecdh_a.r, 528, w->b, cap) == WEBCRYPTO_OK,
+        webcrypto_params pj = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ECDH, .public_key = keys.ecdh_b_pub.j);
+        webcrypto_params pr = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ECDH, .public_key = keys.ecdh_b_pub.r);
+        size_t dlen = 0;
+        CHECK(webcrypto_derive_bits(&pj, keys.ecdh_a.j, 528, w->a, cap, &dlen) == WEBCRYPTO_OK &&
+                  dlen == 66,
+              "ecdh");
+        CHECK(webcrypto_derive_bits(&pr, keys.ecdh_a.r, 528, w->b, cap, &dlen) == WEBCRYPTO_OK &&
+                  dlen == 66,
               "ref ecdh");
         CHECK(same(w->a, 66, w->b, 66), "ECDH P-521 differs");
         check_jni("ecdh", n);
     }
     if (keys.x_a.j) {
-        webcrypto_params pj = {.name = WEBCRYPTO_ALG_X25519, .public_key = keys.x_b_pub.j};
-        webcrypto_params pr = {.name = WEBCRYPTO_ALG_X25519, .public_key = keys.x_b_pub.r};
-        CHECK(webcrypto_derive_bits(&pj, keys.x_a.j, 256, w->a, cap) == WEBCRYPTO_OK, "x25519");
-        CHECK(webcrypto_derive_bits(&pr, keys.x_a.r, 256, w->b, cap) == WEBCRYPTO_OK,
+        webcrypto_params pj = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_X25519, .public_key = keys.x_b_pub.j);
+        webcrypto_params pr = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_X25519, .public_key = keys.x_b_pub.r);
+        size_t dlen = 0;
+        CHECK(webcrypto_derive_bits(&pj, keys.x_a.j, 256, w->a, cap, &dlen) == WEBCRYPTO_OK &&
+                  dlen == 32,
+              "x25519");
+        CHECK(webcrypto_derive_bits(&pr, keys.x_a.r, 256, w->b, cap, &dlen) == WEBCRYPTO_OK &&
+                  dlen == 32,
               "ref x25519");
         CHECK(same(w->a, 32, w->b, 32), "X25519 differs");
         check_jni("x25519", n);
@@ -345,12 +353,12 @@ static void asym_ops(worker_buf *w, size_t n, unsigned seed) {
     if (keys.kw.j) {
         /* wrap an HMAC key of 16..72 bytes (a multiple of 8) */
         size_t kl = 16 + 8 * ((n + seed) % 8);
-        webcrypto_params hp = {.name = WEBCRYPTO_ALG_HMAC, .hash = WEBCRYPTO_ALG_SHA_256};
+        webcrypto_params hp = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_HMAC, .hash = WEBCRYPTO_ALG_SHA_256);
         webcrypto_key *mk = NULL, *back = NULL;
         CHECK(webcrypto_import_key(ref, WEBCRYPTO_FORMAT_RAW, w->data, kl, &hp, true,
                                    WEBCRYPTO_USAGE_SIGN, &mk) == WEBCRYPTO_OK,
               "import HMAC key");
-        webcrypto_params kw = {.name = WEBCRYPTO_ALG_AES_KW};
+        webcrypto_params kw = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_KW);
         uint8_t *wa = NULL, *wb = NULL;
         size_t wal = 0, wbl = 0;
         CHECK(webcrypto_wrap_key(WEBCRYPTO_FORMAT_RAW, mk, keys.kw.j, &kw, &wa, &wal) ==
@@ -415,7 +423,7 @@ static void one_size(worker_buf *w, size_t n, unsigned seed) {
     }
 
     /* HMAC: sign compared, verify of the reference MAC, streamed sign */
-    webcrypto_params mac = {.name = WEBCRYPTO_ALG_HMAC};
+    webcrypto_params mac = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_HMAC);
     for (size_t h = 0; h < 4; h++) {
         key_pair *k = &keys.hmac[hashes[h]];
         CHECK(webcrypto_sign(&mac, k->j, w->data, n, w->a, cap, &la) == WEBCRYPTO_OK, "hmac");
@@ -439,7 +447,7 @@ static void one_size(worker_buf *w, size_t n, unsigned seed) {
     }
 
     /* AES-CBC (the core pads; the backend does raw CBC) */
-    webcrypto_params cbc = {.name = WEBCRYPTO_ALG_AES_CBC, .iv = iv, .iv_len = 16};
+    webcrypto_params cbc = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_CBC, .iv = iv, .iv_len = 16);
     CHECK(webcrypto_encrypt(&cbc, keys.cbc.j, w->data, n, w->a, cap, &la) == WEBCRYPTO_OK, "cbc");
     CHECK(webcrypto_encrypt(&cbc, keys.cbc.r, w->data, n, w->b, cap, &lb) == WEBCRYPTO_OK,
           "ref cbc");
@@ -450,8 +458,8 @@ static void one_size(worker_buf *w, size_t n, unsigned seed) {
     check_jni("aes-cbc", n);
 
     /* AES-CTR, a 64-bit counter */
-    webcrypto_params ctr = {.name = WEBCRYPTO_ALG_AES_CTR, .counter = iv, .counter_len = 16,
-                            .length = 64};
+    webcrypto_params ctr = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_CTR, .counter = iv, .counter_len = 16,
+                                            .length = 64);
     CHECK(webcrypto_encrypt(&ctr, keys.ctr.j, w->data, n, w->a, cap, &la) == WEBCRYPTO_OK, "ctr");
     CHECK(webcrypto_encrypt(&ctr, keys.ctr.r, w->data, n, w->b, cap, &lb) == WEBCRYPTO_OK,
           "ref ctr");
@@ -466,10 +474,10 @@ static void one_size(worker_buf *w, size_t n, unsigned seed) {
     /* AES-GCM with AAD, a tag length that varies, and a tampered tag */
     static const size_t tags[] = {128, 96, 64, 32, 120};
     size_t aad_len = n % 100;
-    webcrypto_params gcm = {.name = WEBCRYPTO_ALG_AES_GCM, .iv = iv12, .iv_len = 12,
-                            .additional_data = w->data + (n > aad_len ? n - aad_len : 0),
-                            .additional_data_len = n > aad_len ? aad_len : 0,
-                            .tag_length = tags[(n + seed) % 5]};
+    webcrypto_params gcm = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_GCM, .iv = iv12, .iv_len = 12,
+                                            .additional_data = w->data + (n > aad_len ? n - aad_len : 0),
+                                            .additional_data_len = n > aad_len ? aad_len : 0,
+                                            .tag_length = tags[(n + seed) % 5]);
     CHECK(webcrypto_encrypt(&gcm, keys.gcm.j, w->data, n, w->a, cap, &la) == WEBCRYPTO_OK, "gcm");
     CHECK(webcrypto_encrypt(&gcm, keys.gcm.r, w->data, n, w->b, cap, &lb) == WEBCRYPTO_OK,
           "ref gcm");
@@ -487,9 +495,9 @@ static void one_size(worker_buf *w, size_t n, unsigned seed) {
 
     /* AES-GCM-SIV where the provider has it */
     if (keys.siv) {
-        webcrypto_params siv = {.name = WEBCRYPTO_ALG_AES_GCM_SIV, .iv = iv12, .iv_len = 12,
-                                .additional_data = gcm.additional_data,
-                                .additional_data_len = gcm.additional_data_len};
+        webcrypto_params siv = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_GCM_SIV, .iv = iv12, .iv_len = 12,
+                                                .additional_data = gcm.additional_data,
+                                                .additional_data_len = gcm.additional_data_len);
         CHECK(webcrypto_encrypt(&siv, keys.siv, w->data, n, w->a, cap, &la) == WEBCRYPTO_OK &&
                   la == n + 16,
               "gcm-siv %zu", n);
@@ -509,16 +517,17 @@ static void one_size(worker_buf *w, size_t n, unsigned seed) {
     /* HKDF and PBKDF2 (salt and info from the data; a password that is not
      * UTF-8 half the time) */
     size_t small = n < 300 ? n : 300;
-    webcrypto_params hk = {.name = WEBCRYPTO_ALG_HKDF, .hash = hashes[n % 4], .salt = w->data,
-                           .salt_len = small / 2, .info = w->data + small / 2,
-                           .info_len = small - small / 2};
-    CHECK(webcrypto_derive_bits(&hk, keys.hkdf.j, 8 * 77, w->a, cap) == WEBCRYPTO_OK, "hkdf");
-    CHECK(webcrypto_derive_bits(&hk, keys.hkdf.r, 8 * 77, w->b, cap) == WEBCRYPTO_OK, "ref hkdf");
+    webcrypto_params hk = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_HKDF, .hash = hashes[n % 4], .salt = w->data,
+                                           .salt_len = small / 2, .info = w->data + small / 2,
+                                           .info_len = small - small / 2);
+    size_t dlen = 0;
+    CHECK(webcrypto_derive_bits(&hk, keys.hkdf.j, 8 * 77, w->a, cap, &dlen) == WEBCRYPTO_OK, "hkdf");
+    CHECK(webcrypto_derive_bits(&hk, keys.hkdf.r, 8 * 77, w->b, cap, &dlen) == WEBCRYPTO_OK, "ref hkdf");
     CHECK(same(w->a, 77, w->b, 77), "HKDF differs (%zu)", n);
-    webcrypto_params pb = {.name = WEBCRYPTO_ALG_PBKDF2, .hash = hashes[(n + 1) % 4],
-                           .salt = w->data, .salt_len = small % 33, .iterations = (uint32_t)(1 + n % 5)};
-    CHECK(webcrypto_derive_bits(&pb, keys.pbkdf2.j, 8 * 70, w->a, cap) == WEBCRYPTO_OK, "pbkdf2");
-    CHECK(webcrypto_derive_bits(&pb, keys.pbkdf2.r, 8 * 70, w->b, cap) == WEBCRYPTO_OK,
+    webcrypto_params pb = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_PBKDF2, .hash = hashes[(n + 1) % 4],
+                                           .salt = w->data, .salt_len = small % 33, .iterations = (uint32_t)(1 + n % 5));
+    CHECK(webcrypto_derive_bits(&pb, keys.pbkdf2.j, 8 * 70, w->a, cap, &dlen) == WEBCRYPTO_OK, "pbkdf2");
+    CHECK(webcrypto_derive_bits(&pb, keys.pbkdf2.r, 8 * 70, w->b, cap, &dlen) == WEBCRYPTO_OK,
           "ref pbkdf2");
     CHECK(same(w->a, 70, w->b, 70), "PBKDF2 differs (%zu)", n);
     check_jni("kdf", n);
@@ -604,7 +613,7 @@ int main(void) {
         import_pair(WEBCRYPTO_ALG_HMAC, (webcrypto_algorithm)h, raw, (size_t)(h * 13 % 64), sv,
                     &keys.hmac[h]);
     if (webcrypto_backend_supports(jca, WEBCRYPTO_ALG_AES_GCM_SIV)) {
-        webcrypto_params p = {.name = WEBCRYPTO_ALG_AES_GCM_SIV};
+        webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_GCM_SIV);
         CHECK(webcrypto_import_key(jca, WEBCRYPTO_FORMAT_RAW, raw, 32, &p, false, ed, &keys.siv) ==
                   WEBCRYPTO_OK,
               "import AES-GCM-SIV");

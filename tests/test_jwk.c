@@ -108,8 +108,7 @@ static void test_b64url_helper(void **state) {
 /* helpers                                                                  */
 
 static webcrypto_params P(webcrypto_algorithm name, webcrypto_algorithm hash) {
-    webcrypto_params p;
-    memset(&p, 0, sizeof p);
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = name;
     p.hash = hash;
     return p;
@@ -708,7 +707,7 @@ static webcrypto_key *accept(webcrypto_algorithm alg, webcrypto_algorithm hash,
 static void test_json_error_hides_key(void **state) {
     (void)state;
     static const char bad[] = "{\"kty\":\"oct\",\"k\":\"q83vEjRWeJCr\x01\"}";
-    webcrypto_params p = {.name = WEBCRYPTO_ALG_AES_GCM};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_GCM);
     webcrypto_key *key = NULL;
     tu_assert_status(webcrypto_import_key(tu_backend(), WEBCRYPTO_FORMAT_JWK,
                                           (const uint8_t *)bad, sizeof bad - 1, &p, false,

@@ -106,13 +106,13 @@ static const char SECRET_JWK[] = "{\"kty\":\"oct\",\"k\":\"" K256 "\",\"alg\":\"
 static webcrypto_key *ec_priv, *rsa_priv;
 
 static webcrypto_params aes_gcm(void) {
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = WEBCRYPTO_ALG_AES_GCM;
     return p;
 }
 
 static webcrypto_params ecdsa_p256(void) {
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = WEBCRYPTO_ALG_ECDSA;
     p.named_curve = WEBCRYPTO_CURVE_P256;
     return p;
@@ -120,7 +120,7 @@ static webcrypto_params ecdsa_p256(void) {
 
 static const uint8_t F4[] = {1, 0, 1};
 static webcrypto_params rsassa_2048(void) {
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5;
     p.hash = WEBCRYPTO_ALG_SHA_256;
     p.modulus_length = 2048;

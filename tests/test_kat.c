@@ -22,8 +22,7 @@
 /* ---------------------------------------------------------------- helpers */
 
 static webcrypto_params params_of(webcrypto_algorithm name) {
-    webcrypto_params p;
-    memset(&p, 0, sizeof p);
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = name;
     return p;
 }
@@ -457,13 +456,16 @@ static void test_hkdf_kat(void **state) {
         p.info = info;
         p.info_len = info_len;
         uint8_t out[128];
-        tu_assert_status(webcrypto_derive_bits(&p, key, v->len * 8, out, sizeof out),
+        size_t dlen = 0;
+        tu_assert_status(webcrypto_derive_bits(&p, key, v->len * 8, out, sizeof out, &dlen),
                          WEBCRYPTO_OK);
+        assert_int_equal(dlen, v->len);
         tu_assert_hex(out, v->len, v->okm);
 
         /* A shorter output is a prefix of the longer one (same PRK, same T(i)). */
         memset(out, 0, sizeof out);
-        tu_assert_status(webcrypto_derive_bits(&p, key, 16 * 8, out, 16), WEBCRYPTO_OK);
+        tu_assert_status(webcrypto_derive_bits(&p, key, 16 * 8, out, 16, &dlen), WEBCRYPTO_OK);
+        assert_int_equal(dlen, 16);
         size_t olen;
         uint8_t *okm = tu_unhex(v->okm, &olen);
         assert_memory_equal(out, okm, 16);
@@ -526,8 +528,10 @@ static void test_pbkdf2_kat(void **state) {
         p.salt_len = v->salt_len;
         p.iterations = v->iterations;
         uint8_t out[64];
-        tu_assert_status(webcrypto_derive_bits(&p, key, v->len * 8, out, sizeof out),
+        size_t dlen = 0;
+        tu_assert_status(webcrypto_derive_bits(&p, key, v->len * 8, out, sizeof out, &dlen),
                          WEBCRYPTO_OK);
+        assert_int_equal(dlen, v->len);
         tu_assert_hex(out, v->len, v->dk);
         webcrypto_key_free(key);
     }

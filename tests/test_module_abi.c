@@ -36,8 +36,7 @@ static int zero_secret_refused(void) {
     CHECK(st == WEBCRYPTO_OK, "the all-zero module is accepted (%s: %s)", webcrypto_status_name(st),
           st ? webcrypto_error_message() : "OK");
     if (st != WEBCRYPTO_OK) return 1;
-    webcrypto_params p;
-    memset(&p, 0, sizeof p);
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = WEBCRYPTO_ALG_X25519;
     webcrypto_key *pub = NULL, *priv = NULL;
     st = webcrypto_generate_key_pair(b, &p, false, WEBCRYPTO_USAGE_DERIVE_BITS, &pub, &priv);
@@ -47,7 +46,8 @@ static int zero_secret_refused(void) {
         uint8_t out[32];
         memset(out, 0xaa, sizeof out);
         p.public_key = pub;
-        st = webcrypto_derive_bits(&p, priv, WEBCRYPTO_LENGTH_FULL, out, sizeof out);
+        size_t n = 0;
+        st = webcrypto_derive_bits(&p, priv, WEBCRYPTO_LENGTH_FULL, out, sizeof out, &n);
         CHECK(st == WEBCRYPTO_ERR_OPERATION, "an all-zero X25519 secret is OperationError (got %s)",
               webcrypto_status_name(st));
         CHECK(strstr(webcrypto_error_message(), "all zeros") != NULL,

@@ -90,7 +90,7 @@ static const uint8_t F4[] = {0x01, 0x00, 0x01};
 static const uint8_t E3[] = {0x03};
 
 static webcrypto_params rsa_alg(webcrypto_algorithm name, webcrypto_algorithm hash, size_t bits) {
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = name;
     p.hash = hash;
     p.modulus_length = bits;
@@ -100,14 +100,14 @@ static webcrypto_params rsa_alg(webcrypto_algorithm name, webcrypto_algorithm ha
 }
 
 static webcrypto_params ec_alg(webcrypto_algorithm name, webcrypto_named_curve curve) {
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = name;
     p.named_curve = curve;
     return p;
 }
 
 static webcrypto_params plain_alg(webcrypto_algorithm name) {
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = name;
     return p;
 }
@@ -160,8 +160,10 @@ static bytes derive_full(const webcrypto_key *priv, const webcrypto_key *peer, s
     p.public_key = peer;
     bytes s = {malloc(expect_len), expect_len};
     assert_non_null(s.p);
-    tu_assert_status(webcrypto_derive_bits(&p, priv, WEBCRYPTO_LENGTH_FULL, s.p, s.n),
+    size_t dlen = 0;
+    tu_assert_status(webcrypto_derive_bits(&p, priv, WEBCRYPTO_LENGTH_FULL, s.p, s.n, &dlen),
                      WEBCRYPTO_OK);
+    assert_int_equal(dlen, expect_len);
     return s;
 }
 
@@ -339,7 +341,8 @@ static void x25519_call(const uint8_t k[32], const uint8_t u[32], uint8_t out[32
                                     WEBCRYPTO_USAGE_DERIVE_BITS);
     webcrypto_key *pub = import_ok(WEBCRYPTO_FORMAT_RAW, u, 32, &x, true, 0);
     x.public_key = pub;
-    tu_assert_status(webcrypto_derive_bits(&x, priv, 256, out, 32), WEBCRYPTO_OK);
+    size_t dlen = 0;
+    tu_assert_status(webcrypto_derive_bits(&x, priv, 256, out, 32, &dlen), WEBCRYPTO_OK);
     webcrypto_key_free(pub);
     webcrypto_key_free(priv);
 }
@@ -429,9 +432,10 @@ static void test_x25519_rfc7748_6_1(void **state) {
     /* Shorter lengths are the secret's first bits. */
     uint8_t part[4];
     x.public_key = B;
-    tu_assert_status(webcrypto_derive_bits(&x, a, 32, part, sizeof part), WEBCRYPTO_OK);
+    size_t dlen = 0;
+    tu_assert_status(webcrypto_derive_bits(&x, a, 32, part, sizeof part, &dlen), WEBCRYPTO_OK);
     tu_assert_hex(part, 4, "4a5d9d5b");
-    tu_assert_status(webcrypto_derive_bits(&x, a, 12, part, 2), WEBCRYPTO_OK);
+    tu_assert_status(webcrypto_derive_bits(&x, a, 12, part, 2, &dlen), WEBCRYPTO_OK);
     tu_assert_hex(part, 2, "4a50");
 
     free(ax);
@@ -1117,17 +1121,22 @@ static void test_ecdh_lengths_and_derive_key(void **state) {
         dp.public_key = bpub;
         uint8_t buf[66];
         memset(buf, 0xee, sizeof buf);
-        tu_assert_status(webcrypto_derive_bits(&dp, apriv, v[i].full * 8, buf, v[i].full),
+        size_t dlen = 0;
+        tu_assert_status(webcrypto_derive_bits(&dp, apriv, v[i].full * 8, buf, v[i].full, &dlen),
                          WEBCRYPTO_OK);
+        assert_int_equal(dlen, v[i].full);
         assert_memory_equal(buf, s1.p, v[i].full);
         memset(buf, 0xee, sizeof buf);
-        tu_assert_status(webcrypto_derive_bits(&dp, apriv, 8, buf, 1), WEBCRYPTO_OK);
+        tu_assert_status(webcrypto_derive_bits(&dp, apriv, 8, buf, 1, &dlen), WEBCRYPTO_OK);
+        assert_int_equal(dlen, 1);
         assert_int_equal(buf[0], s1.p[0]);
         assert_int_equal(buf[1], 0xee); /* nothing written past the length */
-        tu_assert_status(webcrypto_derive_bits(&dp, apriv, 13, buf, 2), WEBCRYPTO_OK);
+        tu_assert_status(webcrypto_derive_bits(&dp, apriv, 13, buf, 2, &dlen), WEBCRYPTO_OK);
+        assert_int_equal(dlen, 2);
         assert_int_equal(buf[0], s1.p[0]);
         assert_int_equal(buf[1], s1.p[1] & 0xf8);
-        tu_assert_status(webcrypto_derive_bits(&dp, apriv, 0, buf, 0), WEBCRYPTO_OK);
+        tu_assert_status(webcrypto_derive_bits(&dp, apriv, 0, buf, 0, &dlen), WEBCRYPTO_OK);
+        assert_int_equal(dlen, 0);
 
         /* deriveKey into AES-GCM: the key is the secret's first bits, and both
          * parties' keys decrypt each other's messages. */
@@ -1171,8 +1180,10 @@ static void test_ecdh_lengths_and_derive_key(void **state) {
     }
 }
 
-/* deriveBits of 0 bits into the empty buffer (NULL, 0), which the API's
- * conventions allow everywhere. Last in the list: a sanitizer stop here
+/* deriveBits with out == NULL: the size query (the API's bulk-output
+ * convention), which derives nothing - 0 bytes for 0 bits, the secret's size
+ * for WEBCRYPTO_LENGTH_FULL, the bytes the bits take otherwise, and the
+ * length rule's OperationError. Last in the list: a sanitizer stop here
  * (memcpy to NULL) would otherwise hide the tests after it. */
 static void test_derive_bits_empty_null(void **state) {
     (void)state;
@@ -1182,12 +1193,26 @@ static void test_derive_bits_empty_null(void **state) {
     gen_pair(&kp, false, WEBCRYPTO_USAGE_DERIVE_BITS, &pub, &priv);
     webcrypto_params dp = plain_alg(WEBCRYPTO_ALG_ECDH);
     dp.public_key = pub;
-    tu_assert_status(webcrypto_derive_bits(&dp, priv, 0, NULL, 0), WEBCRYPTO_OK);
+    size_t dlen = 99;
+    tu_assert_status(webcrypto_derive_bits(&dp, priv, 0, NULL, 0, &dlen), WEBCRYPTO_OK);
+    assert_int_equal(dlen, 0);
+    tu_assert_status(webcrypto_derive_bits(&dp, priv, WEBCRYPTO_LENGTH_FULL, NULL, 0, &dlen),
+                     WEBCRYPTO_OK);
+    assert_int_equal(dlen, 32);
+    tu_assert_status(webcrypto_derive_bits(&dp, priv, 9, NULL, 0, &dlen), WEBCRYPTO_OK);
+    assert_int_equal(dlen, 2);
+    tu_assert_status(webcrypto_derive_bits(&dp, priv, 264, NULL, 0, &dlen),
+                     WEBCRYPTO_ERR_OPERATION);
     webcrypto_params xp = plain_alg(WEBCRYPTO_ALG_X25519);
     webcrypto_key *xpub, *xpriv;
     gen_pair(&xp, false, WEBCRYPTO_USAGE_DERIVE_BITS, &xpub, &xpriv);
     xp.public_key = xpub;
-    tu_assert_status(webcrypto_derive_bits(&xp, xpriv, 0, NULL, 0), WEBCRYPTO_OK);
+    dlen = 99;
+    tu_assert_status(webcrypto_derive_bits(&xp, xpriv, 0, NULL, 0, &dlen), WEBCRYPTO_OK);
+    assert_int_equal(dlen, 0);
+    tu_assert_status(webcrypto_derive_bits(&xp, xpriv, WEBCRYPTO_LENGTH_FULL, NULL, 0, &dlen),
+                     WEBCRYPTO_OK);
+    assert_int_equal(dlen, 32);
     webcrypto_key_free(xpub);
     webcrypto_key_free(xpriv);
     webcrypto_key_free(pub);

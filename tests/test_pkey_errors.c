@@ -53,7 +53,7 @@ static bytes export_ok(webcrypto_key_format fmt, const webcrypto_key *k) {
 static const uint8_t F4[] = {0x01, 0x00, 0x01};
 
 static webcrypto_params rsa_alg(webcrypto_algorithm name, webcrypto_algorithm hash, size_t bits) {
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = name;
     p.hash = hash;
     p.modulus_length = bits;
@@ -63,7 +63,7 @@ static webcrypto_params rsa_alg(webcrypto_algorithm name, webcrypto_algorithm ha
 }
 
 static webcrypto_params alg2(webcrypto_algorithm name, webcrypto_named_curve curve) {
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = name;
     p.named_curve = curve;
     return p;
@@ -700,14 +700,14 @@ static void test_key_type_vs_operation(void **state) {
     memset(out, 0, sizeof out);
     size_t n = 0;
     bool valid = true;
-    webcrypto_params rs = {0};
+    webcrypto_params rs = WEBCRYPTO_PARAMS_INIT;
     rs.name = WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5;
-    webcrypto_params ec = {0};
+    webcrypto_params ec = WEBCRYPTO_PARAMS_INIT;
     ec.name = WEBCRYPTO_ALG_ECDSA;
     ec.hash = WEBCRYPTO_ALG_SHA_256;
-    webcrypto_params ed = {0};
+    webcrypto_params ed = WEBCRYPTO_PARAMS_INIT;
     ed.name = WEBCRYPTO_ALG_ED25519;
-    webcrypto_params oaep = {0};
+    webcrypto_params oaep = WEBCRYPTO_PARAMS_INIT;
     oaep.name = WEBCRYPTO_ALG_RSA_OAEP;
 
     /* sign with the public key (usage verify), verify with the private key */
@@ -729,7 +729,7 @@ static void test_key_type_vs_operation(void **state) {
     /* the algorithm named is not the key's */
     EXPECT(webcrypto_sign(&ec, K[K_RSA].priv, msg, sizeof msg, out, sizeof out, &n),
            WEBCRYPTO_ERR_INVALID_ACCESS);
-    webcrypto_params pss = {0};
+    webcrypto_params pss = WEBCRYPTO_PARAMS_INIT;
     pss.name = WEBCRYPTO_ALG_RSA_PSS;
     EXPECT(webcrypto_sign(&pss, K[K_RSA].priv, msg, sizeof msg, out, sizeof out, &n),
            WEBCRYPTO_ERR_INVALID_ACCESS);
@@ -783,59 +783,60 @@ static void test_derive_peer_errors(void **state) {
     (void)state;
     tu_require(WEBCRYPTO_ALG_ECDH, WEBCRYPTO_ALG_HMAC, WEBCRYPTO_ALG_X25519);
     uint8_t out[66];
-    webcrypto_params dh = {0};
+    webcrypto_params dh = WEBCRYPTO_PARAMS_INIT;
     dh.name = WEBCRYPTO_ALG_ECDH;
     /* another curve, another algorithm, a private key as the peer */
     dh.public_key = K[K_ECDH384].pub;
-    EXPECT(webcrypto_derive_bits(&dh, K[K_ECDH256].priv, WEBCRYPTO_LENGTH_FULL, out, sizeof out),
+    size_t dlen = 0;
+    EXPECT(webcrypto_derive_bits(&dh, K[K_ECDH256].priv, WEBCRYPTO_LENGTH_FULL, out, sizeof out, &dlen),
            WEBCRYPTO_ERR_INVALID_ACCESS);
     dh.public_key = K[K_P256].pub; /* ECDSA P-256 */
-    EXPECT(webcrypto_derive_bits(&dh, K[K_ECDH256].priv, WEBCRYPTO_LENGTH_FULL, out, sizeof out),
+    EXPECT(webcrypto_derive_bits(&dh, K[K_ECDH256].priv, WEBCRYPTO_LENGTH_FULL, out, sizeof out, &dlen),
            WEBCRYPTO_ERR_INVALID_ACCESS);
     dh.public_key = K[K_X].pub;
-    EXPECT(webcrypto_derive_bits(&dh, K[K_ECDH256].priv, WEBCRYPTO_LENGTH_FULL, out, sizeof out),
+    EXPECT(webcrypto_derive_bits(&dh, K[K_ECDH256].priv, WEBCRYPTO_LENGTH_FULL, out, sizeof out, &dlen),
            WEBCRYPTO_ERR_INVALID_ACCESS);
     dh.public_key = K[K_ECDH256].priv;
-    EXPECT(webcrypto_derive_bits(&dh, K[K_ECDH256].priv, WEBCRYPTO_LENGTH_FULL, out, sizeof out),
+    EXPECT(webcrypto_derive_bits(&dh, K[K_ECDH256].priv, WEBCRYPTO_LENGTH_FULL, out, sizeof out, &dlen),
            WEBCRYPTO_ERR_INVALID_ACCESS);
     dh.public_key = NULL; /* a required member */
-    EXPECT(webcrypto_derive_bits(&dh, K[K_ECDH256].priv, WEBCRYPTO_LENGTH_FULL, out, sizeof out),
+    EXPECT(webcrypto_derive_bits(&dh, K[K_ECDH256].priv, WEBCRYPTO_LENGTH_FULL, out, sizeof out, &dlen),
            WEBCRYPTO_ERR_INVALID_ARGUMENT);
     /* the base key must be the private key with deriveBits */
     dh.public_key = K[K_ECDH256].pub;
-    EXPECT(webcrypto_derive_bits(&dh, K[K_ECDH256].pub, WEBCRYPTO_LENGTH_FULL, out, sizeof out),
+    EXPECT(webcrypto_derive_bits(&dh, K[K_ECDH256].pub, WEBCRYPTO_LENGTH_FULL, out, sizeof out, &dlen),
            WEBCRYPTO_ERR_INVALID_ACCESS);
-    webcrypto_params x = {0};
+    webcrypto_params x = WEBCRYPTO_PARAMS_INIT;
     x.name = WEBCRYPTO_ALG_X25519;
     x.public_key = K[K_ECDH256].pub;
-    EXPECT(webcrypto_derive_bits(&x, K[K_X].priv, WEBCRYPTO_LENGTH_FULL, out, sizeof out),
+    EXPECT(webcrypto_derive_bits(&x, K[K_X].priv, WEBCRYPTO_LENGTH_FULL, out, sizeof out, &dlen),
            WEBCRYPTO_ERR_INVALID_ACCESS);
     /* the algorithm named is not the key's */
     x.public_key = K[K_X].pub;
-    EXPECT(webcrypto_derive_bits(&x, K[K_ECDH256].priv, WEBCRYPTO_LENGTH_FULL, out, sizeof out),
+    EXPECT(webcrypto_derive_bits(&x, K[K_ECDH256].priv, WEBCRYPTO_LENGTH_FULL, out, sizeof out, &dlen),
            WEBCRYPTO_ERR_INVALID_ACCESS);
     /* deriveBits asked of a key that only has deriveKey */
     webcrypto_key *pub = NULL, *priv = NULL;
     tu_assert_status(webcrypto_generate_key_pair(tu_backend(), &K[K_X].p, false,
                                                  WEBCRYPTO_USAGE_DERIVE_KEY, &pub, &priv),
                      WEBCRYPTO_OK);
-    EXPECT(webcrypto_derive_bits(&x, priv, WEBCRYPTO_LENGTH_FULL, out, sizeof out),
+    EXPECT(webcrypto_derive_bits(&x, priv, WEBCRYPTO_LENGTH_FULL, out, sizeof out, &dlen),
            WEBCRYPTO_ERR_INVALID_ACCESS);
     webcrypto_key_free(pub);
     webcrypto_key_free(priv);
 
     /* more bits than the secret has: OperationError; a short buffer */
     dh.public_key = K[K_ECDH256].pub;
-    EXPECT(webcrypto_derive_bits(&dh, K[K_ECDH256].priv, 257, out, sizeof out),
+    EXPECT(webcrypto_derive_bits(&dh, K[K_ECDH256].priv, 257, out, sizeof out, &dlen),
            WEBCRYPTO_ERR_OPERATION);
-    EXPECT(webcrypto_derive_bits(&x, K[K_X].priv, 264, out, sizeof out), WEBCRYPTO_ERR_OPERATION);
-    EXPECT(webcrypto_derive_bits(&dh, K[K_ECDH256].priv, WEBCRYPTO_LENGTH_FULL, out, 31),
+    EXPECT(webcrypto_derive_bits(&x, K[K_X].priv, 264, out, sizeof out, &dlen), WEBCRYPTO_ERR_OPERATION);
+    EXPECT(webcrypto_derive_bits(&dh, K[K_ECDH256].priv, WEBCRYPTO_LENGTH_FULL, out, 31, &dlen),
            WEBCRYPTO_ERR_INVALID_ARGUMENT);
-    EXPECT(webcrypto_derive_bits(&dh, K[K_ECDH256].priv, 129, out, 16),
+    EXPECT(webcrypto_derive_bits(&dh, K[K_ECDH256].priv, 129, out, 16, &dlen),
            WEBCRYPTO_ERR_INVALID_ARGUMENT);
     /* deriveKey wanting more than the secret: AES-256 from... HMAC SHA-512's
      * default length is 1024 bits, beyond P-256's 256 */
-    webcrypto_params hm = {0};
+    webcrypto_params hm = WEBCRYPTO_PARAMS_INIT;
     hm.name = WEBCRYPTO_ALG_HMAC;
     hm.hash = WEBCRYPTO_ALG_SHA_512;
     webcrypto_key *dk = NULL;
@@ -859,7 +860,7 @@ static void test_x25519_low_order(void **state) {
         "edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
         "eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
     };
-    webcrypto_params x = {0};
+    webcrypto_params x = WEBCRYPTO_PARAMS_INIT;
     x.name = WEBCRYPTO_ALG_X25519;
     for (size_t i = 0; i < sizeof low / sizeof low[0]; i++) {
         size_t n = 0;
@@ -869,16 +870,17 @@ static void test_x25519_low_order(void **state) {
         x.public_key = pub;
         uint8_t out[32];
         memset(out, 0xa5, sizeof out);
+        size_t dlen = 0;
         webcrypto_status st = webcrypto_derive_bits(&x, K[K_X].priv, WEBCRYPTO_LENGTH_FULL, out,
-                                                    sizeof out);
+                                                    sizeof out, &dlen);
         if (st != WEBCRYPTO_ERR_OPERATION)
             fail_msg("X25519 with low-order u=%s gave %s, expected OperationError", low[i],
                      webcrypto_status_name(st));
         for (size_t b = 0; b < sizeof out; b++)
             if (out[b] != 0xa5 && out[b] != 0) fail_msg("output written on failure");
-        EXPECT(webcrypto_derive_bits(&x, K[K_X].priv, 128, out, sizeof out),
+        EXPECT(webcrypto_derive_bits(&x, K[K_X].priv, 128, out, sizeof out, &dlen),
                WEBCRYPTO_ERR_OPERATION);
-        webcrypto_params aes = {0};
+        webcrypto_params aes = WEBCRYPTO_PARAMS_INIT;
         aes.name = WEBCRYPTO_ALG_AES_GCM;
         aes.length = 128;
         webcrypto_key *dk = NULL;
@@ -892,7 +894,7 @@ static void test_x25519_low_order(void **state) {
     uint8_t b33[33] = {9};
     EXPECT_IMPORT(WEBCRYPTO_FORMAT_RAW, b33, 31, &x, 0, WEBCRYPTO_ERR_DATA);
     EXPECT_IMPORT(WEBCRYPTO_FORMAT_RAW, b33, 33, &x, 0, WEBCRYPTO_ERR_DATA);
-    webcrypto_params ed = {0};
+    webcrypto_params ed = WEBCRYPTO_PARAMS_INIT;
     ed.name = WEBCRYPTO_ALG_ED25519;
     EXPECT_IMPORT(WEBCRYPTO_FORMAT_RAW, b33, 31, &ed, WEBCRYPTO_USAGE_VERIFY, WEBCRYPTO_ERR_DATA);
     EXPECT_IMPORT(WEBCRYPTO_FORMAT_RAW, b33, 33, &ed, WEBCRYPTO_USAGE_VERIFY, WEBCRYPTO_ERR_DATA);
@@ -922,7 +924,7 @@ static void test_rsa_oaep_failures(void **state) {
     tu_require(WEBCRYPTO_ALG_RSA_OAEP, WEBCRYPTO_ALG_RSA_PSS);
     static const uint8_t label[] = "label";
     static const uint8_t msg[] = "secret message";
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = WEBCRYPTO_ALG_RSA_OAEP;
     p.label = label;
     p.label_len = sizeof label;
@@ -982,7 +984,7 @@ static void test_rsa_oaep_failures(void **state) {
     webcrypto_params pk = rsa_alg(WEBCRYPTO_ALG_RSA_PSS, WEBCRYPTO_ALG_SHA_256, 0);
     webcrypto_key *pss = import_ok(WEBCRYPTO_FORMAT_PKCS8, K[K_RSA].pkcs8.p, K[K_RSA].pkcs8.n, &pk,
                                    WEBCRYPTO_USAGE_SIGN);
-    webcrypto_params ps = {0};
+    webcrypto_params ps = WEBCRYPTO_PARAMS_INIT;
     ps.name = WEBCRYPTO_ALG_RSA_PSS;
     ps.salt_length = 95;
     EXPECT(webcrypto_sign(&ps, pss, msg, sizeof msg, ct, sizeof ct, &n), WEBCRYPTO_ERR_OPERATION);
@@ -1051,7 +1053,7 @@ static void test_rsa_generate_limits(void **state) {
     EXPECT(webcrypto_generate_key(tu_backend(), &ed, true, WEBCRYPTO_USAGE_SIGN, &k),
            WEBCRYPTO_ERR_NOT_SUPPORTED);
     assert_null(k);
-    webcrypto_params aes = {0};
+    webcrypto_params aes = WEBCRYPTO_PARAMS_INIT;
     aes.name = WEBCRYPTO_ALG_AES_GCM;
     aes.length = 128;
     expect_generate(&aes, WEBCRYPTO_USAGE_ENCRYPT, WEBCRYPTO_ERR_NOT_SUPPORTED);
@@ -1134,10 +1136,10 @@ static void test_export_errors(void **state) {
     EXPECT(webcrypto_export_key(WEBCRYPTO_FORMAT_JWK, k, &out, &n), WEBCRYPTO_ERR_INVALID_ACCESS);
     webcrypto_key_free(k);
     /* a non-extractable key cannot be wrapped */
-    webcrypto_params oaep = {0};
+    webcrypto_params oaep = WEBCRYPTO_PARAMS_INIT;
     oaep.name = WEBCRYPTO_ALG_RSA_OAEP;
     webcrypto_key *kw = NULL;
-    webcrypto_params aes = {0};
+    webcrypto_params aes = WEBCRYPTO_PARAMS_INIT;
     aes.name = WEBCRYPTO_ALG_AES_GCM;
     aes.length = 128;
     tu_assert_status(webcrypto_generate_key(tu_backend(), &aes, false, WEBCRYPTO_USAGE_ENCRYPT,
@@ -1162,7 +1164,7 @@ static void test_ec_scalar_range(void **state) {
         "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632552", /* n + 1 */
         "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
     };
-    webcrypto_params p = {.name = WEBCRYPTO_ALG_ECDSA, .named_curve = WEBCRYPTO_CURVE_P256};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ECDSA, .named_curve = WEBCRYPTO_CURVE_P256);
     char hex[256];
     for (size_t i = 0; i <= sizeof bad / sizeof *bad; i++) {
         const char *d = i < sizeof bad / sizeof *bad

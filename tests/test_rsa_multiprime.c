@@ -184,7 +184,7 @@ static bool has_feature(void) {
 }
 
 static webcrypto_params rsa_params(webcrypto_algorithm alg) {
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = alg;
     p.hash = WEBCRYPTO_ALG_SHA_256;
     return p;

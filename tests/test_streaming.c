@@ -54,8 +54,7 @@ static uint8_t *random_alloc(size_t len) {
 }
 
 static webcrypto_params params_of(webcrypto_algorithm name) {
-    webcrypto_params p;
-    memset(&p, 0, sizeof p);
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = name;
     return p;
 }

@@ -47,7 +47,7 @@ static void siv_nonce(uint8_t nonce[12], int t, int r) {
 static void siv_round(struct job *j, int t, int r) {
     uint8_t nonce[12];
     siv_nonce(nonce, t, r);
-    webcrypto_params siv = {.name = WEBCRYPTO_ALG_AES_GCM_SIV, .iv = nonce, .iv_len = 12};
+    webcrypto_params siv = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_GCM_SIV, .iv = nonce, .iv_len = 12);
     uint8_t out[SIV_LEN + 16], back[SIV_LEN];
     size_t n, m;
     if (webcrypto_encrypt(&siv, j->siv, long_msg, sizeof long_msg, out, sizeof out, &n) ||
@@ -62,9 +62,9 @@ static void *worker(void *arg) {
     struct job *j = ((struct worker_arg *)arg)->job;
     int t = ((struct worker_arg *)arg)->index;
     pthread_barrier_wait(&j->start);
-    webcrypto_params gcm = {.name = WEBCRYPTO_ALG_AES_GCM, .iv = iv, .iv_len = sizeof iv};
-    webcrypto_params cbc = {.name = WEBCRYPTO_ALG_AES_CBC, .iv = iv16, .iv_len = sizeof iv16};
-    webcrypto_params mac = {.name = WEBCRYPTO_ALG_HMAC};
+    webcrypto_params gcm = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_GCM, .iv = iv, .iv_len = sizeof iv);
+    webcrypto_params cbc = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_CBC, .iv = iv16, .iv_len = sizeof iv16);
+    webcrypto_params mac = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_HMAC);
     for (int r = 0; r < ROUNDS; r++) {
         uint8_t out[96], back[96];
         size_t n, m;
@@ -94,17 +94,17 @@ static void test_shared_key(void **state) {
     struct job j = {0};
     for (size_t i = 0; i < sizeof msg; i++) msg[i] = (uint8_t)i;
     unsigned ed = WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_DECRYPT;
-    webcrypto_params g = {.name = WEBCRYPTO_ALG_AES_GCM, .length = 256};
-    webcrypto_params c = {.name = WEBCRYPTO_ALG_AES_CBC, .length = 128};
-    webcrypto_params h = {.name = WEBCRYPTO_ALG_HMAC, .hash = WEBCRYPTO_ALG_SHA_256};
+    webcrypto_params g = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_GCM, .length = 256);
+    webcrypto_params c = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_CBC, .length = 128);
+    webcrypto_params h = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_HMAC, .hash = WEBCRYPTO_ALG_SHA_256);
     tu_assert_status(webcrypto_generate_key(b, &g, false, ed, &j.gcm), WEBCRYPTO_OK);
     tu_assert_status(webcrypto_generate_key(b, &c, false, ed, &j.cbc), WEBCRYPTO_OK);
     tu_assert_status(webcrypto_generate_key(b, &h, false,
                                             WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY, &j.hmac),
                      WEBCRYPTO_OK);
-    webcrypto_params gcm = {.name = WEBCRYPTO_ALG_AES_GCM, .iv = iv, .iv_len = sizeof iv};
-    webcrypto_params cbc = {.name = WEBCRYPTO_ALG_AES_CBC, .iv = iv16, .iv_len = sizeof iv16};
-    webcrypto_params mac = {.name = WEBCRYPTO_ALG_HMAC};
+    webcrypto_params gcm = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_GCM, .iv = iv, .iv_len = sizeof iv);
+    webcrypto_params cbc = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_CBC, .iv = iv16, .iv_len = sizeof iv16);
+    webcrypto_params mac = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_HMAC);
     size_t n;
     tu_assert_status(webcrypto_encrypt(&gcm, j.gcm, msg, sizeof msg, j.expect_gcm,
                                        sizeof j.expect_gcm, &n),
@@ -117,15 +117,15 @@ static void test_shared_key(void **state) {
                      WEBCRYPTO_OK);
     if (webcrypto_backend_supports(b, WEBCRYPTO_ALG_AES_GCM_SIV)) {
         for (size_t i = 0; i < sizeof long_msg; i++) long_msg[i] = (uint8_t)(i * 7);
-        webcrypto_params sg = {.name = WEBCRYPTO_ALG_AES_GCM_SIV, .length = 256};
+        webcrypto_params sg = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_GCM_SIV, .length = 256);
         tu_assert_status(webcrypto_generate_key(b, &sg, false, ed, &j.siv), WEBCRYPTO_OK);
         static uint8_t ct[SIV_LEN + 16];
         for (int t = 0; t < THREADS; t++) {
             for (int r = 0; r < ROUNDS; r++) {
                 uint8_t nonce[12];
                 siv_nonce(nonce, t, r);
-                webcrypto_params siv = {
-                    .name = WEBCRYPTO_ALG_AES_GCM_SIV, .iv = nonce, .iv_len = sizeof nonce};
+                webcrypto_params siv = WEBCRYPTO_PARAMS(
+                    .name = WEBCRYPTO_ALG_AES_GCM_SIV, .iv = nonce, .iv_len = sizeof nonce);
                 tu_assert_status(webcrypto_encrypt(&siv, j.siv, long_msg, sizeof long_msg, ct,
                                                    sizeof ct, &n),
                                  WEBCRYPTO_OK);
@@ -171,13 +171,13 @@ static const uint8_t ctr_block[16] = {0xfe, 1, 2, 3};
 
 /* Runs every operation with key i of k; true if all answers are k's. */
 static bool use_key(struct keyset *k, int i) {
-    webcrypto_params gcm = {.name = WEBCRYPTO_ALG_AES_GCM, .iv = iv, .iv_len = sizeof iv};
+    webcrypto_params gcm = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_GCM, .iv = iv, .iv_len = sizeof iv);
     /* a second IV length, so a cached context's IV length must follow */
-    webcrypto_params gcm16 = {.name = WEBCRYPTO_ALG_AES_GCM, .iv = iv16, .iv_len = sizeof iv16};
-    webcrypto_params cbc = {.name = WEBCRYPTO_ALG_AES_CBC, .iv = iv16, .iv_len = sizeof iv16};
-    webcrypto_params ctr = {.name = WEBCRYPTO_ALG_AES_CTR, .counter = ctr_block,
-                            .counter_len = sizeof ctr_block, .length = 64};
-    webcrypto_params mac = {.name = WEBCRYPTO_ALG_HMAC};
+    webcrypto_params gcm16 = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_GCM, .iv = iv16, .iv_len = sizeof iv16);
+    webcrypto_params cbc = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_CBC, .iv = iv16, .iv_len = sizeof iv16);
+    webcrypto_params ctr = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_CTR, .counter = ctr_block,
+                                            .counter_len = sizeof ctr_block, .length = 64);
+    webcrypto_params mac = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_HMAC);
     uint8_t out[96], back[96];
     size_t n, m;
     bool valid = false, ok = true;
@@ -209,15 +209,15 @@ static void keyset_make(struct keyset *k, int n, unsigned seed) {
     const webcrypto_backend *b = tu_backend();
     unsigned ed = WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_DECRYPT;
     unsigned sv = WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY;
-    webcrypto_params g = {.name = WEBCRYPTO_ALG_AES_GCM};
-    webcrypto_params c = {.name = WEBCRYPTO_ALG_AES_CBC};
-    webcrypto_params t = {.name = WEBCRYPTO_ALG_AES_CTR};
-    webcrypto_params h = {.name = WEBCRYPTO_ALG_HMAC, .hash = WEBCRYPTO_ALG_SHA_256};
-    webcrypto_params gcm = {.name = WEBCRYPTO_ALG_AES_GCM, .iv = iv, .iv_len = sizeof iv};
-    webcrypto_params cbc = {.name = WEBCRYPTO_ALG_AES_CBC, .iv = iv16, .iv_len = sizeof iv16};
-    webcrypto_params ctr = {.name = WEBCRYPTO_ALG_AES_CTR, .counter = ctr_block,
-                            .counter_len = sizeof ctr_block, .length = 64};
-    webcrypto_params mac = {.name = WEBCRYPTO_ALG_HMAC};
+    webcrypto_params g = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_GCM);
+    webcrypto_params c = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_CBC);
+    webcrypto_params t = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_CTR);
+    webcrypto_params h = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_HMAC, .hash = WEBCRYPTO_ALG_SHA_256);
+    webcrypto_params gcm = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_GCM, .iv = iv, .iv_len = sizeof iv);
+    webcrypto_params cbc = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_CBC, .iv = iv16, .iv_len = sizeof iv16);
+    webcrypto_params ctr = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_CTR, .counter = ctr_block,
+                                            .counter_len = sizeof ctr_block, .length = 64);
+    webcrypto_params mac = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_HMAC);
     size_t len;
     k->n = n;
     for (int i = 0; i < n; i++) {
@@ -406,8 +406,8 @@ struct churn {
 
 static void *churn_worker(void *arg) {
     struct churn *c = arg;
-    webcrypto_params gcm = {.name = WEBCRYPTO_ALG_AES_GCM, .iv = iv, .iv_len = sizeof iv};
-    webcrypto_params mac = {.name = WEBCRYPTO_ALG_HMAC};
+    webcrypto_params gcm = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_GCM, .iv = iv, .iv_len = sizeof iv);
+    webcrypto_params mac = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_HMAC);
     for (int b = 0; b < c->batches; b++) {
         pthread_barrier_wait(&c->step); /* the batch is made */
         for (int i = 0; i < CHURN_BATCH; i++) {
@@ -450,10 +450,10 @@ static void churn_run(struct churn *c, int batches, int *batch_no) {
     const webcrypto_backend *b = tu_backend();
     unsigned ed = WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_DECRYPT;
     unsigned sv = WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY;
-    webcrypto_params g = {.name = WEBCRYPTO_ALG_AES_GCM};
-    webcrypto_params h = {.name = WEBCRYPTO_ALG_HMAC, .hash = WEBCRYPTO_ALG_SHA_256};
-    webcrypto_params gcm = {.name = WEBCRYPTO_ALG_AES_GCM, .iv = iv, .iv_len = sizeof iv};
-    webcrypto_params mac = {.name = WEBCRYPTO_ALG_HMAC};
+    webcrypto_params g = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_GCM);
+    webcrypto_params h = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_HMAC, .hash = WEBCRYPTO_ALG_SHA_256);
+    webcrypto_params gcm = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_GCM, .iv = iv, .iv_len = sizeof iv);
+    webcrypto_params mac = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_HMAC);
     pthread_t t[CHURN_WORKERS];
     c->batches = batches;
     for (int i = 0; i < CHURN_WORKERS; i++)

@@ -394,7 +394,7 @@ static bool gcm_tag_bits_ok(size_t bits) {
 /* Imports an AES key. Returns NULL when the case is decided already (import
  * refused: rejected or skipped; or failed). */
 static webcrypto_key *import_aes(wp_case *c, const wp_buf *key) {
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = c->h->alg;
     webcrypto_key *k = NULL;
     unsigned usages = WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_DECRYPT;
@@ -476,7 +476,7 @@ static void run_aes_gcm(wp_case *c, const json_t *group, const json_t *test) {
     k = import_aes(c, &key);
     if (!k) goto out;
 
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = WEBCRYPTO_ALG_AES_GCM;
     p.iv = iv.p;
     p.iv_len = iv.n;
@@ -545,7 +545,7 @@ static void run_aes_gcm_siv(wp_case *c, const json_t *group, const json_t *test)
 
     /* import_aes would take 24-byte keys as valid AES sizes: not here. */
     bool key_ok = key.n == 16 || key.n == 32;
-    webcrypto_params kp = {0};
+    webcrypto_params kp = WEBCRYPTO_PARAMS_INIT;
     kp.name = WEBCRYPTO_ALG_AES_GCM_SIV;
     webcrypto_status ks = webcrypto_import_key(c->backend, WEBCRYPTO_FORMAT_RAW, key.p, key.n,
                                                &kp, false,
@@ -568,7 +568,7 @@ static void run_aes_gcm_siv(wp_case *c, const json_t *group, const json_t *test)
         goto out;
     }
 
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = WEBCRYPTO_ALG_AES_GCM_SIV;
     p.iv = iv.p;
     p.iv_len = iv.n;
@@ -611,7 +611,7 @@ static void run_aes_cbc(wp_case *c, const json_t *group, const json_t *test) {
     k = import_aes(c, &key);
     if (!k) goto out;
 
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = WEBCRYPTO_ALG_AES_CBC;
     p.iv = iv.p;
     p.iv_len = iv.n;
@@ -654,7 +654,7 @@ static void run_aes_kw(wp_case *c, const json_t *group, const json_t *test) {
     if (!hex_field(c, test, "key", &key) || !hex_field(c, test, "msg", &msg) ||
         !hex_field(c, test, "ct", &ct))
         goto out;
-    webcrypto_params kw = {0};
+    webcrypto_params kw = WEBCRYPTO_PARAMS_INIT;
     kw.name = WEBCRYPTO_ALG_AES_KW;
     webcrypto_status s = webcrypto_import_key(
         c->backend, WEBCRYPTO_FORMAT_RAW, key.p, key.n, &kw, false,
@@ -667,7 +667,7 @@ static void run_aes_kw(wp_case *c, const json_t *group, const json_t *test) {
             case_rejected(c, eerr);
         goto out;
     }
-    webcrypto_params mac = {0};
+    webcrypto_params mac = WEBCRYPTO_PARAMS_INIT;
     mac.name = WEBCRYPTO_ALG_HMAC;
     mac.hash = WEBCRYPTO_ALG_SHA_256;
     webcrypto_status es;
@@ -729,7 +729,7 @@ static void run_hmac(wp_case *c, const json_t *group, const json_t *test) {
         !hex_field(c, test, "tag", &tag))
         goto out;
 
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = WEBCRYPTO_ALG_HMAC;
     p.hash = c->h->hash;
     webcrypto_status s = webcrypto_import_key(c->backend, WEBCRYPTO_FORMAT_RAW, key.p, key.n, &p,
@@ -751,7 +751,7 @@ static void run_hmac(wp_case *c, const json_t *group, const json_t *test) {
 
     size_t mac_size = webcrypto_digest_size(c->h->hash);
     size_t mac_len = 0;
-    webcrypto_params sp = {0};
+    webcrypto_params sp = WEBCRYPTO_PARAMS_INIT;
     sp.name = WEBCRYPTO_ALG_HMAC;
     s = webcrypto_sign(&sp, k, msg.p, msg.n, mac, sizeof mac, &mac_len);
     if (s != WEBCRYPTO_OK) {
@@ -820,7 +820,7 @@ out:
 /* ------------------------------------------------------------------------ */
 
 static webcrypto_key *import_kdf(wp_case *c, const wp_buf *secret) {
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = c->h->alg;
     webcrypto_key *k = NULL;
     webcrypto_status s = webcrypto_import_key(c->backend, WEBCRYPTO_FORMAT_RAW, secret->p,
@@ -842,7 +842,8 @@ static void derive_and_judge(wp_case *c, const webcrypto_params *p, const webcry
     uint8_t *out = malloc(bytes ? bytes : 1);
     assert_non_null(out);
     memset(out, (int)WP_FILL, bytes);
-    webcrypto_status s = webcrypto_derive_bits(p, k, bytes * 8, out, bytes);
+    size_t dlen = 0;
+    webcrypto_status s = webcrypto_derive_bits(p, k, bytes * 8, out, bytes, &dlen);
     if (s != WEBCRYPTO_OK) {
         char err[512];
         describe(err, sizeof err, "deriveBits", s);
@@ -874,7 +875,7 @@ static void run_hkdf(wp_case *c, const json_t *group, const json_t *test) {
 
     k = import_kdf(c, &ikm);
     if (!k) goto out;
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = WEBCRYPTO_ALG_HKDF;
     p.hash = c->h->hash;
     p.salt = salt.p;
@@ -910,7 +911,7 @@ static void run_pbkdf2(wp_case *c, const json_t *group, const json_t *test) {
 
     k = import_kdf(c, &password);
     if (!k) goto out;
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = WEBCRYPTO_ALG_PBKDF2;
     p.hash = c->h->hash;
     p.salt = salt.p;
@@ -922,7 +923,8 @@ static void run_pbkdf2(wp_case *c, const json_t *group, const json_t *test) {
         size_t bytes = (size_t)dk_len;
         uint8_t *dst = malloc(bytes ? bytes : 1);
         assert_non_null(dst);
-        webcrypto_status s = webcrypto_derive_bits(&p, k, bytes * 8, dst, bytes);
+        size_t dlen = 0;
+        webcrypto_status s = webcrypto_derive_bits(&p, k, bytes * 8, dst, bytes, &dlen);
         free(dst);
         if (s != WEBCRYPTO_ERR_OPERATION) {
             case_fail(c, "deriveBits with %s 0 returned %s (WebCrypto: OperationError)",
@@ -1078,14 +1080,14 @@ static void run_ecdsa_p1363(wp_case *c, const json_t *group, const json_t *test)
         case_skip(c, "hash not in WebCrypto (SHA-1, SHA-256, SHA-384, SHA-512)");
         goto out;
     }
-    webcrypto_params kp = {0};
+    webcrypto_params kp = WEBCRYPTO_PARAMS_INIT;
     kp.name = WEBCRYPTO_ALG_ECDSA;
     kp.named_curve = curve;
     size_t n_keys = wp_import_group_keys(c, "raw", WEBCRYPTO_FORMAT_RAW, point.p, point.n,
                                          json_object_get(group, "publicKeyJwk"), &kp,
                                          WEBCRYPTO_USAGE_VERIFY, keys);
     if (!n_keys) goto out;
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = WEBCRYPTO_ALG_ECDSA;
     p.hash = hash;
     static const char *const what[] = {"raw", "jwk"};
@@ -1120,7 +1122,7 @@ static void run_ecdh_webcrypto(wp_case *c, const json_t *group, const json_t *te
         case_skip(c, "curve not in WebCrypto (P-256, P-384, P-521)");
         goto out;
     }
-    webcrypto_params kp = {0};
+    webcrypto_params kp = WEBCRYPTO_PARAMS_INIT;
     kp.name = WEBCRYPTO_ALG_ECDH;
     kp.named_curve = curve;
     priv = wp_import_jwk(c, jpriv, &kp, WEBCRYPTO_USAGE_DERIVE_BITS, &st, err, sizeof err);
@@ -1141,10 +1143,11 @@ static void run_ecdh_webcrypto(wp_case *c, const json_t *group, const json_t *te
     out = malloc(n);
     assert_non_null(out);
     memset(out, (int)WP_FILL, n);
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = WEBCRYPTO_ALG_ECDH;
     p.public_key = pub;
-    st = webcrypto_derive_bits(&p, priv, WEBCRYPTO_LENGTH_FULL, out, n);
+    size_t dlen = 0;
+    st = webcrypto_derive_bits(&p, priv, WEBCRYPTO_LENGTH_FULL, out, n, &dlen);
     if (st != WEBCRYPTO_OK) {
         describe(err, sizeof err, "deriveBits", st);
         if (st != WEBCRYPTO_ERR_OPERATION && st != WEBCRYPTO_ERR_INVALID_ACCESS)
@@ -1211,14 +1214,14 @@ static void run_rsa_verify(wp_case *c, const json_t *group, const json_t *test,
     }
     webcrypto_algorithm hash = rsa_group_hash(c, group, alg == WEBCRYPTO_ALG_RSA_PSS);
     if (hash == WEBCRYPTO_ALG_NONE) goto out;
-    webcrypto_params kp = {0};
+    webcrypto_params kp = WEBCRYPTO_PARAMS_INIT;
     kp.name = alg;
     kp.hash = hash;
     size_t n_keys = wp_import_group_keys(c, "spki", WEBCRYPTO_FORMAT_SPKI, der.p, der.n,
                                          json_object_get(group, jwk_member), &kp,
                                          WEBCRYPTO_USAGE_VERIFY, keys);
     if (!n_keys) goto out;
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = alg;
     p.salt_length = (size_t)slen;
     static const char *const what[] = {"spki", "jwk"};
@@ -1258,14 +1261,14 @@ static void run_rsa_oaep(wp_case *c, const json_t *group, const json_t *test) {
         goto out;
     webcrypto_algorithm hash = rsa_group_hash(c, group, true);
     if (hash == WEBCRYPTO_ALG_NONE) goto out;
-    webcrypto_params kp = {0};
+    webcrypto_params kp = WEBCRYPTO_PARAMS_INIT;
     kp.name = WEBCRYPTO_ALG_RSA_OAEP;
     kp.hash = hash;
     size_t n_keys = wp_import_group_keys(c, "pkcs8", WEBCRYPTO_FORMAT_PKCS8, der.p, der.n,
                                          json_object_get(group, "privateKeyJwk"), &kp,
                                          WEBCRYPTO_USAGE_DECRYPT, keys);
     if (!n_keys) goto out;
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = WEBCRYPTO_ALG_RSA_OAEP;
     p.label = label.p;
     p.label_len = label.n;
@@ -1327,7 +1330,7 @@ static void run_ed25519(wp_case *c, const json_t *group, const json_t *test) {
     if (!hex_field(c, test, "msg", &msg) || !hex_field(c, test, "sig", &sig) ||
         !hex_field(c, key, "pk", &pk))
         goto out;
-    webcrypto_params kp = {0};
+    webcrypto_params kp = WEBCRYPTO_PARAMS_INIT;
     kp.name = WEBCRYPTO_ALG_ED25519;
     size_t n_keys = wp_import_group_keys(c, "raw", WEBCRYPTO_FORMAT_RAW, pk.p, pk.n,
                                          json_object_get(group, "publicKeyJwk"), &kp,
@@ -1377,7 +1380,7 @@ static void run_x25519(wp_case *c, const json_t *group, const json_t *test) {
         case_skip(c, "private key not 32 bytes (no X25519 key)");
         goto out;
     }
-    webcrypto_params kp = {0};
+    webcrypto_params kp = WEBCRYPTO_PARAMS_INIT;
     kp.name = WEBCRYPTO_ALG_X25519;
     uint8_t p8[48];
     memcpy(p8, X25519_PKCS8_PREFIX, 16);
@@ -1407,10 +1410,11 @@ static void run_x25519(wp_case *c, const json_t *group, const json_t *test) {
     }
     uint8_t out[32];
     memset(out, (int)WP_FILL, sizeof out);
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = WEBCRYPTO_ALG_X25519;
     p.public_key = kpub;
-    st = webcrypto_derive_bits(&p, kpriv, WEBCRYPTO_LENGTH_FULL, out, sizeof out);
+    size_t dlen = 0;
+    st = webcrypto_derive_bits(&p, kpriv, WEBCRYPTO_LENGTH_FULL, out, sizeof out, &dlen);
     if (st != WEBCRYPTO_OK) describe(err, sizeof err, "deriveBits", st);
     bool zero = shared.n == 32 && all_zero(shared.p, shared.n);
     if (zero) {

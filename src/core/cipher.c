@@ -210,6 +210,7 @@ static webcrypto_status ctr_oneshot(const webcrypto_params *alg, const webcrypto
 webcrypto_status webcrypto_encrypt(const webcrypto_params *alg, const webcrypto_key *key,
                                    const uint8_t *data, size_t data_len, uint8_t *out,
                                    size_t out_cap, size_t *out_len) {
+    WC_PARAMS_IN(alg, "encrypt");
     WC_REQUIRE(out_len, "encrypt: out_len must not be NULL");
     WC_REQUIRE(data || data_len == 0, "encrypt: data must not be NULL");
     webcrypto_status st = wc_check_key_op(alg, key, WEBCRYPTO_USAGE_ENCRYPT,
@@ -221,6 +222,7 @@ webcrypto_status webcrypto_encrypt(const webcrypto_params *alg, const webcrypto_
 webcrypto_status webcrypto_decrypt(const webcrypto_params *alg, const webcrypto_key *key,
                                    const uint8_t *data, size_t data_len, uint8_t *out,
                                    size_t out_cap, size_t *out_len) {
+    WC_PARAMS_IN(alg, "decrypt");
     WC_REQUIRE(out_len, "decrypt: out_len must not be NULL");
     WC_REQUIRE(data || data_len == 0, "decrypt: data must not be NULL");
     webcrypto_status st = wc_check_key_op(alg, key, WEBCRYPTO_USAGE_DECRYPT,
@@ -442,6 +444,7 @@ struct webcrypto_cipher_ctx {
 
 webcrypto_status webcrypto_cipher_init(const webcrypto_params *alg, const webcrypto_key *key,
                                        bool encrypt, webcrypto_cipher_ctx **out) {
+    WC_PARAMS_IN(alg, "cipher_init");
     WC_REQUIRE(out, "cipher_init: out must not be NULL");
     unsigned usage = encrypt ? WEBCRYPTO_USAGE_ENCRYPT : WEBCRYPTO_USAGE_DECRYPT;
     const char *op = encrypt ? "encrypt" : "decrypt";

@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 
 #include "backend.h"
+#include "params.h"
 
 struct webcrypto_backend {
     const char *name;

@@ -1,49 +1,110 @@
-/* SubtleCrypto.deriveBits for HKDF and PBKDF2. */
+/* SubtleCrypto.deriveBits for HKDF and PBKDF2 (ECDH and X25519: pkey.c). */
 #include "core.h"
 
-webcrypto_status webcrypto_derive_bits(const webcrypto_params *alg, const webcrypto_key *key,
-                                       size_t length_bits, uint8_t *out, size_t out_cap) {
-    webcrypto_status st = wc_check_key_op(alg, key, WEBCRYPTO_USAGE_DERIVE_BITS,
-                                          WEBCRYPTO_USAGE_DERIVE_BITS, "deriveBits");
-    if (st != WEBCRYPTO_OK) return st;
-    return wc_derive_bits(alg, key, length_bits, out, out_cap);
-}
-
-webcrypto_status wc_derive_bits(const webcrypto_params *alg, const webcrypto_key *key,
-                                size_t length_bits, uint8_t *out, size_t out_cap) {
-    if (alg->name == WEBCRYPTO_ALG_ECDH || alg->name == WEBCRYPTO_ALG_X25519)
-        return wc_pkey_derive(alg, key, length_bits, out, out_cap);
-    webcrypto_status st;
+/* HKDF's and PBKDF2's checks of their members and of the length, before
+ * anything is derived (or a size is reported). */
+static webcrypto_status kdf_check(const webcrypto_params *alg, size_t length_bits) {
     WC_REQUIRE(alg->salt || alg->salt_len == 0, "deriveBits: salt is NULL");
     WC_REQUIRE(alg->info || alg->info_len == 0, "deriveBits: info is NULL");
     if (length_bits % 8)
         return wc_error(WEBCRYPTO_ERR_OPERATION,
                         "deriveBits: length must be a multiple of 8, not %zu", length_bits);
-    size_t n = length_bits / 8;
-    if (alg->name == WEBCRYPTO_ALG_HKDF) {
-        if (n > 255 * webcrypto_digest_size(alg->hash))
+    switch (wc_kdf_of(alg->name)) {
+    case WC_KDF_HKDF:
+        if (length_bits / 8 > 255 * webcrypto_digest_size(alg->hash))
             return wc_error(WEBCRYPTO_ERR_OPERATION,
                             "deriveBits: HKDF-%s yields at most %zu bits, not %zu",
                             webcrypto_algorithm_name(alg->hash),
                             255 * 8 * webcrypto_digest_size(alg->hash), length_bits);
-    } else if (alg->iterations == 0) {
+        break;
+    case WC_KDF_PBKDF2:
         /* A length of 0 gives an empty result, as for HKDF (the spec since
          * w3c/webcrypto#380); iterations are checked first. */
-        return wc_error(WEBCRYPTO_ERR_OPERATION, "deriveBits: iterations must not be 0");
+        if (alg->iterations == 0)
+            return wc_error(WEBCRYPTO_ERR_OPERATION, "deriveBits: iterations must not be 0");
+        break;
+    case WC_KDF_COUNT: /* not a KDF: wc_check_key_op gave it no deriveBits usage */
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "deriveBits: not supported for this key");
     }
+    return WEBCRYPTO_OK;
+}
+
+/* How many bytes deriveBits writes for length_bits. ECDH and X25519: the
+ * secret's size for WEBCRYPTO_LENGTH_FULL, else the bytes the bits take
+ * (a length beyond the secret is OperationError, as when deriving). */
+static webcrypto_status derived_size(const webcrypto_params *alg, const webcrypto_key *key,
+                                     size_t length_bits, size_t *n) {
+    if (wc_is_asymmetric(alg->name)) { /* key agreement: ECDH, X25519 */
+        size_t full = wc_pkey_output_size(key);
+        if (length_bits == WEBCRYPTO_LENGTH_FULL) {
+            *n = full;
+            return WEBCRYPTO_OK;
+        }
+        if (length_bits > full * 8)
+            return wc_error(WEBCRYPTO_ERR_OPERATION,
+                            "deriveBits: %s gives at most %zu bits, not %zu",
+                            webcrypto_algorithm_name(key->alg), full * 8, length_bits);
+        *n = (length_bits + 7) / 8;
+        return WEBCRYPTO_OK;
+    }
+    webcrypto_status st = kdf_check(alg, length_bits);
+    if (st == WEBCRYPTO_OK) *n = length_bits / 8;
+    return st;
+}
+
+webcrypto_status webcrypto_derive_bits(const webcrypto_params *alg, const webcrypto_key *key,
+                                       size_t length_bits, uint8_t *out, size_t out_cap,
+                                       size_t *out_len) {
+    WC_PARAMS_IN(alg, "deriveBits");
+    WC_REQUIRE(out_len, "derive_bits: out_len must not be NULL");
+    webcrypto_status st = wc_check_key_op(alg, key, WEBCRYPTO_USAGE_DERIVE_BITS,
+                                          WEBCRYPTO_USAGE_DERIVE_BITS, "deriveBits");
+    if (st != WEBCRYPTO_OK) return st;
+    size_t n = 0;
+    if (!out) {
+        /* The size query: the checks that need no derivation, then the size. */
+        if ((st = derived_size(alg, key, length_bits, &n)) == WEBCRYPTO_OK) *out_len = n;
+        return st;
+    }
+    /* Deriving: wc_derive_bits makes every check in the spec's order (for
+     * ECDH the peer key before the length) and reports a short buffer. */
+    if ((st = wc_derive_bits(alg, key, length_bits, out, out_cap)) != WEBCRYPTO_OK) {
+        /* A short buffer reports the size needed, as everywhere. */
+        if (st == WEBCRYPTO_ERR_INVALID_ARGUMENT &&
+            derived_size(alg, key, length_bits, &n) == WEBCRYPTO_OK && n > out_cap)
+            *out_len = n;
+        return st;
+    }
+    if ((st = derived_size(alg, key, length_bits, &n)) == WEBCRYPTO_OK) *out_len = n;
+    return st;
+}
+
+webcrypto_status wc_derive_bits(const webcrypto_params *alg, const webcrypto_key *key,
+                                size_t length_bits, uint8_t *out, size_t out_cap) {
+    if (wc_is_asymmetric(alg->name)) /* key agreement: ECDH, X25519 */
+        return wc_pkey_derive(alg, key, length_bits, out, out_cap);
+    webcrypto_status st = kdf_check(alg, length_bits);
+    if (st != WEBCRYPTO_OK) return st;
+    size_t n = length_bits / 8;
     WC_REQUIRE(out || n == 0, "deriveBits: out must not be NULL");
     if (out_cap < n)
         return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT,
                         "output buffer too small: %zu bytes needed, %zu given", n, out_cap);
     if (n == 0) return WEBCRYPTO_OK;
-    if (alg->name == WEBCRYPTO_ALG_HKDF)
+    switch (wc_kdf_of(alg->name)) {
+    case WC_KDF_HKDF:
         st = key->backend->ops->hkdf(key->backend->bctx, wc_hash_of(alg->hash), key->secret,
                                      key->secret_len, alg->salt, alg->salt_len, alg->info,
                                      alg->info_len, out, n);
-    else
-        st = key->backend->ops->pbkdf2(key->backend->bctx, wc_hash_of(alg->hash),
-                                       key->secret, key->secret_len, alg->salt, alg->salt_len,
-                                       alg->iterations, out, n);
+        break;
+    case WC_KDF_PBKDF2:
+        st = key->backend->ops->pbkdf2(key->backend->bctx, wc_hash_of(alg->hash), key->secret,
+                                       key->secret_len, alg->salt, alg->salt_len, alg->iterations,
+                                       out, n);
+        break;
+    case WC_KDF_COUNT: /* kdf_check refused it */
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "deriveBits: not supported for this key");
+    }
     if (st != WEBCRYPTO_OK) wc_wipe(out, n);
     return st;
 }

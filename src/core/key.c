@@ -121,6 +121,7 @@ static webcrypto_status check_not_empty(unsigned usages) {
 webcrypto_status webcrypto_generate_key(const webcrypto_backend *backend,
                                         const webcrypto_params *alg, bool extractable,
                                         unsigned usages, webcrypto_key **out) {
+    WC_PARAMS_IN(alg, "generate_key");
     WC_REQUIRE(alg && out, "generate_key: alg and out must not be NULL");
     webcrypto_status st = check_usage_bits(usages);
     if (st == WEBCRYPTO_OK) st = wc_backend_resolve(backend, &backend);
@@ -266,6 +267,7 @@ webcrypto_status webcrypto_import_key(const webcrypto_backend *backend,
                                       webcrypto_key_format format, const uint8_t *key_data,
                                       size_t key_data_len, const webcrypto_params *alg,
                                       bool extractable, unsigned usages, webcrypto_key **out) {
+    WC_PARAMS_IN(alg, "import_key");
     WC_REQUIRE(alg && out, "import_key: alg and out must not be NULL");
     WC_REQUIRE(key_data || key_data_len == 0, "import_key: key_data must not be NULL");
     if (format < WEBCRYPTO_FORMAT_RAW || format > WEBCRYPTO_FORMAT_JWK)

@@ -339,6 +339,7 @@ webcrypto_status webcrypto_generate_key_pair(const webcrypto_backend *backend,
                                              const webcrypto_params *alg, bool extractable,
                                              unsigned usages, webcrypto_key **public_key,
                                              webcrypto_key **private_key) {
+    WC_PARAMS_IN(alg, "generate_key_pair");
     WC_REQUIRE(alg && public_key && private_key,
                "generate_key_pair: alg, public_key and private_key must not be NULL");
     if (usages & ~WC_ALL_USAGES)
@@ -530,11 +531,11 @@ webcrypto_status wc_pkey_derive(const webcrypto_params *alg, const webcrypto_key
                         "output buffer too small: %zu bytes needed, %zu given", n, out_cap);
     uint8_t secret[WC_MAX_SHARED_SECRET];
     size_t got = full;
-    if (key->alg == WEBCRYPTO_ALG_ECDH)
-        st = key->backend->ops->ecdh(key->state, peer->state, secret, &got);
-    else {
-        st = key->backend->ops->okp_derive(key->state, peer->state, wc_okp_of(key->alg),
-                                           secret, sizeof secret, &got);
+    switch (wc_family_of(key->alg)) {
+    case WC_FAMILY_EC: st = key->backend->ops->ecdh(key->state, peer->state, secret, &got); break;
+    case WC_FAMILY_OKP: {
+        st = key->backend->ops->okp_derive(key->state, peer->state, wc_okp_of(key->alg), secret,
+                                           sizeof secret, &got);
         /* RFC 7748 section 6.1: an all-zero shared secret means a small-order
          * public key; refused here for every backend, in constant time. */
         uint8_t zero[sizeof secret] = {0};
@@ -544,6 +545,14 @@ webcrypto_status wc_pkey_derive(const webcrypto_params *alg, const webcrypto_key
         if (st == WEBCRYPTO_OK && wc_equal_ct(secret, zero, got))
             st = wc_error(WEBCRYPTO_ERR_OPERATION, "%s: the shared secret is all zeros (the "
                           "public key has small order)", webcrypto_algorithm_name(key->alg));
+        break;
+    }
+    /* No deriveBits (wc_check_key_op refused them: the table gives them no
+     * deriveBits usage). */
+    case WC_FAMILY_RSA:
+    WC_CASE_SECRET_FAMILIES:
+        st = wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "deriveBits: not supported for this key");
+        break;
     }
     if (st == WEBCRYPTO_OK && n) {
         memcpy(out, secret, n);

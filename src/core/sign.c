@@ -6,6 +6,7 @@
 webcrypto_status webcrypto_sign(const webcrypto_params *alg, const webcrypto_key *key,
                                 const uint8_t *data, size_t data_len, uint8_t *out,
                                 size_t out_cap, size_t *out_len) {
+    WC_PARAMS_IN(alg, "sign");
     WC_REQUIRE(out_len, "sign: out_len must not be NULL");
     WC_REQUIRE(data || data_len == 0, "sign: data must not be NULL");
     webcrypto_status st = wc_check_key_op(alg, key, WEBCRYPTO_USAGE_SIGN,
@@ -34,6 +35,8 @@ webcrypto_status webcrypto_sign(const webcrypto_params *alg, const webcrypto_key
 webcrypto_status webcrypto_verify(const webcrypto_params *alg, const webcrypto_key *key,
                                   const uint8_t *signature, size_t signature_len,
                                   const uint8_t *data, size_t data_len, bool *valid) {
+    if (valid) *valid = false; /* fail safe for a caller that reads only *valid */
+    WC_PARAMS_IN(alg, "verify");
     WC_REQUIRE(valid, "verify: valid must not be NULL");
     WC_REQUIRE(data || data_len == 0, "verify: data must not be NULL");
     WC_REQUIRE(signature || signature_len == 0, "verify: signature must not be NULL");
@@ -93,11 +96,13 @@ static webcrypto_status sign_ctx_new(const webcrypto_params *alg, const webcrypt
 
 webcrypto_status webcrypto_sign_init(const webcrypto_params *alg, const webcrypto_key *key,
                                      webcrypto_sign_ctx **out) {
+    WC_PARAMS_IN(alg, "sign_init");
     return sign_ctx_new(alg, key, false, out);
 }
 
 webcrypto_status webcrypto_verify_init(const webcrypto_params *alg, const webcrypto_key *key,
                                        webcrypto_sign_ctx **out) {
+    WC_PARAMS_IN(alg, "verify_init");
     return sign_ctx_new(alg, key, true, out);
 }
 
@@ -126,6 +131,7 @@ webcrypto_status webcrypto_sign_final(webcrypto_sign_ctx *ctx, uint8_t *out, siz
 
 webcrypto_status webcrypto_verify_final(webcrypto_sign_ctx *ctx, const uint8_t *signature,
                                         size_t signature_len, bool *valid) {
+    if (valid) *valid = false; /* as webcrypto_verify */
     WC_REQUIRE(ctx && valid, "verify_final: ctx and valid must not be NULL");
     WC_REQUIRE(signature || signature_len == 0, "verify_final: signature must not be NULL");
     WC_REQUIRE(!ctx->finished, "verify_final: the context is already finished");

@@ -49,6 +49,7 @@ webcrypto_status webcrypto_wrap_key(webcrypto_key_format format, const webcrypto
                                     const webcrypto_key *wrapping_key,
                                     const webcrypto_params *wrap_alg, uint8_t **out,
                                     size_t *out_len) {
+    WC_PARAMS_IN(wrap_alg, "wrap_key");
     WC_REQUIRE(key && wrapping_key && wrap_alg && out && out_len,
                "wrap_key: key, wrapping_key, wrap_alg, out and out_len must not be NULL");
     webcrypto_status st = wc_check_key_op(wrap_alg, wrapping_key, wrap_op(wrap_alg->name, true),
@@ -67,6 +68,8 @@ webcrypto_status webcrypto_unwrap_key(webcrypto_key_format format, const uint8_t
                                       const webcrypto_params *unwrap_alg,
                                       const webcrypto_params *unwrapped_key_alg, bool extractable,
                                       unsigned usages, webcrypto_key **out) {
+    WC_PARAMS_IN(unwrap_alg, "unwrap_key");
+    WC_PARAMS_IN(unwrapped_key_alg, "unwrap_key (unwrapped_key_alg)");
     WC_REQUIRE(unwrapping_key && unwrap_alg && unwrapped_key_alg && out,
                "unwrap_key: unwrapping_key, the algorithms and out must not be NULL");
     WC_REQUIRE(wrapped || wrapped_len == 0, "unwrap_key: wrapped must not be NULL");
@@ -122,6 +125,8 @@ static webcrypto_status derived_key_length(const webcrypto_params *type, size_t 
 webcrypto_status webcrypto_derive_key(const webcrypto_params *alg, const webcrypto_key *base_key,
                                       const webcrypto_params *derived_key_type, bool extractable,
                                       unsigned usages, webcrypto_key **out) {
+    WC_PARAMS_IN(alg, "derive_key");
+    WC_PARAMS_IN(derived_key_type, "derive_key (derived_key_type)");
     WC_REQUIRE(alg && base_key && derived_key_type && out,
                "derive_key: alg, base_key, derived_key_type and out must not be NULL");
     /* The spec's order: both algorithms normalised, then the base key's

@@ -89,7 +89,7 @@ static inline unsigned fuzz_usages(const fuzz_alg *a, unsigned f) {
 }
 
 static inline webcrypto_params fuzz_params(const fuzz_alg *a) {
-    webcrypto_params p = {.name = a->name, .hash = a->hash, .named_curve = a->curve};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = a->name, .hash = a->hash, .named_curve = a->curve);
     return p;
 }
 

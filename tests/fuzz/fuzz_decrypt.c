@@ -26,7 +26,7 @@ static webcrypto_key *keys[sizeof ALGS / sizeof ALGS[0]];
 
 static void setup(void) {
     for (size_t i = 0; i < sizeof ALGS / sizeof ALGS[0]; i++) {
-        webcrypto_params p = {.name = ALGS[i], .hash = WEBCRYPTO_ALG_SHA_256};
+        webcrypto_params p = WEBCRYPTO_PARAMS(.name = ALGS[i], .hash = WEBCRYPTO_ALG_SHA_256);
         webcrypto_status st;
         if (ALGS[i] == WEBCRYPTO_ALG_RSA_OAEP)
             st = webcrypto_import_key(NULL, WEBCRYPTO_FORMAT_PKCS8, OAEP_PKCS8, sizeof OAEP_PKCS8,
@@ -84,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     size_t ct_len = size - iv_len - aad_len;
     uint8_t *ct = dup(data + iv_len + aad_len, ct_len);
 
-    webcrypto_params p = {.name = ALGS[a], .hash = WEBCRYPTO_ALG_SHA_256};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = ALGS[a], .hash = WEBCRYPTO_ALG_SHA_256);
     if (p.name == WEBCRYPTO_ALG_AES_CTR) {
         p.counter = iv;
         p.counter_len = iv_len;

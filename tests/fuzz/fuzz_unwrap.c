@@ -14,7 +14,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static webcrypto_key *kw_key, *gcm_key;
 
 static void setup(void) {
-    webcrypto_params kw = {.name = WEBCRYPTO_ALG_AES_KW}, gcm = {.name = WEBCRYPTO_ALG_AES_GCM};
+    webcrypto_params kw = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_KW),
+                     gcm = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_GCM);
     FUZZ_CHECK(webcrypto_import_key(NULL, WEBCRYPTO_FORMAT_RAW, KW_KEY, sizeof KW_KEY, &kw, false,
                                     U_WRAP, &kw_key) == WEBCRYPTO_OK);
     FUZZ_CHECK(webcrypto_import_key(NULL, WEBCRYPTO_FORMAT_RAW, GCM_KEY, sizeof GCM_KEY, &gcm,
@@ -26,7 +27,7 @@ static void setup(void) {
 static bool wrap(bool kw, const webcrypto_params *alg, const uint8_t *in, size_t len,
                  uint8_t **out, size_t *out_len) {
     if (kw) {
-        webcrypto_params hmac = {.name = WEBCRYPTO_ALG_HMAC, .hash = WEBCRYPTO_ALG_SHA_256};
+        webcrypto_params hmac = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_HMAC, .hash = WEBCRYPTO_ALG_SHA_256);
         webcrypto_key *k = NULL;
         if (webcrypto_import_key(NULL, WEBCRYPTO_FORMAT_RAW, in, len, &hmac, true,
                                  WEBCRYPTO_USAGE_SIGN, &k) != WEBCRYPTO_OK)
@@ -51,8 +52,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     unsigned f = data[2] % FUZZ_NFORMATS;
     data += 3;
     size -= 3;
-    webcrypto_params unwrap_alg = {.name = kw ? WEBCRYPTO_ALG_AES_KW : WEBCRYPTO_ALG_AES_GCM,
-                                   .iv = GCM_IV, .iv_len = sizeof GCM_IV};
+    webcrypto_params unwrap_alg = WEBCRYPTO_PARAMS(.name = kw ? WEBCRYPTO_ALG_AES_KW : WEBCRYPTO_ALG_AES_GCM,
+                                                   .iv = GCM_IV, .iv_len = sizeof GCM_IV);
     webcrypto_params p = fuzz_params(a);
     uint8_t *wrapped = NULL;
     size_t wrapped_len = size;

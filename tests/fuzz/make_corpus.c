@@ -81,7 +81,7 @@ static void key_seeds(size_t ai) {
             seed("fuzz_unwrap", un, 3, out, n);
         }
         /* and mode 1: the wrapped bytes themselves (AES-GCM) */
-        webcrypto_params gcm = {.name = WEBCRYPTO_ALG_AES_GCM, .iv = GCM_IV, .iv_len = sizeof GCM_IV};
+        webcrypto_params gcm = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_GCM, .iv = GCM_IV, .iv_len = sizeof GCM_IV);
         webcrypto_key *gk = NULL;
         FUZZ_CHECK(webcrypto_import_key(NULL, WEBCRYPTO_FORMAT_RAW, GCM_KEY, sizeof GCM_KEY, &gcm,
                                         false, U_ENC | U_WRAP, &gk) == WEBCRYPTO_OK);
@@ -123,7 +123,7 @@ static void decrypt_seeds(void) {
         {WEBCRYPTO_ALG_AES_CBC, 2, 16, 0, 0},   {WEBCRYPTO_ALG_AES_CTR, 3, 16, 64, 40},
         {WEBCRYPTO_ALG_AES_CTR, 3, 16, 2, 40}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        webcrypto_params p = {.name = cases[i].alg};
+        webcrypto_params p = WEBCRYPTO_PARAMS(.name = cases[i].alg);
         webcrypto_key *k = NULL;
         const uint8_t *key = cases[i].alg == WEBCRYPTO_ALG_AES_GCM_SIV ? SIV_KEY : AES_KEY;
         size_t kl = cases[i].alg == WEBCRYPTO_ALG_AES_GCM_SIV ? sizeof SIV_KEY : sizeof AES_KEY;

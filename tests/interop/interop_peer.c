@@ -246,6 +246,7 @@ static void jparams_free(jparams *j) {
 
 static bool jparams_read(const json_t *o, jparams *j) {
     memset(j, 0, sizeof *j);
+    webcrypto_params_init(&j->p, sizeof j->p);
     const char *name = jstr(o, "name"), *hash = jstr(o, "hash"), *curve = jstr(o, "namedCurve");
     if (!name || webcrypto_algorithm_from_name(name, &j->p.name)) return false;
     if (hash && webcrypto_algorithm_from_name(hash, &j->p.hash)) return false;
@@ -372,7 +373,10 @@ static void add_key(const char *id, const json_t *spec) {
     memset(e, 0, sizeof *e);
     e->id = id;
     e->spec = spec;
-    webcrypto_algorithm_from_name(jstr(json_object_get(spec, "alg"), "name"), &e->alg);
+    /* An unknown name leaves alg NONE; import_member then reports it. */
+    if (webcrypto_algorithm_from_name(jstr(json_object_get(spec, "alg"), "name"), &e->alg) !=
+        WEBCRYPTO_OK)
+        e->alg = WEBCRYPTO_ALG_NONE;
     webcrypto_status st = import_member(spec, "spki", &e->pub);
     if (st == WEBCRYPTO_OK) st = import_member(spec, "pkcs8", &e->priv);
     if (st != WEBCRYPTO_OK) {
@@ -561,12 +565,13 @@ static void check_derive(const json_t *op) {
         report(false, "bad manifest entry", "deriveBits %s x %s", jstr(op, "b"), jstr(op, "a"));
     } else {
         /* the other direction: b's private key with a's public key */
-        webcrypto_params p = {0};
+        webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
         p.name = a->alg;
         p.public_key = a->pub;
         uint8_t out[66];
         size_t n = bits == WEBCRYPTO_LENGTH_FULL ? want.n : (bits + 7) / 8;
-        webcrypto_status st = n <= sizeof out ? webcrypto_derive_bits(&p, b->priv, bits, out, sizeof out)
+        size_t dlen = 0;
+        webcrypto_status st = n <= sizeof out ? webcrypto_derive_bits(&p, b->priv, bits, out, sizeof out, &dlen)
                                               : WEBCRYPTO_ERR_INVALID_ARGUMENT;
         char why[160] = "";
         bool ok = st == WEBCRYPTO_OK && same_bits(out, n, &want, bits, why, sizeof why);
@@ -585,7 +590,7 @@ static void check_cipher(const json_t *op, const bytes *data) {
     bool parsed = params_ok && ct_ok;
     size_t len = (size_t)json_integer_value(json_object_get(op, "dataLength"));
     char *what = json_dumps(json_object_get(op, "params"), JSON_COMPACT);
-    webcrypto_params kp = {0};
+    webcrypto_params kp = WEBCRYPTO_PARAMS_INIT;
     kp.name = j.p.name;
     webcrypto_key *key = parsed && len <= data->n
                              ? import_secret(jstr(op, "key"), &kp,
@@ -613,7 +618,7 @@ static void check_cipher(const json_t *op, const bytes *data) {
 }
 
 static void check_mac(const json_t *op, const bytes *data) {
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = WEBCRYPTO_ALG_HMAC;
     bytes mac = {0};
     bool parsed = webcrypto_algorithm_from_name(jstr(op, "hash"), &p.hash) == WEBCRYPTO_OK &&
@@ -675,7 +680,7 @@ static void check_wrap(const json_t *op) {
         uk = e ? e->priv : NULL;
         lacking = !e && skip_unsupported(jstr(wk, "ref"), "unwrapKey");
     } else if (parsed) {
-        webcrypto_params kp = {0};
+        webcrypto_params kp = WEBCRYPTO_PARAMS_INIT;
         kp.name = wa.p.name;
         uk = owned = import_secret(jstr(wk, "raw"), &kp,
                                    WEBCRYPTO_USAGE_WRAP_KEY | WEBCRYPTO_USAGE_UNWRAP_KEY);
@@ -863,11 +868,12 @@ static void produce_derive(json_t *ops, made *pairs, const char *a_id, const cha
     made *a = made_find(pairs, a_id);
     const webcrypto_key *b = public_named(pairs, b_id);
     if (!a || !b) return; /* the peer lacks this algorithm: nothing to agree on */
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = webcrypto_key_get_algorithm(a->priv);
     p.public_key = b;
     uint8_t out[66];
-    webcrypto_status st = webcrypto_derive_bits(&p, a->priv, bits, out, sizeof out);
+    size_t dlen = 0;
+    webcrypto_status st = webcrypto_derive_bits(&p, a->priv, bits, out, sizeof out, &dlen);
     if (st != WEBCRYPTO_OK) {
         report(false, why_status(st), "deriveBits %s x %s", a_id, b_id);
         return;
@@ -894,11 +900,12 @@ static void produce_derive_p521_tail(json_t *ops, made *pairs) {
             const webcrypto_key *b = public_named(pairs, bs[j]);
             if (!a || !b) continue;
             tried = true;
-            webcrypto_params p = {0};
+            webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
             p.name = WEBCRYPTO_ALG_ECDH;
             p.public_key = b;
             uint8_t full[66];
-            if (webcrypto_derive_bits(&p, a->priv, WEBCRYPTO_LENGTH_FULL, full, sizeof full) == WEBCRYPTO_OK &&
+            size_t dlen = 0;
+            if (webcrypto_derive_bits(&p, a->priv, WEBCRYPTO_LENGTH_FULL, full, sizeof full, &dlen) == WEBCRYPTO_OK &&
                 (full[65] & 0x7f)) {
                 produce_derive(ops, pairs, as[i], bs[j], 521);
                 return;
@@ -909,7 +916,7 @@ static void produce_derive_p521_tail(json_t *ops, made *pairs) {
 }
 
 static webcrypto_key *gen_secret(webcrypto_algorithm alg, size_t bits, unsigned usages, json_t **raw) {
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = alg;
     p.length = bits;
     webcrypto_key *k = NULL;
@@ -974,7 +981,7 @@ static void produce_secret(json_t *ops, json_t *keys, const bytes *data, made *p
     } macs[] = {{WEBCRYPTO_ALG_SHA_256, 0}, {WEBCRYPTO_ALG_SHA_512, 0}, {WEBCRYPTO_ALG_SHA_384, 128},
                 {WEBCRYPTO_ALG_SHA_1, 0}};
     for (size_t i = 0; i < sizeof macs / sizeof macs[0]; i++) {
-        webcrypto_params p = {0};
+        webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
         p.name = WEBCRYPTO_ALG_HMAC;
         p.hash = macs[i].hash;
         p.length = macs[i].bits;
@@ -1005,7 +1012,7 @@ static void produce_secret(json_t *ops, json_t *keys, const bytes *data, made *p
     webcrypto_key *hmac = NULL;
     json_t *hmac_raw = NULL;
     for (size_t bytes_n = 32; kw && bytes_n < 40 && !hmac; bytes_n++) {
-        webcrypto_params p = {0};
+        webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
         p.name = WEBCRYPTO_ALG_HMAC;
         p.hash = WEBCRYPTO_ALG_SHA_256;
         p.length = 8 * bytes_n;
@@ -1030,7 +1037,7 @@ static void produce_secret(json_t *ops, json_t *keys, const bytes *data, made *p
         /* The spec's behaviour, which Node does not share (it pads with spaces). */
         uint8_t *w = NULL;
         size_t n = 0;
-        webcrypto_params p = {0};
+        webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
         p.name = WEBCRYPTO_ALG_AES_KW;
         webcrypto_status st = webcrypto_wrap_key(WEBCRYPTO_FORMAT_JWK, inner, kw, &p, &w, &n);
         report(st == WEBCRYPTO_ERR_OPERATION, st ? why_status(st) : "wrapped",

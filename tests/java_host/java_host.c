@@ -111,7 +111,7 @@ static bool kat_sha256(err_t *e, const webcrypto_backend *b, const char *name) {
 
 /* RFC 4231 test case 2 (HMAC-SHA-256). */
 static bool kat_hmac(err_t *e, const webcrypto_backend *b, const char *name) {
-    webcrypto_params p = {.name = WEBCRYPTO_ALG_HMAC, .hash = WEBCRYPTO_ALG_SHA_256};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_HMAC, .hash = WEBCRYPTO_ALG_SHA_256);
     webcrypto_key *k = NULL;
     if (!st_ok(e, webcrypto_import_key(b, WEBCRYPTO_FORMAT_RAW, (const uint8_t *)"Jefe", 4, &p,
                                        false, WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY, &k),
@@ -146,15 +146,15 @@ static bool aead_case(err_t *e, const webcrypto_backend *b, const char *name,
     }
     memcpy(ct_tag, ct, cn);
     memcpy(ct_tag + cn, tag, tn);
-    webcrypto_params kp = {.name = alg};
+    webcrypto_params kp = WEBCRYPTO_PARAMS(.name = alg);
     if (!st_ok(e, webcrypto_import_key(b, WEBCRYPTO_FORMAT_RAW, key, kn, &kp, false,
                                        WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_DECRYPT, &k),
                what, name)) {
         ok = false;
         goto out;
     }
-    webcrypto_params p = {.name = alg, .iv = iv, .iv_len = ivn, .additional_data = aad,
-                          .additional_data_len = an, .tag_length = tn * 8};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = alg, .iv = iv, .iv_len = ivn, .additional_data = aad,
+                                          .additional_data_len = an, .tag_length = tn * 8);
     size_t n = 0;
     if (valid) {
         if (!st_ok(e, webcrypto_encrypt(&p, k, msg, mn, out, cn + tn + mn + 16, &n), what, name) ||
@@ -208,7 +208,7 @@ static bool kat_ed25519(err_t *e, const webcrypto_backend *b, const char *name) 
     uint8_t *pk = unhex("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a", &kn);
     const char *want = "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e06522490155"
                        "5fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b";
-    webcrypto_params p = {.name = WEBCRYPTO_ALG_ED25519};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ED25519);
     webcrypto_key *priv = NULL, *pub = NULL;
     bool ok = p8 && pk;
     if (!ok) failf(e, "Ed25519: out of memory");
@@ -242,8 +242,8 @@ static bool kat_ed25519(err_t *e, const webcrypto_backend *b, const char *name) 
 /* ECDSA P-256 with SHA-256: a fresh key pair, a signature that verifies,
  * a changed one that does not. */
 static bool kat_ecdsa(err_t *e, const webcrypto_backend *b, const char *name) {
-    webcrypto_params gen = {.name = WEBCRYPTO_ALG_ECDSA, .named_curve = WEBCRYPTO_CURVE_P256};
-    webcrypto_params p = {.name = WEBCRYPTO_ALG_ECDSA, .hash = WEBCRYPTO_ALG_SHA_256};
+    webcrypto_params gen = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ECDSA, .named_curve = WEBCRYPTO_CURVE_P256);
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ECDSA, .hash = WEBCRYPTO_ALG_SHA_256);
     webcrypto_key *pub = NULL, *priv = NULL;
     const uint8_t msg[] = "round trip";
     uint8_t sig[64];

@@ -175,7 +175,7 @@ void bench_cell_init(bench_cell *c, const bench_op *op, const webcrypto_backend 
 
 static int import_secret(bench_cell *c, webcrypto_algorithm alg, webcrypto_algorithm hash,
                          const uint8_t *bytes, size_t len, unsigned usages) {
-    webcrypto_params p = {.name = alg, .hash = hash};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = alg, .hash = hash);
     webcrypto_status st = webcrypto_import_key(c->backend, WEBCRYPTO_FORMAT_RAW, bytes, len, &p,
                                                false, usages, &c->key);
     if (st != WEBCRYPTO_OK) {
@@ -218,7 +218,7 @@ static int wc_run_sign(const bench_cell *c, uint8_t *out, size_t *out_len) {
 }
 
 static int wc_setup_hmac(bench_cell *c) {
-    c->params = (webcrypto_params){.name = WEBCRYPTO_ALG_HMAC};
+    c->params = (webcrypto_params)WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_HMAC);
     c->out_cap = 64;
     if (import_secret(c, WEBCRYPTO_ALG_HMAC, c->op->hash, c->key_bytes, c->key_len,
                       WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY))
@@ -262,7 +262,7 @@ static int wc_run_encrypt(const bench_cell *c, uint8_t *out, size_t *out_len) {
 }
 
 static int wc_setup_cipher(bench_cell *c) {
-    webcrypto_params p = {.name = c->op->alg};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = c->op->alg);
     if (c->op->alg == WEBCRYPTO_ALG_AES_CTR) {
         p.counter = c->iv;
         p.counter_len = 16;
@@ -299,7 +299,7 @@ static int wc_run_decrypt(const bench_cell *c, uint8_t *out, size_t *out_len) {
 }
 
 static int wc_setup_keyop(bench_cell *c) {
-    c->params = (webcrypto_params){.name = c->op->alg, .length = c->op->key_bits};
+    c->params = (webcrypto_params)WEBCRYPTO_PARAMS(.name = c->op->alg, .length = c->op->key_bits);
     c->out_cap = 1;
     return 0;
 }
@@ -322,7 +322,7 @@ static int wc_run_generate(const bench_cell *c, uint8_t *out, size_t *out_len) {
 static int wc_run_import(const bench_cell *c, uint8_t *out, size_t *out_len) {
     (void)out;
     webcrypto_key *k = NULL;
-    webcrypto_params p = {.name = c->op->alg};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = c->op->alg);
     webcrypto_status st =
         webcrypto_import_key(c->backend, WEBCRYPTO_FORMAT_RAW, c->key_bytes, c->key_len, &p, false,
                              WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_DECRYPT, &k);
@@ -338,12 +338,12 @@ static int wc_run_import(const bench_cell *c, uint8_t *out, size_t *out_len) {
 /* HKDF: the input size is the IKM (the imported key's length); salt 32
  * bytes, info 16 bytes, 32 bytes out. */
 static int wc_setup_hkdf(bench_cell *c) {
-    c->params = (webcrypto_params){.name = WEBCRYPTO_ALG_HKDF,
-                                   .hash = c->op->hash,
-                                   .salt = c->salt,
-                                   .salt_len = c->salt_len,
-                                   .info = c->info,
-                                   .info_len = c->info_len};
+    c->params = (webcrypto_params)WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_HKDF,
+                                                   .hash = c->op->hash,
+                                                   .salt = c->salt,
+                                                   .salt_len = c->salt_len,
+                                                   .info = c->info,
+                                                   .info_len = c->info_len);
     c->out_cap = 32;
     return import_secret(c, WEBCRYPTO_ALG_HKDF, WEBCRYPTO_ALG_NONE, c->data, c->size,
                          WEBCRYPTO_USAGE_DERIVE_BITS);
@@ -351,18 +351,19 @@ static int wc_setup_hkdf(bench_cell *c) {
 
 /* PBKDF2: 16-byte password, 16-byte salt, --pbkdf2-iterations, 32 bytes out. */
 static int wc_setup_pbkdf2(bench_cell *c) {
-    c->params = (webcrypto_params){.name = WEBCRYPTO_ALG_PBKDF2,
-                                   .hash = c->op->hash,
-                                   .salt = c->salt,
-                                   .salt_len = c->salt_len,
-                                   .iterations = c->pbkdf2_iterations};
+    c->params = (webcrypto_params)WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_PBKDF2,
+                                                   .hash = c->op->hash,
+                                                   .salt = c->salt,
+                                                   .salt_len = c->salt_len,
+                                                   .iterations = c->pbkdf2_iterations);
     c->out_cap = 32;
     return import_secret(c, WEBCRYPTO_ALG_PBKDF2, WEBCRYPTO_ALG_NONE, c->key_bytes, c->key_len,
                          WEBCRYPTO_USAGE_DERIVE_BITS);
 }
 
 static int wc_run_derive(const bench_cell *c, uint8_t *out, size_t *out_len) {
-    webcrypto_status st = webcrypto_derive_bits(&c->params, c->key, 256, out, c->out_cap);
+    size_t dlen = 0;
+    webcrypto_status st = webcrypto_derive_bits(&c->params, c->key, 256, out, c->out_cap, &dlen);
     if (st != WEBCRYPTO_OK) {
         bench_fail_wc("deriveBits", st);
         return -1;
@@ -413,15 +414,15 @@ static const char *const family_names[BKF_COUNT] = {
  * id-ecPublicKey identifiers). */
 static int generate_pair(bench_key_family f, const webcrypto_backend *b, bench_keypair *kp) {
     static const uint8_t f4[] = {1, 0, 1};
-    webcrypto_params p = {.name = WEBCRYPTO_ALG_ECDSA};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ECDSA);
     unsigned usages = WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY;
     switch (f) {
     case BKF_RSA2048:
-        p = (webcrypto_params){.name = WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5,
-                               .hash = WEBCRYPTO_ALG_SHA_256,
-                               .modulus_length = 2048,
-                               .public_exponent = f4,
-                               .public_exponent_len = sizeof f4};
+        p = (webcrypto_params)WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5,
+                                               .hash = WEBCRYPTO_ALG_SHA_256,
+                                               .modulus_length = 2048,
+                                               .public_exponent = f4,
+                                               .public_exponent_len = sizeof f4);
         break;
     case BKF_P256:
     case BKF_P256_PEER: p.named_curve = WEBCRYPTO_CURVE_P256; break;
@@ -512,7 +513,7 @@ static void pkey_usages(webcrypto_algorithm alg, unsigned *priv, unsigned *pub) 
 }
 
 static webcrypto_params pkey_import_params(const bench_op *op) {
-    return (webcrypto_params){.name = op->alg, .hash = op->hash, .named_curve = op->curve};
+    return (webcrypto_params)WEBCRYPTO_PARAMS(.name = op->alg, .hash = op->hash, .named_curve = op->curve);
 }
 
 /* Imports the pair's private key (pkcs8) and public key (spki). */
@@ -547,7 +548,7 @@ static void wc_teardown_pkey(bench_cell *c) {
 /* The operation's parameters: RSA-PSS's salt is the hash's size (the usual
  * choice, RFC 8017 9.1); ECDSA's hash is per call. */
 static webcrypto_params pkey_op_params(const bench_op *op) {
-    webcrypto_params p = {.name = op->alg};
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = op->alg);
     if (op->alg == WEBCRYPTO_ALG_RSA_PSS) p.salt_length = webcrypto_digest_size(op->hash);
     if (op->alg == WEBCRYPTO_ALG_ECDSA) p.hash = op->hash;
     return p;
@@ -669,7 +670,7 @@ static int wc_setup_pkey_derive(bench_cell *c) {
         bench_fail_wc("importKey spki (peer)", st);
         return -1;
     }
-    c->params = (webcrypto_params){.name = c->op->alg, .public_key = c->peer};
+    c->params = (webcrypto_params)WEBCRYPTO_PARAMS(.name = c->op->alg, .public_key = c->peer);
     c->out_cap = 66; /* P-521 */
     /* The secret's size, found here so that the timed call is deriveBits
      * alone. */
@@ -679,8 +680,9 @@ static int wc_setup_pkey_derive(bench_cell *c) {
 }
 
 static int wc_run_pkey_derive(const bench_cell *c, uint8_t *out, size_t *out_len) {
+    size_t dlen = 0;
     webcrypto_status st =
-        webcrypto_derive_bits(&c->params, c->key, WEBCRYPTO_LENGTH_FULL, out, c->out_cap);
+        webcrypto_derive_bits(&c->params, c->key, WEBCRYPTO_LENGTH_FULL, out, c->out_cap, &dlen);
     if (st != WEBCRYPTO_OK) {
         bench_fail_wc("deriveBits", st);
         return -1;

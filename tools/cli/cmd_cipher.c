@@ -88,7 +88,7 @@ static int cmd_cipher(cli *c, bool encrypt) {
                                OPTBIT(OPT_TAG_LENGTH) | OPTBIT(OPT_COUNTER) | OPTBIT(OPT_LENGTH) |
                                OPTBIT(OPT_LABEL) | OPTBIT(OPT_HASH) | OPTBIT(OPT_OUT));
     if (!rc) rc = check_positionals(c, 1, 2);
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     if (!rc) rc = lookup_algorithm(c->pos[1], &p.name);
     if (rc) return rc;
     optset allowed, required;

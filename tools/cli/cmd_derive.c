@@ -33,15 +33,12 @@ static int derive_bits_agreement(cli *c, webcrypto_params *p) {
     webcrypto_key *priv = NULL, *pub = NULL;
     if (!rc) rc = import_agreement_keys(c, p, WEBCRYPTO_USAGE_DERIVE_BITS, &priv, &pub);
     uint8_t out[66]; /* the longest secret: P-521 */
+    size_t n = 0;
     if (!rc) {
-        webcrypto_status st = webcrypto_derive_bits(p, priv, bits, out, sizeof out);
+        webcrypto_status st = webcrypto_derive_bits(p, priv, bits, out, sizeof out, &n);
         if (st) rc = crypto_error(st);
     }
     if (!rc) {
-        static const size_t full[] = {32, 32, 48, 66}; /* X25519, P-256, P-384, P-521 */
-        webcrypto_named_curve curve = webcrypto_key_get_named_curve(priv);
-        size_t n = bits == WEBCRYPTO_LENGTH_FULL ? full[curve <= WEBCRYPTO_CURVE_P521 ? curve : 0]
-                                                 : (bits + 7) / 8;
         sink s;
         rc = sink_open(&s, c->opt[OPT_OUT]);
         if (!rc) rc = sink_commit_hex(&s, out, n);
@@ -82,7 +79,7 @@ static void kdf_bufs_free(kdf_bufs *b) {
 /* HKDF or PBKDF2's base key: the --key-hex secret as a raw key. */
 static int import_kdf_key(const cli *c, webcrypto_algorithm alg, const kdf_bufs *b, unsigned usage,
                           webcrypto_key **key) {
-    webcrypto_params ip = {0};
+    webcrypto_params ip = WEBCRYPTO_PARAMS_INIT;
     ip.name = alg;
     webcrypto_status st = webcrypto_import_key(c->backend, WEBCRYPTO_FORMAT_RAW, b->secret,
                                                b->secret_len, &ip, false, usage, key);
@@ -96,7 +93,7 @@ int cmd_derive_bits(cli *c) {
                                OPTBIT(OPT_KEY) | OPTBIT(OPT_PUBLIC_KEY) | OPTBIT(OPT_CURVE) |
                                OPTBIT(OPT_OUT));
     if (!rc) rc = check_positionals(c, 1, 1);
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     if (!rc) rc = lookup_algorithm(c->pos[1], &p.name);
     if (rc) return rc;
     if (!alg_has(p.name, WEBCRYPTO_OP_DERIVE_BITS)) return not_supported("derive-bits", p.name);
@@ -109,7 +106,7 @@ int cmd_derive_bits(cli *c) {
     rc = check_options(c, webcrypto_algorithm_name(p.name), common | specific | OPTBIT(OPT_OUT));
     if (!rc) rc = require_options(c, "derive-bits", common | specific_required);
     kdf_bufs b;
-    size_t bits = 0;
+    size_t bits = 0, out_cap = 0, out_len = 0;
     if (!rc) rc = parse_kdf(c, &p, &b);
     else memset(&b, 0, sizeof b);
     /* Bounded so that the output buffer stays allocatable (512 MiB). */
@@ -118,26 +115,25 @@ int cmd_derive_bits(cli *c) {
     webcrypto_key *key = NULL;
     if (!rc) rc = import_kdf_key(c, p.name, &b, WEBCRYPTO_USAGE_DERIVE_BITS, &key);
     if (!rc) {
-        /* The library's length checks (HKDF's 255 HashLen, a multiple of 8)
-         * come before it needs the output buffer: a length that can never
-         * succeed is refused before it is allocated. */
-        webcrypto_status st = webcrypto_derive_bits(&p, key, bits, NULL, 0);
-        if (st != WEBCRYPTO_OK && st != WEBCRYPTO_ERR_INVALID_ARGUMENT) rc = crypto_error(st);
+        /* The size query makes the library's length checks (HKDF's 255
+         * HashLen, a multiple of 8) before the output buffer is needed: a
+         * length that can never succeed is refused before it is allocated. */
+        webcrypto_status st = webcrypto_derive_bits(&p, key, bits, NULL, 0, &out_cap);
+        if (st) rc = crypto_error(st);
     }
-    size_t out_cap = (bits + 7) / 8;
     uint8_t *out = NULL;
     if (!rc) {
         out = malloc(out_cap ? out_cap : 1);
         if (!out) rc = no_memory();
     }
     if (!rc) {
-        webcrypto_status st = webcrypto_derive_bits(&p, key, bits, out, out_cap);
+        webcrypto_status st = webcrypto_derive_bits(&p, key, bits, out, out_cap, &out_len);
         if (st) rc = crypto_error(st);
     }
     if (!rc) {
         sink s;
         rc = sink_open(&s, c->opt[OPT_OUT]);
-        if (!rc) rc = sink_commit_hex(&s, out, bits / 8);
+        if (!rc) rc = sink_commit_hex(&s, out, out_len);
     }
     webcrypto_key_free(key);
     kdf_bufs_free(&b);
@@ -156,7 +152,7 @@ int cmd_derive_key(cli *c) {
                                OPTBIT(OPT_INFO) | OPTBIT(OPT_ITERATIONS) | OPTBIT(OPT_KEY) |
                                OPTBIT(OPT_PUBLIC_KEY) | OPTBIT(OPT_CURVE));
     if (!rc) rc = check_positionals(c, 1, 1);
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     if (!rc) rc = lookup_algorithm(c->pos[1], &p.name);
     if (rc) return rc;
     if (!alg_has(p.name, WEBCRYPTO_OP_DERIVE_KEY)) return not_supported("derive-key", p.name);
@@ -174,7 +170,7 @@ int cmd_derive_key(cli *c) {
     rc = check_options(c, webcrypto_algorithm_name(p.name), base | extra | derived);
     if (!rc) rc = require_options(c, "derive-key", base | OPTBIT(OPT_DERIVED));
     /* The derived key's type; its checks are the library's. */
-    webcrypto_params dt = {0};
+    webcrypto_params dt = WEBCRYPTO_PARAMS_INIT;
     if (!rc) rc = lookup_algorithm(c->opt[OPT_DERIVED], &dt.name);
     if (!rc && c->opt[OPT_DERIVED_LENGTH])
         rc = parse_size("--derived-length", c->opt[OPT_DERIVED_LENGTH], SIZE_MAX, &dt.length);

@@ -80,7 +80,7 @@ int cmd_generate_key(cli *c) {
                                OPTBIT(OPT_MODULUS_LENGTH) | OPTBIT(OPT_PUBLIC_EXPONENT) |
                                OPTBIT(OPT_OUT_PRIVATE) | OPTBIT(OPT_OUT_PUBLIC));
     if (!rc) rc = check_positionals(c, 1, 1);
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     if (!rc) rc = lookup_algorithm(c->pos[1], &p.name);
     if (rc) return rc;
     if (!alg_has(p.name, WEBCRYPTO_OP_GENERATE_KEY)) return not_supported("generate-key", p.name);
@@ -164,7 +164,7 @@ int cmd_import(cli *c) {
                                OPTBIT(OPT_USAGES) | OPTBIT(OPT_EXTRACTABLE) | OPTBIT(OPT_OUT));
     if (!rc) rc = check_positionals(c, 0, 1);
     if (!rc) rc = require_options(c, "import", OPTBIT(OPT_ALG));
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     webcrypto_key_format fmt = WEBCRYPTO_FORMAT_RAW;
     if (!rc) rc = lookup_algorithm(c->opt[OPT_ALG], &p.name);
     if (!rc) rc = check_key_options(p.name, c->opt[OPT_HASH], "--hash", c->opt[OPT_CURVE]);

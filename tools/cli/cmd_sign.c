@@ -128,7 +128,7 @@ static int cmd_sign_verify(cli *c, bool sign) {
     if (!sign) allowed |= OPTBIT(OPT_SIGNATURE);
     int rc = check_options(c, cmd, allowed);
     if (!rc) rc = check_positionals(c, 1, 2);
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     if (!rc) rc = lookup_algorithm(c->pos[1], &p.name);
     if (rc) return rc;
     if (!alg_has(p.name, WEBCRYPTO_OP_SIGN)) return not_supported(cmd, p.name);

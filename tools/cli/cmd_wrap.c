@@ -42,7 +42,7 @@ int cmd_wrap_key(cli *c) {
     if (!rc) rc = require_options(c, "wrap-key", OPTBIT(OPT_KEY) | OPTBIT(OPT_ALG) |
                                                     OPTBIT(OPT_WRAPPING_KEY) | OPTBIT(OPT_WRAP_ALG) |
                                                     OPTBIT(OPT_FORMAT));
-    webcrypto_params wp = {0};
+    webcrypto_params wp = WEBCRYPTO_PARAMS_INIT;
     webcrypto_algorithm alg = WEBCRYPTO_ALG_NONE;
     webcrypto_key_format fmt = WEBCRYPTO_FORMAT_RAW;
     cipher_bufs bufs;
@@ -87,7 +87,7 @@ int cmd_unwrap_key(cli *c) {
     if (!rc) rc = check_positionals(c, 0, 1);
     if (!rc) rc = require_options(c, "unwrap-key", OPTBIT(OPT_ALG) | OPTBIT(OPT_WRAPPING_KEY) |
                                                       OPTBIT(OPT_WRAP_ALG) | OPTBIT(OPT_FORMAT));
-    webcrypto_params wp = {0}, ip = {0};
+    webcrypto_params wp = WEBCRYPTO_PARAMS_INIT, ip = WEBCRYPTO_PARAMS_INIT;
     webcrypto_key_format fmt = WEBCRYPTO_FORMAT_RAW;
     cipher_bufs bufs;
     memset(&bufs, 0, sizeof bufs);

@@ -121,7 +121,7 @@ int check_key_options(webcrypto_algorithm a, const char *hash_opt, const char *h
  * option's, else the one the JWK's "alg" names; for EC keys the curve is
  * --curve's, else the JWK's "crv". */
 int import_key_file(const cli *c, const key_source *src, webcrypto_key **key) {
-    webcrypto_params p = {0};
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = src->alg;
     uint8_t *jwk;
     size_t len, cap;

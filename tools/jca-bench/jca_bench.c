@@ -141,10 +141,10 @@ static size_t wc_op(const webcrypto_backend *b, webcrypto_key *hk, webcrypto_key
     if (op == OP_SHA256) {
         st = webcrypto_digest(b, WEBCRYPTO_ALG_SHA_256, in, len, out, cap, &n);
     } else if (op == OP_HMAC) {
-        webcrypto_params p = {.name = WEBCRYPTO_ALG_HMAC};
+        webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_HMAC);
         st = webcrypto_sign(&p, hk, in, len, out, cap, &n);
     } else {
-        webcrypto_params p = {.name = WEBCRYPTO_ALG_AES_GCM, .iv = iv, .iv_len = 12};
+        webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_GCM, .iv = iv, .iv_len = 12);
         st = webcrypto_encrypt(&p, gk, in, len, out, cap, &n);
     }
     check_wc(st, op_java_name[op]);
@@ -741,8 +741,8 @@ int main(int argc, char **argv) {
     }
 
     for (int i = 0; i < 32; i++) key_bytes[i] = (uint8_t)(i * 7 + 1);
-    webcrypto_params hp = {.name = WEBCRYPTO_ALG_HMAC, .hash = WEBCRYPTO_ALG_SHA_256};
-    webcrypto_params gp = {.name = WEBCRYPTO_ALG_AES_GCM};
+    webcrypto_params hp = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_HMAC, .hash = WEBCRYPTO_ALG_SHA_256);
+    webcrypto_params gp = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_GCM);
     const unsigned hu = WEBCRYPTO_USAGE_SIGN, gu = WEBCRYPTO_USAGE_ENCRYPT;
     check_wc(webcrypto_import_key(be, WEBCRYPTO_FORMAT_RAW, key_bytes, 32, &hp, false, hu, &hmac_key),
              "import HMAC key");
