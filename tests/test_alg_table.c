@@ -187,6 +187,14 @@ static void test_usages_ops_and_identifiers(void **state) {
         bool okp = a->family == WC_FAMILY_OKP;
         assert_int_equal(a->jwk_crv != NULL, okp);
         assert_int_equal(a->okp_key_len != 0 && a->okp_out_len != 0, okp);
+        /* The per-member facts backend.h gives modules agree with the rows. */
+        if (digest) assert_int_equal(wc_hash_size(a->member.hash), a->digest_size);
+        if (okp) {
+            assert_int_equal(wc_okp_key_len(a->member.okp), a->okp_key_len);
+            bool signs = a->ops & OPBIT(WEBCRYPTO_OP_SIGN);
+            assert_int_equal(signs ? wc_okp_sig_len(a->member.okp) : a->okp_key_len,
+                             a->okp_out_len);
+        }
         if (okp && (a->ops & OPBIT(WEBCRYPTO_OP_DERIVE_BITS)))
             assert_true(a->okp_out_len <= WC_MAX_SHARED_SECRET);
         assert_int_equal(a->jwk_alg_by_curve,

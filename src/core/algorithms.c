@@ -100,12 +100,12 @@ static const wc_alg_info wc_algs[WC_ALG_COUNT] = {
     /* RFC 8037: an Ed25519 key's JWK alg may also be "EdDSA". */
     ROW(ED25519, "Ed25519", WC_FAMILY_OKP), .member.okp = WC_OKP_ED25519,
         .key_types = WC_KEYS_PAIR, .ops = OPS_SIGNER, .public_usages = WEBCRYPTO_USAGE_VERIFY,
-        .private_usages = WEBCRYPTO_USAGE_SIGN, .okp_key_len = WC_OKP_KEY_LEN, .okp_out_len = 64,
+        .private_usages = WEBCRYPTO_USAGE_SIGN, .okp_key_len = 32, .okp_out_len = 64,
         .jwk_kty = "OKP", .jwk_use = "sig", .jwk_crv = "Ed25519", .jwk_alg = "Ed25519",
         .jwk_alg_alt = "EdDSA", OID(OID_ED25519)},
     ROW(X25519, "X25519", WC_FAMILY_OKP), .member.okp = WC_OKP_X25519,
         .key_types = WC_KEYS_PAIR, .ops = OPS_AGREE, .private_usages = WC_KDF_USAGES,
-        .public_key_for = WEBCRYPTO_USAGE_DERIVE_BITS, .okp_key_len = WC_OKP_KEY_LEN,
+        .public_key_for = WEBCRYPTO_USAGE_DERIVE_BITS, .okp_key_len = 32,
         .okp_out_len = 32, .jwk_kty = "OKP", .jwk_use = "enc", .jwk_crv = "X25519",
         OID(OID_X25519)},
 };

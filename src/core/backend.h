@@ -135,9 +135,6 @@ typedef struct wc_pkey_fields {
  * pkey_import is given, in bytes, leading zeros counted: 32768 bits, twice
  * the largest modulus (16384 bits) the backends accept. */
 #define WC_RSA_MAX_MEMBER 4096
-/* Ed25519 and X25519 keys, public and private: 32 bytes. Per kind, for
- * modules and any new OKP member: wc_okp_key_len(). */
-#define WC_OKP_KEY_LEN 32
 
 /* ---- per-member facts a backend needs, header-only (modules cannot reach
  * the core's functions). Each switch is exhaustive, without `default:`:

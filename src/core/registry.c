@@ -112,39 +112,61 @@ static void backend_failed_locked(webcrypto_backend *b, webcrypto_status st) {
     atomic_store_explicit(&b->state, 2, memory_order_release);
 }
 
+/* Whether the ops table has every operation algorithm row `a` needs (its
+ * family's, and for a family whose members differ, the member's). */
+static bool has_ops_for(const wc_backend_ops *o, const wc_alg_info *a) {
+    bool secret = o->secret_key_new && o->secret_key_free;
+    bool pkey = o->pkey_import && o->pkey_generate && o->pkey_fields && o->pkey_free;
+    bool signs = a->ops & (1u << WEBCRYPTO_OP_SIGN);
+    bool derives = a->ops & (1u << WEBCRYPTO_OP_DERIVE_BITS);
+    switch (a->family) {
+    case WC_FAMILY_DIGEST:
+        return o->digest && o->digest_new && o->digest_update && o->digest_final && o->digest_free;
+    case WC_FAMILY_HMAC:
+        return secret && o->hmac && o->hmac_new && o->hmac_update && o->hmac_final && o->hmac_free;
+    case WC_FAMILY_CIPHER: return secret && o->cipher;
+    case WC_FAMILY_AEAD: return secret && o->aead_seal && o->aead_open;
+    case WC_FAMILY_KEYWRAP: return secret && o->aes_kw_wrap && o->aes_kw_unwrap;
+    case WC_FAMILY_KDF:
+        switch (a->member.kdf) {
+        case WC_KDF_HKDF: return secret && o->hkdf;
+        case WC_KDF_PBKDF2: return secret && o->pbkdf2;
+        case WC_KDF_COUNT: break;
+        }
+        return false;
+    case WC_FAMILY_RSA:
+        switch (a->member.rsa) {
+        case WC_RSA_SCHEME_PKCS1_V1_5:
+        case WC_RSA_SCHEME_PSS: return pkey && o->rsa_sign && o->rsa_verify;
+        case WC_RSA_SCHEME_OAEP: return pkey && o->rsa_oaep_encrypt && o->rsa_oaep_decrypt;
+        case WC_RSA_SCHEME_COUNT: break;
+        }
+        return false;
+    case WC_FAMILY_EC:
+        switch (a->member.ec) {
+        case WC_EC_ECDSA: return pkey && o->ecdsa_sign && o->ecdsa_verify;
+        case WC_EC_ECDH: return pkey && o->ecdh;
+        case WC_EC_COUNT: break;
+        }
+        return false;
+    case WC_FAMILY_OKP: /* the member's operations, from its row */
+        return pkey && (!signs || (o->okp_sign && o->okp_verify)) && (!derives || o->okp_derive);
+    }
+    return false;
+}
+
 /* The capability bits whose operations the table has (backend.h: an op a
  * backend lacks is NULL): init's bits are masked with these, so a NULL op
  * makes its algorithms NotSupportedError and the core never calls it. Bits
- * not listed here (feature bits such as WC_CAP_RSA_MULTI_PRIME) pass. */
+ * that are not an algorithm's (feature bits such as WC_CAP_RSA_MULTI_PRIME)
+ * pass. Read from the algorithm table, so a new row needs nothing here. */
 static uint64_t caps_with_ops(const wc_backend_ops *o) {
-    uint64_t known = 0, have = 0;
-#define NEEDS(bits, ops_present)                                                           \
-    do {                                                                                   \
-        known |= (bits);                                                                   \
-        if (ops_present) have |= (bits);                                                   \
-    } while (0)
-    bool secret = o->secret_key_new && o->secret_key_free;
-    bool pkey = o->pkey_import && o->pkey_generate && o->pkey_fields && o->pkey_free;
-    NEEDS(WC_CAP(WEBCRYPTO_ALG_SHA_1) | WC_CAP(WEBCRYPTO_ALG_SHA_256) |
-              WC_CAP(WEBCRYPTO_ALG_SHA_384) | WC_CAP(WEBCRYPTO_ALG_SHA_512),
-          o->digest && o->digest_new && o->digest_update && o->digest_final && o->digest_free);
-    NEEDS(WC_CAP(WEBCRYPTO_ALG_HMAC), secret && o->hmac && o->hmac_new && o->hmac_update &&
-                                          o->hmac_final && o->hmac_free);
-    NEEDS(WC_CAP(WEBCRYPTO_ALG_AES_CBC) | WC_CAP(WEBCRYPTO_ALG_AES_CTR), secret && o->cipher);
-    NEEDS(WC_CAP(WEBCRYPTO_ALG_AES_GCM) | WC_CAP(WEBCRYPTO_ALG_AES_GCM_SIV),
-          secret && o->aead_seal && o->aead_open);
-    NEEDS(WC_CAP(WEBCRYPTO_ALG_AES_KW), secret && o->aes_kw_wrap && o->aes_kw_unwrap);
-    NEEDS(WC_CAP(WEBCRYPTO_ALG_HKDF), secret && o->hkdf);
-    NEEDS(WC_CAP(WEBCRYPTO_ALG_PBKDF2), secret && o->pbkdf2);
-    NEEDS(WC_CAP(WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5) | WC_CAP(WEBCRYPTO_ALG_RSA_PSS),
-          pkey && o->rsa_sign && o->rsa_verify);
-    NEEDS(WC_CAP(WEBCRYPTO_ALG_RSA_OAEP), pkey && o->rsa_oaep_encrypt && o->rsa_oaep_decrypt);
-    NEEDS(WC_CAP(WEBCRYPTO_ALG_ECDSA), pkey && o->ecdsa_sign && o->ecdsa_verify);
-    NEEDS(WC_CAP(WEBCRYPTO_ALG_ECDH), pkey && o->ecdh);
-    NEEDS(WC_CAP(WEBCRYPTO_ALG_ED25519), pkey && o->okp_sign && o->okp_verify);
-    NEEDS(WC_CAP(WEBCRYPTO_ALG_X25519), pkey && o->okp_derive);
-#undef NEEDS
-    return have | ~known;
+    uint64_t have = ~UINT64_C(0);
+    for (unsigned alg = 1; alg < WC_ALG_COUNT; alg++) {
+        const wc_alg_info *a = wc_alg((webcrypto_algorithm)alg);
+        if (a && !has_ops_for(o, a)) have &= ~WC_CAP(alg);
+    }
+    return have;
 }
 
 /* Loads (modules) and initialises b, with the registry's lock held; the
