@@ -34,6 +34,9 @@ webcrypto_status wc_params_in(const webcrypto_params **p, webcrypto_params *loca
     const webcrypto_params *in = *p;
     if (!in) return WEBCRYPTO_OK;
     size_t size = in->size;
+    /* The caller's layout is this library's: used in place, no copy (this is
+     * on every keyed call's path). */
+    if (size == sizeof *local) return WEBCRYPTO_OK;
     if (size == 0)
         return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT,
                         "%s: webcrypto_params.size is 0: initialise the params with "
