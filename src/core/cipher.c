@@ -67,6 +67,80 @@ static webcrypto_status check_gcm_siv(const webcrypto_params *p) {
     return WEBCRYPTO_OK;
 }
 
+/* An AEAD's sizes for one call, from its member's checks: the nonce length,
+ * the tag length and the longest text (plaintext or ciphertext without its
+ * tag). */
+typedef struct aead_shape {
+    size_t nonce_len, tag_len;
+    uint64_t max_text;
+} aead_shape;
+
+static webcrypto_status check_aead(const webcrypto_params *p, wc_aead kind, aead_shape *s) {
+    webcrypto_status st;
+    switch (kind) {
+    case WC_AEAD_AES_GCM:
+        if ((st = check_gcm(p, &s->tag_len)) != WEBCRYPTO_OK) return st;
+        s->nonce_len = p->iv_len;
+        s->max_text = GCM_MAX_BYTES;
+        return WEBCRYPTO_OK;
+    case WC_AEAD_AES_GCM_SIV:
+        if ((st = check_gcm_siv(p)) != WEBCRYPTO_OK) return st;
+        s->nonce_len = 12;
+        s->tag_len = 16;
+        s->max_text = UINT64_C(1) << 36; /* RFC 8452 section 6 */
+        return WEBCRYPTO_OK;
+    case WC_AEAD_COUNT: break;
+    }
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "no such AEAD");
+}
+
+/* AEAD encryption: ciphertext || tag. */
+static webcrypto_status aead_encrypt(const webcrypto_params *alg, const webcrypto_key *key,
+                                     const uint8_t *data, size_t data_len, uint8_t *out,
+                                     size_t out_cap, size_t *out_len) {
+    wc_aead kind = wc_aead_of(alg->name);
+    const char *name = webcrypto_algorithm_name(alg->name);
+    aead_shape sh;
+    webcrypto_status st = check_aead(alg, kind, &sh);
+    if (st != WEBCRYPTO_OK) return st;
+    if ((uint64_t)data_len > sh.max_text)
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "%s: plaintext too long", name);
+    if (wc_output_check(data_len + sh.tag_len, out, out_cap, out_len, &st)) return st;
+    st = key->backend->ops->aead_seal(key->state, kind, alg->iv, sh.nonce_len,
+                                      alg->additional_data, alg->additional_data_len, data,
+                                      data_len, out, out + data_len, sh.tag_len);
+    if (st != WEBCRYPTO_OK) return st;
+    *out_len = data_len + sh.tag_len;
+    return WEBCRYPTO_OK;
+}
+
+/* AEAD decryption: the tag is checked before any plaintext is released. */
+static webcrypto_status aead_decrypt(const webcrypto_params *alg, const webcrypto_key *key,
+                                     const uint8_t *data, size_t data_len, uint8_t *out,
+                                     size_t out_cap, size_t *out_len) {
+    wc_aead kind = wc_aead_of(alg->name);
+    const char *name = webcrypto_algorithm_name(alg->name);
+    aead_shape sh;
+    webcrypto_status st = check_aead(alg, kind, &sh);
+    if (st != WEBCRYPTO_OK) return st;
+    if (data_len < sh.tag_len)
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "%s: %zu bytes is shorter than the %zu-byte tag",
+                        name, data_len, sh.tag_len);
+    size_t n = data_len - sh.tag_len;
+    if ((uint64_t)n > sh.max_text)
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "%s: ciphertext too long", name);
+    if (wc_output_check(n, out, out_cap, out_len, &st)) return st;
+    st = key->backend->ops->aead_open(key->state, kind, alg->iv, sh.nonce_len,
+                                      alg->additional_data, alg->additional_data_len, data, n,
+                                      data + n, sh.tag_len, out);
+    if (st != WEBCRYPTO_OK) {
+        wc_wipe(out, n); /* no plaintext leaves without a verified tag */
+        return st;
+    }
+    *out_len = n;
+    return WEBCRYPTO_OK;
+}
+
 /* ---- AES-CTR with WebCrypto's counter length ----
  * Only the low `length` bits of the counter block count; when they wrap, the
  * other bits stay as they are. The backend's CTR carries into all 128 bits,
@@ -235,61 +309,32 @@ static webcrypto_status encrypt_checked(const webcrypto_params *alg, const webcr
                                         const uint8_t *data, size_t data_len, uint8_t *out,
                                         size_t out_cap, size_t *out_len) {
     webcrypto_status st;
-    switch (alg->name) {
-    case WEBCRYPTO_ALG_AES_CBC: {
-        if ((st = check_cbc(alg)) != WEBCRYPTO_OK) return st;
-        size_t n = data_len - data_len % AES_BLOCK + AES_BLOCK;
-        if (n < data_len) return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-CBC: data too long");
-        if (wc_output_check(n, out, out_cap, out_len, &st)) return st;
-        if ((st = cbc_encrypt(key, alg->iv, data, data_len, out)) != WEBCRYPTO_OK) return st;
-        *out_len = n;
-        return WEBCRYPTO_OK;
-    }
-    case WEBCRYPTO_ALG_AES_CTR:
-        return ctr_oneshot(alg, key, data, data_len, out, out_cap, out_len);
-    case WEBCRYPTO_ALG_AES_GCM: {
-        size_t tag;
-        if ((st = check_gcm(alg, &tag)) != WEBCRYPTO_OK) return st;
-        if ((uint64_t)data_len > GCM_MAX_BYTES)
-            return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM: plaintext too long");
-        if (wc_output_check(data_len + tag, out, out_cap, out_len, &st)) return st;
-        st = key->backend->ops->aead_seal(key->state, WC_AEAD_AES_GCM, alg->iv, alg->iv_len,
-                                          alg->additional_data, alg->additional_data_len, data,
-                                          data_len, out, out + data_len, tag);
-        if (st != WEBCRYPTO_OK) return st;
-        *out_len = data_len + tag;
-        return WEBCRYPTO_OK;
-    }
-    case WEBCRYPTO_ALG_AES_GCM_SIV: {
-        if ((st = check_gcm_siv(alg)) != WEBCRYPTO_OK) return st;
-        if ((uint64_t)data_len > (UINT64_C(1) << 36))
-            return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM-SIV: plaintext too long");
-        if (wc_output_check(data_len + 16, out, out_cap, out_len, &st)) return st;
-        st = key->backend->ops->aead_seal(key->state, WC_AEAD_AES_GCM_SIV, alg->iv, 12,
-                                          alg->additional_data, alg->additional_data_len, data,
-                                          data_len, out, out + data_len, 16);
-        if (st != WEBCRYPTO_OK) return st;
-        *out_len = data_len + 16;
-        return WEBCRYPTO_OK;
-    }
-    case WEBCRYPTO_ALG_RSA_OAEP:
+    switch (wc_family_of(alg->name)) {
+    case WC_FAMILY_CIPHER:
+        switch (wc_cipher_of(alg->name)) {
+        case WC_CIPHER_AES_CBC: {
+            if ((st = check_cbc(alg)) != WEBCRYPTO_OK) return st;
+            size_t n = data_len - data_len % AES_BLOCK + AES_BLOCK;
+            if (n < data_len) return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-CBC: data too long");
+            if (wc_output_check(n, out, out_cap, out_len, &st)) return st;
+            if ((st = cbc_encrypt(key, alg->iv, data, data_len, out)) != WEBCRYPTO_OK) return st;
+            *out_len = n;
+            return WEBCRYPTO_OK;
+        }
+        case WC_CIPHER_AES_CTR: return ctr_oneshot(alg, key, data, data_len, out, out_cap, out_len);
+        case WC_CIPHER_COUNT: break;
+        }
+        break;
+    case WC_FAMILY_AEAD: return aead_encrypt(alg, key, data, data_len, out, out_cap, out_len);
+    case WC_FAMILY_RSA: /* RSA-OAEP: the only RSA scheme with the encrypt usage */
         return wc_pkey_crypt(true, alg, key, data, data_len, out, out_cap, out_len);
     /* No encrypt (wc_check_key_op refused them: the table gives them no encrypt usage). */
-    case WEBCRYPTO_ALG_NONE:
-    case WEBCRYPTO_ALG_SHA_1:
-    case WEBCRYPTO_ALG_SHA_256:
-    case WEBCRYPTO_ALG_SHA_384:
-    case WEBCRYPTO_ALG_SHA_512:
-    case WEBCRYPTO_ALG_HMAC:
-    case WEBCRYPTO_ALG_HKDF:
-    case WEBCRYPTO_ALG_PBKDF2:
-    case WEBCRYPTO_ALG_AES_KW:
-    case WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5:
-    case WEBCRYPTO_ALG_RSA_PSS:
-    case WEBCRYPTO_ALG_ECDSA:
-    case WEBCRYPTO_ALG_ECDH:
-    case WEBCRYPTO_ALG_ED25519:
-    case WEBCRYPTO_ALG_X25519:
+    case WC_FAMILY_DIGEST:
+    case WC_FAMILY_HMAC:
+    case WC_FAMILY_KEYWRAP:
+    case WC_FAMILY_KDF:
+    case WC_FAMILY_EC:
+    case WC_FAMILY_OKP:
         break;
     }
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "encrypt: not supported for %s",
@@ -300,127 +345,83 @@ static webcrypto_status decrypt_checked(const webcrypto_params *alg, const webcr
                                         const uint8_t *data, size_t data_len, uint8_t *out,
                                         size_t out_cap, size_t *out_len) {
     webcrypto_status st;
-    switch (alg->name) {
-    case WEBCRYPTO_ALG_AES_CBC: {
-        if ((st = check_cbc(alg)) != WEBCRYPTO_OK) return st;
-        if (data_len == 0 || data_len % AES_BLOCK)
-            return wc_error(WEBCRYPTO_ERR_OPERATION,
-                            "AES-CBC: ciphertext must be a non-zero multiple of 16 bytes, not %zu",
-                            data_len);
-        if (wc_output_check(data_len - 1, out, out_cap, out_len, &st)) return st;
-        size_t head = data_len - AES_BLOCK;
-        if (out_cap >= data_len) {
-            /* Room for the padding too: one backend call (see cbc_encrypt);
-             * all of it is wiped if the padding is bad, the padding bytes
-             * past the plaintext if it is good. */
-            st = key->backend->ops->cipher(key->state, WC_CIPHER_AES_CBC, false, alg->iv, data,
-                                           data_len, out);
-            size_t pad = st == WEBCRYPTO_OK ? pkcs7_pad_len(out + head) : 0;
+    switch (wc_family_of(alg->name)) {
+    case WC_FAMILY_CIPHER:
+        switch (wc_cipher_of(alg->name)) {
+        case WC_CIPHER_AES_CBC: {
+            if ((st = check_cbc(alg)) != WEBCRYPTO_OK) return st;
+            if (data_len == 0 || data_len % AES_BLOCK)
+                return wc_error(WEBCRYPTO_ERR_OPERATION,
+                                "AES-CBC: ciphertext must be a non-zero multiple of 16 bytes, not %zu",
+                                data_len);
+            if (wc_output_check(data_len - 1, out, out_cap, out_len, &st)) return st;
+            size_t head = data_len - AES_BLOCK;
+            if (out_cap >= data_len) {
+                /* Room for the padding too: one backend call (see cbc_encrypt);
+                 * all of it is wiped if the padding is bad, the padding bytes
+                 * past the plaintext if it is good. */
+                st = key->backend->ops->cipher(key->state, WC_CIPHER_AES_CBC, false, alg->iv, data,
+                                               data_len, out);
+                size_t pad = st == WEBCRYPTO_OK ? pkcs7_pad_len(out + head) : 0;
+                if (st == WEBCRYPTO_OK && pad == 0)
+                    st = wc_error(WEBCRYPTO_ERR_OPERATION, "AES-CBC: bad padding");
+                if (st != WEBCRYPTO_OK) {
+                    wc_wipe(out, data_len);
+                    return st;
+                }
+                wc_wipe(out + data_len - pad, pad);
+                *out_len = data_len - pad;
+                return WEBCRYPTO_OK;
+            }
+            /* No room for the padding: the last block goes to a local buffer,
+             * its padding checked before any of it reaches the caller. */
+            uint8_t prev[AES_BLOCK], last_ct[AES_BLOCK], last[AES_BLOCK];
+            memcpy(prev, head ? data + head - AES_BLOCK : alg->iv, AES_BLOCK);
+            memcpy(last_ct, data + head, AES_BLOCK); /* data may be out */
+            st = head ? key->backend->ops->cipher(key->state, WC_CIPHER_AES_CBC, false, alg->iv, data,
+                                                  head, out)
+                      : WEBCRYPTO_OK;
+            if (st == WEBCRYPTO_OK)
+                st = key->backend->ops->cipher(key->state, WC_CIPHER_AES_CBC, false, prev, last_ct,
+                                               AES_BLOCK, last);
+            size_t pad = st == WEBCRYPTO_OK ? pkcs7_pad_len(last) : 0;
             if (st == WEBCRYPTO_OK && pad == 0)
                 st = wc_error(WEBCRYPTO_ERR_OPERATION, "AES-CBC: bad padding");
-            if (st != WEBCRYPTO_OK) {
-                wc_wipe(out, data_len);
-                return st;
+            if (st == WEBCRYPTO_OK && head + AES_BLOCK - pad > out_cap) {
+                *out_len = head + AES_BLOCK - pad;
+                st = wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT,
+                              "output buffer too small: %zu bytes needed, %zu given", *out_len,
+                              out_cap);
             }
-            wc_wipe(out + data_len - pad, pad);
-            *out_len = data_len - pad;
-            return WEBCRYPTO_OK;
-        }
-        /* No room for the padding: the last block goes to a local buffer,
-         * its padding checked before any of it reaches the caller. */
-        uint8_t prev[AES_BLOCK], last_ct[AES_BLOCK], last[AES_BLOCK];
-        memcpy(prev, head ? data + head - AES_BLOCK : alg->iv, AES_BLOCK);
-        memcpy(last_ct, data + head, AES_BLOCK); /* data may be out */
-        st = head ? key->backend->ops->cipher(key->state, WC_CIPHER_AES_CBC, false, alg->iv, data,
-                                              head, out)
-                  : WEBCRYPTO_OK;
-        if (st == WEBCRYPTO_OK)
-            st = key->backend->ops->cipher(key->state, WC_CIPHER_AES_CBC, false, prev, last_ct,
-                                           AES_BLOCK, last);
-        size_t pad = st == WEBCRYPTO_OK ? pkcs7_pad_len(last) : 0;
-        if (st == WEBCRYPTO_OK && pad == 0)
-            st = wc_error(WEBCRYPTO_ERR_OPERATION, "AES-CBC: bad padding");
-        if (st == WEBCRYPTO_OK && head + AES_BLOCK - pad > out_cap) {
-            *out_len = head + AES_BLOCK - pad;
-            st = wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT,
-                          "output buffer too small: %zu bytes needed, %zu given", *out_len,
-                          out_cap);
-        }
-        if (st == WEBCRYPTO_OK) {
-            memcpy(out + head, last, AES_BLOCK - pad);
-            *out_len = head + AES_BLOCK - pad;
-        } else {
-            wc_wipe(out, head < out_cap ? head : out_cap);
-        }
-        wc_wipe(last, sizeof last);
-        return st;
-    }
-    case WEBCRYPTO_ALG_AES_CTR:
-        return ctr_oneshot(alg, key, data, data_len, out, out_cap, out_len);
-    case WEBCRYPTO_ALG_AES_GCM: {
-        size_t tag;
-        if ((st = check_gcm(alg, &tag)) != WEBCRYPTO_OK) return st;
-        if (data_len < tag)
-            return wc_error(WEBCRYPTO_ERR_OPERATION,
-                            "AES-GCM: %zu bytes is shorter than the %zu-byte tag", data_len, tag);
-        size_t n = data_len - tag;
-        if ((uint64_t)n > GCM_MAX_BYTES)
-            return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM: ciphertext too long");
-        if (wc_output_check(n, out, out_cap, out_len, &st)) return st;
-        st = key->backend->ops->aead_open(key->state, WC_AEAD_AES_GCM, alg->iv, alg->iv_len,
-                                          alg->additional_data, alg->additional_data_len, data,
-                                          n, data + n, tag, out);
-        if (st != WEBCRYPTO_OK) {
-            wc_wipe(out, n); /* no plaintext leaves without a verified tag */
+            if (st == WEBCRYPTO_OK) {
+                memcpy(out + head, last, AES_BLOCK - pad);
+                *out_len = head + AES_BLOCK - pad;
+            } else {
+                wc_wipe(out, head < out_cap ? head : out_cap);
+            }
+            wc_wipe(last, sizeof last);
             return st;
         }
-        *out_len = n;
-        return WEBCRYPTO_OK;
-    }
-    case WEBCRYPTO_ALG_AES_GCM_SIV: {
-        if ((st = check_gcm_siv(alg)) != WEBCRYPTO_OK) return st;
-        if (data_len < 16)
-            return wc_error(WEBCRYPTO_ERR_OPERATION,
-                            "AES-GCM-SIV: %zu bytes is shorter than the 16-byte tag", data_len);
-        size_t n = data_len - 16;
-        if ((uint64_t)n > (UINT64_C(1) << 36))
-            return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM-SIV: ciphertext too long");
-        if (wc_output_check(n, out, out_cap, out_len, &st)) return st;
-        st = key->backend->ops->aead_open(key->state, WC_AEAD_AES_GCM_SIV, alg->iv, 12,
-                                          alg->additional_data, alg->additional_data_len, data,
-                                          n, data + n, 16, out);
-        if (st != WEBCRYPTO_OK) {
-            wc_wipe(out, n); /* no plaintext leaves without a verified tag */
-            return st;
+        case WC_CIPHER_AES_CTR: return ctr_oneshot(alg, key, data, data_len, out, out_cap, out_len);
+        case WC_CIPHER_COUNT: break;
         }
-        *out_len = n;
-        return WEBCRYPTO_OK;
-    }
-    case WEBCRYPTO_ALG_RSA_OAEP:
+        break;
+    case WC_FAMILY_AEAD: return aead_decrypt(alg, key, data, data_len, out, out_cap, out_len);
+    case WC_FAMILY_RSA: /* RSA-OAEP: the only RSA scheme with the decrypt usage */
         return wc_pkey_crypt(false, alg, key, data, data_len, out, out_cap, out_len);
     /* No decrypt (wc_check_key_op refused them: the table gives them no decrypt usage). */
-    case WEBCRYPTO_ALG_NONE:
-    case WEBCRYPTO_ALG_SHA_1:
-    case WEBCRYPTO_ALG_SHA_256:
-    case WEBCRYPTO_ALG_SHA_384:
-    case WEBCRYPTO_ALG_SHA_512:
-    case WEBCRYPTO_ALG_HMAC:
-    case WEBCRYPTO_ALG_HKDF:
-    case WEBCRYPTO_ALG_PBKDF2:
-    case WEBCRYPTO_ALG_AES_KW:
-    case WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5:
-    case WEBCRYPTO_ALG_RSA_PSS:
-    case WEBCRYPTO_ALG_ECDSA:
-    case WEBCRYPTO_ALG_ECDH:
-    case WEBCRYPTO_ALG_ED25519:
-    case WEBCRYPTO_ALG_X25519:
+    case WC_FAMILY_DIGEST:
+    case WC_FAMILY_HMAC:
+    case WC_FAMILY_KEYWRAP:
+    case WC_FAMILY_KDF:
+    case WC_FAMILY_EC:
+    case WC_FAMILY_OKP:
         break;
     }
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "decrypt: not supported for %s",
                     webcrypto_algorithm_name(alg->name));
 }
 
-/* After the key checks (the caller's: encrypt/decrypt, or wrapKey/unwrapKey). */
 webcrypto_status wc_cipher_oneshot(bool encrypt, const webcrypto_params *alg,
                                    const webcrypto_key *key, const uint8_t *data, size_t data_len,
                                    uint8_t *out, size_t out_cap, size_t *out_len) {
