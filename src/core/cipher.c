@@ -305,111 +305,105 @@ webcrypto_status webcrypto_decrypt(const webcrypto_params *alg, const webcrypto_
     return wc_cipher_oneshot(false, alg, key, data, data_len, out, out_cap, out_len);
 }
 
-static webcrypto_status encrypt_checked(const webcrypto_params *alg, const webcrypto_key *key,
-                                        const uint8_t *data, size_t data_len, uint8_t *out,
-                                        size_t out_cap, size_t *out_len) {
+/* AES-CBC one-shot encryption: PKCS#7 padding added. */
+static webcrypto_status cbc_encrypt_oneshot(const webcrypto_params *alg,
+                                           const webcrypto_key *key, const uint8_t *data,
+                                           size_t data_len, uint8_t *out, size_t out_cap,
+                                           size_t *out_len) {
     webcrypto_status st;
-    switch (wc_family_of(alg->name)) {
-    case WC_FAMILY_CIPHER:
-        switch (wc_cipher_of(alg->name)) {
-        case WC_CIPHER_AES_CBC: {
-            if ((st = check_cbc(alg)) != WEBCRYPTO_OK) return st;
-            size_t n = data_len - data_len % AES_BLOCK + AES_BLOCK;
-            if (n < data_len) return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-CBC: data too long");
-            if (wc_output_check(n, out, out_cap, out_len, &st)) return st;
-            if ((st = cbc_encrypt(key, alg->iv, data, data_len, out)) != WEBCRYPTO_OK) return st;
-            *out_len = n;
-            return WEBCRYPTO_OK;
-        }
-        case WC_CIPHER_AES_CTR: return ctr_oneshot(alg, key, data, data_len, out, out_cap, out_len);
-        case WC_CIPHER_COUNT: break;
-        }
-        break;
-    case WC_FAMILY_AEAD: return aead_encrypt(alg, key, data, data_len, out, out_cap, out_len);
-    case WC_FAMILY_RSA: /* RSA-OAEP: the only RSA scheme with the encrypt usage */
-        return wc_pkey_crypt(true, alg, key, data, data_len, out, out_cap, out_len);
-    /* No encrypt (wc_check_key_op refused them: the table gives them no encrypt usage). */
-    case WC_FAMILY_DIGEST:
-    case WC_FAMILY_HMAC:
-    case WC_FAMILY_KEYWRAP:
-    case WC_FAMILY_KDF:
-    case WC_FAMILY_EC:
-    case WC_FAMILY_OKP:
-        break;
-    }
-    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "encrypt: not supported for %s",
-                    webcrypto_algorithm_name(alg->name));
+    if ((st = check_cbc(alg)) != WEBCRYPTO_OK) return st;
+    size_t n = data_len - data_len % AES_BLOCK + AES_BLOCK;
+    if (n < data_len) return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-CBC: data too long");
+    if (wc_output_check(n, out, out_cap, out_len, &st)) return st;
+    if ((st = cbc_encrypt(key, alg->iv, data, data_len, out)) != WEBCRYPTO_OK) return st;
+    *out_len = n;
+    return WEBCRYPTO_OK;
 }
 
-static webcrypto_status decrypt_checked(const webcrypto_params *alg, const webcrypto_key *key,
-                                        const uint8_t *data, size_t data_len, uint8_t *out,
-                                        size_t out_cap, size_t *out_len) {
+/* AES-CBC one-shot decryption: the padding checked before any of the last
+ * block reaches the caller. */
+static webcrypto_status cbc_decrypt_oneshot(const webcrypto_params *alg,
+                                           const webcrypto_key *key, const uint8_t *data,
+                                           size_t data_len, uint8_t *out, size_t out_cap,
+                                           size_t *out_len) {
     webcrypto_status st;
+    if ((st = check_cbc(alg)) != WEBCRYPTO_OK) return st;
+    if (data_len == 0 || data_len % AES_BLOCK)
+        return wc_error(WEBCRYPTO_ERR_OPERATION,
+                        "AES-CBC: ciphertext must be a non-zero multiple of 16 bytes, not %zu",
+                        data_len);
+    if (wc_output_check(data_len - 1, out, out_cap, out_len, &st)) return st;
+    size_t head = data_len - AES_BLOCK;
+    if (out_cap >= data_len) {
+        /* Room for the padding too: one backend call (see cbc_encrypt);
+         * all of it is wiped if the padding is bad, the padding bytes
+         * past the plaintext if it is good. */
+        st = key->backend->ops->cipher(key->state, WC_CIPHER_AES_CBC, false, alg->iv, data,
+                                       data_len, out);
+        size_t pad = st == WEBCRYPTO_OK ? pkcs7_pad_len(out + head) : 0;
+        if (st == WEBCRYPTO_OK && pad == 0)
+            st = wc_error(WEBCRYPTO_ERR_OPERATION, "AES-CBC: bad padding");
+        if (st != WEBCRYPTO_OK) {
+            wc_wipe(out, data_len);
+            return st;
+        }
+        wc_wipe(out + data_len - pad, pad);
+        *out_len = data_len - pad;
+        return WEBCRYPTO_OK;
+    }
+    /* No room for the padding: the last block goes to a local buffer,
+     * its padding checked before any of it reaches the caller. */
+    uint8_t prev[AES_BLOCK], last_ct[AES_BLOCK], last[AES_BLOCK];
+    memcpy(prev, head ? data + head - AES_BLOCK : alg->iv, AES_BLOCK);
+    memcpy(last_ct, data + head, AES_BLOCK); /* data may be out */
+    st = head ? key->backend->ops->cipher(key->state, WC_CIPHER_AES_CBC, false, alg->iv, data,
+                                          head, out)
+              : WEBCRYPTO_OK;
+    if (st == WEBCRYPTO_OK)
+        st = key->backend->ops->cipher(key->state, WC_CIPHER_AES_CBC, false, prev, last_ct,
+                                       AES_BLOCK, last);
+    size_t pad = st == WEBCRYPTO_OK ? pkcs7_pad_len(last) : 0;
+    if (st == WEBCRYPTO_OK && pad == 0)
+        st = wc_error(WEBCRYPTO_ERR_OPERATION, "AES-CBC: bad padding");
+    if (st == WEBCRYPTO_OK && head + AES_BLOCK - pad > out_cap) {
+        *out_len = head + AES_BLOCK - pad;
+        st = wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT,
+                      "output buffer too small: %zu bytes needed, %zu given", *out_len,
+                      out_cap);
+    }
+    if (st == WEBCRYPTO_OK) {
+        memcpy(out + head, last, AES_BLOCK - pad);
+        *out_len = head + AES_BLOCK - pad;
+    } else {
+        wc_wipe(out, head < out_cap ? head : out_cap);
+    }
+    wc_wipe(last, sizeof last);
+    return st;
+}
+
+/* encrypt or decrypt after wc_check_key_op: per family, and per member
+ * where the members differ. */
+static webcrypto_status cipher_checked(bool encrypt, const webcrypto_params *alg,
+                                       const webcrypto_key *key, const uint8_t *data,
+                                       size_t data_len, uint8_t *out, size_t out_cap,
+                                       size_t *out_len) {
     switch (wc_family_of(alg->name)) {
     case WC_FAMILY_CIPHER:
         switch (wc_cipher_of(alg->name)) {
-        case WC_CIPHER_AES_CBC: {
-            if ((st = check_cbc(alg)) != WEBCRYPTO_OK) return st;
-            if (data_len == 0 || data_len % AES_BLOCK)
-                return wc_error(WEBCRYPTO_ERR_OPERATION,
-                                "AES-CBC: ciphertext must be a non-zero multiple of 16 bytes, not %zu",
-                                data_len);
-            if (wc_output_check(data_len - 1, out, out_cap, out_len, &st)) return st;
-            size_t head = data_len - AES_BLOCK;
-            if (out_cap >= data_len) {
-                /* Room for the padding too: one backend call (see cbc_encrypt);
-                 * all of it is wiped if the padding is bad, the padding bytes
-                 * past the plaintext if it is good. */
-                st = key->backend->ops->cipher(key->state, WC_CIPHER_AES_CBC, false, alg->iv, data,
-                                               data_len, out);
-                size_t pad = st == WEBCRYPTO_OK ? pkcs7_pad_len(out + head) : 0;
-                if (st == WEBCRYPTO_OK && pad == 0)
-                    st = wc_error(WEBCRYPTO_ERR_OPERATION, "AES-CBC: bad padding");
-                if (st != WEBCRYPTO_OK) {
-                    wc_wipe(out, data_len);
-                    return st;
-                }
-                wc_wipe(out + data_len - pad, pad);
-                *out_len = data_len - pad;
-                return WEBCRYPTO_OK;
-            }
-            /* No room for the padding: the last block goes to a local buffer,
-             * its padding checked before any of it reaches the caller. */
-            uint8_t prev[AES_BLOCK], last_ct[AES_BLOCK], last[AES_BLOCK];
-            memcpy(prev, head ? data + head - AES_BLOCK : alg->iv, AES_BLOCK);
-            memcpy(last_ct, data + head, AES_BLOCK); /* data may be out */
-            st = head ? key->backend->ops->cipher(key->state, WC_CIPHER_AES_CBC, false, alg->iv, data,
-                                                  head, out)
-                      : WEBCRYPTO_OK;
-            if (st == WEBCRYPTO_OK)
-                st = key->backend->ops->cipher(key->state, WC_CIPHER_AES_CBC, false, prev, last_ct,
-                                               AES_BLOCK, last);
-            size_t pad = st == WEBCRYPTO_OK ? pkcs7_pad_len(last) : 0;
-            if (st == WEBCRYPTO_OK && pad == 0)
-                st = wc_error(WEBCRYPTO_ERR_OPERATION, "AES-CBC: bad padding");
-            if (st == WEBCRYPTO_OK && head + AES_BLOCK - pad > out_cap) {
-                *out_len = head + AES_BLOCK - pad;
-                st = wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT,
-                              "output buffer too small: %zu bytes needed, %zu given", *out_len,
-                              out_cap);
-            }
-            if (st == WEBCRYPTO_OK) {
-                memcpy(out + head, last, AES_BLOCK - pad);
-                *out_len = head + AES_BLOCK - pad;
-            } else {
-                wc_wipe(out, head < out_cap ? head : out_cap);
-            }
-            wc_wipe(last, sizeof last);
-            return st;
-        }
+        case WC_CIPHER_AES_CBC:
+            return encrypt ? cbc_encrypt_oneshot(alg, key, data, data_len, out, out_cap, out_len)
+                           : cbc_decrypt_oneshot(alg, key, data, data_len, out, out_cap, out_len);
         case WC_CIPHER_AES_CTR: return ctr_oneshot(alg, key, data, data_len, out, out_cap, out_len);
         case WC_CIPHER_COUNT: break;
         }
         break;
-    case WC_FAMILY_AEAD: return aead_decrypt(alg, key, data, data_len, out, out_cap, out_len);
-    case WC_FAMILY_RSA: /* RSA-OAEP: the only RSA scheme with the decrypt usage */
-        return wc_pkey_crypt(false, alg, key, data, data_len, out, out_cap, out_len);
-    /* No decrypt (wc_check_key_op refused them: the table gives them no decrypt usage). */
+    case WC_FAMILY_AEAD:
+        return encrypt ? aead_encrypt(alg, key, data, data_len, out, out_cap, out_len)
+                       : aead_decrypt(alg, key, data, data_len, out, out_cap, out_len);
+    case WC_FAMILY_RSA: /* RSA-OAEP: the only RSA scheme with these usages */
+        return wc_pkey_crypt(encrypt, alg, key, data, data_len, out, out_cap, out_len);
+    /* No encrypt or decrypt (wc_check_key_op refused them: the table gives
+     * them neither usage). */
     case WC_FAMILY_DIGEST:
     case WC_FAMILY_HMAC:
     case WC_FAMILY_KEYWRAP:
@@ -418,15 +412,14 @@ static webcrypto_status decrypt_checked(const webcrypto_params *alg, const webcr
     case WC_FAMILY_OKP:
         break;
     }
-    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "decrypt: not supported for %s",
-                    webcrypto_algorithm_name(alg->name));
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "%s: not supported for %s",
+                    encrypt ? "encrypt" : "decrypt", webcrypto_algorithm_name(alg->name));
 }
 
 webcrypto_status wc_cipher_oneshot(bool encrypt, const webcrypto_params *alg,
                                    const webcrypto_key *key, const uint8_t *data, size_t data_len,
                                    uint8_t *out, size_t out_cap, size_t *out_len) {
-    return encrypt ? encrypt_checked(alg, key, data, data_len, out, out_cap, out_len)
-                   : decrypt_checked(alg, key, data, data_len, out, out_cap, out_len);
+    return cipher_checked(encrypt, alg, key, data, data_len, out, out_cap, out_len);
 }
 
 /* ---- incremental CBC and CTR ---- */
