@@ -282,14 +282,14 @@ void bench_jvm_set_warmup(double warmup_ms, unsigned warmup_calls, double max_ms
  * for those the Java side does not have (KDFs, random, key operations,
  * the asymmetric ones). */
 static bool java_name(const bench_op *op, int *kind, char *alg, size_t cap) {
+    /* A SHA-2 (or SHA-1) hash's bits ("256"): Java's names are the
+     * WebCrypto name ("SHA-256") and "HmacSHA256". */
+    webcrypto_algorithm ha = op->kind == BK_DIGEST ? op->alg : op->hash;
+    const char *hn = webcrypto_algorithm_name(ha);
     const char *h = NULL;
-    switch (op->kind == BK_DIGEST ? op->alg : op->hash) {
-    case WEBCRYPTO_ALG_SHA_1: h = "1"; break;
-    case WEBCRYPTO_ALG_SHA_256: h = "256"; break;
-    case WEBCRYPTO_ALG_SHA_384: h = "384"; break;
-    case WEBCRYPTO_ALG_SHA_512: h = "512"; break;
-    default: break;
-    }
+    if (webcrypto_algorithm_has_operation(ha, WEBCRYPTO_OP_DIGEST) && hn &&
+        strncmp(hn, "SHA-", 4) == 0)
+        h = hn + 4;
     switch (op->kind) {
     case BK_DIGEST:
         if (!h) return false;
@@ -313,8 +313,20 @@ static bool java_name(const bench_op *op, int *kind, char *alg, size_t cap) {
         else if (op->alg == WEBCRYPTO_ALG_AES_GCM_SIV) snprintf(alg, cap, "AES/GCM-SIV/NoPadding");
         else return false;
         return true;
-    default: return false;
+    case BK_GENERATE_KEY:
+    case BK_IMPORT_KEY:
+    case BK_HKDF:
+    case BK_PBKDF2:
+    case BK_RANDOM:
+    case BK_PKEY_SIGN:
+    case BK_PKEY_VERIFY:
+    case BK_PKEY_ENCRYPT:
+    case BK_PKEY_DECRYPT:
+    case BK_PKEY_DERIVE:
+    case BK_PKEY_GENERATE:
+    case BK_COUNT: break;
     }
+    return false;
 }
 
 bool bench_jvm_supports(const bench_op *op, const char *provider) {

@@ -155,7 +155,18 @@ void bench_cell_init(bench_cell *c, const bench_op *op, const webcrypto_backend 
     case BK_GENERATE_KEY:
     case BK_IMPORT_KEY: c->key_len = op->key_bits / 8; break;
     case BK_PBKDF2: c->key_len = 16; break;
-    default: c->key_len = 32; break;
+    case BK_DIGEST:
+    case BK_HMAC_SIGN:
+    case BK_HMAC_VERIFY:
+    case BK_HKDF:
+    case BK_RANDOM:
+    case BK_PKEY_SIGN:
+    case BK_PKEY_VERIFY:
+    case BK_PKEY_ENCRYPT:
+    case BK_PKEY_DECRYPT:
+    case BK_PKEY_DERIVE:
+    case BK_PKEY_GENERATE:
+    case BK_COUNT: c->key_len = 32; break;
     }
     memcpy(c->key_bytes, stream, c->key_len);
     memcpy(c->iv, stream + 32, 16);
@@ -392,16 +403,13 @@ static int wc_run_random(const bench_cell *c, uint8_t *out, size_t *out_len) {
 static bench_keypair key_cache[BKF_COUNT];
 
 static bench_key_family key_family(const bench_op *op, bool peer) {
-    switch (op->alg) {
-    case WEBCRYPTO_ALG_ECDSA:
-    case WEBCRYPTO_ALG_ECDH: {
+    if (op->alg == WEBCRYPTO_ALG_ECDSA || op->alg == WEBCRYPTO_ALG_ECDH) {
         int i = op->curve == WEBCRYPTO_CURVE_P384 ? 1 : op->curve == WEBCRYPTO_CURVE_P521 ? 2 : 0;
         return (bench_key_family)((peer ? BKF_P256_PEER : BKF_P256) + i);
     }
-    case WEBCRYPTO_ALG_ED25519: return BKF_ED25519;
-    case WEBCRYPTO_ALG_X25519: return peer ? BKF_X25519_PEER : BKF_X25519;
-    default: return BKF_RSA2048;
-    }
+    if (op->alg == WEBCRYPTO_ALG_ED25519) return BKF_ED25519;
+    if (op->alg == WEBCRYPTO_ALG_X25519) return peer ? BKF_X25519_PEER : BKF_X25519;
+    return BKF_RSA2048; /* the RSA algorithms */
 }
 
 static const char *const family_names[BKF_COUNT] = {
@@ -431,10 +439,12 @@ static int generate_pair(bench_key_family f, const webcrypto_backend *b, bench_k
     case BKF_P521:
     case BKF_P521_PEER: p.named_curve = WEBCRYPTO_CURVE_P521; break;
     case BKF_ED25519: p.name = WEBCRYPTO_ALG_ED25519; break;
-    default:
+    case BKF_X25519:
+    case BKF_X25519_PEER:
         p.name = WEBCRYPTO_ALG_X25519;
         usages = WEBCRYPTO_USAGE_DERIVE_BITS;
         break;
+    case BKF_COUNT: bench_fail("no key family %d", (int)f); return -1;
     }
     webcrypto_key *pub = NULL, *priv = NULL;
     webcrypto_status st = webcrypto_generate_key_pair(b, &p, true, usages, &pub, &priv);
@@ -495,20 +505,15 @@ void bench_keys_free(void) {
 
 /* The usages of the private and the public key for op's algorithm. */
 static void pkey_usages(webcrypto_algorithm alg, unsigned *priv, unsigned *pub) {
-    switch (alg) {
-    case WEBCRYPTO_ALG_RSA_OAEP:
+    if (alg == WEBCRYPTO_ALG_RSA_OAEP) {
         *priv = WEBCRYPTO_USAGE_DECRYPT;
         *pub = WEBCRYPTO_USAGE_ENCRYPT;
-        break;
-    case WEBCRYPTO_ALG_ECDH:
-    case WEBCRYPTO_ALG_X25519:
+    } else if (alg == WEBCRYPTO_ALG_ECDH || alg == WEBCRYPTO_ALG_X25519) {
         *priv = WEBCRYPTO_USAGE_DERIVE_BITS;
         *pub = 0; /* a key-agreement public key has no usage */
-        break;
-    default:
+    } else { /* the signature algorithms */
         *priv = WEBCRYPTO_USAGE_SIGN;
         *pub = WEBCRYPTO_USAGE_VERIFY;
-        break;
     }
 }
 

@@ -57,18 +57,20 @@ const char *bench_rawb_description(char *why, size_t cap) {
     return rawb ? rawb->description : NULL;
 }
 
+/* The interface's algorithm for a library algorithm; BENCH_RAW_ALG_NONE
+ * (0) for the others. */
 static unsigned raw_alg(webcrypto_algorithm a) {
-    switch (a) {
-    case WEBCRYPTO_ALG_SHA_1: return BENCH_RAW_SHA_1;
-    case WEBCRYPTO_ALG_SHA_256: return BENCH_RAW_SHA_256;
-    case WEBCRYPTO_ALG_SHA_384: return BENCH_RAW_SHA_384;
-    case WEBCRYPTO_ALG_SHA_512: return BENCH_RAW_SHA_512;
-    case WEBCRYPTO_ALG_AES_GCM: return BENCH_RAW_AES_GCM;
-    case WEBCRYPTO_ALG_AES_GCM_SIV: return BENCH_RAW_AES_GCM_SIV;
-    case WEBCRYPTO_ALG_AES_CBC: return BENCH_RAW_AES_CBC;
-    case WEBCRYPTO_ALG_AES_CTR: return BENCH_RAW_AES_CTR;
-    default: return BENCH_RAW_ALG_NONE;
-    }
+    static const unsigned raw_algs[] = {
+        [WEBCRYPTO_ALG_SHA_1] = BENCH_RAW_SHA_1,
+        [WEBCRYPTO_ALG_SHA_256] = BENCH_RAW_SHA_256,
+        [WEBCRYPTO_ALG_SHA_384] = BENCH_RAW_SHA_384,
+        [WEBCRYPTO_ALG_SHA_512] = BENCH_RAW_SHA_512,
+        [WEBCRYPTO_ALG_AES_GCM] = BENCH_RAW_AES_GCM,
+        [WEBCRYPTO_ALG_AES_GCM_SIV] = BENCH_RAW_AES_GCM_SIV,
+        [WEBCRYPTO_ALG_AES_CBC] = BENCH_RAW_AES_CBC,
+        [WEBCRYPTO_ALG_AES_CTR] = BENCH_RAW_AES_CTR,
+    };
+    return (size_t)a < sizeof raw_algs / sizeof raw_algs[0] ? raw_algs[a] : BENCH_RAW_ALG_NONE;
 }
 
 /* The interface's kind for a bench kind; -1 for those it has none of (the
@@ -85,8 +87,15 @@ static int raw_kind(bench_kind k) {
     case BK_HKDF: return BENCH_RAW_HKDF;
     case BK_PBKDF2: return BENCH_RAW_PBKDF2;
     case BK_RANDOM: return BENCH_RAW_RANDOM;
-    default: return -1;
+    case BK_PKEY_SIGN:
+    case BK_PKEY_VERIFY:
+    case BK_PKEY_ENCRYPT:
+    case BK_PKEY_DECRYPT:
+    case BK_PKEY_DERIVE:
+    case BK_PKEY_GENERATE:
+    case BK_COUNT: break;
     }
+    return -1;
 }
 
 /* The module's description of a cell: the same bytes every target gets

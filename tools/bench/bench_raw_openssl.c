@@ -52,24 +52,21 @@ static int ossl_fail(const char *what) {
     return -1;
 }
 
+/* OpenSSL's own names of the hashes (those the openssl backend fetches). */
 static const char *digest_name(webcrypto_algorithm hash) {
-    switch (hash) {
-    case WEBCRYPTO_ALG_SHA_1: return "SHA1";
-    case WEBCRYPTO_ALG_SHA_256: return "SHA2-256";
-    case WEBCRYPTO_ALG_SHA_384: return "SHA2-384";
-    case WEBCRYPTO_ALG_SHA_512: return "SHA2-512";
-    default: return NULL;
-    }
+    if (hash == WEBCRYPTO_ALG_SHA_1) return "SHA1";
+    if (hash == WEBCRYPTO_ALG_SHA_256) return "SHA2-256";
+    if (hash == WEBCRYPTO_ALG_SHA_384) return "SHA2-384";
+    if (hash == WEBCRYPTO_ALG_SHA_512) return "SHA2-512";
+    return NULL;
 }
 
 static const char *cipher_name(const bench_op *op) {
     bool big = op->key_bits == 256;
-    switch (op->alg) {
-    case WEBCRYPTO_ALG_AES_GCM: return big ? "AES-256-GCM" : "AES-128-GCM";
-    case WEBCRYPTO_ALG_AES_CBC: return big ? "AES-256-CBC" : "AES-128-CBC";
-    case WEBCRYPTO_ALG_AES_CTR: return big ? "AES-256-CTR" : "AES-128-CTR";
-    default: return NULL;
-    }
+    if (op->alg == WEBCRYPTO_ALG_AES_GCM) return big ? "AES-256-GCM" : "AES-128-GCM";
+    if (op->alg == WEBCRYPTO_ALG_AES_CBC) return big ? "AES-256-CBC" : "AES-128-CBC";
+    if (op->alg == WEBCRYPTO_ALG_AES_CTR) return big ? "AES-256-CTR" : "AES-128-CTR";
+    return NULL;
 }
 
 static void raw_teardown(bench_cell *c) {
@@ -549,15 +546,12 @@ static int raw_setup_pkey_generate(bench_cell *c) {
 static int raw_run_pkey_generate(const bench_cell *c, uint8_t *out, size_t *out_len) {
     (void)out;
     EVP_PKEY *k = NULL;
-    switch (c->op->alg) {
-    case WEBCRYPTO_ALG_ECDSA:
-    case WEBCRYPTO_ALG_ECDH:
+    webcrypto_algorithm a = c->op->alg;
+    if (a == WEBCRYPTO_ALG_ECDSA || a == WEBCRYPTO_ALG_ECDH)
         k = EVP_PKEY_Q_keygen(NULL, NULL, "EC", webcrypto_curve_name(c->op->curve));
-        break;
-    case WEBCRYPTO_ALG_ED25519: k = EVP_PKEY_Q_keygen(NULL, NULL, "ED25519"); break;
-    case WEBCRYPTO_ALG_X25519: k = EVP_PKEY_Q_keygen(NULL, NULL, "X25519"); break;
-    default: k = EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)c->op->key_bits); break;
-    }
+    else if (a == WEBCRYPTO_ALG_ED25519) k = EVP_PKEY_Q_keygen(NULL, NULL, "ED25519");
+    else if (a == WEBCRYPTO_ALG_X25519) k = EVP_PKEY_Q_keygen(NULL, NULL, "X25519");
+    else k = EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)c->op->key_bits); /* the RSA algorithms */
     if (!k) return ossl_fail("EVP_PKEY_Q_keygen");
     EVP_PKEY_free(k);
     *out_len = 0;

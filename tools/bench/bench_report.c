@@ -765,9 +765,10 @@ static bool svg_pair_shown(const bench_run *run, size_t a, size_t b) {
         return true;
     case BENCH_SVG_CROSS_NONE:
         return false;
-    default:
-        return !is_baseline(&run->targets[a]) && !is_baseline(&run->targets[b]);
+    case BENCH_SVG_CROSS_BACKENDS:
+        break;
     }
+    return !is_baseline(&run->targets[a]) && !is_baseline(&run->targets[b]);
 }
 
 static size_t svg_cross_lines(const bench_run *run, size_t op, svg_cross_line *out, size_t max) {
