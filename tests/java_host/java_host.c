@@ -47,6 +47,11 @@ typedef struct {
     char msg[512];
 } err_t;
 
+static bool failf(err_t *e, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 static bool failf(err_t *e, const char *fmt, ...) {
     if (e->msg[0]) return false; /* keep the first */
     va_list ap;

@@ -200,14 +200,22 @@ webcrypto_status jca_pkey_setup(jca_op *o, jca_variant *v, uint64_t *caps) {
     jobject ap_prov = probe(o, v, jca.AlgorithmParameters, jca.ap_get, jca.ap_get_p,
                             jca.ap_provider, pk->kt_name[JCA_KT_EC]);
     bool curves = ap_prov && pk->kf_prov[JCA_KT_EC] && pk->kpg_prov[JCA_KT_EC];
+    webcrypto_status failed = WEBCRYPTO_OK; /* out of memory: after ap_prov is freed */
     for (int ci = 1; curves && ci < JCA_N_CURVE; ci++) {
-        if ((*o->env)->PushLocalFrame(o->env, 64) != 0) return jca_exception(o->env, "PushLocalFrame");
+        if ((*o->env)->PushLocalFrame(o->env, 64) != 0) {
+            failed = jca_exception(o->env, "PushLocalFrame");
+            break;
+        }
         webcrypto_status cs = curve_setup(o, v, ap_prov, ci);
         (*o->env)->PopLocalFrame(o->env, NULL);
-        if (cs == WEBCRYPTO_ERR_NO_MEMORY) return cs;
+        if (cs == WEBCRYPTO_ERR_NO_MEMORY) {
+            failed = cs;
+            break;
+        }
         if (cs != WEBCRYPTO_OK) curves = false;
     }
     jca_global_free(o->env, ap_prov);
+    if (failed != WEBCRYPTO_OK) return failed;
 
     /* OKP helpers: the X25519 base point, 2^255 - 19 and 1. */
     bool okp = false;
