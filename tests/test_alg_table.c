@@ -105,7 +105,7 @@ static void test_families_and_members(void **state) {
         assert_int_equal(wc_is_rsa(alg), a->family == WC_FAMILY_RSA);
         assert_int_equal(wc_is_ec(alg), a->family == WC_FAMILY_EC);
         assert_int_equal(wc_is_okp(alg), a->family == WC_FAMILY_OKP);
-        if (digest) assert_int_equal(wc_hash_alg(a->member.hash), alg);
+        if (digest) assert_int_equal(wc_hash_algorithm(a->member.hash), alg);
     }
     for (unsigned m = 0; m < WC_HASH_COUNT; m++)
         assert_int_equal(rows_with_member(WC_FAMILY_DIGEST, m), 1);
@@ -121,7 +121,7 @@ static void test_families_and_members(void **state) {
         assert_int_equal(rows_with_member(WC_FAMILY_EC, m), 1);
     for (unsigned m = 0; m < WC_OKP_COUNT; m++)
         assert_int_equal(rows_with_member(WC_FAMILY_OKP, m), 1);
-    assert_int_equal(wc_hash_alg(WC_HASH_COUNT), WEBCRYPTO_ALG_NONE);
+    assert_int_equal(wc_hash_algorithm(WC_HASH_COUNT), WEBCRYPTO_ALG_NONE);
 }
 
 /* Key types, usages and operations agree: usages only for the key types the

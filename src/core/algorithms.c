@@ -188,13 +188,6 @@ bool wc_key_family(webcrypto_algorithm alg, webcrypto_algorithm hash, wc_family 
     return true;
 }
 
-webcrypto_algorithm wc_hash_alg(wc_hash hash) {
-    for (unsigned i = 1; i < WC_ALG_COUNT; i++)
-        if (wc_algs[i].family == WC_FAMILY_DIGEST && wc_algs[i].member.hash == hash)
-            return wc_algs[i].alg;
-    return WEBCRYPTO_ALG_NONE;
-}
-
 const char *webcrypto_algorithm_name(webcrypto_algorithm alg) {
     const wc_alg_info *a = wc_alg(alg);
     return a ? a->name : NULL;

@@ -196,16 +196,6 @@ static inline size_t wc_okp_sig_len(wc_okp k) {
     return 0;
 }
 
-/* An OKP member's webcrypto_algorithm: for capability bits and messages. */
-static inline webcrypto_algorithm wc_okp_algorithm(wc_okp k) {
-    switch (k) {
-    case WC_OKP_ED25519: return WEBCRYPTO_ALG_ED25519;
-    case WC_OKP_X25519: return WEBCRYPTO_ALG_X25519;
-    case WC_OKP_COUNT: break;
-    }
-    return WEBCRYPTO_ALG_NONE;
-}
-
 /* The WebCrypto name of an OKP member ("Ed25519"), for messages. */
 static inline const char *wc_okp_name(wc_okp k) {
     switch (k) {

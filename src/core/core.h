@@ -155,7 +155,8 @@ size_t wc_curve_field_size(webcrypto_named_curve curve);
 
 /* From the table: an algorithm's family (WC_FAMILY_COUNT for an unknown
  * one) and its member in that family (the family's _COUNT when alg is not
- * of that family). wc_hash_alg is the inverse of wc_hash_of. */
+ * of that family). backend.h's wc_hash_algorithm is wc_hash_of's
+ * inverse. */
 wc_family wc_family_of(webcrypto_algorithm alg);
 wc_hash wc_hash_of(webcrypto_algorithm alg);
 wc_cipher wc_cipher_of(webcrypto_algorithm alg);
@@ -164,7 +165,6 @@ wc_kdf wc_kdf_of(webcrypto_algorithm alg);
 wc_rsa_scheme wc_rsa_scheme_of(webcrypto_algorithm alg);
 wc_ec_op wc_ec_op_of(webcrypto_algorithm alg);
 wc_okp wc_okp_of(webcrypto_algorithm alg);
-webcrypto_algorithm wc_hash_alg(wc_hash hash);
 /* The family and member a backend's secret_key_new, pkey_import and
  * pkey_generate take for a key of alg (HMAC: the member is the key's hash);
  * false for an algorithm without keys. */
