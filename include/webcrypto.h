@@ -324,6 +324,23 @@ typedef struct webcrypto_params {
     const uint8_t *label;
     size_t label_len;
     const webcrypto_key *public_key;
+    /* 0.3.0: the members of the newer algorithms ("Modern Algorithms in the
+     * Web Cryptography API", "Secure Curves in the Web Cryptography API"). */
+    const uint8_t *context; /* Ed448, ML-DSA: the signature context (0..255 bytes) */
+    size_t context_len;
+    size_t output_length;   /* cSHAKE, KMAC: outputLength, in bits */
+    const uint8_t *customization; /* cSHAKE, KMAC: the customization string S */
+    size_t customization_len;
+    const uint8_t *function_name; /* cSHAKE: the function-name string N */
+    size_t function_name_len;
+    const uint8_t *nonce;   /* Argon2: the nonce (salt), 8 bytes or more */
+    size_t nonce_len;
+    const uint8_t *secret_value; /* Argon2: the optional secret (key) K */
+    size_t secret_value_len;
+    uint32_t parallelism;   /* Argon2: lanes, 1 .. 2^24-1 */
+    uint32_t memory;        /* Argon2: KiB, at least 8 * parallelism */
+    uint32_t passes;        /* Argon2: iterations, at least 1 */
+    uint32_t version;       /* Argon2: 0x13 (also when 0: absent) */
     /* New members go here, so that the struct has no padding at its end
      * (docs/ABI.md). */
 } webcrypto_params;

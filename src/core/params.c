@@ -16,8 +16,8 @@
 /* No padding at the struct's end: a later release appends members there,
  * and an older program's tail padding (indeterminate bytes) must never be
  * read as one of them. The last member is the one this names. */
-_Static_assert(sizeof(webcrypto_params) == offsetof(webcrypto_params, public_key) +
-                                               sizeof(((webcrypto_params *)0)->public_key),
+_Static_assert(sizeof(webcrypto_params) == offsetof(webcrypto_params, version) +
+                                               sizeof(((webcrypto_params *)0)->version),
                "webcrypto_params must end without padding (docs/ABI.md)");
 
 /* The shortest struct accepted: one that has `name`. */
