@@ -148,7 +148,9 @@ typedef enum webcrypto_algorithm {
     WEBCRYPTO_ALG_ECDSA,
     WEBCRYPTO_ALG_ECDH,
     WEBCRYPTO_ALG_ED25519,
-    WEBCRYPTO_ALG_X25519
+    WEBCRYPTO_ALG_X25519,
+    WEBCRYPTO_ALG_ED448, /* "Secure Curves in the Web Cryptography API" */
+    WEBCRYPTO_ALG_X448
     /* Values are stable; a new algorithm takes the next value. How many the
      * library knows is webcrypto_algorithm_count(), not a constant, so that
      * a program compiled against this header keeps working with a newer
@@ -524,8 +526,9 @@ WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status webcrypto_generate_key_pair(
 /* Imports a key as SubtleCrypto.importKey does. For WEBCRYPTO_FORMAT_JWK,
  * key_data is the JSON text of the JWK (not NUL-terminated necessarily).
  * Asymmetric keys: spki (DER) for public keys, pkcs8 (DER) for private keys,
- * raw for EC public points (uncompressed, or compressed) and Ed25519/X25519
- * public keys, jwk for both. Every key is checked: EC points on the named
+ * raw for EC public points (uncompressed, or compressed) and Ed25519/X25519/
+ * Ed448/X448 public keys (32, 32, 57, 56 bytes), jwk for both (Ed448's JWK
+ * "alg" is "Ed448", and "EdDSA" is accepted too, as for Ed25519). Every key is checked: EC points on the named
  * curve, RSA private keys consistent, DER complete with nothing after it and
  * the algorithm identifier WebCrypto requires; a failure is DataError.
  * The data is copied; the caller keeps ownership of key_data.
@@ -637,7 +640,14 @@ WEBCRYPTO_API void webcrypto_cipher_ctx_free(webcrypto_cipher_ctx *ctx);
 /* Signs data as SubtleCrypto.sign does, with a private key (HMAC: the secret
  * key). Output size: HMAC the hash's digest size; RSASSA-PKCS1-v1_5 and
  * RSA-PSS the modulus size; ECDSA twice the curve's field size (r || s: 64,
- * 96 or 132 bytes); Ed25519 64 bytes. */
+ * 96 or 132 bytes); Ed25519 64 bytes; Ed448 114 bytes.
+ * Ed448 (Secure Curves draft, Ed448Params): alg->context is RFC 8032's
+ * context string, absent (NULL, 0) for the empty one; over 255 bytes is
+ * OperationError, for sign and verify alike. The openssl backend (OpenSSL
+ * 3.0, whose EdDSA takes no context string) answers NotSupportedError for a
+ * non-empty context; Node 20 does the same, Node 24 signs with it. Ed25519
+ * has no context in WebCrypto: alg->context is ignored for it (WebIDL drops
+ * a member the params dictionary lacks; Node 24 ignores it too). */
 WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status webcrypto_sign(const webcrypto_params *alg,
                                                                    const webcrypto_key *key,
                                                                    const uint8_t *data,
@@ -723,8 +733,9 @@ webcrypto_derive_key(const webcrypto_params *alg, const webcrypto_key *base_key,
                      const webcrypto_params *derived_key_type, bool extractable, unsigned usages,
                      webcrypto_key **out);
 
-/* deriveBits' length "null": ECDH and X25519 give their whole shared secret
- * (P-256: 32 bytes, P-384: 48, P-521: 66, X25519: 32). */
+/* deriveBits' length "null": ECDH, X25519 and X448 give their whole shared
+ * secret (P-256: 32 bytes, P-384: 48, P-521: 66, X25519: 32, X448: 56). X448
+ * follows X25519's rules below (an all-zero secret is OperationError). */
 #define WEBCRYPTO_LENGTH_FULL SIZE_MAX
 
 /* SubtleCrypto.deriveBits, with the bulk-output convention: on success

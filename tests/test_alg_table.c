@@ -250,6 +250,26 @@ static void test_known_facts(void **state) {
     assert_int_equal(ed->okp_key_len, 32);
     assert_int_equal(ed->okp_out_len, 64);
     assert_int_equal(wc_alg(WEBCRYPTO_ALG_X25519)->okp_out_len, 32);
+    /* RFC 8032 / RFC 7748 sizes, RFC 8410 OIDs (1.3.101.113, 1.3.101.111),
+     * RFC 8037 JWK names. */
+    const wc_alg_info *ed448 = wc_alg(WEBCRYPTO_ALG_ED448), *x448 = wc_alg(WEBCRYPTO_ALG_X448);
+    assert_int_equal(ed448->okp_key_len, 57);
+    assert_int_equal(ed448->okp_out_len, 114);
+    assert_int_equal(x448->okp_key_len, 56);
+    assert_int_equal(x448->okp_out_len, 56);
+    assert_int_equal(ed448->oid_len, 3);
+    assert_memory_equal(ed448->oid, "\x2b\x65\x71", 3);
+    assert_int_equal(x448->oid_len, 3);
+    assert_memory_equal(x448->oid, "\x2b\x65\x6f", 3);
+    assert_string_equal(ed448->jwk_crv, "Ed448");
+    assert_string_equal(ed448->jwk_alg, "Ed448");
+    assert_string_equal(ed448->jwk_alg_alt, "EdDSA");
+    assert_string_equal(x448->jwk_crv, "X448");
+    assert_null(x448->jwk_alg);
+    assert_string_equal(webcrypto_algorithm_name(WEBCRYPTO_ALG_ED448), "Ed448");
+    assert_string_equal(webcrypto_algorithm_name(WEBCRYPTO_ALG_X448), "X448");
+    assert_int_equal(wc_private_usages(WEBCRYPTO_ALG_X448), WC_KDF_USAGES);
+    assert_int_equal(wc_public_usages(WEBCRYPTO_ALG_ED448), WEBCRYPTO_USAGE_VERIFY);
     assert_string_equal(wc_alg(WEBCRYPTO_ALG_HMAC)->jwk_alg_by_hash[WC_HASH_SHA_256], "HS256");
     const wc_alg_info *gcm = wc_alg(WEBCRYPTO_ALG_AES_GCM);
     assert_int_equal(gcm->key_lens[0], 16);

@@ -324,6 +324,308 @@ static void test_ed25519_rfc8032(void **state) {
 }
 
 /* ------------------------------------------------------------------------ */
+/* RFC 8032 section 7.4: Ed448 ("-----Blank", "-----1 octet", "-----1 octet */
+/* (with context)"); RFC 7748 sections 5.2 and 6.2: X448                    */
+/* ------------------------------------------------------------------------ */
+
+#define PKCS8_ED448 "3047020100300506032b6571043b0439" /* RFC 8410 section 7 */
+#define SPKI_ED448 "3043300506032b6571033a00"
+#define PKCS8_X448 "3046020100300506032b656f043a0438"
+#define SPKI_X448 "3042300506032b656f033900"
+
+static const struct {
+    const char *sk, *pk, *ctx, *msg, *sig;
+} RFC8032_ED448[] = {
+    {"6c82a562cb808d10d632be89c8513ebf6c929f34ddfa8c9f63c9960ef6e348a3"
+     "528c8a3fcc2f044e39a3fc5b94492f8f032e7549a20098f95b",
+     "5fd7449b59b461fd2ce787ec616ad46a1da1342485a70e1f8a0ea75d80e96778"
+     "edf124769b46c7061bd6783df1e50f6cd1fa1abeafe8256180",
+     "", "",
+     "533a37f6bbe457251f023c0d88f976ae2dfb504a843e34d2074fd823d41a591f"
+     "2b233f034f628281f2fd7a22ddd47d7828c59bd0a21bfd3980ff0d2028d4b18a"
+     "9df63e006c5d1c2d345b925d8dc00b4104852db99ac5c7cdda8530a113a0f4db"
+     "b61149f05a7363268c71d95808ff2e652600"},
+    {"c4eab05d357007c632f3dbb48489924d552b08fe0c353a0d4a1f00acda2c463a"
+     "fbea67c5e8d2877c5e3bc397a659949ef8021e954e0a12274e",
+     "43ba28f430cdff456ae531545f7ecd0ac834a55d9358c0372bfa0c6c6798c086"
+     "6aea01eb00742802b8438ea4cb82169c235160627b4c3a9480",
+     "", "03",
+     "26b8f91727bd62897af15e41eb43c377efb9c610d48f2335cb0bd0087810f435"
+     "2541b143c4b981b7e18f62de8ccdf633fc1bf037ab7cd779805e0dbcc0aae1cb"
+     "cee1afb2e027df36bc04dcecbf154336c19f0af7e0a6472905e799f1953d2a0f"
+     "f3348ab21aa4adafd1d234441cf807c03a00"},
+    {"c4eab05d357007c632f3dbb48489924d552b08fe0c353a0d4a1f00acda2c463a"
+     "fbea67c5e8d2877c5e3bc397a659949ef8021e954e0a12274e",
+     "43ba28f430cdff456ae531545f7ecd0ac834a55d9358c0372bfa0c6c6798c086"
+     "6aea01eb00742802b8438ea4cb82169c235160627b4c3a9480",
+     "666f6f", "03",
+     "d4f8f6131770dd46f40867d6fd5d5055de43541f8c5e35abbcd001b32a89f7d2"
+     "151f7647f11d8ca2ae279fb842d607217fce6e042f6815ea000c85741de5c8da"
+     "1144a6a1aba7f96de42505d7a7298524fda538fccbbb754f578c1cad10d54d0d"
+     "5428407e85dcbc98a49155c13764e66c3c00"},
+};
+
+static void test_ed448_rfc8032(void **state) {
+    (void)state;
+    tu_require(WEBCRYPTO_ALG_ED448);
+    for (size_t i = 0; i < sizeof RFC8032_ED448 / sizeof RFC8032_ED448[0]; i++) {
+        webcrypto_params ed = plain_alg(WEBCRYPTO_ALG_ED448);
+        bytes ctx = unhex(RFC8032_ED448[i].ctx);
+        ed.context = ctx.p;
+        ed.context_len = ctx.n;
+        bytes p8 = unhex2(PKCS8_ED448, RFC8032_ED448[i].sk);
+        bytes pk = unhex(RFC8032_ED448[i].pk);
+        bytes msg = unhex(RFC8032_ED448[i].msg);
+        bytes want = unhex(RFC8032_ED448[i].sig);
+        webcrypto_key *priv = import_ok(WEBCRYPTO_FORMAT_PKCS8, p8.p, p8.n, &ed, true,
+                                        WEBCRYPTO_USAGE_SIGN);
+        webcrypto_key *pub = import_ok(WEBCRYPTO_FORMAT_RAW, pk.p, pk.n, &ed, true,
+                                       WEBCRYPTO_USAGE_VERIFY);
+        /* The private key's public half is the RFC's. */
+        bytes jtext = export_ok(WEBCRYPTO_FORMAT_JWK, priv);
+        json_t *j = jwk_parse(&jtext);
+        char *x = b64url(&pk);
+        assert_string_equal(jwk_str(j, "kty"), "OKP");
+        assert_string_equal(jwk_str(j, "crv"), "Ed448");
+        assert_string_equal(jwk_str(j, "alg"), "Ed448");
+        assert_string_equal(jwk_str(j, "x"), x);
+        bytes e8 = export_ok(WEBCRYPTO_FORMAT_PKCS8, priv);
+        assert_same(&e8, &p8);
+        bytes spki = export_ok(WEBCRYPTO_FORMAT_SPKI, pub);
+        bytes want_spki = unhex2(SPKI_ED448, RFC8032_ED448[i].pk);
+        assert_same(&spki, &want_spki);
+
+        uint8_t sig[114];
+        size_t sig_len = 0;
+        webcrypto_status st = webcrypto_sign(&ed, priv, msg.p, msg.n, sig, sizeof sig, &sig_len);
+        if (ctx.n > 0 && st == WEBCRYPTO_ERR_NOT_SUPPORTED) {
+            /* openssl: OpenSSL 3.0's EdDSA takes no context string. */
+            printf("# SKIP Ed448 with context on %s: %s\n", webcrypto_backend_name(tu_backend()),
+                   webcrypto_error_message());
+            bool valid = true;
+            tu_assert_status(webcrypto_verify(&ed, pub, want.p, want.n, msg.p, msg.n, &valid),
+                             WEBCRYPTO_ERR_NOT_SUPPORTED);
+            assert_false(valid);
+        } else {
+            tu_assert_status(st, WEBCRYPTO_OK);
+            assert_int_equal(sig_len, 114);
+            assert_memory_equal(sig, want.p, 114);
+            assert_true(verify_ok(&ed, pub, want.p, want.n, msg.p, msg.n));
+            want.p[20] ^= 0x01;
+            assert_false(verify_ok(&ed, pub, want.p, want.n, msg.p, msg.n));
+            want.p[20] ^= 0x01;
+            /* The context is part of what is signed: another context fails. */
+            webcrypto_params other = plain_alg(WEBCRYPTO_ALG_ED448);
+            static const uint8_t bar[] = {0x62, 0x61, 0x72};
+            other.context = ctx.n ? bar : NULL;
+            other.context_len = ctx.n ? sizeof bar : 0;
+            if (ctx.n == 0) {
+                other.context = bar;
+                other.context_len = sizeof bar;
+            }
+            st = webcrypto_verify(&other, pub, want.p, want.n, msg.p, msg.n, &(bool){true});
+            if (st != WEBCRYPTO_ERR_NOT_SUPPORTED) {
+                bool valid = true;
+                tu_assert_status(webcrypto_verify(&other, pub, want.p, want.n, msg.p, msg.n,
+                                                  &valid), WEBCRYPTO_OK);
+                assert_false(valid);
+            }
+        }
+        /* A context over 255 bytes: OperationError (the draft's Sign and
+         * Verify step 3), on every backend. */
+        static uint8_t big[256];
+        webcrypto_params toolong = plain_alg(WEBCRYPTO_ALG_ED448);
+        toolong.context = big;
+        toolong.context_len = sizeof big;
+        tu_assert_status(webcrypto_sign(&toolong, priv, msg.p, msg.n, sig, sizeof sig, &sig_len),
+                         WEBCRYPTO_ERR_OPERATION);
+        bool valid = true;
+        tu_assert_status(webcrypto_verify(&toolong, pub, want.p, want.n, msg.p, msg.n, &valid),
+                         WEBCRYPTO_ERR_OPERATION);
+        assert_false(valid);
+
+        json_decref(j);
+        free(x);
+        bytes_free(&jtext);
+        bytes_free(&e8);
+        bytes_free(&spki);
+        bytes_free(&want_spki);
+        webcrypto_key_free(pub);
+        webcrypto_key_free(priv);
+        bytes_free(&ctx);
+        bytes_free(&p8);
+        bytes_free(&pk);
+        bytes_free(&msg);
+        bytes_free(&want);
+    }
+}
+
+/* Ed25519 has no context in WebCrypto: a context member is ignored (the
+ * same signature as without), as in Node 24. */
+static void test_ed25519_context_ignored(void **state) {
+    (void)state;
+    tu_require(WEBCRYPTO_ALG_ED25519);
+    webcrypto_params ed = plain_alg(WEBCRYPTO_ALG_ED25519);
+    bytes p8 = unhex2(PKCS8_ED25519, RFC8032[1].sk);
+    bytes msg = unhex(RFC8032[1].msg);
+    webcrypto_key *priv = import_ok(WEBCRYPTO_FORMAT_PKCS8, p8.p, p8.n, &ed, true,
+                                    WEBCRYPTO_USAGE_SIGN);
+    static uint8_t ctx[300];
+    ed.context = ctx;
+    ed.context_len = sizeof ctx;
+    bytes sig = sign_ok(&ed, priv, msg.p, msg.n);
+    tu_assert_hex(sig.p, sig.n, RFC8032[1].sig);
+    bytes_free(&sig);
+    webcrypto_key_free(priv);
+    bytes_free(&p8);
+    bytes_free(&msg);
+}
+
+/* X448(k, u) through pkcs8 and raw import. */
+static void x448_call(const uint8_t k[56], const uint8_t u[56], uint8_t out[56]) {
+    webcrypto_params x = plain_alg(WEBCRYPTO_ALG_X448);
+    uint8_t p8[72];
+    size_t n = 0;
+    uint8_t *prefix = tu_unhex(PKCS8_X448, &n);
+    assert_int_equal(n, 16);
+    memcpy(p8, prefix, 16);
+    memcpy(p8 + 16, k, 56);
+    free(prefix);
+    webcrypto_key *priv = import_ok(WEBCRYPTO_FORMAT_PKCS8, p8, sizeof p8, &x, false,
+                                    WEBCRYPTO_USAGE_DERIVE_BITS);
+    webcrypto_key *pub = import_ok(WEBCRYPTO_FORMAT_RAW, u, 56, &x, true, 0);
+    x.public_key = pub;
+    size_t dlen = 0;
+    tu_assert_status(webcrypto_derive_bits(&x, priv, 448, out, 56, &dlen), WEBCRYPTO_OK);
+    assert_int_equal(dlen, 56);
+    webcrypto_key_free(pub);
+    webcrypto_key_free(priv);
+}
+
+static void test_x448_rfc7748_5_2(void **state) {
+    (void)state;
+    tu_require(WEBCRYPTO_ALG_X448);
+    static const struct {
+        const char *k, *u, *out;
+    } v[] = {
+        {"3d262fddf9ec8e88495266fea19a34d28882acef045104d0d1aae121700a779c"
+         "984c24f8cdd78fbff44943eba368f54b29259a4f1c600ad3",
+         "06fce640fa3487bfda5f6cf2d5263f8aad88334cbd07437f020f08f9814dc031"
+         "ddbdc38c19c6da2583fa5429db94ada18aa7a7fb4ef8a086",
+         "ce3e4ff95a60dc6697da1db1d85e6afbdf79b50a2412d7546d5f239fe14fbaad"
+         "eb445fc66a01b0779d98223961111e21766282f73dd96b6f"},
+        {"203d494428b8399352665ddca42f9de8fef600908e0d461cb021f8c538345dd7"
+         "7c3e4806e25f46d3315c44e0a5b4371282dd2c8d5be3095f",
+         "0fbcc2f993cd56d3305b0b7d9e55d4c1a8fb5dbb52f8e9a1e9b6201b165d0158"
+         "94e56c4d3570bee52fe205e28a78b91cdfbde71ce8d157db",
+         "884a02576239ff7a2f2f63b2db6a9ff37047ac13568e1e30fe63c4a7ad1b3ee3"
+         "a5700df34321d62077e63633c575c1c954514e99da7c179d"},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        bytes k = unhex(v[i].k), u = unhex(v[i].u);
+        uint8_t out[56];
+        x448_call(k.p, u.p, out);
+        tu_assert_hex(out, 56, v[i].out);
+        bytes_free(&k);
+        bytes_free(&u);
+    }
+    /* The iterated function: k = u = 5; then (k, u) = (X448(k, u), k). */
+    uint8_t k[56] = {5}, u[56] = {5}, r[56];
+    for (int i = 1; i <= 1000; i++) {
+        x448_call(k, u, r);
+        memcpy(u, k, 56);
+        memcpy(k, r, 56);
+        if (i == 1)
+            tu_assert_hex(k, 56, "3f482c8a9f19b01e6c46ee9711d9dc14fd4bf67af30765c2ae2b846a4d23a8cd"
+                                 "0db897086239492caf350b51f833868b9bc2b3bca9cf4113");
+    }
+    tu_assert_hex(k, 56, "aa3b4749d55b9daf1e5b00288826c467274ce3ebbdd5c17b975e09d4af6c67cf"
+                         "10d087202db88286e2b79fceea3ec353ef54faa26e219f38");
+}
+
+#define ALICE448_SK "9a8f4925d1519f5775cf46b04b5800d4ee9ee8bae8bc5565d498c28dd9c9baf5" \
+                    "74a9419744897391006382a6f127ab1d9ac2d8c0a598726b"
+#define ALICE448_PK "9b08f7cc31b7e3e67d22d5aea121074a273bd2b83de09c63faa73d2c22c5d9bb" \
+                    "c836647241d953d40c5b12da88120d53177f80e532c41fa0"
+#define BOB448_SK "1c306a7ac2a0e2e0990b294470cba339e6453772b075811d8fad0d1d6927c120" \
+                  "bb5ee8972b0d3e21374c9c921b09d1b0366f10b65173992d"
+#define BOB448_PK "3eb7a829b0cd20f5bcfc0b599b6feccf6da4627107bdb0d4f345b43027d8b972" \
+                  "fc3e34fb4232a13ca706dcb57aec3dae07bdc1c67bf33609"
+#define ALICE_BOB448_K "07fff4181ac6cc95ec1c16a94a0f74d12da232ce40a77552281d282bb60c0b56" \
+                       "fd2464c335543936521c24403085d59a449a5037514a879d"
+
+static void test_x448_rfc7748_6_2(void **state) {
+    (void)state;
+    tu_require(WEBCRYPTO_ALG_X448);
+    webcrypto_params x = plain_alg(WEBCRYPTO_ALG_X448);
+    bytes a8 = unhex2(PKCS8_X448, ALICE448_SK), b8 = unhex2(PKCS8_X448, BOB448_SK);
+    bytes apk = unhex(ALICE448_PK), bpk = unhex(BOB448_PK);
+    unsigned dk = WEBCRYPTO_USAGE_DERIVE_BITS | WEBCRYPTO_USAGE_DERIVE_KEY;
+    webcrypto_key *a = import_ok(WEBCRYPTO_FORMAT_PKCS8, a8.p, a8.n, &x, true, dk);
+    webcrypto_key *b = import_ok(WEBCRYPTO_FORMAT_PKCS8, b8.p, b8.n, &x, true, dk);
+    webcrypto_key *A = import_ok(WEBCRYPTO_FORMAT_RAW, apk.p, apk.n, &x, true, 0);
+    webcrypto_key *B = import_ok(WEBCRYPTO_FORMAT_RAW, bpk.p, bpk.n, &x, true, 0);
+    bytes k1 = derive_full(a, B, 56), k2 = derive_full(b, A, 56);
+    tu_assert_hex(k1.p, k1.n, ALICE_BOB448_K);
+    tu_assert_hex(k2.p, k2.n, ALICE_BOB448_K);
+
+    /* The private key's JWK carries the RFC's public key (X448(a, 5)). */
+    bytes ja = export_ok(WEBCRYPTO_FORMAT_JWK, a);
+    json_t *j = jwk_parse(&ja);
+    char *ax = b64url(&apk);
+    assert_string_equal(jwk_str(j, "kty"), "OKP");
+    assert_string_equal(jwk_str(j, "crv"), "X448");
+    assert_string_equal(jwk_str(j, "x"), ax);
+    assert_null(json_object_get(j, "alg"));
+    json_decref(j);
+    webcrypto_key *a2 = import_ok(WEBCRYPTO_FORMAT_JWK, ja.p, ja.n, &x, true, dk);
+    bytes k3 = derive_full(a2, B, 56);
+    tu_assert_hex(k3.p, k3.n, ALICE_BOB448_K);
+    bytes e8 = export_ok(WEBCRYPTO_FORMAT_PKCS8, a2);
+    assert_same(&e8, &a8);
+    bytes spki = export_ok(WEBCRYPTO_FORMAT_SPKI, B);
+    bytes want_spki = unhex2(SPKI_X448, BOB448_PK);
+    assert_same(&spki, &want_spki);
+    /* Over 448 bits: OperationError. */
+    uint8_t big[57];
+    size_t dlen = 0;
+    x.public_key = B;
+    tu_assert_status(webcrypto_derive_bits(&x, a, 456, big, sizeof big, &dlen),
+                     WEBCRYPTO_ERR_OPERATION);
+    /* A small-order public key (u = 0) gives an all-zero secret: refused. */
+    uint8_t zero[56] = {0};
+    webcrypto_key *Z = NULL;
+    webcrypto_status st = webcrypto_import_key(tu_backend(), WEBCRYPTO_FORMAT_RAW, zero, 56, &x,
+                                               true, 0, &Z);
+    if (st == WEBCRYPTO_OK) {
+        x.public_key = Z;
+        tu_assert_status(webcrypto_derive_bits(&x, a, WEBCRYPTO_LENGTH_FULL, big, sizeof big,
+                                               &dlen), WEBCRYPTO_ERR_OPERATION);
+        webcrypto_key_free(Z);
+    } else {
+        tu_assert_status(st, WEBCRYPTO_ERR_DATA);
+    }
+
+    free(ax);
+    bytes_free(&ja);
+    bytes_free(&k1);
+    bytes_free(&k2);
+    bytes_free(&k3);
+    bytes_free(&e8);
+    bytes_free(&spki);
+    bytes_free(&want_spki);
+    webcrypto_key_free(a2);
+    webcrypto_key_free(A);
+    webcrypto_key_free(B);
+    webcrypto_key_free(a);
+    webcrypto_key_free(b);
+    bytes_free(&a8);
+    bytes_free(&b8);
+    bytes_free(&apk);
+    bytes_free(&bpk);
+}
+
+/* ------------------------------------------------------------------------ */
 /* RFC 7748: X25519                                                         */
 /* ------------------------------------------------------------------------ */
 
@@ -658,6 +960,10 @@ static const alg_case CASES[] = {
      WEBCRYPTO_ALG_NONE, 0, 64, U_SV},
     {"roundtrip X25519", WEBCRYPTO_ALG_X25519, WEBCRYPTO_ALG_NONE, WEBCRYPTO_CURVE_NONE,
      WEBCRYPTO_ALG_NONE, 0, 32, U_DH},
+    {"roundtrip Ed448", WEBCRYPTO_ALG_ED448, WEBCRYPTO_ALG_NONE, WEBCRYPTO_CURVE_NONE,
+     WEBCRYPTO_ALG_NONE, 0, 114, U_SV},
+    {"roundtrip X448", WEBCRYPTO_ALG_X448, WEBCRYPTO_ALG_NONE, WEBCRYPTO_CURVE_NONE,
+     WEBCRYPTO_ALG_NONE, 0, 56, U_DH},
 };
 #define N_CASES (sizeof CASES / sizeof CASES[0])
 
@@ -667,7 +973,7 @@ static bool is_rsa(webcrypto_algorithm a) {
 }
 
 static bool is_dh(webcrypto_algorithm a) {
-    return a == WEBCRYPTO_ALG_ECDH || a == WEBCRYPTO_ALG_X25519;
+    return a == WEBCRYPTO_ALG_ECDH || a == WEBCRYPTO_ALG_X25519 || a == WEBCRYPTO_ALG_X448;
 }
 
 /* Key parameters for generate/import. */
@@ -1382,8 +1688,12 @@ static void test_wrap_private_key(void **state) {
 }
 
 int main(void) {
-    struct CMUnitTest tests[13 + N_CASES] = {
+    struct CMUnitTest tests[18 + N_CASES] = {
         cmocka_unit_test(test_ed25519_rfc8032),
+        cmocka_unit_test(test_ed25519_context_ignored),
+        cmocka_unit_test(test_ed448_rfc8032),
+        cmocka_unit_test(test_x448_rfc7748_5_2),
+        cmocka_unit_test(test_x448_rfc7748_6_2),
         cmocka_unit_test(test_x25519_rfc7748_5_2),
         cmocka_unit_test(test_x25519_rfc7748_6_1),
         cmocka_unit_test(test_rsa_pkcs1_kat),
@@ -1396,7 +1706,7 @@ int main(void) {
         cmocka_unit_test(test_rsa_oaep_wrap),
         cmocka_unit_test(test_wrap_private_key),
     };
-    size_t n = 12;
+    size_t n = 16;
     for (size_t i = 0; i < N_CASES; i++)
         tests[n++] = (struct CMUnitTest){CASES[i].name, test_roundtrip, NULL, NULL,
                                          (void *)&CASES[i]};

@@ -1315,23 +1315,25 @@ out:
 }
 
 /* ------------------------------------------------------------------------ */
-/* Ed25519 (eddsa_verify_schema_v1)                                         */
+/* Ed25519 and Ed448 (eddsa_verify_schema_v1; the handler's algorithm says   */
+/* which, and its curve: edwards25519, edwards448)                            */
 /* ------------------------------------------------------------------------ */
 
-static void run_ed25519(wp_case *c, const json_t *group, const json_t *test) {
+static void run_eddsa(wp_case *c, const json_t *group, const json_t *test) {
     wp_buf msg = {0}, sig = {0}, pk = {0};
     webcrypto_key *keys[2] = {NULL, NULL};
     const json_t *key = json_object_get(group, "publicKey");
     const char *curve = str_member(key, "curve");
-    if (!curve || strcmp(curve, "edwards25519") != 0) {
-        case_skip(c, "curve not in WebCrypto (Ed25519 only)");
+    bool ed448 = c->h->alg == WEBCRYPTO_ALG_ED448;
+    if (!curve || strcmp(curve, ed448 ? "edwards448" : "edwards25519") != 0) {
+        case_skip(c, ed448 ? "curve not edwards448" : "curve not edwards25519");
         goto out;
     }
     if (!hex_field(c, test, "msg", &msg) || !hex_field(c, test, "sig", &sig) ||
         !hex_field(c, key, "pk", &pk))
         goto out;
     webcrypto_params kp = WEBCRYPTO_PARAMS_INIT;
-    kp.name = WEBCRYPTO_ALG_ED25519;
+    kp.name = c->h->alg;
     size_t n_keys = wp_import_group_keys(c, "raw", WEBCRYPTO_FORMAT_RAW, pk.p, pk.n,
                                          json_object_get(group, "publicKeyJwk"), &kp,
                                          WEBCRYPTO_USAGE_VERIFY, keys);
@@ -1345,12 +1347,15 @@ out:
 }
 
 /* ------------------------------------------------------------------------ */
-/* X25519 (xdh_comp_schema_v1)                                              */
+/* X25519 and X448 (xdh_comp_schema_v1; curve25519, curve448)              */
 /* ------------------------------------------------------------------------ */
 
-/* RFC 8410 PrivateKeyInfo header for a 32-byte X25519 private key. */
+/* RFC 8410 PrivateKeyInfo headers for a 32-byte X25519 and a 56-byte X448
+ * private key. */
 static const uint8_t X25519_PKCS8_PREFIX[16] = {0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06,
                                                 0x03, 0x2b, 0x65, 0x6e, 0x04, 0x22, 0x04, 0x20};
+static const uint8_t X448_PKCS8_PREFIX[16] = {0x30, 0x46, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06,
+                                              0x03, 0x2b, 0x65, 0x6f, 0x04, 0x3a, 0x04, 0x38};
 
 static bool all_zero(const uint8_t *p, size_t n) {
     uint8_t acc = 0;
@@ -1363,64 +1368,67 @@ static bool all_zero(const uint8_t *p, size_t n) {
  * them) and refuses only an all-zero result, with OperationError. So
  * Wycheproof's "acceptable" cases have one right answer here: the secret, or
  * OperationError when the secret is zero. */
-static void run_x25519(wp_case *c, const json_t *group, const json_t *test) {
+static void run_xdh(wp_case *c, const json_t *group, const json_t *test) {
     wp_buf pub = {0}, priv = {0}, shared = {0};
     webcrypto_key *kpriv = NULL, *kpub = NULL;
     char err[512];
     webcrypto_status st;
+    bool x448 = c->h->alg == WEBCRYPTO_ALG_X448;
+    const size_t klen = x448 ? 56 : 32;
     const char *curve = str_member(group, "curve");
-    if (!curve || strcmp(curve, "curve25519") != 0) {
-        case_skip(c, "curve not in WebCrypto (X25519 only)");
+    if (!curve || strcmp(curve, x448 ? "curve448" : "curve25519") != 0) {
+        case_skip(c, x448 ? "curve not curve448" : "curve not curve25519");
         goto out;
     }
     if (!hex_field(c, test, "public", &pub) || !hex_field(c, test, "private", &priv) ||
         !hex_field(c, test, "shared", &shared))
         goto out;
-    if (priv.n != 32) {
-        case_skip(c, "private key not 32 bytes (no X25519 key)");
+    if (priv.n != klen) {
+        case_skip(c, "private key not of the curve's length (no such key)");
         goto out;
     }
     webcrypto_params kp = WEBCRYPTO_PARAMS_INIT;
-    kp.name = WEBCRYPTO_ALG_X25519;
-    uint8_t p8[48];
-    memcpy(p8, X25519_PKCS8_PREFIX, 16);
-    memcpy(p8 + 16, priv.p, 32);
-    kpriv = wp_import(c, WEBCRYPTO_FORMAT_PKCS8, p8, sizeof p8, &kp, WEBCRYPTO_USAGE_DERIVE_BITS,
+    kp.name = c->h->alg;
+    uint8_t p8[16 + 56];
+    memcpy(p8, x448 ? X448_PKCS8_PREFIX : X25519_PKCS8_PREFIX, 16);
+    memcpy(p8 + 16, priv.p, klen);
+    kpriv = wp_import(c, WEBCRYPTO_FORMAT_PKCS8, p8, 16 + klen, &kp, WEBCRYPTO_USAGE_DERIVE_BITS,
                       &st, err, sizeof err);
     if (!kpriv) {
         case_fail(c, "the private key did not import as pkcs8: %s", err);
         goto out;
     }
     kpub = wp_import(c, WEBCRYPTO_FORMAT_RAW, pub.p, pub.n, &kp, 0, &st, err, sizeof err);
-    if (pub.n != 32) {
+    if (pub.n != klen) {
         if (kpub) {
-            case_fail(c, "importKey accepted a %zu-byte X25519 public key", pub.n);
+            case_fail(c, "importKey accepted a %zu-byte public key", pub.n);
         } else if (st != WEBCRYPTO_ERR_DATA) {
             case_fail(c, "%zu-byte public key: %s (WebCrypto: DataError)", pub.n, err);
         } else if (c->result == WP_INVALID) {
             case_rejected(c, err);
         } else {
-            case_skip(c, "public key not 32 bytes (WebCrypto: DataError)");
+            case_skip(c, "public key not of the curve's length (WebCrypto: DataError)");
         }
         goto out;
     }
     if (!kpub) {
-        case_fail(c, "a 32-byte public key was refused: %s (WebCrypto imports any)", err);
+        case_fail(c, "a public key of the curve's length was refused: %s (WebCrypto imports "
+                     "any)", err);
         goto out;
     }
-    uint8_t out[32];
+    uint8_t out[56];
     memset(out, (int)WP_FILL, sizeof out);
     webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
-    p.name = WEBCRYPTO_ALG_X25519;
+    p.name = c->h->alg;
     p.public_key = kpub;
     size_t dlen = 0;
-    st = webcrypto_derive_bits(&p, kpriv, WEBCRYPTO_LENGTH_FULL, out, sizeof out, &dlen);
+    st = webcrypto_derive_bits(&p, kpriv, WEBCRYPTO_LENGTH_FULL, out, klen, &dlen);
     if (st != WEBCRYPTO_OK) describe(err, sizeof err, "deriveBits", st);
-    bool zero = shared.n == 32 && all_zero(shared.p, shared.n);
+    bool zero = shared.n == klen && all_zero(shared.p, shared.n);
     if (zero) {
         if (st == WEBCRYPTO_OK) {
             case_fail(c, "deriveBits gave %s for an all-zero secret (WebCrypto: OperationError)",
-                      hexstr(out, sizeof out));
+                      hexstr(out, klen));
         } else if (st != WEBCRYPTO_ERR_OPERATION) {
             case_fail(c, "%s (WebCrypto: OperationError for an all-zero secret)", err);
         } else if (c->result == WP_VALID) {
@@ -1434,8 +1442,8 @@ static void run_x25519(wp_case *c, const json_t *group, const json_t *test) {
         else
             case_fail(c, "%s (WebCrypto defines this secret; only an all-zero one is refused)",
                       err);
-    } else if (!bytes_equal(out, sizeof out, shared.p, shared.n)) {
-        case_fail(c, "deriveBits gave %s, expected %s", hexstr(out, sizeof out),
+    } else if (!bytes_equal(out, klen, shared.p, shared.n)) {
+        case_fail(c, "deriveBits gave %s, expected %s", hexstr(out, klen),
                   hexstr(shared.p, shared.n));
     } else {
         case_accepted(c);
@@ -1496,9 +1504,13 @@ static const wp_handler handlers[] = {
     {"rsa_signature_2048_sha256_test.json", "rsassa_pkcs1_verify_schema_v1.json",
      "RsassaPkcs1Verify", WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5, WEBCRYPTO_ALG_NONE, run_rsa_pkcs1},
     {"ed25519_test.json", "eddsa_verify_schema_v1.json", "EddsaVerify", WEBCRYPTO_ALG_ED25519,
-     WEBCRYPTO_ALG_NONE, run_ed25519},
+     WEBCRYPTO_ALG_NONE, run_eddsa},
     {"x25519_test.json", "xdh_comp_schema_v1.json", "XdhComp", WEBCRYPTO_ALG_X25519,
-     WEBCRYPTO_ALG_NONE, run_x25519},
+     WEBCRYPTO_ALG_NONE, run_xdh},
+    {"ed448_test.json", "eddsa_verify_schema_v1.json", "EddsaVerify", WEBCRYPTO_ALG_ED448,
+     WEBCRYPTO_ALG_NONE, run_eddsa},
+    {"x448_test.json", "xdh_comp_schema_v1.json", "XdhComp", WEBCRYPTO_ALG_X448,
+     WEBCRYPTO_ALG_NONE, run_xdh},
 };
 
 #define N_HANDLERS (sizeof handlers / sizeof handlers[0])

@@ -18,6 +18,8 @@ static const uint8_t OID_P384[] = {0x2b, 0x81, 0x04, 0x00, 0x22};
 static const uint8_t OID_P521[] = {0x2b, 0x81, 0x04, 0x00, 0x23};
 static const uint8_t OID_ED25519[] = {0x2b, 0x65, 0x70};
 static const uint8_t OID_X25519[] = {0x2b, 0x65, 0x6e};
+static const uint8_t OID_X448[] = {0x2b, 0x65, 0x6f};   /* 1.3.101.111, RFC 8410 */
+static const uint8_t OID_ED448[] = {0x2b, 0x65, 0x71};  /* 1.3.101.113, RFC 8410 */
 #define OID(o) .oid = o, .oid_len = sizeof o
 
 static const wc_curve_info wc_curves[] = {
@@ -108,6 +110,19 @@ static const wc_alg_info wc_algs[WC_ALG_COUNT] = {
         .public_key_for = WEBCRYPTO_USAGE_DERIVE_BITS, .okp_key_len = 32,
         .okp_out_len = 32, .jwk_kty = "OKP", .jwk_use = "enc", .jwk_crv = "X25519",
         OID(OID_X25519)},
+    /* "Secure Curves in the Web Cryptography API". Ed448's JWK alg: "Ed448"
+     * written (as Node 24 writes it), "EdDSA" (RFC 8037) also accepted.
+     * Ed448's sign and verify take params->context (0..255 bytes). */
+    ROW(ED448, "Ed448", WC_FAMILY_OKP), .member.okp = WC_OKP_ED448,
+        .key_types = WC_KEYS_PAIR, .ops = OPS_SIGNER, .public_usages = WEBCRYPTO_USAGE_VERIFY,
+        .private_usages = WEBCRYPTO_USAGE_SIGN, .okp_key_len = 57, .okp_out_len = 114,
+        .jwk_kty = "OKP", .jwk_use = "sig", .jwk_crv = "Ed448", .jwk_alg = "Ed448",
+        .jwk_alg_alt = "EdDSA", OID(OID_ED448)},
+    ROW(X448, "X448", WC_FAMILY_OKP), .member.okp = WC_OKP_X448,
+        .key_types = WC_KEYS_PAIR, .ops = OPS_AGREE, .private_usages = WC_KDF_USAGES,
+        .public_key_for = WEBCRYPTO_USAGE_DERIVE_BITS, .okp_key_len = 56,
+        .okp_out_len = 56, .jwk_kty = "OKP", .jwk_use = "enc", .jwk_crv = "X448",
+        OID(OID_X448)},
 };
 
 const wc_alg_info *wc_alg(webcrypto_algorithm alg) {

@@ -85,6 +85,8 @@ typedef enum wc_ec_op { WC_EC_ECDSA, WC_EC_ECDH, WC_EC_COUNT } wc_ec_op;
 typedef enum wc_okp {
     WC_OKP_ED25519, /* signatures (RFC 8032) */
     WC_OKP_X25519,  /* key agreement (RFC 7748) */
+    WC_OKP_ED448,   /* signatures with a context (RFC 8032) */
+    WC_OKP_X448,    /* key agreement (RFC 7748) */
     WC_OKP_COUNT
 } wc_okp;
 
@@ -116,7 +118,8 @@ typedef struct wc_rsa_prime {
  *   EC      curve, and x, y (affine coordinates, field-size bytes) or point
  *           (a SEC1 point, compressed or not: raw, spki and pkcs8 import);
  *           d (private, field-size bytes)
- *   OKP     x (public key, 32 bytes), d (private key, 32 bytes)
+ *   OKP     x (public key), d (private key): wc_okp_key_len bytes each
+ *           (Ed25519, X25519: 32; Ed448: 57; X448: 56)
  * Unused members are {NULL, 0}. What pkey_import may rely on exactly is
  * stated at pkey_import.
  */
@@ -181,6 +184,8 @@ static inline size_t wc_okp_key_len(wc_okp k) {
     switch (k) {
     case WC_OKP_ED25519: return 32;
     case WC_OKP_X25519: return 32;
+    case WC_OKP_ED448: return 57;
+    case WC_OKP_X448: return 56;
     case WC_OKP_COUNT: break;
     }
     return 0;
@@ -191,6 +196,8 @@ static inline size_t wc_okp_sig_len(wc_okp k) {
     switch (k) {
     case WC_OKP_ED25519: return 64;
     case WC_OKP_X25519: return 0;
+    case WC_OKP_ED448: return 114;
+    case WC_OKP_X448: return 0;
     case WC_OKP_COUNT: break;
     }
     return 0;
@@ -201,6 +208,8 @@ static inline const char *wc_okp_name(wc_okp k) {
     switch (k) {
     case WC_OKP_ED25519: return "Ed25519";
     case WC_OKP_X25519: return "X25519";
+    case WC_OKP_ED448: return "Ed448";
+    case WC_OKP_X448: return "X448";
     case WC_OKP_COUNT: break;
     }
     return "?";
@@ -391,14 +400,20 @@ typedef struct wc_backend_ops {
 
     /* ---- OKP (WC_FAMILY_OKP); kind is the keys' member ----
      * okp_sign / okp_verify: a signature member (wc_okp_sig_len(kind) > 0;
-     * Ed25519: RFC 8032, pure). sig_cap >= wc_okp_sig_len(kind); *sig_len
+     * Ed25519 and Ed448: RFC 8032, pure). context is Ed448's context string
+     * C (RFC 8032 5.2), 0..255 bytes (the core refused longer ones); it is
+     * always empty for Ed25519 (WebCrypto's Ed25519 has none). A backend
+     * whose library cannot take a non-empty context answers
+     * NotSupportedError for one. sig_cap >= wc_okp_sig_len(kind); *sig_len
      * gets the length written. verify answers *valid (a wrong signature, of
-     * any length, is not an error). */
-    webcrypto_status (*okp_sign)(const void *state, wc_okp kind, const uint8_t *msg, size_t len,
+     * any length, is not an error). ABI 4 added the context. */
+    webcrypto_status (*okp_sign)(const void *state, wc_okp kind, const uint8_t *context,
+                                 size_t context_len, const uint8_t *msg, size_t len,
                                  uint8_t *sig, size_t sig_cap, size_t *sig_len);
-    webcrypto_status (*okp_verify)(const void *state, wc_okp kind, const uint8_t *msg,
-                                   size_t len, const uint8_t *sig, size_t sig_len, bool *valid);
-    /* okp_derive: a key-agreement member (X25519: RFC 7748): the shared
+    webcrypto_status (*okp_verify)(const void *state, wc_okp kind, const uint8_t *context,
+                                   size_t context_len, const uint8_t *msg, size_t len,
+                                   const uint8_t *sig, size_t sig_len, bool *valid);
+    /* okp_derive: a key-agreement member (X25519, X448: RFC 7748): the shared
      * secret of a private and a public key of kind. out_cap >=
      * wc_okp_key_len(kind); *out_len gets the length written. The core
      * refuses an all-zero result (RFC 7748 section 6.1, a small-order public
@@ -444,8 +459,9 @@ typedef struct wc_backend_ops {
  * webcrypto_backend_module_v1 and no ops size; ABI 2 had slots per
  * algorithm (ed25519_sign, x25519, aes_gcm_seal, aes_gcm_siv_seal, aes_cbc,
  * aes_ctr) and hashes as webcrypto_algorithm; ABI 3 has the operations per
- * family with the member as a parameter. */
-#define WC_MODULE_ABI 3
+ * family with the member as a parameter; ABI 4 gives okp_sign and
+ * okp_verify Ed448's context. */
+#define WC_MODULE_ABI 4
 #define WC_MODULE_ENTRY "webcrypto_backend_module"
 #define WC_MODULE_ENTRY_V1 "webcrypto_backend_module_v1"
 typedef struct wc_host_api {

@@ -42,7 +42,7 @@ struct webcrypto_key {
 
 /* One past the last webcrypto_algorithm value: the size of tables indexed by
  * algorithm. Kept here, not in the public header, so that it can grow. */
-#define WC_ALG_COUNT ((unsigned)WEBCRYPTO_ALG_X25519 + 1u)
+#define WC_ALG_COUNT ((unsigned)WEBCRYPTO_ALG_X448 + 1u)
 /* One past the last wc_family (backend.h's family enum has no _COUNT member
  * of its own yet): what wc_family_of returns for no known algorithm. */
 #define WC_FAMILY_COUNT ((wc_family)(WC_FAMILY_OKP + 1))

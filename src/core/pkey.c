@@ -422,6 +422,30 @@ static webcrypto_status need_type(const webcrypto_key *key, webcrypto_key_type t
     return WEBCRYPTO_OK;
 }
 
+/* An OKP signature's context (RFC 8032's C): Ed448's params->context, which
+ * the Secure Curves draft limits to 255 bytes (OperationError beyond, after
+ * the key type check). Ed25519 has no context in WebCrypto: a context member
+ * is not part of its params (WebIDL drops it), so it is ignored, as Node
+ * 24 ignores it too. */
+static webcrypto_status okp_context(const webcrypto_params *alg, const webcrypto_key *key,
+                                    wc_bytes *ctx) {
+    *ctx = (wc_bytes){NULL, 0};
+    switch (wc_okp_of(key->alg)) {
+    case WC_OKP_ED448:
+        WC_REQUIRE(alg->context || alg->context_len == 0, "Ed448: context is NULL");
+        if (alg->context_len > 255)
+            return wc_error(WEBCRYPTO_ERR_OPERATION,
+                            "Ed448: the context is %zu bytes, more than 255", alg->context_len);
+        *ctx = (wc_bytes){alg->context, alg->context_len};
+        return WEBCRYPTO_OK;
+    case WC_OKP_ED25519:
+    case WC_OKP_X25519:
+    case WC_OKP_X448:
+    case WC_OKP_COUNT: break;
+    }
+    return WEBCRYPTO_OK;
+}
+
 webcrypto_status wc_pkey_sign(const webcrypto_params *alg, const webcrypto_key *key,
                               const uint8_t *data, size_t len, uint8_t *out, size_t out_cap,
                               size_t *out_len) {
@@ -443,9 +467,13 @@ webcrypto_status wc_pkey_sign(const webcrypto_params *alg, const webcrypto_key *
     case WC_FAMILY_EC:
         st = ops->ecdsa_sign(key->state, wc_hash_of(alg->hash), data, len, out, &got);
         break;
-    case WC_FAMILY_OKP:
-        st = ops->okp_sign(key->state, wc_okp_of(key->alg), data, len, out, n, &got);
+    case WC_FAMILY_OKP: {
+        wc_bytes ctx;
+        if ((st = okp_context(alg, key, &ctx)) != WEBCRYPTO_OK) return st;
+        st = ops->okp_sign(key->state, wc_okp_of(key->alg), ctx.p, ctx.n, data, len, out, n,
+                           &got);
         break;
+    }
     /* No sign (wc_check_key_op refused them: the table gives them no sign usage). */
     WC_CASE_SECRET_FAMILIES:
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "sign: not supported for this key");
@@ -470,8 +498,12 @@ webcrypto_status wc_pkey_verify(const webcrypto_params *alg, const webcrypto_key
     case WC_FAMILY_EC:
         return ops->ecdsa_verify(key->state, wc_hash_of(alg->hash), data, len, sig, sig_len,
                                  valid);
-    case WC_FAMILY_OKP:
-        return ops->okp_verify(key->state, wc_okp_of(key->alg), data, len, sig, sig_len, valid);
+    case WC_FAMILY_OKP: {
+        wc_bytes ctx;
+        if ((st = okp_context(alg, key, &ctx)) != WEBCRYPTO_OK) return st;
+        return ops->okp_verify(key->state, wc_okp_of(key->alg), ctx.p, ctx.n, data, len, sig,
+                               sig_len, valid);
+    }
     /* No verify (wc_check_key_op refused them: the table gives them no verify usage). */
     WC_CASE_SECRET_FAMILIES:
         break;

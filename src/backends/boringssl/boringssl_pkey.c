@@ -537,6 +537,8 @@ static bool okp_type(wc_okp kind, key_type *type) {
     switch (kind) {
     case WC_OKP_ED25519: *type = KT_ED25519; return true;
     case WC_OKP_X25519: *type = KT_X25519; return true;
+    case WC_OKP_ED448: /* BoringSSL has neither Curve448 member */
+    case WC_OKP_X448:
     case WC_OKP_COUNT: break;
     }
     return false;
@@ -759,8 +761,11 @@ webcrypto_status wc_bssl_ecdsa_verify(const void *state, wc_hash hash,
 
 /* ---- OKP signatures ---- */
 
-webcrypto_status wc_bssl_okp_sign(const void *state, wc_okp kind, const uint8_t *msg, size_t len,
+/* context is always empty for Ed25519, the one signature BoringSSL has. */
+webcrypto_status wc_bssl_okp_sign(const void *state, wc_okp kind, const uint8_t *context,
+                                  size_t context_len, const uint8_t *msg, size_t len,
                                   uint8_t *sig, size_t sig_cap, size_t *sig_len) {
+    (void)context, (void)context_len;
     const pkey_state *s = state;
     switch (kind) {
     case WC_OKP_ED25519:
@@ -770,13 +775,17 @@ webcrypto_status wc_bssl_okp_sign(const void *state, wc_okp kind, const uint8_t 
         *sig_len = 64;
         return WEBCRYPTO_OK;
     case WC_OKP_X25519:
+    case WC_OKP_ED448:
+    case WC_OKP_X448:
     case WC_OKP_COUNT: break;
     }
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL backend: no such signature");
 }
 
-webcrypto_status wc_bssl_okp_verify(const void *state, wc_okp kind, const uint8_t *msg,
-                                    size_t len, const uint8_t *sig, size_t sig_len, bool *valid) {
+webcrypto_status wc_bssl_okp_verify(const void *state, wc_okp kind, const uint8_t *context,
+                                    size_t context_len, const uint8_t *msg, size_t len,
+                                    const uint8_t *sig, size_t sig_len, bool *valid) {
+    (void)context, (void)context_len;
     const pkey_state *s = state;
     *valid = false;
     switch (kind) {
@@ -785,6 +794,8 @@ webcrypto_status wc_bssl_okp_verify(const void *state, wc_okp kind, const uint8_
         ERR_clear_error();
         return WEBCRYPTO_OK;
     case WC_OKP_X25519:
+    case WC_OKP_ED448:
+    case WC_OKP_X448:
     case WC_OKP_COUNT: break;
     }
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL backend: no such signature");
@@ -825,6 +836,8 @@ webcrypto_status wc_bssl_okp_derive(const void *private_state, const void *publi
         *out_len = 32;
         return WEBCRYPTO_OK;
     case WC_OKP_ED25519:
+    case WC_OKP_ED448:
+    case WC_OKP_X448:
     case WC_OKP_COUNT: break;
     }
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL backend: no such key agreement");

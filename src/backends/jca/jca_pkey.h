@@ -37,6 +37,8 @@ static inline bool key_type_of(wc_family family, unsigned member, int *kt) {
         switch ((wc_okp)member) {
         case WC_OKP_ED25519: *kt = JCA_KT_ED; return true;
         case WC_OKP_X25519: *kt = JCA_KT_X; return true;
+        case WC_OKP_ED448: /* capability unset: never called */
+        case WC_OKP_X448: break;
         case WC_OKP_COUNT: break;
         }
         break;

@@ -53,10 +53,12 @@ webcrypto_status wc_ossl_ecdsa_verify(const void *state, wc_hash hash,
                                       size_t sig_len, bool *valid);
 webcrypto_status wc_ossl_ecdh(const void *private_state, const void *public_state,
                               uint8_t *out, size_t *out_len);
-webcrypto_status wc_ossl_okp_sign(const void *state, wc_okp kind, const uint8_t *msg, size_t len,
+webcrypto_status wc_ossl_okp_sign(const void *state, wc_okp kind, const uint8_t *context,
+                                  size_t context_len, const uint8_t *msg, size_t len,
                                   uint8_t *sig, size_t sig_cap, size_t *sig_len);
-webcrypto_status wc_ossl_okp_verify(const void *state, wc_okp kind, const uint8_t *msg,
-                                    size_t len, const uint8_t *sig, size_t sig_len, bool *valid);
+webcrypto_status wc_ossl_okp_verify(const void *state, wc_okp kind, const uint8_t *context,
+                                    size_t context_len, const uint8_t *msg, size_t len,
+                                    const uint8_t *sig, size_t sig_len, bool *valid);
 webcrypto_status wc_ossl_okp_derive(const void *private_state, const void *public_state,
                                     wc_okp kind, uint8_t *out, size_t out_cap, size_t *out_len);
 

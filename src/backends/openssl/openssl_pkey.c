@@ -1,7 +1,7 @@
 /*
  * openssl_pkey.c - the openssl backend's asymmetric keys and operations:
  * RSA (PKCS#1 v1.5 and PSS signatures, OAEP), ECDSA and ECDH on P-256/384/521,
- * Ed25519 and X25519, over OpenSSL 3's EVP_PKEY interface.
+ * Ed25519, X25519, Ed448 and X448, over OpenSSL 3's EVP_PKEY interface.
  *
  * Design (see backend.h for the contract):
  *  - A key's state holds one EVP_PKEY, made once (EVP_PKEY_fromdata or
@@ -42,7 +42,7 @@
 static const uint8_t no_bytes[1] = {0};
 #define BYTES_OR_EMPTY(p, n) ((n) ? (const unsigned char *)(p) : no_bytes)
 
-enum { MAX_FIELD = 66, OKP_LEN = 32 };
+enum { MAX_FIELD = 66, MAX_OKP = 57 /* Ed448 */ };
 
 /* ---- curves, built by init ---- */
 
@@ -74,7 +74,7 @@ typedef struct pkey_state {
     key_type type;
     EVP_PKEY *pkey;
     const curve_info *curve; /* EC */
-    size_t size;             /* RSA: modulus bytes; EC: field size; OKP: 32 */
+    size_t size;             /* RSA: modulus bytes; EC: field size; OKP: key bytes */
     wc_pkey_fields f;        /* pointers into mem */
     uint8_t *mem;
     size_t mem_len;
@@ -130,6 +130,10 @@ uint64_t wc_ossl_pkey_init(void) {
     EVP_ASYM_CIPHER *enc_rsa = EVP_ASYM_CIPHER_fetch(NULL, "RSA", NULL);
     EVP_KEYEXCH *kex_ec = EVP_KEYEXCH_fetch(NULL, "ECDH", NULL);
     EVP_KEYEXCH *kex_x = EVP_KEYEXCH_fetch(NULL, "X25519", NULL);
+    EVP_KEYMGMT *km_ed448 = EVP_KEYMGMT_fetch(NULL, "ED448", NULL);
+    EVP_KEYMGMT *km_x448 = EVP_KEYMGMT_fetch(NULL, "X448", NULL);
+    EVP_SIGNATURE *sig_ed448 = EVP_SIGNATURE_fetch(NULL, "ED448", NULL);
+    EVP_KEYEXCH *kex_x448 = EVP_KEYEXCH_fetch(NULL, "X448", NULL);
 
     /* Multi-prime RSA import: OpenSSL 3.0's RSA key management takes up to
      * five primes (rsa_import). */
@@ -141,6 +145,11 @@ uint64_t wc_ossl_pkey_init(void) {
     if (km_ec && groups && kex_ec) c |= WC_CAP(WEBCRYPTO_ALG_ECDH);
     if (km_ed && sig_ed) c |= WC_CAP(WEBCRYPTO_ALG_ED25519);
     if (km_x && kex_x) c |= WC_CAP(WEBCRYPTO_ALG_X25519);
+    /* Ed448 without a context only: OpenSSL 3.0's EdDSA takes no context
+     * string (its signature has no settable parameters; 3.2 added
+     * "context-string"), so a non-empty context is NotSupportedError. */
+    if (km_ed448 && sig_ed448) c |= WC_CAP(WEBCRYPTO_ALG_ED448);
+    if (km_x448 && kex_x448) c |= WC_CAP(WEBCRYPTO_ALG_X448);
 
     EVP_KEYMGMT_free(km_rsa);
     EVP_KEYMGMT_free(km_ec);
@@ -152,6 +161,10 @@ uint64_t wc_ossl_pkey_init(void) {
     EVP_ASYM_CIPHER_free(enc_rsa);
     EVP_KEYEXCH_free(kex_ec);
     EVP_KEYEXCH_free(kex_x);
+    EVP_KEYMGMT_free(km_ed448);
+    EVP_KEYMGMT_free(km_x448);
+    EVP_SIGNATURE_free(sig_ed448);
+    EVP_KEYEXCH_free(kex_x448);
     ERR_clear_error(); /* a missing algorithm only removes its bit */
     return c;
 }
@@ -261,22 +274,26 @@ static webcrypto_status ec_fields(pkey_state *s) {
     return WEBCRYPTO_OK;
 }
 
-/* OKP: x (and d), 32 bytes each. */
+/* OKP: x (and d), the key type's length each (EVP_PKEY_get_raw_public_key
+ * with a NULL buffer gives it). */
 static webcrypto_status okp_fields(pkey_state *s) {
-    s->mem_len = (s->f.is_private ? 2 : 1) * OKP_LEN;
+    size_t len = 0;
+    if (EVP_PKEY_get_raw_public_key(s->pkey, NULL, &len) != 1 || len == 0 || len > MAX_OKP)
+        return wc_ossl_fail("reading the public key's length");
+    s->mem_len = (s->f.is_private ? 2 : 1) * len;
     s->mem = malloc(s->mem_len);
     if (!s->mem) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
-    size_t n = OKP_LEN;
-    if (EVP_PKEY_get_raw_public_key(s->pkey, s->mem, &n) != 1 || n != OKP_LEN)
+    size_t n = len;
+    if (EVP_PKEY_get_raw_public_key(s->pkey, s->mem, &n) != 1 || n != len)
         return wc_ossl_fail("reading the public key");
-    s->f.x = (wc_bytes){s->mem, OKP_LEN};
+    s->f.x = (wc_bytes){s->mem, len};
     if (s->f.is_private) {
-        n = OKP_LEN;
-        if (EVP_PKEY_get_raw_private_key(s->pkey, s->mem + OKP_LEN, &n) != 1 || n != OKP_LEN)
+        n = len;
+        if (EVP_PKEY_get_raw_private_key(s->pkey, s->mem + len, &n) != 1 || n != len)
             return wc_ossl_fail("reading the private key");
-        s->f.d = (wc_bytes){s->mem + OKP_LEN, OKP_LEN};
+        s->f.d = (wc_bytes){s->mem + len, len};
     }
-    s->size = OKP_LEN;
+    s->size = len;
     return WEBCRYPTO_OK;
 }
 
@@ -622,6 +639,8 @@ static const char *okp_name(wc_okp kind) {
     switch (kind) {
     case WC_OKP_ED25519: return "ED25519";
     case WC_OKP_X25519: return "X25519";
+    case WC_OKP_ED448: return "ED448";
+    case WC_OKP_X448: return "X448";
     case WC_OKP_COUNT: break;
     }
     return NULL;
@@ -631,23 +650,24 @@ static webcrypto_status okp_import(wc_okp kind, const wc_pkey_fields *f, void **
     const char *name = okp_name(kind);
     const char *shown = wc_okp_name(kind);
     if (!name) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL backend: no such OKP key");
-    /* The contract: d of 32 bytes for a private key; x of 32 bytes, or empty
-     * for a private key. */
+    /* The contract: d of wc_okp_key_len(kind) bytes for a private key; x of
+     * that length, or empty for a private key. */
+    const size_t len = wc_okp_key_len(kind);
     EVP_PKEY *pkey;
     /* From the private key OpenSSL derives the public one. */
     if (f->is_private)
-        pkey = EVP_PKEY_new_raw_private_key_ex(NULL, name, NULL, f->d.p, OKP_LEN);
+        pkey = EVP_PKEY_new_raw_private_key_ex(NULL, name, NULL, f->d.p, len);
     else
-        pkey = EVP_PKEY_new_raw_public_key_ex(NULL, name, NULL, f->x.p, OKP_LEN);
+        pkey = EVP_PKEY_new_raw_public_key_ex(NULL, name, NULL, f->x.p, len);
     if (!pkey) return data_fail("importing the key");
     if (f->is_private && f->x.n > 0) {
-        uint8_t x[OKP_LEN];
+        uint8_t x[MAX_OKP];
         size_t n = sizeof x;
-        if (EVP_PKEY_get_raw_public_key(pkey, x, &n) != 1 || n != OKP_LEN) {
+        if (EVP_PKEY_get_raw_public_key(pkey, x, &n) != 1 || n != len) {
             EVP_PKEY_free(pkey);
             return wc_ossl_fail("EVP_PKEY_get_raw_public_key");
         }
-        if (!wc_equal_ct(x, f->x.p, OKP_LEN)) {
+        if (!wc_equal_ct(x, f->x.p, len)) {
             EVP_PKEY_free(pkey);
             return wc_error(WEBCRYPTO_ERR_DATA,
                             "%s key: the public key does not match the private key", shown);
@@ -944,10 +964,23 @@ done:
 /* ---- OKP signatures: EdDSA, pure (one-shot, no digest), for every
  * signature member (OpenSSL knows the scheme from the key) ---- */
 
-webcrypto_status wc_ossl_okp_sign(const void *state, wc_okp kind, const uint8_t *msg, size_t len,
+/* OpenSSL 3.0 has no EdDSA context (see wc_ossl_pkey_init). */
+static webcrypto_status no_context(size_t context_len) {
+    if (context_len == 0) return WEBCRYPTO_OK;
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                    "OpenSSL %s: Ed448 with a context (%zu bytes) is not available (OpenSSL "
+                    "3.0's EdDSA takes no context string)",
+                    OpenSSL_version(OPENSSL_VERSION_STRING), context_len);
+}
+
+webcrypto_status wc_ossl_okp_sign(const void *state, wc_okp kind, const uint8_t *context,
+                                  size_t context_len, const uint8_t *msg, size_t len,
                                   uint8_t *sig, size_t sig_cap, size_t *sig_len) {
+    (void)context;
     const pkey_state *s = state;
     const size_t want = wc_okp_sig_len(kind);
+    webcrypto_status cst = no_context(context_len);
+    if (cst != WEBCRYPTO_OK) return cst;
     EVP_MD_CTX *m = NULL;
     webcrypto_status st = md_ctx_start(s, NULL, true, &m, NULL);
     if (st != WEBCRYPTO_OK) return st;
@@ -960,10 +993,14 @@ webcrypto_status wc_ossl_okp_sign(const void *state, wc_okp kind, const uint8_t 
     return st;
 }
 
-webcrypto_status wc_ossl_okp_verify(const void *state, wc_okp kind, const uint8_t *msg,
-                                    size_t len, const uint8_t *sig, size_t sig_len, bool *valid) {
+webcrypto_status wc_ossl_okp_verify(const void *state, wc_okp kind, const uint8_t *context,
+                                    size_t context_len, const uint8_t *msg, size_t len,
+                                    const uint8_t *sig, size_t sig_len, bool *valid) {
+    (void)context;
     const pkey_state *s = state;
     *valid = false;
+    webcrypto_status cst = no_context(context_len);
+    if (cst != WEBCRYPTO_OK) return cst;
     if (sig_len != wc_okp_sig_len(kind)) return WEBCRYPTO_OK;
     EVP_MD_CTX *m = NULL;
     webcrypto_status st = md_ctx_start(s, NULL, false, &m, NULL);
