@@ -186,11 +186,16 @@ typedef enum webcrypto_operation {
     WEBCRYPTO_OP_EXPORT_KEY,
     WEBCRYPTO_OP_WRAP_KEY,   /* AES-KW's own; other algorithms wrap by encrypting */
     WEBCRYPTO_OP_UNWRAP_KEY, /* AES-KW's own; other algorithms unwrap by decrypting */
-    WEBCRYPTO_OP_GET_KEY_LENGTH
+    WEBCRYPTO_OP_GET_KEY_LENGTH,
+    /* 0.3.0 ("Modern Algorithms in the Web Cryptography API"): a public key
+     * from a private one (webcrypto_get_public_key); every algorithm with
+     * key pairs has it. */
+    WEBCRYPTO_OP_GET_PUBLIC_KEY
 } webcrypto_operation;
 
 /* The operation's name as SubtleCrypto spells it ("generateKey",
- * "deriveBits", "get key length"); NULL for an unknown value. */
+ * "deriveBits", "get key length", "getPublicKey"); NULL for an unknown
+ * value. */
 WEBCRYPTO_API const char *webcrypto_operation_name(webcrypto_operation op);
 
 /* Whether the algorithm has the operation in WebCrypto (AES-GCM: encrypt,
@@ -758,6 +763,49 @@ webcrypto_derive_key(const webcrypto_params *alg, const webcrypto_key *base_key,
 WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
 webcrypto_derive_bits(const webcrypto_params *alg, const webcrypto_key *key, size_t length_bits,
                       uint8_t *out, size_t out_cap, size_t *out_len);
+
+/* ------------------------------------------------------------------------ */
+/* 0.3.0: getPublicKey and supports ("Modern Algorithms in the Web          */
+/* Cryptography API", SubtleCrypto.getPublicKey and SubtleCrypto.supports)  */
+/* ------------------------------------------------------------------------ */
+
+/* SubtleCrypto.getPublicKey: the public key of a private key of an
+ * algorithm with key pairs (RSA-*, ECDSA, ECDH, Ed25519, X25519, Ed448,
+ * X448), as a new key on the same backend, with the same algorithm (and
+ * hash, curve), extractable (always, whatever the private key's
+ * extractability: a public key is public) and `usages`, which must be
+ * usages a public key of the algorithm may have (verify; encrypt, wrapKey;
+ * none for ECDH, X25519, X448). Errors, in this order: bits that name no
+ * usage, or NULL key or out, TypeError; a secret key (HMAC, AES-*, KDFs)
+ * NotSupportedError; a public key InvalidAccessError; a usage a public key
+ * of the algorithm cannot have SyntaxError. On success *out owns the key. */
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
+webcrypto_get_public_key(const webcrypto_key *key, unsigned usages, webcrypto_key **out);
+
+/* SubtleCrypto.supports(operation, algorithm, lengthOrAdditionalAlgorithm):
+ * whether `backend` (NULL: the default) would accept `op` with the
+ * parameters `alg`, without keys or data: the algorithm is known, has the
+ * operation and the backend implements it, and alg has the members the
+ * operation needs with values it accepts (a hash the backend has; ECDSA's
+ * sign/verify hash; ECDH, X25519, X448 deriveBits' public_key; an AES key
+ * length of 128, 192 (not for AES-GCM-SIV) or 256 bits; RSA generation's
+ * modulus_length and public_exponent; a known named_curve). The third
+ * argument of the draft is split in two, one read per operation:
+ *   length_bits     deriveBits: the length (WEBCRYPTO_LENGTH_FULL: null):
+ *                   HKDF and PBKDF2 need a multiple of 8 (not null), ECDH,
+ *                   X25519 and X448 at most the secret's size;
+ *   additional_alg  deriveKey: the derived key's algorithm (which must be
+ *                   importable, its length then checked as deriveBits');
+ *                   wrapKey: the algorithm of the key to export; unwrapKey:
+ *                   of the key to import. NULL is false for those three.
+ * wrapKey and unwrapKey are also supported by an algorithm that encrypts
+ * and decrypts (as SubtleCrypto's wrapKey falls back on encrypt).
+ * getPublicKey: true for an algorithm with key pairs the backend has.
+ * Any failure (an unknown op, a NULL alg, a params struct of no layout, a
+ * backend that cannot start) is false; no error message is set. */
+WEBCRYPTO_API bool webcrypto_supports(const webcrypto_backend *backend, webcrypto_operation op,
+                                      const webcrypto_params *alg, size_t length_bits,
+                                      const webcrypto_params *additional_alg);
 
 #ifdef __cplusplus
 }

@@ -1687,8 +1687,198 @@ static void test_wrap_private_key(void **state) {
     webcrypto_key_free(priv);
 }
 
+/* ------------------------------------------------------------------------ */
+/* getPublicKey and supports (modern-algos draft)                           */
+/* ------------------------------------------------------------------------ */
+
+#define GP_SV (WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY)
+#define GP_DH (WEBCRYPTO_USAGE_DERIVE_BITS | WEBCRYPTO_USAGE_DERIVE_KEY)
+#define GP_OAEP (WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_DECRYPT)
+
+static void test_get_public_key(void **state) {
+    (void)state;
+    static const struct {
+        webcrypto_algorithm alg;
+        webcrypto_named_curve curve;
+        unsigned usages, pub_usages;
+    } v[] = {
+        {WEBCRYPTO_ALG_ECDSA, WEBCRYPTO_CURVE_P256, GP_SV, WEBCRYPTO_USAGE_VERIFY},
+        {WEBCRYPTO_ALG_ECDH, WEBCRYPTO_CURVE_P384, GP_DH, 0},
+        {WEBCRYPTO_ALG_ED25519, WEBCRYPTO_CURVE_NONE, GP_SV, WEBCRYPTO_USAGE_VERIFY},
+        {WEBCRYPTO_ALG_X25519, WEBCRYPTO_CURVE_NONE, GP_DH, 0},
+        {WEBCRYPTO_ALG_ED448, WEBCRYPTO_CURVE_NONE, GP_SV, WEBCRYPTO_USAGE_VERIFY},
+        {WEBCRYPTO_ALG_X448, WEBCRYPTO_CURVE_NONE, GP_DH, 0},
+        {WEBCRYPTO_ALG_RSA_PSS, WEBCRYPTO_CURVE_NONE, GP_SV, WEBCRYPTO_USAGE_VERIFY},
+        {WEBCRYPTO_ALG_RSA_OAEP, WEBCRYPTO_CURVE_NONE, GP_OAEP,
+         WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_WRAP_KEY},
+    };
+    size_t done = 0;
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        if (!webcrypto_backend_supports(tu_backend(), v[i].alg)) {
+            printf("# SKIP getPublicKey %s: not on %s\n", webcrypto_algorithm_name(v[i].alg),
+                   webcrypto_backend_name(tu_backend()));
+            continue;
+        }
+        done++;
+        webcrypto_params p = webcrypto_algorithm_has_operation(v[i].alg, WEBCRYPTO_OP_ENCRYPT) ||
+                                     v[i].alg == WEBCRYPTO_ALG_RSA_PSS
+                                 ? rsa_alg(v[i].alg, WEBCRYPTO_ALG_SHA_256, 1024)
+                                 : plain_alg(v[i].alg);
+        p.named_curve = v[i].curve;
+        webcrypto_key *pub = NULL, *priv = NULL, *got = NULL;
+        /* a non-extractable private key: the public key is extractable */
+        gen_pair(&p, false, v[i].usages, &pub, &priv);
+        tu_assert_status(webcrypto_get_public_key(priv, v[i].pub_usages, &got), WEBCRYPTO_OK);
+        assert_int_equal(webcrypto_key_get_type(got), WEBCRYPTO_KEY_PUBLIC);
+        assert_true(webcrypto_key_get_extractable(got));
+        assert_int_equal(webcrypto_key_get_usages(got), v[i].pub_usages);
+        assert_int_equal(webcrypto_key_get_algorithm(got), v[i].alg);
+        assert_int_equal(webcrypto_key_get_named_curve(got), v[i].curve);
+        assert_int_equal(webcrypto_key_get_hash(got), webcrypto_key_get_hash(priv));
+        assert_int_equal(webcrypto_key_get_modulus_length(got),
+                         webcrypto_key_get_modulus_length(priv));
+        /* The same key as the pair's public half. */
+        bytes s1 = export_ok(WEBCRYPTO_FORMAT_SPKI, got), s2 = export_ok(WEBCRYPTO_FORMAT_SPKI, pub);
+        assert_same(&s1, &s2);
+        bytes_free(&s1);
+        bytes_free(&s2);
+        webcrypto_key_free(got);
+        got = NULL;
+        /* empty usages are allowed */
+        tu_assert_status(webcrypto_get_public_key(priv, 0, &got), WEBCRYPTO_OK);
+        assert_int_equal(webcrypto_key_get_usages(got), 0);
+        webcrypto_key_free(got);
+        got = NULL;
+        /* a usage a public key cannot have: SyntaxError */
+        tu_assert_status(webcrypto_get_public_key(priv, WEBCRYPTO_USAGE_SIGN | v[i].pub_usages,
+                                                  &got),
+                         WEBCRYPTO_ERR_SYNTAX);
+        tu_assert_status(webcrypto_get_public_key(priv, WEBCRYPTO_USAGE_DECRYPT, &got),
+                         WEBCRYPTO_ERR_SYNTAX);
+        /* a public key: InvalidAccessError (before the usages) */
+        tu_assert_status(webcrypto_get_public_key(pub, WEBCRYPTO_USAGE_SIGN, &got),
+                         WEBCRYPTO_ERR_INVALID_ACCESS);
+        /* bits that are no usage: TypeError */
+        tu_assert_status(webcrypto_get_public_key(priv, 1u << 12, &got),
+                         WEBCRYPTO_ERR_INVALID_ARGUMENT);
+        assert_null(got);
+        webcrypto_key_free(pub);
+        webcrypto_key_free(priv);
+    }
+    /* A secret key: NotSupportedError. */
+    if (webcrypto_backend_supports(tu_backend(), WEBCRYPTO_ALG_HMAC)) {
+        static const uint8_t k[16] = {1};
+        webcrypto_params h = plain_alg(WEBCRYPTO_ALG_HMAC);
+        h.hash = WEBCRYPTO_ALG_SHA_256;
+        webcrypto_key *sk = import_ok(WEBCRYPTO_FORMAT_RAW, k, sizeof k, &h, true,
+                                      WEBCRYPTO_USAGE_SIGN);
+        webcrypto_key *got = NULL;
+        tu_assert_status(webcrypto_get_public_key(sk, 0, &got), WEBCRYPTO_ERR_NOT_SUPPORTED);
+        webcrypto_key_free(sk);
+    }
+    tu_assert_status(webcrypto_get_public_key(NULL, 0, &(webcrypto_key *){NULL}),
+                     WEBCRYPTO_ERR_INVALID_ARGUMENT);
+    if (done == 0)
+        printf("# SKIP getPublicKey of key pairs: %s has no algorithm with key pairs\n",
+               webcrypto_backend_name(tu_backend()));
+}
+
+static void test_supports(void **state) {
+    (void)state;
+    const webcrypto_backend *b = tu_backend();
+    const size_t FULL = WEBCRYPTO_LENGTH_FULL;
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT, x = WEBCRYPTO_PARAMS_INIT;
+    /* Every algorithm the backend lists: importKey or digest, per the table
+     * (with the members those need); none the backend lacks. */
+    for (size_t i = 0; i < webcrypto_algorithm_count(); i++) {
+        webcrypto_algorithm a = webcrypto_algorithm_at(i);
+        p = plain_alg(a);
+        p.hash = WEBCRYPTO_ALG_SHA_256;
+        p.named_curve = WEBCRYPTO_CURVE_P256;
+        webcrypto_operation op = webcrypto_algorithm_has_operation(a, WEBCRYPTO_OP_DIGEST)
+                                     ? WEBCRYPTO_OP_DIGEST
+                                     : WEBCRYPTO_OP_IMPORT_KEY;
+        assert_int_equal(webcrypto_supports(b, op, &p, FULL, NULL),
+                         webcrypto_backend_supports(b, a));
+        assert_int_equal(webcrypto_supports(b, WEBCRYPTO_OP_GET_PUBLIC_KEY, &p, FULL, NULL),
+                         webcrypto_backend_supports(b, a) &&
+                             webcrypto_algorithm_has_operation(a, WEBCRYPTO_OP_GENERATE_KEY) &&
+                             webcrypto_algorithm_has_operation(a, WEBCRYPTO_OP_GET_PUBLIC_KEY));
+    }
+    p = plain_alg(WEBCRYPTO_ALG_AES_GCM);
+    assert_false(webcrypto_supports(b, WEBCRYPTO_OP_SIGN, &p, FULL, NULL));
+    assert_false(webcrypto_supports(b, WEBCRYPTO_OP_GET_PUBLIC_KEY, &p, FULL, NULL));
+    assert_false(webcrypto_supports(b, WEBCRYPTO_OP_GENERATE_KEY, &p, FULL, NULL)); /* no length */
+    p.length = 100;
+    assert_false(webcrypto_supports(b, WEBCRYPTO_OP_GENERATE_KEY, &p, FULL, NULL));
+    p.length = 256;
+    assert_true(webcrypto_supports(b, WEBCRYPTO_OP_GENERATE_KEY, &p, FULL, NULL));
+    assert_false(webcrypto_supports(b, WEBCRYPTO_OP_ENCRYPT, &p, FULL, NULL)); /* no iv */
+    static const uint8_t iv[12] = {0};
+    p.iv = iv;
+    p.iv_len = sizeof iv;
+    assert_true(webcrypto_supports(b, WEBCRYPTO_OP_ENCRYPT, &p, FULL, NULL));
+    /* wrapKey: AES-GCM encrypts; the wrapped key's algorithm must export. */
+    x = plain_alg(WEBCRYPTO_ALG_HMAC);
+    x.hash = WEBCRYPTO_ALG_SHA_256;
+    assert_true(webcrypto_supports(b, WEBCRYPTO_OP_WRAP_KEY, &p, FULL, &x));
+    assert_false(webcrypto_supports(b, WEBCRYPTO_OP_WRAP_KEY, &p, FULL, NULL));
+    x = plain_alg(WEBCRYPTO_ALG_HKDF); /* HKDF keys do not export */
+    assert_false(webcrypto_supports(b, WEBCRYPTO_OP_WRAP_KEY, &p, FULL, &x));
+    assert_true(webcrypto_supports(b, WEBCRYPTO_OP_UNWRAP_KEY, &p, FULL, &x));
+    /* HKDF deriveBits: a length that is a multiple of 8 (not null). */
+    p = plain_alg(WEBCRYPTO_ALG_HKDF);
+    p.hash = WEBCRYPTO_ALG_SHA_256;
+    assert_true(webcrypto_supports(b, WEBCRYPTO_OP_DERIVE_BITS, &p, 256, NULL));
+    assert_false(webcrypto_supports(b, WEBCRYPTO_OP_DERIVE_BITS, &p, 255, NULL));
+    assert_false(webcrypto_supports(b, WEBCRYPTO_OP_DERIVE_BITS, &p, FULL, NULL));
+    x = plain_alg(WEBCRYPTO_ALG_AES_GCM);
+    x.length = 256;
+    assert_true(webcrypto_supports(b, WEBCRYPTO_OP_DERIVE_KEY, &p, FULL, &x));
+    x.length = 0;
+    assert_false(webcrypto_supports(b, WEBCRYPTO_OP_DERIVE_KEY, &p, FULL, &x));
+    p.hash = WEBCRYPTO_ALG_NONE;
+    assert_false(webcrypto_supports(b, WEBCRYPTO_OP_DERIVE_BITS, &p, 256, NULL));
+    /* ECDSA sign needs its hash. */
+    p = plain_alg(WEBCRYPTO_ALG_ECDSA);
+    assert_false(webcrypto_supports(b, WEBCRYPTO_OP_SIGN, &p, FULL, NULL));
+    p.hash = WEBCRYPTO_ALG_SHA_384;
+    assert_int_equal(webcrypto_supports(b, WEBCRYPTO_OP_SIGN, &p, FULL, NULL),
+                     webcrypto_backend_supports(b, WEBCRYPTO_ALG_ECDSA));
+    /* Ed448 and X448: sign with a context of at most 255 bytes; deriveBits
+     * needs the public key and at most 448 bits. */
+    p = plain_alg(WEBCRYPTO_ALG_ED448);
+    bool ed448 = webcrypto_backend_supports(b, WEBCRYPTO_ALG_ED448);
+    assert_int_equal(webcrypto_supports(b, WEBCRYPTO_OP_SIGN, &p, FULL, NULL), ed448);
+    assert_int_equal(webcrypto_supports(b, WEBCRYPTO_OP_GENERATE_KEY, &p, FULL, NULL), ed448);
+    assert_false(webcrypto_supports(b, WEBCRYPTO_OP_ENCRYPT, &p, FULL, NULL));
+    p.context_len = 256;
+    p.context = (const uint8_t[256]){0};
+    assert_false(webcrypto_supports(b, WEBCRYPTO_OP_SIGN, &p, FULL, NULL));
+    if (webcrypto_backend_supports(b, WEBCRYPTO_ALG_X448)) {
+        p = plain_alg(WEBCRYPTO_ALG_X448);
+        assert_false(webcrypto_supports(b, WEBCRYPTO_OP_DERIVE_BITS, &p, 448, NULL));
+        webcrypto_key *pub = NULL, *priv = NULL;
+        gen_pair(&p, false, GP_DH, &pub, &priv);
+        p.public_key = pub;
+        assert_true(webcrypto_supports(b, WEBCRYPTO_OP_DERIVE_BITS, &p, 448, NULL));
+        assert_true(webcrypto_supports(b, WEBCRYPTO_OP_DERIVE_BITS, &p, FULL, NULL));
+        assert_false(webcrypto_supports(b, WEBCRYPTO_OP_DERIVE_BITS, &p, 456, NULL));
+        webcrypto_key_free(pub);
+        webcrypto_key_free(priv);
+    }
+    /* Nonsense: false, and the thread's message is left alone. */
+    assert_false(webcrypto_supports(b, (webcrypto_operation)99, &p, FULL, NULL));
+    assert_false(webcrypto_supports(b, WEBCRYPTO_OP_SIGN, NULL, FULL, NULL));
+    webcrypto_params bad = {0}; /* size 0: no layout */
+    bad.name = WEBCRYPTO_ALG_HMAC;
+    assert_false(webcrypto_supports(b, WEBCRYPTO_OP_IMPORT_KEY, &bad, FULL, NULL));
+    p = plain_alg((webcrypto_algorithm)999);
+    assert_false(webcrypto_supports(b, WEBCRYPTO_OP_IMPORT_KEY, &p, FULL, NULL));
+}
+
 int main(void) {
-    struct CMUnitTest tests[18 + N_CASES] = {
+    struct CMUnitTest tests[19 + N_CASES] = {
         cmocka_unit_test(test_ed25519_rfc8032),
         cmocka_unit_test(test_ed25519_context_ignored),
         cmocka_unit_test(test_ed448_rfc8032),
@@ -1711,5 +1901,7 @@ int main(void) {
         tests[n++] = (struct CMUnitTest){CASES[i].name, test_roundtrip, NULL, NULL,
                                          (void *)&CASES[i]};
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_derive_bits_empty_null);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_get_public_key);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_supports);
     return tu_run_tests("pkey", tests, n, NULL, NULL);
 }

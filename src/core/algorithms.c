@@ -34,6 +34,8 @@ static const wc_curve_info wc_curves[] = {
 #define OPS_SIGNER (OPB(SIGN) | OPB(VERIFY) | OPS_KEYED)
 #define OPS_KDF (OPB(DERIVE_BITS) | OPB(DERIVE_KEY) | OPB(IMPORT_KEY) | OPB(GET_KEY_LENGTH))
 #define OPS_AGREE (OPB(DERIVE_BITS) | OPB(DERIVE_KEY) | OPS_KEYED)
+/* Every algorithm with key pairs: getPublicKey (modern-algos draft). */
+#define OPS_PAIR OPB(GET_PUBLIC_KEY)
 
 /* ROW opens a row's initializer at its own index; the row (or HASH and RSA)
  * adds its fields and closes it. */
@@ -51,7 +53,7 @@ static const wc_curve_info wc_curves[] = {
 #define RSA(id, nm, scheme, pub, priv, use, jwk_1, jwk_256, jwk_384, jwk_512)             \
     ROW(id, nm, WC_FAMILY_RSA), .member.rsa = scheme, .key_types = WC_KEYS_PAIR,         \
         .ops = (scheme == WC_RSA_SCHEME_OAEP ? OPB(ENCRYPT) | OPB(DECRYPT) | OPS_KEYED    \
-                                             : OPS_SIGNER),                               \
+                                             : OPS_SIGNER) | OPS_PAIR,                    \
         .public_usages = pub, .private_usages = priv, .jwk_kty = "RSA", .jwk_use = use,  \
         .jwk_alg_by_hash = {jwk_1, jwk_256, jwk_384, jwk_512}, OID(OID_RSA) }
 
@@ -89,24 +91,24 @@ static const wc_alg_info wc_algs[WC_ALG_COUNT] = {
         "RSA-OAEP-384", "RSA-OAEP-512"),
     /* ECDSA's JWK alg depends on the curve (wc_curve_info). */
     ROW(ECDSA, "ECDSA", WC_FAMILY_EC), .member.ec = WC_EC_ECDSA, .key_types = WC_KEYS_PAIR,
-        .ops = OPS_SIGNER, .public_usages = WEBCRYPTO_USAGE_VERIFY,
+        .ops = OPS_SIGNER | OPS_PAIR, .public_usages = WEBCRYPTO_USAGE_VERIFY,
         .private_usages = WEBCRYPTO_USAGE_SIGN,
         .hash_for = WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY, .jwk_kty = "EC",
         .jwk_use = "sig", .jwk_alg_by_curve = true, OID(OID_EC_PUBLIC_KEY)},
     /* id-ecDH (RFC 5480 2.1.2) restricts a key to ECDH: read for ECDH only,
      * never written (Node and Chrome write id-ecPublicKey). */
     ROW(ECDH, "ECDH", WC_FAMILY_EC), .member.ec = WC_EC_ECDH, .key_types = WC_KEYS_PAIR,
-        .ops = OPS_AGREE, .private_usages = WC_KDF_USAGES,
+        .ops = OPS_AGREE | OPS_PAIR, .private_usages = WC_KDF_USAGES,
         .public_key_for = WEBCRYPTO_USAGE_DERIVE_BITS, .jwk_kty = "EC", .jwk_use = "enc",
         OID(OID_EC_PUBLIC_KEY), .oid_alt = OID_EC_DH, .oid_alt_len = sizeof OID_EC_DH},
     /* RFC 8037: an Ed25519 key's JWK alg may also be "EdDSA". */
     ROW(ED25519, "Ed25519", WC_FAMILY_OKP), .member.okp = WC_OKP_ED25519,
-        .key_types = WC_KEYS_PAIR, .ops = OPS_SIGNER, .public_usages = WEBCRYPTO_USAGE_VERIFY,
+        .key_types = WC_KEYS_PAIR, .ops = OPS_SIGNER | OPS_PAIR, .public_usages = WEBCRYPTO_USAGE_VERIFY,
         .private_usages = WEBCRYPTO_USAGE_SIGN, .okp_key_len = 32, .okp_out_len = 64,
         .jwk_kty = "OKP", .jwk_use = "sig", .jwk_crv = "Ed25519", .jwk_alg = "Ed25519",
         .jwk_alg_alt = "EdDSA", OID(OID_ED25519)},
     ROW(X25519, "X25519", WC_FAMILY_OKP), .member.okp = WC_OKP_X25519,
-        .key_types = WC_KEYS_PAIR, .ops = OPS_AGREE, .private_usages = WC_KDF_USAGES,
+        .key_types = WC_KEYS_PAIR, .ops = OPS_AGREE | OPS_PAIR, .private_usages = WC_KDF_USAGES,
         .public_key_for = WEBCRYPTO_USAGE_DERIVE_BITS, .okp_key_len = 32,
         .okp_out_len = 32, .jwk_kty = "OKP", .jwk_use = "enc", .jwk_crv = "X25519",
         OID(OID_X25519)},
@@ -114,12 +116,12 @@ static const wc_alg_info wc_algs[WC_ALG_COUNT] = {
      * written (as Node 24 writes it), "EdDSA" (RFC 8037) also accepted.
      * Ed448's sign and verify take params->context (0..255 bytes). */
     ROW(ED448, "Ed448", WC_FAMILY_OKP), .member.okp = WC_OKP_ED448,
-        .key_types = WC_KEYS_PAIR, .ops = OPS_SIGNER, .public_usages = WEBCRYPTO_USAGE_VERIFY,
+        .key_types = WC_KEYS_PAIR, .ops = OPS_SIGNER | OPS_PAIR, .public_usages = WEBCRYPTO_USAGE_VERIFY,
         .private_usages = WEBCRYPTO_USAGE_SIGN, .okp_key_len = 57, .okp_out_len = 114,
         .jwk_kty = "OKP", .jwk_use = "sig", .jwk_crv = "Ed448", .jwk_alg = "Ed448",
         .jwk_alg_alt = "EdDSA", OID(OID_ED448)},
     ROW(X448, "X448", WC_FAMILY_OKP), .member.okp = WC_OKP_X448,
-        .key_types = WC_KEYS_PAIR, .ops = OPS_AGREE, .private_usages = WC_KDF_USAGES,
+        .key_types = WC_KEYS_PAIR, .ops = OPS_AGREE | OPS_PAIR, .private_usages = WC_KDF_USAGES,
         .public_key_for = WEBCRYPTO_USAGE_DERIVE_BITS, .okp_key_len = 56,
         .okp_out_len = 56, .jwk_kty = "OKP", .jwk_use = "enc", .jwk_crv = "X448",
         OID(OID_X448)},
@@ -227,6 +229,7 @@ static const char *const wc_op_names[] = {
     [WEBCRYPTO_OP_IMPORT_KEY] = "importKey",    [WEBCRYPTO_OP_EXPORT_KEY] = "exportKey",
     [WEBCRYPTO_OP_WRAP_KEY] = "wrapKey",        [WEBCRYPTO_OP_UNWRAP_KEY] = "unwrapKey",
     [WEBCRYPTO_OP_GET_KEY_LENGTH] = "get key length",
+    [WEBCRYPTO_OP_GET_PUBLIC_KEY] = "getPublicKey",
 };
 
 const char *webcrypto_operation_name(webcrypto_operation op) {

@@ -608,3 +608,50 @@ size_t webcrypto_key_get_public_exponent(const webcrypto_key *key, uint8_t *out,
 webcrypto_named_curve webcrypto_key_get_named_curve(const webcrypto_key *key) {
     return key ? key->curve : WEBCRYPTO_CURVE_NONE;
 }
+
+/* ---- getPublicKey (modern-algos draft) ---- */
+
+webcrypto_status webcrypto_get_public_key(const webcrypto_key *key, unsigned usages,
+                                          webcrypto_key **out) {
+    WC_REQUIRE(key && out, "get_public_key: key and out must not be NULL");
+    if (usages & ~WC_ALL_USAGES)
+        return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "usage bits 0x%x name no key usage",
+                        usages & ~WC_ALL_USAGES);
+    const char *name = webcrypto_algorithm_name(key->alg);
+    if (!wc_is_asymmetric(key->alg))
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "getPublicKey: %s keys have no public key",
+                        name ? name : "these");
+    if (key->type != WEBCRYPTO_KEY_PRIVATE)
+        return wc_error(WEBCRYPTO_ERR_INVALID_ACCESS, "getPublicKey: the key must be a private key");
+    unsigned pub = wc_public_usages(key->alg);
+    if (usages & ~pub) {
+        char list[128];
+        wc_usages_to_string(usages & ~pub, list, sizeof list);
+        return wc_error(WEBCRYPTO_ERR_SYNTAX, "getPublicKey: usages not allowed for a public %s "
+                                              "key: %s", name, list);
+    }
+    /* The public half, as generate_key_pair makes it: the private key's
+     * public members, checked and imported on the same backend. */
+    const webcrypto_backend *backend = key->backend;
+    wc_family family = WC_FAMILY_RSA;
+    unsigned member = 0;
+    if (!wc_key_family(key->alg, WEBCRYPTO_ALG_NONE, &family, &member))
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "getPublicKey: %s has no key pairs", name);
+    wc_pkey_fields f = {0}, pf = {0};
+    webcrypto_status st = backend->ops->pkey_fields(key->state, &f);
+    if (st != WEBCRYPTO_OK) return st;
+    pf.n = f.n;
+    pf.e = f.e;
+    pf.curve = f.curve;
+    pf.x = f.x;
+    pf.y = f.y;
+    void *state = NULL;
+    st = check_fields(key->alg, &pf);
+    if (st == WEBCRYPTO_OK) st = backend->ops->pkey_import(backend->bctx, family, member, &pf, &state);
+    if (st != WEBCRYPTO_OK) return st;
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
+    p.name = key->alg;
+    p.hash = key->hash;
+    p.named_curve = key->curve;
+    return key_from_state(backend, &p, WEBCRYPTO_KEY_PUBLIC, state, true, usages, out);
+}
