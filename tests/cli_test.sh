@@ -983,6 +983,53 @@ expect_err "derive-key without --derived is a usage error" UsageError 2 \
     derive-key X25519 --key "$K/xa.jwk" --public-key "$K/xb.pub.jwk"
 expect_err "derive-key AES-GCM is NotSupportedError" NotSupportedError 3 derive-key AES-GCM --key "$T/gcm.jwk" --derived AES-GCM
 
+# ---------------------------------------------------------------- Ed448, X448 (Secure Curves draft)
+if "$WC" backends 2>/dev/null | grep -A1 -E '^[a-z:A-Z]+ \(default\): available' | grep -Eq '^  algorithms:.* Ed448 X448( |$)'; then
+    # RFC 8032 section 7.4 "-----1 octet" (with and without context "foo").
+    E4_SK=c4eab05d357007c632f3dbb48489924d552b08fe0c353a0d4a1f00acda2c463afbea67c5e8d2877c5e3bc397a659949ef8021e954e0a12274e
+    E4_PK=43ba28f430cdff456ae531545f7ecd0ac834a55d9358c0372bfa0c6c6798c0866aea01eb00742802b8438ea4cb82169c235160627b4c3a9480
+    E4_SIG=26b8f91727bd62897af15e41eb43c377efb9c610d48f2335cb0bd0087810f4352541b143c4b981b7e18f62de8ccdf633fc1bf037ab7cd779805e0dbcc0aae1cbcee1afb2e027df36bc04dcecbf154336c19f0af7e0a6472905e799f1953d2a0ff3348ab21aa4adafd1d234441cf807c03a00
+    E4_SIG_FOO=d4f8f6131770dd46f40867d6fd5d5055de43541f8c5e35abbcd001b32a89f7d2151f7647f11d8ca2ae279fb842d607217fce6e042f6815ea000c85741de5c8da1144a6a1aba7f96de42505d7a7298524fda538fccbbb754f578c1cad10d54d0d5428407e85dcbc98a49155c13764e66c3c00
+    printf '{"kty":"OKP","crv":"Ed448","d":"%s","x":"%s"}' "$(b64url $E4_SK)" "$(b64url $E4_PK)" >"$K/ed448.jwk"
+    printf '{"kty":"OKP","crv":"Ed448","x":"%s"}' "$(b64url $E4_PK)" >"$K/ed448.pub.jwk"
+    unhex 03 >"$T/octet03"
+    expect_out "sign Ed448: RFC 8032 7.4 '1 octet'" $E4_SIG sign Ed448 --key "$K/ed448.jwk" "$T/octet03"
+    expect_out "verify Ed448: RFC 8032 7.4 '1 octet'" true verify Ed448 --key "$K/ed448.pub.jwk" --signature $E4_SIG "$T/octet03"
+    run sign Ed448 --key "$K/ed448.jwk" --context 666f6f "$T/octet03"
+    if [ "$RC" -eq 0 ]; then
+        check "sign Ed448 --context 666f6f: RFC 8032 7.4 '1 octet (with context)'" [ "$(out_text)" = $E4_SIG_FOO ]
+        expect_out "verify Ed448 --context 666f6f" true verify Ed448 --key "$K/ed448.pub.jwk" --context 666f6f --signature $E4_SIG_FOO "$T/octet03"
+    else
+        # OpenSSL 3.0's EdDSA takes no context string.
+        expect_err_result "sign Ed448 --context on a backend without Ed448 contexts is NotSupportedError" NotSupportedError 3
+    fi
+    expect_err "sign Ed448 --context of 256 bytes is OperationError" OperationError 3 \
+        sign Ed448 --key "$K/ed448.jwk" --context "$(printf '%0512d' 0)" "$T/octet03"
+    expect_err "sign Ed25519 --context is a usage error (Ed25519 has none)" UsageError 2 \
+        sign Ed25519 --key "$K/ed.jwk" --context 00 "$T/octet03"
+    gen_pair "generate-key Ed448" ed448g Ed448
+    check "Ed448 JWKs are OKP Ed448, alg Ed448" eval 'jwk_is "$K/ed448g.jwk" kty=OKP crv=Ed448 alg=Ed448 has=d && jwk_is "$K/ed448g.pub.jwk" kty=OKP no=d key_ops=verify'
+    run sign Ed448 --key "$K/ed448g.jwk" "$T/data"
+    check "sign Ed448 with a generated key: 114 bytes" is_hex "$(out_text)" 228
+    expect_out "verify Ed448 with the generated public key" true verify Ed448 --key "$K/ed448g.pub.jwk" --signature "$(out_text)" "$T/data"
+    # RFC 7748 section 6.2.
+    X4A_SK=9a8f4925d1519f5775cf46b04b5800d4ee9ee8bae8bc5565d498c28dd9c9baf574a9419744897391006382a6f127ab1d9ac2d8c0a598726b
+    X4A_PK=9b08f7cc31b7e3e67d22d5aea121074a273bd2b83de09c63faa73d2c22c5d9bbc836647241d953d40c5b12da88120d53177f80e532c41fa0
+    X4B_PK=3eb7a829b0cd20f5bcfc0b599b6feccf6da4627107bdb0d4f345b43027d8b972fc3e34fb4232a13ca706dcb57aec3dae07bdc1c67bf33609
+    X4_SHARED=07fff4181ac6cc95ec1c16a94a0f74d12da232ce40a77552281d282bb60c0b56fd2464c335543936521c24403085d59a449a5037514a879d
+    printf '{"kty":"OKP","crv":"X448","d":"%s","x":"%s"}' "$(b64url $X4A_SK)" "$(b64url $X4A_PK)" >"$K/x448a.jwk"
+    printf '{"kty":"OKP","crv":"X448","x":"%s"}' "$(b64url $X4B_PK)" >"$K/x448b.pub.jwk"
+    expect_out "derive-bits X448: RFC 7748 section 6.2" $X4_SHARED derive-bits X448 --key "$K/x448a.jwk" --public-key "$K/x448b.pub.jwk"
+    gen_pair "generate-key X448" x448g X448
+    gen_pair "generate-key X448 (second pair)" x448h X448
+    run derive-bits X448 --key "$K/x448g.jwk" --public-key "$K/x448h.pub.jwk"
+    S3=$(out_text)
+    check "X448 secret is 56 bytes" is_hex "$S3" 112
+    expect_out "X448 generated pairs agree both ways" "$S3" derive-bits X448 --key "$K/x448h.jwk" --public-key "$K/x448g.pub.jwk"
+else
+    skip "Ed448, X448: the default backend lacks them"
+fi
+
 # ---------------------------------------------------------------- wrap-key / unwrap-key
 # RFC 3394 section 4.1: 128-bit key data wrapped with a 128-bit KEK.
 KW_KEK=000102030405060708090a0b0c0d0e0f

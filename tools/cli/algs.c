@@ -29,6 +29,7 @@ static const struct alg_cli {
     /* ECDSA's --hash is the signature's, not the key's. */
     {WEBCRYPTO_ALG_ECDSA, ALG_KEY_CURVE, OPTBIT(OPT_HASH), OPTBIT(OPT_HASH)},
     {WEBCRYPTO_ALG_ECDH, ALG_KEY_CURVE, 0, 0},
+    {WEBCRYPTO_ALG_ED448, 0, OPTBIT(OPT_CONTEXT), 0},
 };
 
 static const struct alg_cli *alg_row(webcrypto_algorithm a) {

@@ -68,6 +68,7 @@ enum opt_id {
     OPT_WRAP_ALG,
     OPT_WRAP_HASH,
     OPT_PEM, /* a flag: takes no value */
+    OPT_CONTEXT, /* Ed448's context (hex) */
     OPT_COUNT
 };
 
