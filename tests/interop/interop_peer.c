@@ -166,7 +166,7 @@ static const char *shown(const char *s) { return s ? s : "(absent)"; }
  * peer may spell otherwise: Ed25519's is "Ed25519" (import also takes the
  * older "EdDSA", which Node 18 still writes). NULL: compared as is. */
 static const char *spec_jwk_alg(webcrypto_algorithm a) {
-    return a == WEBCRYPTO_ALG_ED25519 ? "Ed25519" : NULL;
+    return a == WEBCRYPTO_ALG_ED25519 ? "Ed25519" : a == WEBCRYPTO_ALG_ED448 ? "Ed448" : NULL;
 }
 
 /* JWKs compare as JSON values, member by member, key_ops as a set; "alg"
@@ -283,7 +283,7 @@ static unsigned usages_for(webcrypto_algorithm a, bool priv) {
     if (a == WEBCRYPTO_ALG_RSA_OAEP)
         return priv ? WEBCRYPTO_USAGE_DECRYPT | WEBCRYPTO_USAGE_UNWRAP_KEY
                     : WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_WRAP_KEY;
-    if (a == WEBCRYPTO_ALG_ECDH || a == WEBCRYPTO_ALG_X25519)
+    if (a == WEBCRYPTO_ALG_ECDH || a == WEBCRYPTO_ALG_X25519 || a == WEBCRYPTO_ALG_X448)
         return priv ? WEBCRYPTO_USAGE_DERIVE_BITS | WEBCRYPTO_USAGE_DERIVE_KEY : 0;
     return priv ? WEBCRYPTO_USAGE_SIGN : WEBCRYPTO_USAGE_VERIFY;
 }
@@ -482,7 +482,8 @@ static void check_sign(const json_t *op, const bytes *data) {
         report(st == WEBCRYPTO_OK && !valid, st ? why_status(st) : "valid",
                "verify %s %s: a flipped bit is invalid", id, what);
         if (sig.n) sig.p[sig.n / 2] ^= 0x10;
-        if (j.p.name == WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5 || j.p.name == WEBCRYPTO_ALG_ED25519) {
+        if (j.p.name == WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5 || j.p.name == WEBCRYPTO_ALG_ED25519 ||
+            j.p.name == WEBCRYPTO_ALG_ED448) {
             uint8_t out[1024];
             size_t n = 0;
             st = webcrypto_sign(&j.p, e->priv, data->p, data->n, out, sizeof out, &n);
@@ -765,6 +766,10 @@ static const struct {
     {"ECDH-P-521-B", "{\"name\":\"ECDH\",\"namedCurve\":\"P-521\"}", NULL},
     {"X25519-A", "{\"name\":\"X25519\"}", NULL},
     {"X25519-B", "{\"name\":\"X25519\"}", NULL},
+    /* Secure Curves draft; Ed448 without a context (Node 20, OpenSSL 3.0) */
+    {"Ed448", "{\"name\":\"Ed448\"}", "[{}]"},
+    {"X448-A", "{\"name\":\"X448\"}", NULL},
+    {"X448-B", "{\"name\":\"X448\"}", NULL},
 };
 
 /* Adds member `name` = export of key in fmt (hex, or the JWK as JSON). */
@@ -878,9 +883,7 @@ static void produce_derive(json_t *ops, made *pairs, const char *a_id, const cha
         report(false, why_status(st), "deriveBits %s x %s", a_id, b_id);
         return;
     }
-    static const size_t full[] = {32, 32, 48, 66}; /* X25519 (no curve), P-256, P-384, P-521 */
-    size_t n = bits != WEBCRYPTO_LENGTH_FULL ? (bits + 7) / 8
-                                             : full[webcrypto_key_get_named_curve(a->priv)];
+    size_t n = dlen; /* the whole secret, or ceil(bits / 8) */
     json_t *len = bits == WEBCRYPTO_LENGTH_FULL ? json_null() : json_integer((json_int_t)bits);
     json_array_append_new(ops, json_pack("{s:s, s:s, s:s, s:o, s:o}", "op", "derive", "a", a_id, "b",
                                          b_id, "length", len, "bits", hexstr(out, n)));
@@ -1145,6 +1148,9 @@ static void produce(const char *path) {
         {"c-X25519-A", "node-X25519-A", WEBCRYPTO_LENGTH_FULL},
         {"c-X25519-A", "c-X25519-B", WEBCRYPTO_LENGTH_FULL},
         {"c-X25519-B", "node-X25519-B", 128},
+        {"c-X448-A", "node-X448-A", WEBCRYPTO_LENGTH_FULL},
+        {"c-X448-A", "c-X448-B", WEBCRYPTO_LENGTH_FULL},
+        {"c-X448-B", "node-X448-B", 224},
     };
     for (size_t i = 0; i < sizeof derives / sizeof derives[0]; i++)
         produce_derive(ops, pairs, derives[i].a, derives[i].b, derives[i].bits);

@@ -44,11 +44,11 @@ async function checkRejects(name, errorName, fn) {
   }
 }
 
-const SIGN = new Set(['RSASSA-PKCS1-v1_5', 'RSA-PSS', 'ECDSA', 'Ed25519']);
+const SIGN = new Set(['RSASSA-PKCS1-v1_5', 'RSA-PSS', 'ECDSA', 'Ed25519', 'Ed448']);
 function usagesFor(name, priv) {
   if (SIGN.has(name)) return priv ? ['sign'] : ['verify'];
   if (name === 'RSA-OAEP') return priv ? ['decrypt', 'unwrapKey'] : ['encrypt', 'wrapKey'];
-  return priv ? ['deriveBits', 'deriveKey'] : []; /* ECDH, X25519 */
+  return priv ? ['deriveBits', 'deriveKey'] : []; /* ECDH, X25519, X448 */
 }
 /* The import form of a generation algorithm (modulusLength etc. dropped). */
 function importAlg(alg) {
@@ -62,7 +62,7 @@ const sorted = (a) => [...a].sort().join(',');
 /* The JWK "alg" the spec's export writes, for the algorithms whose keys a
  * peer may spell otherwise: Ed25519's is "Ed25519" (import also takes the
  * older "EdDSA", which Node 18 still writes). Absent: compared as is. */
-const SPEC_JWK_ALG = { Ed25519: 'Ed25519' };
+const SPEC_JWK_ALG = { Ed25519: 'Ed25519', Ed448: 'Ed448' };
 
 /* This Node's JWK (own) against the peer's, as JSON values: every member,
  * key_ops as a set, "alg" last and, where the spec fixes it, each side
@@ -127,12 +127,18 @@ const CATALOG = [
   { id: 'ECDH-P-521-B', alg: { name: 'ECDH', namedCurve: 'P-521' } },
   { id: 'X25519-A', alg: { name: 'X25519' } },
   { id: 'X25519-B', alg: { name: 'X25519' } },
+  /* Secure Curves draft (Node 20 and 24 have both). Ed448 without a context:
+   * Node 20 and OpenSSL 3.0 (the openssl backend) take none. */
+  { id: 'Ed448', alg: { name: 'Ed448' }, sign: [{}] },
+  { id: 'X448-A', alg: { name: 'X448' } },
+  { id: 'X448-B', alg: { name: 'X448' } },
 ];
 /* Secrets: DH(a's private key, b's public key); length null is the whole secret. */
 const DERIVES = [
   ['ECDH-P-256-A', 'ECDH-P-256-B', null], ['ECDH-P-256-A', 'ECDH-P-256-B', 128],
   ['ECDH-P-384-A', 'ECDH-P-384-B', null], ['ECDH-P-521-A', 'ECDH-P-521-B', null],
   ['ECDH-P-521-A', 'ECDH-P-521-B', 512], ['ECDH-P-521-A', 'ECDH-P-521-B', 521], ['X25519-A', 'X25519-B', null], ['X25519-A', 'X25519-B', 64],
+  ['X448-A', 'X448-B', null], ['X448-A', 'X448-B', 200],
 ];
 
 /* Which asymmetric algorithms this Node has in crypto.subtle (Node 18 lacks some). */
@@ -144,6 +150,8 @@ async function probe() {
     ECDH: [{ name: 'ECDH', namedCurve: 'P-256' }, ['deriveBits']],
     Ed25519: [{ name: 'Ed25519' }, ['sign', 'verify']],
     X25519: [{ name: 'X25519' }, ['deriveBits']],
+    Ed448: [{ name: 'Ed448' }, ['sign', 'verify']],
+    X448: [{ name: 'X448' }, ['deriveBits']],
   };
   for (const [name, t] of Object.entries(tries)) {
     if (!t) { have.add(name); continue; } /* RSA: in every Node with crypto.subtle */
@@ -365,7 +373,7 @@ async function checkOp(op, keys, data) {
     await check(`verify ${what}: the peer's signature is valid`, () => subtle.verify(op.params, k.pub, sig, data));
     const bad = sig.slice(); bad[bad.length >> 1] ^= 0x10;
     await check(`verify ${what}: a flipped bit is invalid`, async () => !(await subtle.verify(op.params, k.pub, bad, data)));
-    if (op.params.name === 'RSASSA-PKCS1-v1_5' || op.params.name === 'Ed25519')
+    if (op.params.name === 'RSASSA-PKCS1-v1_5' || op.params.name === 'Ed25519' || op.params.name === 'Ed448')
       await check(`sign ${what}: deterministic, same bytes as the peer`, async () => sameHex(await subtle.sign(op.params, k.priv, data), op.sig));
     return;
   }
