@@ -55,8 +55,9 @@
  *  - Before 1.0 each minor release may break the ABI and changes the soname
  *    (libwebcrypto.so.0.2); from 1.0 only a major release may, and the soname
  *    is libwebcrypto.so.MAJOR. Exported symbols are exactly the webcrypto_*
- *    functions, each with a symbol version (WEBCRYPTO_0.2) from the release
- *    that added it.
+ *    functions, each with a symbol version (WEBCRYPTO_0.2; WEBCRYPTO_0.3 for
+ *    webcrypto_get_public_key and webcrypto_supports) from the release that
+ *    added it.
  */
 #ifndef WEBCRYPTO_H
 #define WEBCRYPTO_H
