@@ -45,7 +45,9 @@ static inline bool key_type_of(wc_family family, unsigned member, int *kt) {
     case WC_FAMILY_CIPHER:
     case WC_FAMILY_AEAD:
     case WC_FAMILY_KEYWRAP:
-    case WC_FAMILY_KDF: break;
+    case WC_FAMILY_KDF:
+    case WC_FAMILY_ML_KEM: /* jca_pq.c: keys from seeds, apart from these types */
+    case WC_FAMILY_ML_DSA: break;
     }
     return false;
 }
