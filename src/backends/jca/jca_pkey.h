@@ -103,4 +103,10 @@ webcrypto_status jca_ec_import(jca_op *o, const jca_variant *v, int kt,
 webcrypto_status jca_okp_import(jca_op *o, const jca_variant *v, int kt,
                                 const wc_pkey_fields *f, void **state);
 
+/* jca_pq.c: ML-KEM and ML-DSA (JDK 24+). setup adds their WC_CAP bits when
+ * the variant's JVM and provider have them. */
+webcrypto_status jca_pq_setup(jca_op *o, const jca_variant *v, uint64_t *caps);
+webcrypto_status jca_pq_import(const jca_variant *v, wc_family family, unsigned member,
+                               const wc_pkey_fields *f, void **state);
+
 #endif
