@@ -548,7 +548,8 @@ WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
 webcrypto_generate_key(const webcrypto_backend *backend, const webcrypto_params *alg,
                        bool extractable, unsigned usages, webcrypto_key **out);
 
-/* Generates a key pair (RSA-*, ECDSA, ECDH, Ed25519, X25519) as
+/* Generates a key pair (RSA-*, ECDSA, ECDH, Ed25519, X25519, ML-KEM-*,
+ * ML-DSA-*; an ML key is the seed the backend's random draws) as
  * SubtleCrypto.generateKey does for asymmetric algorithms. `usages` are split:
  * the public key gets the public ones (verify, encrypt, wrapKey) and is always
  * extractable; the private key gets the others (sign, decrypt, unwrapKey,
@@ -562,12 +563,23 @@ webcrypto_generate_key(const webcrypto_backend *backend, const webcrypto_params 
 WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status webcrypto_generate_key_pair(
     const webcrypto_backend *backend, const webcrypto_params *alg, bool extractable,
     unsigned usages, webcrypto_key **public_key, webcrypto_key **private_key);
+/* (ML-KEM: the public key gets encapsulateKey/Bits, the private key
+ * decapsulateKey/Bits.) */
 
 /* Imports a key as SubtleCrypto.importKey does. For WEBCRYPTO_FORMAT_JWK,
  * key_data is the JSON text of the JWK (not NUL-terminated necessarily).
  * Asymmetric keys: spki (DER) for public keys, pkcs8 (DER) for private keys,
- * raw for EC public points (uncompressed, or compressed) and Ed25519/X25519
- * public keys, jwk for both. Every key is checked: EC points on the named
+ * raw (and its alias raw-public) for EC public points (uncompressed, or
+ * compressed) and Ed25519/X25519 public keys, jwk for both; raw-secret is
+ * raw's alias for secret keys. ML-KEM and ML-DSA ("Modern Algorithms in
+ * the Web Cryptography API"): spki; pkcs8 in the seed form only
+ * (draft-ietf-lamps-kyber-certificates, RFC 9881: [0] seed; the expandedKey
+ * and both forms are NotSupportedError); raw-public (the FIPS 203 / 204
+ * encoded public key); raw-seed (ML-KEM d || z, 64 bytes; ML-DSA xi, 32;
+ * another length is DataError); jwk with kty "AKP", alg the algorithm's
+ * name, pub, and priv (the seed; a pub that is not the seed's public key is
+ * DataError). No raw. A format the algorithm lacks is NotSupportedError
+ * (webcrypto_algorithm_has_format). Every key is checked: EC points on the named
  * curve, RSA private keys consistent, DER complete with nothing after it and
  * the algorithm identifier WebCrypto requires; a failure is DataError.
  * The data is copied; the caller keeps ownership of key_data.
@@ -679,7 +691,10 @@ WEBCRYPTO_API void webcrypto_cipher_ctx_free(webcrypto_cipher_ctx *ctx);
 /* Signs data as SubtleCrypto.sign does, with a private key (HMAC: the secret
  * key). Output size: HMAC the hash's digest size; RSASSA-PKCS1-v1_5 and
  * RSA-PSS the modulus size; ECDSA twice the curve's field size (r || s: 64,
- * 96 or 132 bytes); Ed25519 64 bytes. */
+ * 96 or 132 bytes); Ed25519 64 bytes; ML-DSA-44/65/87 2420, 3309, 4627
+ * bytes (FIPS 204 ML-DSA.Sign, hedged, with alg->context: over 255 bytes is
+ * OperationError; the jca backend's JDK takes no context, so a non-empty
+ * one is NotSupportedError there). */
 WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status webcrypto_sign(const webcrypto_params *alg,
                                                                    const webcrypto_key *key,
                                                                    const uint8_t *data,

@@ -83,6 +83,11 @@ static int sign_verify_pkey(cli *c, bool sign, webcrypto_params *p) {
     if (!rc && !sign) rc = parse_hex("--signature", c->opt[OPT_SIGNATURE], &sig, &sig_len);
     if (!rc && c->opt[OPT_SALT_LENGTH])
         rc = parse_size("--salt-length", c->opt[OPT_SALT_LENGTH], SIZE_MAX, &p->salt_length);
+    uint8_t *context = NULL;
+    if (!rc && c->opt[OPT_CONTEXT]) {
+        rc = parse_hex("--context", c->opt[OPT_CONTEXT], &context, &p->context_len);
+        p->context = context;
+    }
     if (!rc && (op_allowed & OPTBIT(OPT_HASH)) && c->opt[OPT_HASH])
         rc = lookup_algorithm(c->opt[OPT_HASH], &p->hash);
     if (!rc) rc = get_backend(c);
@@ -110,6 +115,7 @@ static int sign_verify_pkey(cli *c, bool sign, webcrypto_params *p) {
     webcrypto_key_free(key);
     wipe_free(data, data_cap);
     free(sig);
+    free(context);
     if (!rc) {
         sink s;
         rc = sink_open(&s, c->opt[OPT_OUT]);
@@ -124,7 +130,7 @@ static int sign_verify_pkey(cli *c, bool sign, webcrypto_params *p) {
 static int cmd_sign_verify(cli *c, bool sign) {
     const char *cmd = sign ? "sign" : "verify";
     optset allowed = OPTBIT(OPT_KEY) | OPTBIT(OPT_HASH) | OPTBIT(OPT_OUT) | OPTBIT(OPT_CURVE) |
-                     OPTBIT(OPT_SALT_LENGTH);
+                     OPTBIT(OPT_SALT_LENGTH) | OPTBIT(OPT_CONTEXT);
     if (!sign) allowed |= OPTBIT(OPT_SIGNATURE);
     int rc = check_options(c, cmd, allowed);
     if (!rc) rc = check_positionals(c, 1, 2);
