@@ -151,7 +151,15 @@ typedef enum webcrypto_algorithm {
     WEBCRYPTO_ALG_ED25519,
     WEBCRYPTO_ALG_X25519,
     WEBCRYPTO_ALG_ED448, /* "Secure Curves in the Web Cryptography API" */
-    WEBCRYPTO_ALG_X448
+    WEBCRYPTO_ALG_X448,
+    /* 0.3.0: "Modern Algorithms in the Web Cryptography API" (FIPS 203
+     * ML-KEM, FIPS 204 ML-DSA). */
+    WEBCRYPTO_ALG_ML_KEM_512,
+    WEBCRYPTO_ALG_ML_KEM_768,
+    WEBCRYPTO_ALG_ML_KEM_1024,
+    WEBCRYPTO_ALG_ML_DSA_44,
+    WEBCRYPTO_ALG_ML_DSA_65,
+    WEBCRYPTO_ALG_ML_DSA_87
     /* Values are stable; a new algorithm takes the next value. How many the
      * library knows is webcrypto_algorithm_count(), not a constant, so that
      * a program compiled against this header keeps working with a newer
@@ -191,7 +199,11 @@ typedef enum webcrypto_operation {
     /* 0.3.0 ("Modern Algorithms in the Web Cryptography API"): a public key
      * from a private one (webcrypto_get_public_key); every algorithm with
      * key pairs has it. */
-    WEBCRYPTO_OP_GET_PUBLIC_KEY
+    WEBCRYPTO_OP_GET_PUBLIC_KEY,
+    /* 0.3.0 (ML-KEM): encapsulateKey/Bits and decapsulateKey/Bits, which
+     * the draft normalises as "encapsulate" and "decapsulate". */
+    WEBCRYPTO_OP_ENCAPSULATE,
+    WEBCRYPTO_OP_DECAPSULATE
 } webcrypto_operation;
 
 /* The operation's name as SubtleCrypto spells it ("generateKey",
@@ -215,7 +227,12 @@ enum {
     WEBCRYPTO_USAGE_DERIVE_KEY = 1u << 4,
     WEBCRYPTO_USAGE_DERIVE_BITS = 1u << 5,
     WEBCRYPTO_USAGE_WRAP_KEY = 1u << 6,
-    WEBCRYPTO_USAGE_UNWRAP_KEY = 1u << 7
+    WEBCRYPTO_USAGE_UNWRAP_KEY = 1u << 7,
+    /* 0.3.0 (ML-KEM): a public key encapsulates, a private key decapsulates. */
+    WEBCRYPTO_USAGE_ENCAPSULATE_KEY = 1u << 8,
+    WEBCRYPTO_USAGE_ENCAPSULATE_BITS = 1u << 9,
+    WEBCRYPTO_USAGE_DECAPSULATE_KEY = 1u << 10,
+    WEBCRYPTO_USAGE_DECAPSULATE_BITS = 1u << 11
 };
 
 /* The usage's WebCrypto name ("encrypt", "deriveBits"), for exactly one bit;
@@ -231,8 +248,29 @@ typedef enum webcrypto_key_format {
     WEBCRYPTO_FORMAT_RAW = 1,
     WEBCRYPTO_FORMAT_PKCS8,
     WEBCRYPTO_FORMAT_SPKI,
-    WEBCRYPTO_FORMAT_JWK /* key data is the JSON text of a JsonWebKey (RFC 7517) */
+    WEBCRYPTO_FORMAT_JWK, /* key data is the JSON text of a JsonWebKey (RFC 7517) */
+    /* 0.3.0, "Modern Algorithms in the Web Cryptography API". Which
+     * algorithm takes which format is webcrypto_algorithm_has_format. */
+    WEBCRYPTO_FORMAT_RAW_PUBLIC, /* a public key's bytes: an alias of raw for the
+                                    EC and OKP algorithms; ML-KEM's and ML-DSA's
+                                    encoded public key (FIPS 203 ek, FIPS 204 pk) */
+    WEBCRYPTO_FORMAT_RAW_SECRET, /* a secret key's bytes: an alias of raw for HMAC,
+                                    AES-*, HKDF and PBKDF2 */
+    WEBCRYPTO_FORMAT_RAW_SEED    /* a private key's seed: ML-KEM d || z (64 bytes),
+                                    ML-DSA xi (32 bytes) */
 } webcrypto_key_format;
+
+/* Whether importKey and exportKey of the algorithm's keys take the format
+ * (exportKey only for an algorithm whose keys export, and each format for
+ * its kind of key: spki, raw-public public keys; pkcs8, raw-seed private
+ * keys; raw-secret secret keys; raw and jwk whichever the algorithm has).
+ * Per the drafts: raw-secret wherever raw reads a secret key, raw-public
+ * wherever raw reads a public key (EC, OKP); ML-KEM and ML-DSA take spki,
+ * pkcs8, raw-public, raw-seed and jwk, not raw. A format the algorithm does
+ * not take is NotSupportedError at import and export. False for an unknown
+ * algorithm or format. */
+WEBCRYPTO_API bool webcrypto_algorithm_has_format(webcrypto_algorithm alg,
+                                                  webcrypto_key_format format);
 
 typedef enum webcrypto_key_type {
     WEBCRYPTO_KEY_SECRET = 1,
@@ -304,6 +342,10 @@ webcrypto_curve_from_name(const char *name, webcrypto_named_curve *out);
  *                      ECDSA     hash (chosen per call); signatures are r || s
  *   encrypt/decrypt    RSA-OAEP  label (optional)
  *   deriveBits         ECDH, X25519  public_key (the peer's public key)
+ *   generate/import    ML-KEM-*, ML-DSA-*  -
+ *   sign/verify        ML-DSA-*  context (optional, 0..255 bytes; over 255 is
+ *                                OperationError)
+ *   encapsulate/decapsulate  ML-KEM-*  -
  */
 typedef struct webcrypto_key webcrypto_key;
 
@@ -514,7 +556,8 @@ WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
 webcrypto_generate_key(const webcrypto_backend *backend, const webcrypto_params *alg,
                        bool extractable, unsigned usages, webcrypto_key **out);
 
-/* Generates a key pair (RSA-*, ECDSA, ECDH, Ed25519, X25519) as
+/* Generates a key pair (RSA-*, ECDSA, ECDH, Ed25519, X25519, ML-KEM-*,
+ * ML-DSA-*; an ML key is the seed the backend's random draws) as
  * SubtleCrypto.generateKey does for asymmetric algorithms. `usages` are split:
  * the public key gets the public ones (verify, encrypt, wrapKey) and is always
  * extractable; the private key gets the others (sign, decrypt, unwrapKey,
@@ -528,13 +571,25 @@ webcrypto_generate_key(const webcrypto_backend *backend, const webcrypto_params 
 WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status webcrypto_generate_key_pair(
     const webcrypto_backend *backend, const webcrypto_params *alg, bool extractable,
     unsigned usages, webcrypto_key **public_key, webcrypto_key **private_key);
+/* (ML-KEM: the public key gets encapsulateKey/Bits, the private key
+ * decapsulateKey/Bits.) */
 
 /* Imports a key as SubtleCrypto.importKey does. For WEBCRYPTO_FORMAT_JWK,
  * key_data is the JSON text of the JWK (not NUL-terminated necessarily).
  * Asymmetric keys: spki (DER) for public keys, pkcs8 (DER) for private keys,
- * raw for EC public points (uncompressed, or compressed) and Ed25519/X25519/
- * Ed448/X448 public keys (32, 32, 57, 56 bytes), jwk for both (Ed448's JWK
- * "alg" is "Ed448", and "EdDSA" is accepted too, as for Ed25519). Every key is checked: EC points on the named
+ * raw (and its alias raw-public) for EC public points (uncompressed, or
+ * compressed) and Ed25519/X25519/Ed448/X448 public keys (32, 32, 57, 56
+ * bytes), jwk for both (Ed448's JWK "alg" is "Ed448", and "EdDSA" is
+ * accepted too, as for Ed25519); raw-secret is raw's alias for secret
+ * keys. ML-KEM and ML-DSA ("Modern Algorithms in the Web Cryptography
+ * API"): spki; pkcs8 in the seed form only
+ * (draft-ietf-lamps-kyber-certificates, RFC 9881: [0] seed; the expandedKey
+ * and both forms are NotSupportedError); raw-public (the FIPS 203 / 204
+ * encoded public key); raw-seed (ML-KEM d || z, 64 bytes; ML-DSA xi, 32;
+ * another length is DataError); jwk with kty "AKP", alg the algorithm's
+ * name, pub, and priv (the seed; a pub that is not the seed's public key is
+ * DataError). No raw. A format the algorithm lacks is NotSupportedError
+ * (webcrypto_algorithm_has_format). Every key is checked: EC points on the named
  * curve, RSA private keys consistent, DER complete with nothing after it and
  * the algorithm identifier WebCrypto requires; a failure is DataError.
  * The data is copied; the caller keeps ownership of key_data.
@@ -646,14 +701,17 @@ WEBCRYPTO_API void webcrypto_cipher_ctx_free(webcrypto_cipher_ctx *ctx);
 /* Signs data as SubtleCrypto.sign does, with a private key (HMAC: the secret
  * key). Output size: HMAC the hash's digest size; RSASSA-PKCS1-v1_5 and
  * RSA-PSS the modulus size; ECDSA twice the curve's field size (r || s: 64,
- * 96 or 132 bytes); Ed25519 64 bytes; Ed448 114 bytes.
- * Ed448 (Secure Curves draft, Ed448Params): alg->context is RFC 8032's
- * context string, absent (NULL, 0) for the empty one; over 255 bytes is
- * OperationError, for sign and verify alike. The openssl backend (OpenSSL
- * 3.0, whose EdDSA takes no context string) answers NotSupportedError for a
- * non-empty context; Node 20 does the same, Node 24 signs with it. Ed25519
- * has no context in WebCrypto: alg->context is ignored for it (WebIDL drops
- * a member the params dictionary lacks; Node 24 ignores it too). */
+ * 96 or 132 bytes); Ed25519 64 bytes; Ed448 114 bytes; ML-DSA-44/65/87
+ * 2420, 3309, 4627 bytes (FIPS 204 ML-DSA.Sign, hedged).
+ * Ed448 (Secure Curves draft, Ed448Params) and ML-DSA: alg->context is the
+ * signature's context string, absent (NULL, 0) for the empty one; over 255
+ * bytes is OperationError, for sign and verify alike. The openssl backend
+ * (OpenSSL 3.0, whose EdDSA takes no context string) answers
+ * NotSupportedError for a non-empty Ed448 context; Node 20 does the same,
+ * Node 24 signs with it. The jca backend's JDK takes no ML-DSA context, so
+ * a non-empty one is NotSupportedError there. Ed25519 has no context in
+ * WebCrypto: alg->context is ignored for it (WebIDL drops a member the
+ * params dictionary lacks; Node 24 ignores it too). */
 WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status webcrypto_sign(const webcrypto_params *alg,
                                                                    const webcrypto_key *key,
                                                                    const uint8_t *data,
@@ -807,6 +865,60 @@ webcrypto_get_public_key(const webcrypto_key *key, unsigned usages, webcrypto_ke
 WEBCRYPTO_API bool webcrypto_supports(const webcrypto_backend *backend, webcrypto_operation op,
                                       const webcrypto_params *alg, size_t length_bits,
                                       const webcrypto_params *additional_alg);
+
+/* ------------------------------------------------------------------------ */
+/* Key encapsulation (ML-KEM; "Modern Algorithms in the Web Cryptography   */
+/* API": encapsulateBits/Key, decapsulateBits/Key)                          */
+/* ------------------------------------------------------------------------ */
+
+/* The sizes of an ML-KEM parameter set's ciphertext (768, 1088, 1568 bytes
+ * for ML-KEM-512/768/1024) and shared key (32 bytes); 0 for any other
+ * algorithm. */
+WEBCRYPTO_API size_t webcrypto_kem_ciphertext_size(webcrypto_algorithm alg);
+WEBCRYPTO_API size_t webcrypto_kem_shared_key_size(webcrypto_algorithm alg);
+
+/* SubtleCrypto.encapsulateBits: FIPS 203 ML-KEM.Encaps with the public key
+ * `key` (usage encapsulateBits; alg->name its algorithm, else
+ * InvalidAccessError). Writes the ciphertext to ciphertext (capacity
+ * ciphertext_cap, at least webcrypto_kem_ciphertext_size) and the 32-byte
+ * shared key to shared_key (capacity shared_key_cap >= 32); a short
+ * buffer is TypeError (WEBCRYPTO_ERR_INVALID_ARGUMENT) and writes nothing.
+ * *ciphertext_len and *shared_key_len get the lengths. A private key is
+ * InvalidAccessError. A backend without ML-KEM: NotSupportedError. */
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status webcrypto_encapsulate_bits(
+    const webcrypto_params *alg, const webcrypto_key *key, uint8_t *ciphertext,
+    size_t ciphertext_cap, size_t *ciphertext_len, uint8_t *shared_key, size_t shared_key_cap,
+    size_t *shared_key_len);
+
+/* SubtleCrypto.encapsulateKey: encapsulates as webcrypto_encapsulate_bits
+ * (usage encapsulateKey), then imports the shared key as a "raw-secret" key
+ * of shared_key_alg (e.g. AES-GCM: its length must be 256; HMAC with its
+ * hash; HKDF) with extractable and usages, on key's backend, as
+ * webcrypto_import_key does (its errors are the import's). On success
+ * *shared_key owns the new key and the ciphertext is written as above. */
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status webcrypto_encapsulate_key(
+    const webcrypto_params *alg, const webcrypto_key *key, const webcrypto_params *shared_key_alg,
+    bool extractable, unsigned usages, uint8_t *ciphertext, size_t ciphertext_cap,
+    size_t *ciphertext_len, webcrypto_key **shared_key);
+
+/* SubtleCrypto.decapsulateBits: FIPS 203 ML-KEM.Decaps of ciphertext with
+ * the private key `key` (usage decapsulateBits). A ciphertext of the wrong
+ * length is OperationError. A well-formed but altered ciphertext is not an
+ * error: ML-KEM's implicit rejection gives a pseudo-random shared key
+ * (FIPS 203 algorithm 18), which then simply differs from the
+ * encapsulator's. Writes 32 bytes to shared_key (capacity >= 32, else
+ * TypeError) and sets *shared_key_len. */
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status webcrypto_decapsulate_bits(
+    const webcrypto_params *alg, const webcrypto_key *key, const uint8_t *ciphertext,
+    size_t ciphertext_len, uint8_t *shared_key, size_t shared_key_cap, size_t *shared_key_len);
+
+/* SubtleCrypto.decapsulateKey: decapsulates as webcrypto_decapsulate_bits
+ * (usage decapsulateKey), then imports the shared key as
+ * webcrypto_encapsulate_key does. On success *shared_key owns the key. */
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status webcrypto_decapsulate_key(
+    const webcrypto_params *alg, const webcrypto_key *key, const uint8_t *ciphertext,
+    size_t ciphertext_len, const webcrypto_params *shared_key_alg, bool extractable,
+    unsigned usages, webcrypto_key **shared_key);
 
 #ifdef __cplusplus
 }

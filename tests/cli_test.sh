@@ -1091,6 +1091,71 @@ expect_err "two inputs from stdin is a usage error" UsageError 2 \
     unwrap-key --wrapping-key - --wrap-alg AES-KW --format raw --alg AES-GCM -
 
 # ---------------------------------------------------------------- usage, help, I/O errors
+# ---- ML-KEM and ML-DSA (the Modern Algorithms draft): on the first backend
+# that lists them (jca on a JDK with them: 24+, or a 17 with the backport);
+# the others answer NotSupportedError. Without one: skipped, saying so.
+PQB=""
+for b in jca openssl boringssl; do
+    if has_backend "$b" && "$WC" --backend "$b" backends 2>/dev/null |
+        grep -Eq '^  algorithms:.* ML-KEM-768 .*ML-DSA-65( |$)'; then
+        PQB=$b
+        break
+    fi
+done
+if has_backend openssl; then
+    expect_err "generate-key ML-KEM-768 on openssl (OpenSSL 3.0) is NotSupportedError" \
+        NotSupportedError 3 --backend openssl generate-key ML-KEM-768 \
+        --out-private "$T/no.jwk" --out-public "$T/no.pub.jwk"
+fi
+if [ -z "$PQB" ]; then
+    skip "ML-KEM / ML-DSA commands: no backend of this build lists ML-KEM-768 and ML-DSA-65 (jca needs a JDK with them, 24 or later)"
+else
+    run --backend "$PQB" generate-key ML-KEM-768 --out-private "$T/kem.jwk" --out-public "$T/kem.pub.jwk"
+    check "generate-key ML-KEM-768 ($PQB) writes AKP JWKs with priv and pub" \
+        eval '[ "$RC" -eq 0 ] && grep -q "\"kty\":\"AKP\"" "$T/kem.jwk" && grep -q "\"alg\":\"ML-KEM-768\"" "$T/kem.jwk" && grep -q "\"priv\":" "$T/kem.jwk" && ! grep -q "\"priv\":" "$T/kem.pub.jwk"'
+    run --backend "$PQB" encapsulate ML-KEM-768 --key "$T/kem.pub.jwk"
+    CT=$(sed -n 1p "$T/out"); SK=$(sed -n 2p "$T/out")
+    check "encapsulate ML-KEM-768 prints a 1088-byte ciphertext and a 32-byte key in hex" \
+        eval '[ "$RC" -eq 0 ] && is_hex "$CT" 2176 && is_hex "$SK" 64 && [ "$(wc -l <"$T/out")" -eq 2 ]'
+    unhex "$CT" >"$T/ct.bin"
+    expect_out "decapsulate ML-KEM-768 gives the encapsulated key" "$SK" \
+        --backend "$PQB" decapsulate ML-KEM-768 --key "$T/kem.jwk" "$T/ct.bin"
+    # implicit rejection: an altered ciphertext gives another key, no error
+    unhex "$(printf '%s' "$CT" | sed 's/^\(..\)/ff/')" >"$T/ct2.bin"
+    if [ "${CT:0:2}" = ff ]; then unhex "$(printf '%s' "$CT" | sed 's/^\(..\)/00/')" >"$T/ct2.bin"; fi
+    run --backend "$PQB" decapsulate ML-KEM-768 --key "$T/kem.jwk" "$T/ct2.bin"
+    check "decapsulate of an altered ciphertext gives another key (implicit rejection)" \
+        eval '[ "$RC" -eq 0 ] && is_hex "$(out_text)" 64 && [ "$(out_text)" != "$SK" ]'
+    head -c 1000 "$T/ct.bin" >"$T/ct3.bin"
+    expect_err "decapsulate of a short ciphertext is OperationError" OperationError 3 \
+        --backend "$PQB" decapsulate ML-KEM-768 --key "$T/kem.jwk" "$T/ct3.bin"
+    expect_err "encapsulate with the private key is InvalidAccessError or DataError" \
+        '(InvalidAccessError|DataError|SyntaxError)' 3 --backend "$PQB" encapsulate ML-KEM-768 --key "$T/kem.jwk"
+    run --backend "$PQB" export --key "$T/kem.jwk" --alg ML-KEM-768 --format raw-seed --out "$T/seed.bin"
+    check "export --format raw-seed of an ML-KEM-768 key is 64 bytes" \
+        eval '[ "$RC" -eq 0 ] && [ "$(wc -c <"$T/seed.bin")" -eq 64 ]'
+    run --backend "$PQB" generate-key ML-DSA-65 --out-private "$T/dsa.jwk" --out-public "$T/dsa.pub.jwk"
+    check "generate-key ML-DSA-65 ($PQB)" rc0 grep -q '"alg":"ML-DSA-65"' "$T/dsa.jwk"
+    run --backend "$PQB" sign ML-DSA-65 --key "$T/dsa.jwk" "$T/abc"
+    SIG=$(out_text)
+    check "sign ML-DSA-65 prints a 3309-byte signature in hex" rc0 is_hex "$SIG" 6618
+    expect_out "verify ML-DSA-65 of the signature is true" true \
+        --backend "$PQB" verify ML-DSA-65 --key "$T/dsa.pub.jwk" --signature "$SIG" "$T/abc"
+    run --backend "$PQB" verify ML-DSA-65 --key "$T/dsa.pub.jwk" --signature "$SIG" "$T/empty"
+    check "verify ML-DSA-65 of other data is false (exit 1)" \
+        eval '[ "$RC" -eq 1 ] && [ "$(out_text)" = false ]'
+    expect_err "sign ML-DSA-65 with a 256-byte --context is OperationError" OperationError 3 \
+        --backend "$PQB" sign ML-DSA-65 --key "$T/dsa.jwk" --context "$(printf '%0512d' 0)" "$T/abc"
+    run --backend "$PQB" sign ML-DSA-65 --key "$T/dsa.jwk" --context 0102 "$T/abc"
+    if [ "$RC" -eq 0 ]; then
+        expect_out "verify ML-DSA-65 with the same --context is true" true --backend "$PQB" \
+            verify ML-DSA-65 --key "$T/dsa.pub.jwk" --context 0102 --signature "$(out_text)" "$T/abc"
+    else
+        check "sign ML-DSA-65 --context on $PQB: NotSupportedError naming the context" \
+            eval '[ "$RC" -eq 3 ] && grep -q "^webcrypto: NotSupportedError: .*context" "$T/err"'
+    fi
+fi
+
 run --help
 check "--help prints the usage and exits 0" rc0 grep -q '^Usage: webcrypto' "$T/out"
 run help

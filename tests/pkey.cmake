@@ -7,3 +7,7 @@ target_link_libraries(test_pkey_errors PRIVATE PkgConfig::JANSSON)
 # Multi-prime RSA keys: refused or used, per backend.
 webcrypto_backend_test(test_rsa_multiprime test_rsa_multiprime.c)
 target_link_libraries(test_rsa_multiprime PRIVATE PkgConfig::JANSSON)
+# The Modern Algorithms draft: its key formats everywhere; ML-KEM and ML-DSA
+# where the backend has them (jca on a JDK 24+), with the Wycheproof files.
+webcrypto_backend_test(test_pq test_pq.c)
+target_link_libraries(test_pq PRIVATE PkgConfig::JANSSON)

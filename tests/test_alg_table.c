@@ -70,6 +70,8 @@ static unsigned rows_with_member(wc_family fam, unsigned m) {
         case WC_FAMILY_RSA: got = wc_rsa_scheme_of(alg); break;
         case WC_FAMILY_EC: got = wc_ec_op_of(alg); break;
         case WC_FAMILY_OKP: got = wc_okp_of(alg); break;
+        case WC_FAMILY_ML_KEM: got = wc_ml_kem_of(alg); break;
+        case WC_FAMILY_ML_DSA: got = wc_ml_dsa_of(alg); break;
         case WC_FAMILY_HMAC:
         case WC_FAMILY_KEYWRAP: continue; /* no members */
         }
@@ -101,6 +103,12 @@ static void test_families_and_members(void **state) {
                          a->family == WC_FAMILY_RSA ? a->member.rsa : WC_RSA_SCHEME_COUNT);
         assert_int_equal(wc_ec_op_of(alg), a->family == WC_FAMILY_EC ? a->member.ec : WC_EC_COUNT);
         assert_int_equal(wc_okp_of(alg), a->family == WC_FAMILY_OKP ? a->member.okp : WC_OKP_COUNT);
+        assert_int_equal(wc_ml_kem_of(alg),
+                         a->family == WC_FAMILY_ML_KEM ? a->member.ml_kem : WC_ML_KEM_COUNT);
+        assert_int_equal(wc_ml_dsa_of(alg),
+                         a->family == WC_FAMILY_ML_DSA ? a->member.ml_dsa : WC_ML_DSA_COUNT);
+        assert_int_equal(wc_is_seeded(alg),
+                         a->family == WC_FAMILY_ML_KEM || a->family == WC_FAMILY_ML_DSA);
         assert_int_equal(wc_is_hash(alg), digest);
         assert_int_equal(wc_is_rsa(alg), a->family == WC_FAMILY_RSA);
         assert_int_equal(wc_is_ec(alg), a->family == WC_FAMILY_EC);
@@ -121,6 +129,10 @@ static void test_families_and_members(void **state) {
         assert_int_equal(rows_with_member(WC_FAMILY_EC, m), 1);
     for (unsigned m = 0; m < WC_OKP_COUNT; m++)
         assert_int_equal(rows_with_member(WC_FAMILY_OKP, m), 1);
+    for (unsigned m = 0; m < WC_ML_KEM_COUNT; m++)
+        assert_int_equal(rows_with_member(WC_FAMILY_ML_KEM, m), 1);
+    for (unsigned m = 0; m < WC_ML_DSA_COUNT; m++)
+        assert_int_equal(rows_with_member(WC_FAMILY_ML_DSA, m), 1);
     assert_int_equal(wc_hash_algorithm(WC_HASH_COUNT), WEBCRYPTO_ALG_NONE);
 }
 
@@ -157,6 +169,54 @@ static void test_usages_ops_and_identifiers(void **state) {
                          !!(a->ops & OPBIT(WEBCRYPTO_OP_DECRYPT)));
         assert_int_equal(!!(all & WEBCRYPTO_USAGE_DERIVE_BITS),
                          !!(a->ops & OPBIT(WEBCRYPTO_OP_DERIVE_BITS)));
+        assert_int_equal(!!(all & (WEBCRYPTO_USAGE_ENCAPSULATE_KEY |
+                                   WEBCRYPTO_USAGE_ENCAPSULATE_BITS)),
+                         !!(a->ops & OPBIT(WEBCRYPTO_OP_ENCAPSULATE)));
+        assert_int_equal(!!(all & (WEBCRYPTO_USAGE_DECAPSULATE_KEY |
+                                   WEBCRYPTO_USAGE_DECAPSULATE_BITS)),
+                         !!(a->ops & OPBIT(WEBCRYPTO_OP_DECAPSULATE)));
+        /* Formats (the drafts): keys have some, digests none; raw-secret
+         * exactly for secret keys read from bytes, as raw's alias there;
+         * spki and pkcs8 for key pairs; raw-public where raw reads a public
+         * key, and for the seeded keys, with raw-seed, without raw. */
+        assert_int_equal(a->formats != 0, a->key_types != 0);
+        assert_int_equal(a->formats & ~(WC_FMT(RAW) | WC_FMT(PKCS8) | WC_FMT(SPKI) |
+                                        WC_FMT(JWK) | WC_FMT(RAW_PUBLIC) |
+                                        WC_FMT(RAW_SECRET) | WC_FMT(RAW_SEED)),
+                         0);
+        bool seeded = a->family == WC_FAMILY_ML_KEM || a->family == WC_FAMILY_ML_DSA;
+        assert_int_equal(!!(a->formats & WC_FMT(RAW_SECRET)), secret);
+        if (secret) assert_true(a->formats & WC_FMT(RAW));
+        assert_int_equal(!!(a->formats & WC_FMT(SPKI)), pair);
+        assert_int_equal(!!(a->formats & WC_FMT(PKCS8)), pair);
+        assert_int_equal(!!(a->formats & WC_FMT(RAW_SEED)), seeded);
+        assert_int_equal(!!(a->formats & WC_FMT(RAW_PUBLIC)),
+                         pair && (seeded || (a->formats & WC_FMT(RAW))));
+        if (seeded) assert_false(a->formats & WC_FMT(RAW));
+        assert_int_equal(!!(a->formats & WC_FMT(JWK)), a->jwk_kty != NULL);
+        for (unsigned f = 0; f < 12; f++)
+            assert_int_equal(webcrypto_algorithm_has_format(alg, (webcrypto_key_format)f),
+                             f >= WEBCRYPTO_FORMAT_RAW && f <= WEBCRYPTO_FORMAT_RAW_SEED &&
+                                 (a->formats & (1u << f)));
+        /* ML-KEM, ML-DSA sizes, against backend.h's per-member facts */
+        assert_int_equal(a->pq_public_len != 0 && a->pq_seed_len != 0 && a->pq_out_len != 0,
+                         seeded);
+        if (a->family == WC_FAMILY_ML_KEM) {
+            assert_int_equal(wc_ml_kem_public_len(a->member.ml_kem), a->pq_public_len);
+            assert_int_equal(wc_ml_kem_ciphertext_len(a->member.ml_kem), a->pq_out_len);
+            assert_int_equal(a->pq_seed_len, WC_ML_KEM_SEED_LEN);
+            assert_string_equal(wc_ml_kem_name(a->member.ml_kem), a->name);
+        }
+        if (a->family == WC_FAMILY_ML_DSA) {
+            assert_int_equal(wc_ml_dsa_public_len(a->member.ml_dsa), a->pq_public_len);
+            assert_int_equal(wc_ml_dsa_sig_len(a->member.ml_dsa), a->pq_out_len);
+            assert_int_equal(a->pq_seed_len, WC_ML_DSA_SEED_LEN);
+            assert_string_equal(wc_ml_dsa_name(a->member.ml_dsa), a->name);
+        }
+        if (seeded) { /* JWK "AKP" with "alg" the name (the draft) */
+            assert_string_equal(a->jwk_kty, "AKP");
+            assert_string_equal(a->jwk_alg, a->name);
+        }
         if (all & WEBCRYPTO_USAGE_WRAP_KEY)
             assert_true(a->ops & (OPBIT(WEBCRYPTO_OP_WRAP_KEY) | OPBIT(WEBCRYPTO_OP_ENCRYPT)));
         for (unsigned op = 0; op < 32; op++)
@@ -302,6 +362,47 @@ static void test_known_facts(void **state) {
     assert_true(webcrypto_algorithm_has_operation(WEBCRYPTO_ALG_HMAC, WEBCRYPTO_OP_GET_KEY_LENGTH));
     assert_int_equal(wc_alg(WEBCRYPTO_ALG_ECDSA)->hash_for,
                      WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY);
+    /* FIPS 203 table 3, FIPS 204 table 2; the NIST CSOR OIDs
+     * 2.16.840.1.101.3.4.4.2 (ML-KEM-768) and 2.16.840.1.101.3.4.3.18
+     * (ML-DSA-65) */
+    const wc_alg_info *kem = wc_alg(WEBCRYPTO_ALG_ML_KEM_768);
+    assert_int_equal(kem->pq_public_len, 1184);
+    assert_int_equal(kem->pq_out_len, 1088);
+    assert_int_equal(kem->pq_seed_len, 64);
+    assert_int_equal(wc_alg(WEBCRYPTO_ALG_ML_KEM_512)->pq_out_len, 768);
+    assert_int_equal(wc_alg(WEBCRYPTO_ALG_ML_KEM_1024)->pq_public_len, 1568);
+    const wc_alg_info *dsa = wc_alg(WEBCRYPTO_ALG_ML_DSA_65);
+    assert_int_equal(dsa->pq_public_len, 1952);
+    assert_int_equal(dsa->pq_out_len, 3309);
+    assert_int_equal(dsa->pq_seed_len, 32);
+    assert_int_equal(wc_alg(WEBCRYPTO_ALG_ML_DSA_44)->pq_out_len, 2420);
+    assert_int_equal(wc_alg(WEBCRYPTO_ALG_ML_DSA_87)->pq_public_len, 2592);
+    static const uint8_t mlkem768[] = {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x04, 0x02};
+    static const uint8_t mldsa65[] = {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x12};
+    assert_int_equal(kem->oid_len, sizeof mlkem768);
+    assert_memory_equal(kem->oid, mlkem768, sizeof mlkem768);
+    assert_int_equal(dsa->oid_len, sizeof mldsa65);
+    assert_memory_equal(dsa->oid, mldsa65, sizeof mldsa65);
+    assert_int_equal(wc_public_usages(WEBCRYPTO_ALG_ML_KEM_512),
+                     WEBCRYPTO_USAGE_ENCAPSULATE_KEY | WEBCRYPTO_USAGE_ENCAPSULATE_BITS);
+    assert_int_equal(wc_private_usages(WEBCRYPTO_ALG_ML_KEM_512),
+                     WEBCRYPTO_USAGE_DECAPSULATE_KEY | WEBCRYPTO_USAGE_DECAPSULATE_BITS);
+    assert_int_equal(webcrypto_kem_ciphertext_size(WEBCRYPTO_ALG_ML_KEM_1024), 1568);
+    assert_int_equal(webcrypto_kem_shared_key_size(WEBCRYPTO_ALG_ML_KEM_512), 32);
+    assert_int_equal(webcrypto_kem_ciphertext_size(WEBCRYPTO_ALG_ML_DSA_44), 0);
+    /* Formats: the draft's aliases for the existing algorithms */
+    assert_true(webcrypto_algorithm_has_format(WEBCRYPTO_ALG_AES_GCM, WEBCRYPTO_FORMAT_RAW_SECRET));
+    assert_true(webcrypto_algorithm_has_format(WEBCRYPTO_ALG_HKDF, WEBCRYPTO_FORMAT_RAW_SECRET));
+    assert_false(webcrypto_algorithm_has_format(WEBCRYPTO_ALG_HKDF, WEBCRYPTO_FORMAT_JWK));
+    assert_true(webcrypto_algorithm_has_format(WEBCRYPTO_ALG_ECDH, WEBCRYPTO_FORMAT_RAW_PUBLIC));
+    assert_true(webcrypto_algorithm_has_format(WEBCRYPTO_ALG_ED25519, WEBCRYPTO_FORMAT_RAW));
+    assert_false(webcrypto_algorithm_has_format(WEBCRYPTO_ALG_RSA_PSS, WEBCRYPTO_FORMAT_RAW_PUBLIC));
+    assert_false(webcrypto_algorithm_has_format(WEBCRYPTO_ALG_ECDSA, WEBCRYPTO_FORMAT_RAW_SEED));
+    assert_false(webcrypto_algorithm_has_format(WEBCRYPTO_ALG_ML_KEM_768, WEBCRYPTO_FORMAT_RAW));
+    assert_true(webcrypto_algorithm_has_format(WEBCRYPTO_ALG_ML_DSA_65, WEBCRYPTO_FORMAT_RAW_SEED));
+    assert_false(webcrypto_algorithm_has_format(WEBCRYPTO_ALG_SHA_256, WEBCRYPTO_FORMAT_RAW));
+    assert_string_equal(webcrypto_usage_name(WEBCRYPTO_USAGE_DECAPSULATE_BITS), "decapsulateBits");
+    assert_string_equal(webcrypto_operation_name(WEBCRYPTO_OP_ENCAPSULATE), "encapsulate");
 }
 
 int main(void) {

@@ -1095,6 +1095,102 @@ static void test_byte_flips(void **state) {
     assert_true(rejected > 0);
 }
 
+
+/* ML-KEM and ML-DSA (the LAMPS drafts, RFC 9881): the SubjectPublicKeyInfo
+ * holds the encoded public key, parameters absent; the PKCS #8 private key
+ * the seed form, [0] IMPLICIT OCTET STRING of the seed. Each is read and
+ * written back byte for byte; the expandedKey and both forms are
+ * NotSupportedError, a seed or key of another length, a parameter, or
+ * another parameter set's OID DataError. */
+static void seeded_case(webcrypto_algorithm kind, const char *spki_prefix,
+                        const char *pkcs8_prefix, size_t pub_len, size_t seed_len) {
+    size_t sp_n, pp_n;
+    uint8_t *sp = unhex(spki_prefix, &sp_n), *pp = unhex(pkcs8_prefix, &pp_n);
+    size_t spki_n = sp_n + pub_len, pkcs8_n = pp_n + seed_len;
+    uint8_t *spki = malloc(spki_n + 4), *pkcs8 = malloc(pkcs8_n + 4);
+    memcpy(spki, sp, sp_n);
+    for (size_t i = 0; i < pub_len; i++) spki[sp_n + i] = (uint8_t)(i * 13 + 5);
+    memcpy(pkcs8, pp, pp_n);
+    for (size_t i = 0; i < seed_len; i++) pkcs8[pp_n + i] = (uint8_t)(i + 1);
+    wc_pkey_fields f;
+    assert_int_equal(wc_der_parse_spki(kind, spki, spki_n, &f), WEBCRYPTO_OK);
+    assert_int_equal(f.x.n, pub_len);
+    assert_ptr_equal(f.x.p, spki + sp_n);
+    uint8_t *out = NULL;
+    size_t out_n = 0;
+    assert_int_equal(wc_der_write_spki(kind, &f, &out, &out_n), WEBCRYPTO_OK);
+    assert_int_equal(out_n, spki_n);
+    assert_memory_equal(out, spki, spki_n);
+    free(out);
+    assert_int_equal(wc_der_parse_pkcs8(kind, pkcs8, pkcs8_n, &f), WEBCRYPTO_OK);
+    assert_true(f.is_private);
+    assert_int_equal(f.d.n, seed_len);
+    assert_ptr_equal(f.d.p, pkcs8 + pp_n);
+    assert_int_equal(wc_der_write_pkcs8(kind, &f, &out, &out_n), WEBCRYPTO_OK);
+    assert_int_equal(out_n, pkcs8_n);
+    assert_memory_equal(out, pkcs8, pkcs8_n);
+    free(out);
+    /* the public key one byte short (BIT STRING and SEQUENCE lengths fixed up) */
+    spki[3]--;
+    spki[sp_n - 2]--;
+    assert_int_equal(wc_der_parse_spki(kind, spki, spki_n - 1, &f), WEBCRYPTO_ERR_DATA);
+    spki[3]++;
+    spki[sp_n - 2]++;
+    /* another parameter set's OID (the last arc + 1) */
+    spki[sp_n - 6]++;
+    assert_int_equal(wc_der_parse_spki(kind, spki, spki_n, &f), WEBCRYPTO_ERR_DATA);
+    spki[sp_n - 6]--;
+    /* the seed one byte short */
+    pkcs8[1]--;
+    pkcs8[pp_n - 3]--;
+    pkcs8[pp_n - 1]--;
+    assert_int_equal(wc_der_parse_pkcs8(kind, pkcs8, pkcs8_n - 1, &f), WEBCRYPTO_ERR_DATA);
+    assert_non_null(strstr(webcrypto_error_message(), "length"));
+    pkcs8[1]++;
+    pkcs8[pp_n - 3]++;
+    pkcs8[pp_n - 1]++;
+    /* expandedKey (an OCTET STRING in the seed's place): NotSupportedError */
+    pkcs8[pp_n - 2] = 0x04;
+    assert_int_equal(wc_der_parse_pkcs8(kind, pkcs8, pkcs8_n, &f), WEBCRYPTO_ERR_NOT_SUPPORTED);
+    assert_non_null(strstr(webcrypto_error_message(), "seed form"));
+    /* both (a SEQUENCE): NotSupportedError */
+    pkcs8[pp_n - 2] = 0x30;
+    assert_int_equal(wc_der_parse_pkcs8(kind, pkcs8, pkcs8_n, &f), WEBCRYPTO_ERR_NOT_SUPPORTED);
+    /* [0] constructed: not the seed form, DataError */
+    pkcs8[pp_n - 2] = 0xa0;
+    assert_int_equal(wc_der_parse_pkcs8(kind, pkcs8, pkcs8_n, &f), WEBCRYPTO_ERR_DATA);
+    pkcs8[pp_n - 2] = 0x80;
+    /* the writer refuses a seed of another length */
+    wc_pkey_fields w = {.is_private = true, .d = {pkcs8 + pp_n, seed_len - 1}};
+    assert_int_equal(wc_der_write_pkcs8(kind, &w, &out, &out_n), WEBCRYPTO_ERR_OPERATION);
+    free(sp);
+    free(pp);
+    free(spki);
+    free(pkcs8);
+}
+
+static void test_seeded_keys(void **state) {
+    (void)state;
+    seeded_case(WEBCRYPTO_ALG_ML_KEM_768, "308204b2300b0609608648016503040402038204a100",
+                "3054020100300b060960864801650304040204428040", 1184, 64);
+    seeded_case(WEBCRYPTO_ALG_ML_KEM_512, "30820332300b06096086480165030404010382032100",
+                "3054020100300b060960864801650304040104428040", 800, 64);
+    seeded_case(WEBCRYPTO_ALG_ML_DSA_65, "308207b2300b0609608648016503040312038207a100",
+                "3034020100300b060960864801650304031204228020", 1952, 32);
+    seeded_case(WEBCRYPTO_ALG_ML_DSA_87, "30820a32300b060960864801650304031303820a2100",
+                "3034020100300b060960864801650304031304228020", 2592, 32);
+    /* parameters present (a NULL): DataError */
+    size_t n;
+    uint8_t *b = unhex("3056020100300d06096086480165030404020500044280400000000000000000000000"
+                       "0000000000000000000000000000000000000000000000000000000000000000000000"
+                       "000000000000000000000000000000000000",
+                       &n);
+    wc_pkey_fields f;
+    assert_int_equal(n, 88);
+    assert_int_equal(wc_der_parse_pkcs8(WEBCRYPTO_ALG_ML_KEM_768, b, n, &f), WEBCRYPTO_ERR_DATA);
+    free(b);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_rsa_round_trip, teardown),
@@ -1110,6 +1206,7 @@ int main(void) {
         cmocka_unit_test_teardown(test_ec_malformed, teardown),
         cmocka_unit_test_teardown(test_okp_malformed, teardown),
         cmocka_unit_test_teardown(test_byte_flips, teardown),
+        cmocka_unit_test_teardown(test_seeded_keys, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

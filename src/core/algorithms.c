@@ -20,6 +20,14 @@ static const uint8_t OID_ED25519[] = {0x2b, 0x65, 0x70};
 static const uint8_t OID_X25519[] = {0x2b, 0x65, 0x6e};
 static const uint8_t OID_X448[] = {0x2b, 0x65, 0x6f};   /* 1.3.101.111, RFC 8410 */
 static const uint8_t OID_ED448[] = {0x2b, 0x65, 0x71};  /* 1.3.101.113, RFC 8410 */
+/* NIST CSOR (2.16.840.1.101.3.4): ML-KEM 4.4.1-3 (draft-ietf-lamps-kyber-
+ * certificates), ML-DSA 3.17-19 (RFC 9881). */
+static const uint8_t OID_ML_KEM_512[] = {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x04, 0x01};
+static const uint8_t OID_ML_KEM_768[] = {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x04, 0x02};
+static const uint8_t OID_ML_KEM_1024[] = {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x04, 0x03};
+static const uint8_t OID_ML_DSA_44[] = {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x11};
+static const uint8_t OID_ML_DSA_65[] = {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x12};
+static const uint8_t OID_ML_DSA_87[] = {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x13};
 #define OID(o) .oid = o, .oid_len = sizeof o
 
 static const wc_curve_info wc_curves[] = {
@@ -48,14 +56,35 @@ static const wc_curve_info wc_curves[] = {
  * the row adds its member and closes. */
 #define AES(id, nm, fam, ops_, usages, len24, jwk_128, jwk_192, jwk_256)                 \
     ROW(id, nm, fam), .key_types = WC_KEYS_SECRET, .ops = ops_, .secret_usages = usages, \
-        .key_lens = {16, len24, 32}, .jwk_kty = "oct", .jwk_use = "enc",                \
+        .key_lens = {16, len24, 32}, .formats = WC_FMTS_SECRET_RAW | WC_FMT(JWK),        \
+        .jwk_kty = "oct", .jwk_use = "enc",                \
         .jwk_alg_by_len = {jwk_128, jwk_192, jwk_256}
 #define RSA(id, nm, scheme, pub, priv, use, jwk_1, jwk_256, jwk_384, jwk_512)             \
     ROW(id, nm, WC_FAMILY_RSA), .member.rsa = scheme, .key_types = WC_KEYS_PAIR,         \
+        .formats = WC_FMTS_PAIR,                                                          \
         .ops = (scheme == WC_RSA_SCHEME_OAEP ? OPB(ENCRYPT) | OPB(DECRYPT) | OPS_KEYED    \
                                              : OPS_SIGNER) | OPS_PAIR,                    \
         .public_usages = pub, .private_usages = priv, .jwk_kty = "RSA", .jwk_use = use,  \
         .jwk_alg_by_hash = {jwk_1, jwk_256, jwk_384, jwk_512}, OID(OID_RSA) }
+
+/* ML-KEM and ML-DSA: key pairs of a seed and a public key; spki, pkcs8
+ * (seed form), raw-public, raw-seed and JWK "AKP" whose "alg" is the
+ * algorithm's name; no "raw". */
+#define WC_FMTS_SEEDED (WC_FMTS_PAIR | WC_FMT(RAW_PUBLIC) | WC_FMT(RAW_SEED))
+#define ML_KEM(id, nm, pub, ct)                                                            \
+    ROW(id, nm, WC_FAMILY_ML_KEM), .member.ml_kem = WC_##id, .key_types = WC_KEYS_PAIR,    \
+        .formats = WC_FMTS_SEEDED,                                                         \
+        .ops = OPB(ENCAPSULATE) | OPB(DECAPSULATE) | OPS_KEYED | OPS_PAIR,               \
+        .public_usages = WEBCRYPTO_USAGE_ENCAPSULATE_KEY | WEBCRYPTO_USAGE_ENCAPSULATE_BITS, \
+        .private_usages = WEBCRYPTO_USAGE_DECAPSULATE_KEY | WEBCRYPTO_USAGE_DECAPSULATE_BITS, \
+        .pq_public_len = pub, .pq_seed_len = WC_ML_KEM_SEED_LEN, .pq_out_len = ct,        \
+        .jwk_kty = "AKP", .jwk_use = "enc", .jwk_alg = nm, OID(OID_##id) }
+#define ML_DSA(id, nm, pub, sig)                                                           \
+    ROW(id, nm, WC_FAMILY_ML_DSA), .member.ml_dsa = WC_##id, .key_types = WC_KEYS_PAIR,    \
+        .formats = WC_FMTS_SEEDED, .ops = OPS_SIGNER | OPS_PAIR,                         \
+        .public_usages = WEBCRYPTO_USAGE_VERIFY, .private_usages = WEBCRYPTO_USAGE_SIGN,   \
+        .pq_public_len = pub, .pq_seed_len = WC_ML_DSA_SEED_LEN, .pq_out_len = sig,       \
+        .jwk_kty = "AKP", .jwk_use = "sig", .jwk_alg = nm, OID(OID_##id) }
 
 static const wc_alg_info wc_algs[WC_ALG_COUNT] = {
     HASH(SHA_1, "SHA-1", 20, 512),
@@ -63,6 +92,7 @@ static const wc_alg_info wc_algs[WC_ALG_COUNT] = {
     HASH(SHA_384, "SHA-384", 48, 1024),
     HASH(SHA_512, "SHA-512", 64, 1024),
     ROW(HMAC, "HMAC", WC_FAMILY_HMAC), .key_types = WC_KEYS_SECRET,
+        .formats = WC_FMTS_SECRET_RAW | WC_FMT(JWK),
         .ops = OPS_SIGNER | OPB(GET_KEY_LENGTH), .secret_usages = WC_HMAC_USAGES,
         .jwk_kty = "oct", .jwk_use = "sig", .jwk_alg_by_hash = {"HS1", "HS256", "HS384", "HS512"}},
     AES(AES_CBC, "AES-CBC", WC_FAMILY_CIPHER, OPS_CIPHER, WC_AES_USAGES, 24, "A128CBC", "A192CBC",
@@ -72,10 +102,11 @@ static const wc_alg_info wc_algs[WC_ALG_COUNT] = {
     AES(AES_GCM, "AES-GCM", WC_FAMILY_AEAD, OPS_CIPHER, WC_AES_USAGES, 24, "A128GCM", "A192GCM",
         "A256GCM"), .member.aead = WC_AEAD_AES_GCM},
     ROW(HKDF, "HKDF", WC_FAMILY_KDF), .member.kdf = WC_KDF_HKDF, .key_types = WC_KEYS_SECRET,
+        .formats = WC_FMTS_SECRET_RAW,
         .ops = OPS_KDF, .secret_usages = WC_KDF_USAGES, .hash_for = WEBCRYPTO_USAGE_DERIVE_BITS},
     ROW(PBKDF2, "PBKDF2", WC_FAMILY_KDF), .member.kdf = WC_KDF_PBKDF2,
-        .key_types = WC_KEYS_SECRET, .ops = OPS_KDF, .secret_usages = WC_KDF_USAGES,
-        .hash_for = WEBCRYPTO_USAGE_DERIVE_BITS},
+        .key_types = WC_KEYS_SECRET, .formats = WC_FMTS_SECRET_RAW, .ops = OPS_KDF,
+        .secret_usages = WC_KDF_USAGES, .hash_for = WEBCRYPTO_USAGE_DERIVE_BITS},
     /* A*GCMSIV is this library's name: JOSE registers none for GCM-SIV. */
     AES(AES_GCM_SIV, "AES-GCM-SIV", WC_FAMILY_AEAD, OPS_CIPHER, WC_AES_USAGES, 0, "A128GCMSIV",
         NULL, "A256GCMSIV"), .member.aead = WC_AEAD_AES_GCM_SIV},
@@ -91,6 +122,7 @@ static const wc_alg_info wc_algs[WC_ALG_COUNT] = {
         "RSA-OAEP-384", "RSA-OAEP-512"),
     /* ECDSA's JWK alg depends on the curve (wc_curve_info). */
     ROW(ECDSA, "ECDSA", WC_FAMILY_EC), .member.ec = WC_EC_ECDSA, .key_types = WC_KEYS_PAIR,
+        .formats = WC_FMTS_PAIR_RAW,
         .ops = OPS_SIGNER | OPS_PAIR, .public_usages = WEBCRYPTO_USAGE_VERIFY,
         .private_usages = WEBCRYPTO_USAGE_SIGN,
         .hash_for = WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY, .jwk_kty = "EC",
@@ -98,17 +130,18 @@ static const wc_alg_info wc_algs[WC_ALG_COUNT] = {
     /* id-ecDH (RFC 5480 2.1.2) restricts a key to ECDH: read for ECDH only,
      * never written (Node and Chrome write id-ecPublicKey). */
     ROW(ECDH, "ECDH", WC_FAMILY_EC), .member.ec = WC_EC_ECDH, .key_types = WC_KEYS_PAIR,
+        .formats = WC_FMTS_PAIR_RAW,
         .ops = OPS_AGREE | OPS_PAIR, .private_usages = WC_KDF_USAGES,
         .public_key_for = WEBCRYPTO_USAGE_DERIVE_BITS, .jwk_kty = "EC", .jwk_use = "enc",
         OID(OID_EC_PUBLIC_KEY), .oid_alt = OID_EC_DH, .oid_alt_len = sizeof OID_EC_DH},
     /* RFC 8037: an Ed25519 key's JWK alg may also be "EdDSA". */
     ROW(ED25519, "Ed25519", WC_FAMILY_OKP), .member.okp = WC_OKP_ED25519,
-        .key_types = WC_KEYS_PAIR, .ops = OPS_SIGNER | OPS_PAIR, .public_usages = WEBCRYPTO_USAGE_VERIFY,
+        .key_types = WC_KEYS_PAIR, .formats = WC_FMTS_PAIR_RAW, .ops = OPS_SIGNER | OPS_PAIR, .public_usages = WEBCRYPTO_USAGE_VERIFY,
         .private_usages = WEBCRYPTO_USAGE_SIGN, .okp_key_len = 32, .okp_out_len = 64,
         .jwk_kty = "OKP", .jwk_use = "sig", .jwk_crv = "Ed25519", .jwk_alg = "Ed25519",
         .jwk_alg_alt = "EdDSA", OID(OID_ED25519)},
     ROW(X25519, "X25519", WC_FAMILY_OKP), .member.okp = WC_OKP_X25519,
-        .key_types = WC_KEYS_PAIR, .ops = OPS_AGREE | OPS_PAIR, .private_usages = WC_KDF_USAGES,
+        .key_types = WC_KEYS_PAIR, .formats = WC_FMTS_PAIR_RAW, .ops = OPS_AGREE | OPS_PAIR, .private_usages = WC_KDF_USAGES,
         .public_key_for = WEBCRYPTO_USAGE_DERIVE_BITS, .okp_key_len = 32,
         .okp_out_len = 32, .jwk_kty = "OKP", .jwk_use = "enc", .jwk_crv = "X25519",
         OID(OID_X25519)},
@@ -116,15 +149,21 @@ static const wc_alg_info wc_algs[WC_ALG_COUNT] = {
      * written (as Node 24 writes it), "EdDSA" (RFC 8037) also accepted.
      * Ed448's sign and verify take params->context (0..255 bytes). */
     ROW(ED448, "Ed448", WC_FAMILY_OKP), .member.okp = WC_OKP_ED448,
-        .key_types = WC_KEYS_PAIR, .ops = OPS_SIGNER | OPS_PAIR, .public_usages = WEBCRYPTO_USAGE_VERIFY,
+        .key_types = WC_KEYS_PAIR, .formats = WC_FMTS_PAIR_RAW, .ops = OPS_SIGNER | OPS_PAIR, .public_usages = WEBCRYPTO_USAGE_VERIFY,
         .private_usages = WEBCRYPTO_USAGE_SIGN, .okp_key_len = 57, .okp_out_len = 114,
         .jwk_kty = "OKP", .jwk_use = "sig", .jwk_crv = "Ed448", .jwk_alg = "Ed448",
         .jwk_alg_alt = "EdDSA", OID(OID_ED448)},
     ROW(X448, "X448", WC_FAMILY_OKP), .member.okp = WC_OKP_X448,
-        .key_types = WC_KEYS_PAIR, .ops = OPS_AGREE | OPS_PAIR, .private_usages = WC_KDF_USAGES,
+        .key_types = WC_KEYS_PAIR, .formats = WC_FMTS_PAIR_RAW, .ops = OPS_AGREE | OPS_PAIR, .private_usages = WC_KDF_USAGES,
         .public_key_for = WEBCRYPTO_USAGE_DERIVE_BITS, .okp_key_len = 56,
         .okp_out_len = 56, .jwk_kty = "OKP", .jwk_use = "enc", .jwk_crv = "X448",
         OID(OID_X448)},
+    ML_KEM(ML_KEM_512, "ML-KEM-512", 800, 768),
+    ML_KEM(ML_KEM_768, "ML-KEM-768", 1184, 1088),
+    ML_KEM(ML_KEM_1024, "ML-KEM-1024", 1568, 1568),
+    ML_DSA(ML_DSA_44, "ML-DSA-44", 1312, 2420),
+    ML_DSA(ML_DSA_65, "ML-DSA-65", 1952, 3309),
+    ML_DSA(ML_DSA_87, "ML-DSA-87", 2592, 4627),
 };
 
 const wc_alg_info *wc_alg(webcrypto_algorithm alg) {
@@ -185,6 +224,12 @@ wc_rsa_scheme wc_rsa_scheme_of(webcrypto_algorithm alg) {
 }
 wc_ec_op wc_ec_op_of(webcrypto_algorithm alg) { MEMBER_OF(WC_FAMILY_EC, ec, WC_EC_COUNT); }
 wc_okp wc_okp_of(webcrypto_algorithm alg) { MEMBER_OF(WC_FAMILY_OKP, okp, WC_OKP_COUNT); }
+wc_ml_kem wc_ml_kem_of(webcrypto_algorithm alg) {
+    MEMBER_OF(WC_FAMILY_ML_KEM, ml_kem, WC_ML_KEM_COUNT);
+}
+wc_ml_dsa wc_ml_dsa_of(webcrypto_algorithm alg) {
+    MEMBER_OF(WC_FAMILY_ML_DSA, ml_dsa, WC_ML_DSA_COUNT);
+}
 
 bool wc_key_family(webcrypto_algorithm alg, webcrypto_algorithm hash, wc_family *family,
                    unsigned *member) {
@@ -201,6 +246,8 @@ bool wc_key_family(webcrypto_algorithm alg, webcrypto_algorithm hash, wc_family 
     case WC_FAMILY_RSA: *member = (unsigned)a->member.rsa; break;
     case WC_FAMILY_EC: *member = (unsigned)a->member.ec; break;
     case WC_FAMILY_OKP: *member = (unsigned)a->member.okp; break;
+    case WC_FAMILY_ML_KEM: *member = (unsigned)a->member.ml_kem; break;
+    case WC_FAMILY_ML_DSA: *member = (unsigned)a->member.ml_dsa; break;
     }
     return true;
 }
@@ -219,6 +266,7 @@ webcrypto_algorithm webcrypto_algorithm_at(size_t index) {
 
 static const char *const wc_usage_names[] = {
     "encrypt", "decrypt", "sign", "verify", "deriveKey", "deriveBits", "wrapKey", "unwrapKey",
+    "encapsulateKey", "encapsulateBits", "decapsulateKey", "decapsulateBits",
 };
 
 static const char *const wc_op_names[] = {
@@ -230,6 +278,7 @@ static const char *const wc_op_names[] = {
     [WEBCRYPTO_OP_WRAP_KEY] = "wrapKey",        [WEBCRYPTO_OP_UNWRAP_KEY] = "unwrapKey",
     [WEBCRYPTO_OP_GET_KEY_LENGTH] = "get key length",
     [WEBCRYPTO_OP_GET_PUBLIC_KEY] = "getPublicKey",
+    [WEBCRYPTO_OP_ENCAPSULATE] = "encapsulate",   [WEBCRYPTO_OP_DECAPSULATE] = "decapsulate",
 };
 
 const char *webcrypto_operation_name(webcrypto_operation op) {
@@ -241,6 +290,23 @@ bool webcrypto_algorithm_has_operation(webcrypto_algorithm alg, webcrypto_operat
     const wc_alg_info *a = wc_alg(alg);
     if (!a || !webcrypto_operation_name(op)) return false;
     return (a->ops & (1u << (unsigned)op)) != 0;
+}
+
+/* ML-KEM's sizes, from the table (kem.c has the operations). */
+size_t webcrypto_kem_ciphertext_size(webcrypto_algorithm alg) {
+    const wc_alg_info *a = wc_alg(alg);
+    return a && a->family == WC_FAMILY_ML_KEM ? a->pq_out_len : 0;
+}
+
+size_t webcrypto_kem_shared_key_size(webcrypto_algorithm alg) {
+    const wc_alg_info *a = wc_alg(alg);
+    return a && a->family == WC_FAMILY_ML_KEM ? WC_ML_KEM_SHARED_LEN : 0;
+}
+
+bool webcrypto_algorithm_has_format(webcrypto_algorithm alg, webcrypto_key_format format) {
+    const wc_alg_info *a = wc_alg(alg);
+    if (!a || format < WEBCRYPTO_FORMAT_RAW || format > WEBCRYPTO_FORMAT_RAW_SEED) return false;
+    return (a->formats & (1u << (unsigned)format)) != 0;
 }
 
 webcrypto_status webcrypto_algorithm_from_name(const char *name, webcrypto_algorithm *out) {
@@ -309,6 +375,11 @@ bool wc_is_rsa(webcrypto_algorithm alg) { return wc_family_of(alg) == WC_FAMILY_
 bool wc_is_ec(webcrypto_algorithm alg) { return wc_family_of(alg) == WC_FAMILY_EC; }
 
 bool wc_is_okp(webcrypto_algorithm alg) { return wc_family_of(alg) == WC_FAMILY_OKP; }
+
+bool wc_is_seeded(webcrypto_algorithm alg) {
+    wc_family f = wc_family_of(alg);
+    return f == WC_FAMILY_ML_KEM || f == WC_FAMILY_ML_DSA;
+}
 
 bool wc_is_asymmetric(webcrypto_algorithm alg) {
     const wc_alg_info *a = wc_alg(alg);

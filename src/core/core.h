@@ -42,12 +42,12 @@ struct webcrypto_key {
 
 /* One past the last webcrypto_algorithm value: the size of tables indexed by
  * algorithm. Kept here, not in the public header, so that it can grow. */
-#define WC_ALG_COUNT ((unsigned)WEBCRYPTO_ALG_X448 + 1u)
+#define WC_ALG_COUNT ((unsigned)WEBCRYPTO_ALG_ML_DSA_87 + 1u)
 /* One past the last wc_family (backend.h's family enum has no _COUNT member
  * of its own yet): what wc_family_of returns for no known algorithm. */
-#define WC_FAMILY_COUNT ((wc_family)(WC_FAMILY_OKP + 1))
+#define WC_FAMILY_COUNT ((wc_family)(WC_FAMILY_ML_DSA + 1))
 
-#define WC_ALL_USAGES 0xffu
+#define WC_ALL_USAGES 0xfffu
 #define WC_AES_USAGES                                                                     \
     (WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_DECRYPT | WEBCRYPTO_USAGE_WRAP_KEY |     \
      WEBCRYPTO_USAGE_UNWRAP_KEY)
@@ -65,6 +65,14 @@ struct webcrypto_key {
 /* wc_alg_info.key_types */
 #define WC_KEYS_SECRET 1u /* secret keys (webcrypto_generate_key, raw/jwk import) */
 #define WC_KEYS_PAIR 2u   /* public and private keys (generate_key_pair, spki/pkcs8/...) */
+/* wc_alg_info.formats: a bit per webcrypto_key_format. */
+#define WC_FMT(f) (1u << (unsigned)(WEBCRYPTO_FORMAT_##f))
+/* Secret keys read from bytes: "raw", and its alias "raw-secret" (the
+ * Modern Algorithms draft, for every symmetric algorithm of WebCrypto). */
+#define WC_FMTS_SECRET_RAW (WC_FMT(RAW) | WC_FMT(RAW_SECRET))
+/* Key pairs: spki, pkcs8, jwk; EC and OKP also raw and its alias raw-public. */
+#define WC_FMTS_PAIR (WC_FMT(SPKI) | WC_FMT(PKCS8) | WC_FMT(JWK))
+#define WC_FMTS_PAIR_RAW (WC_FMTS_PAIR | WC_FMT(RAW) | WC_FMT(RAW_PUBLIC))
 /* The secret key lengths an algorithm of fixed key lengths may take (AES:
  * 16, 24, 32 bytes), slots of wc_alg_info.key_lens and jwk_alg_by_len. */
 #define WC_KEY_LENS 3
@@ -98,8 +106,15 @@ typedef struct wc_alg_info {
         wc_rsa_scheme rsa;
         wc_ec_op ec;
         wc_okp okp;
+        wc_ml_kem ml_kem;
+        wc_ml_dsa ml_dsa;
     } member;
     unsigned key_types; /* WC_KEYS_* bits; 0 for digests */
+    /* The key formats importKey (and exportKey, where the algorithm
+     * exports) take: WC_FMT bits, per the drafts (docs/ARCHITECTURE.md,
+     * "Adding an algorithm"). Which key type a format carries is the
+     * format's (pkey.c, key.c); this says only whether the algorithm has it. */
+    unsigned formats;
     unsigned ops;       /* bit 1 << webcrypto_operation per supported operation */
     /* The usages keys may have: a secret key; a public and a private key. */
     unsigned secret_usages, public_usages, private_usages;
@@ -113,6 +128,10 @@ typedef struct wc_alg_info {
     size_t digest_size, block_bits;
     size_t key_lens[WC_KEY_LENS];
     size_t okp_key_len, okp_out_len;
+    /* ML-KEM, ML-DSA: the encoded public key's bytes, the seed's (raw-seed,
+     * pkcs8, JWK "priv"), and the output's (ML-KEM: the ciphertext; ML-DSA:
+     * the signature). */
+    size_t pq_public_len, pq_seed_len, pq_out_len;
     /* JWK (RFC 7517/7518/8037): kty, "use" for the key's usages, crv (OKP;
      * EC: the curve table), "alg" (one, also accepted: jwk_alg_alt), per
      * hash (HMAC, RSA: indexed by wc_hash), per key length (AES: by
@@ -165,6 +184,8 @@ wc_kdf wc_kdf_of(webcrypto_algorithm alg);
 wc_rsa_scheme wc_rsa_scheme_of(webcrypto_algorithm alg);
 wc_ec_op wc_ec_op_of(webcrypto_algorithm alg);
 wc_okp wc_okp_of(webcrypto_algorithm alg);
+wc_ml_kem wc_ml_kem_of(webcrypto_algorithm alg);
+wc_ml_dsa wc_ml_dsa_of(webcrypto_algorithm alg);
 /* The family and member a backend's secret_key_new, pkey_import and
  * pkey_generate take for a key of alg (HMAC: the member is the key's hash);
  * false for an algorithm without keys. */
@@ -178,6 +199,8 @@ bool wc_is_aes(webcrypto_algorithm alg);
 bool wc_is_rsa(webcrypto_algorithm alg);
 bool wc_is_ec(webcrypto_algorithm alg);
 bool wc_is_okp(webcrypto_algorithm alg);
+/* ML-KEM or ML-DSA: keys that are a seed and a public key (pq_*_len). */
+bool wc_is_seeded(webcrypto_algorithm alg);
 bool wc_is_asymmetric(webcrypto_algorithm alg);
 /* The usages a public / private key of an asymmetric algorithm may have. */
 unsigned wc_public_usages(webcrypto_algorithm alg);
@@ -213,6 +236,11 @@ webcrypto_status wc_jca_use_provider(const char *variant_name, void *provider);
 webcrypto_status wc_backend_resolve(const webcrypto_backend *in, const webcrypto_backend **out);
 
 /* ---- key.c ---- */
+/* NotSupportedError unless the algorithm's table row has *format; then
+ * maps the drafts' aliases of raw (raw-secret, and raw-public where the
+ * algorithm has raw) to raw, so the code after sees raw only. */
+webcrypto_status wc_check_format(webcrypto_algorithm alg, webcrypto_key_format *format,
+                                 const char *operation);
 /* Makes a secret key from raw bytes (copied); the backend prepares its state.
  * Checks nothing WebCrypto-level: callers did. */
 webcrypto_status wc_key_new_secret(const webcrypto_backend *backend, webcrypto_algorithm alg,

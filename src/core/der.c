@@ -2,7 +2,8 @@
  * der.c - strict DER for SubjectPublicKeyInfo and PKCS #8 (see der.h).
  *
  * The reader walks the fixed structures of RFC 5280, 5208/5958, 8017, 5480,
- * 5915 and 8410 with one flat cursor per level (no recursion), never
+ * 5915 and 8410 (and the LAMPS drafts' ML-KEM and ML-DSA keys, private
+ * keys in the seed form only) with one flat cursor per level (no recursion), never
  * allocates, and points the fields into the caller's bytes. Anything that is
  * not DER (X.690 section 10) or not the expected structure is DataError.
  *
@@ -30,6 +31,7 @@
 #define TAG_CTX0_CONS 0xa0 /* [0] constructed: attributes, ECParameters */
 #define TAG_CTX1_CONS 0xa1 /* [1] EXPLICIT: ECPrivateKey publicKey */
 #define TAG_CTX1_PRIM 0x81 /* [1] IMPLICIT BIT STRING: OneAsymmetricKey publicKey */
+#define TAG_CTX0_PRIM 0x80 /* [0] IMPLICIT OCTET STRING: ML-KEM/ML-DSA seed */
 
 /* The key family of an asymmetric kind, from the algorithm table; NULL for
  * anything else (der.h's callers say NotSupportedError then). */
@@ -166,6 +168,11 @@ static const char *get_algorithm(cursor *c, webcrypto_algorithm kind, wc_pkey_fi
         if (!ours) return "not a key of this algorithm's curve";
         /* RFC 8410 3: the parameters MUST be absent (checked below). */
         break;
+    case WC_FAMILY_ML_KEM:
+    case WC_FAMILY_ML_DSA:
+        /* The LAMPS drafts: id-alg-ml-kem-*, id-ml-dsa-*, parameters absent. */
+        if (!ours) return "not a key of this algorithm's parameter set";
+        break;
     WC_CASE_SECRET_FAMILIES: return "not an asymmetric algorithm";
     }
     if (a.n != 0) return "unexpected AlgorithmIdentifier parameters";
@@ -200,6 +207,11 @@ static const char *parse_spki(webcrypto_algorithm kind, const uint8_t *der, size
         if (key.n != a->okp_key_len) return "public key is not of the curve's key length";
         f->x = key;
         break;
+    case WC_FAMILY_ML_KEM:
+    case WC_FAMILY_ML_DSA: /* the encoded public key itself */
+        if (key.n != a->pq_public_len) return "public key is not of the parameter set's length";
+        f->x = key;
+        break;
     WC_CASE_SECRET_FAMILIES: return "not an asymmetric algorithm";
     }
     return NULL;
@@ -211,6 +223,27 @@ static const char *parse_spki(webcrypto_algorithm kind, const uint8_t *der, size
  * key is well-formed (parse_result tells it by its address). */
 static const char too_many_primes[] =
     "RSA keys with more than " STR(WC_RSA_MAX_PRIMES) " primes are not supported";
+/* The same for an ML-KEM or ML-DSA private key in the expandedKey or both
+ * form: the draft makes the first NotSupportedError, and the second too
+ * where an implementation cannot check the seed against the expanded key
+ * (this one keeps only seeds). */
+static const char not_seed_form[] =
+    "only the seed form of the private key is supported (not expandedKey or both)";
+
+/* ML-KEM-PrivateKey / ML-DSA-PrivateKey (draft-ietf-lamps-kyber-
+ * certificates, RFC 9881): CHOICE { seed [0] IMPLICIT OCTET STRING (SIZE
+ * (64 / 32)), expandedKey OCTET STRING, both SEQUENCE { seed, expandedKey } }. */
+static const char *parse_seeded_private(const wc_alg_info *a, wc_bytes key, wc_pkey_fields *f) {
+    cursor k = enter(key);
+    if (peek(&k, TAG_OCTET_STRING) || peek(&k, TAG_SEQUENCE)) {
+        wc_bytes other;
+        if (!get(&k, k.p[0], &other) || k.n != 0) return "malformed private key";
+        return not_seed_form;
+    }
+    if (!get(&k, TAG_CTX0_PRIM, &f->d) || k.n != 0) return "malformed private key seed";
+    if (f->d.n != a->pq_seed_len) return "the seed is not of the parameter set's length";
+    return NULL;
+}
 
 /* RSAPrivateKey (RFC 8017 A.1.2): version 0 (two-prime) without
  * otherPrimeInfos, or version 1 (multi) with at least one OtherPrimeInfo
@@ -319,6 +352,8 @@ static const char *parse_pkcs8(webcrypto_algorithm kind, const uint8_t *der, siz
         if (f->d.n != a->okp_key_len) return "private key is not of the curve's key length";
         return NULL;
     }
+    case WC_FAMILY_ML_KEM:
+    case WC_FAMILY_ML_DSA: return parse_seeded_private(a, key, f);
     WC_CASE_SECRET_FAMILIES: break;
     }
     return "not an asymmetric algorithm";
@@ -327,7 +362,8 @@ static const char *parse_pkcs8(webcrypto_algorithm kind, const uint8_t *der, siz
 static webcrypto_status parse_result(const char *what, const char *why, wc_pkey_fields *f) {
     if (!why) return WEBCRYPTO_OK;
     memset(f, 0, sizeof *f); /* no half-filled fields */
-    return wc_error(why == too_many_primes ? WEBCRYPTO_ERR_NOT_SUPPORTED : WEBCRYPTO_ERR_DATA,
+    return wc_error(why == too_many_primes || why == not_seed_form ? WEBCRYPTO_ERR_NOT_SUPPORTED
+                                                                   : WEBCRYPTO_ERR_DATA,
                     "%s: %s", what, why);
 }
 
@@ -441,7 +477,9 @@ static void w_algorithm(writer *w, webcrypto_algorithm kind, const wc_pkey_field
     case WC_FAMILY_EC:
         if ((c = wc_curve(f->curve)) != NULL) w_oid(w, c->oid, c->oid_len);
         break;
-    case WC_FAMILY_OKP: break;
+    case WC_FAMILY_OKP:
+    case WC_FAMILY_ML_KEM:
+    case WC_FAMILY_ML_DSA: break; /* parameters absent */
     WC_CASE_SECRET_FAMILIES: return;
     }
     w_oid(w, a->oid, a->oid_len);
@@ -477,6 +515,8 @@ static void w_spki(writer *w, webcrypto_algorithm kind, const wc_pkey_fields *f)
     }
     case WC_FAMILY_EC: w_ec_point(w, f, TAG_BIT_STRING); break;
     case WC_FAMILY_OKP:
+    case WC_FAMILY_ML_KEM:
+    case WC_FAMILY_ML_DSA:
         bits = w->used;
         w_bytes(w, f->x.p, f->x.n);
         w_byte(w, 0x00);
@@ -529,6 +569,12 @@ static void w_pkcs8(writer *w, webcrypto_algorithm kind, const wc_pkey_fields *f
         inner = w->used;
         w_bytes(w, f->d.p, f->d.n);
         w_header(w, TAG_OCTET_STRING, inner);
+        break;
+    case WC_FAMILY_ML_KEM:
+    case WC_FAMILY_ML_DSA: /* the seed form: [0] IMPLICIT OCTET STRING, as the draft says */
+        inner = w->used;
+        w_bytes(w, f->d.p, f->d.n);
+        w_header(w, TAG_CTX0_PRIM, inner);
         break;
     WC_CASE_SECRET_FAMILIES: break;
     }
@@ -584,6 +630,15 @@ static const char *check_fields(webcrypto_algorithm kind, const wc_pkey_fields *
         return present(f->x) && f->x.n == a->okp_key_len
                    ? NULL
                    : "public key is not of the curve's key length";
+    case WC_FAMILY_ML_KEM:
+    case WC_FAMILY_ML_DSA:
+        if (priv)
+            return present(f->d) && f->d.n == a->pq_seed_len
+                       ? NULL
+                       : "the seed is not of the parameter set's length";
+        return present(f->x) && f->x.n == a->pq_public_len
+                   ? NULL
+                   : "public key is not of the parameter set's length";
     WC_CASE_SECRET_FAMILIES: break;
     }
     return "not an asymmetric algorithm";

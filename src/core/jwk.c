@@ -299,7 +299,7 @@ webcrypto_status wc_jwk_export_secret(const webcrypto_key *key, uint8_t **out,
     json_t *ops = json_array();
     json_t *jwk = json_object();
     int bad = !ops || !jwk;
-    for (unsigned u = 1; !bad && u <= WEBCRYPTO_USAGE_UNWRAP_KEY; u <<= 1)
+    for (unsigned u = 1; !bad && u <= WEBCRYPTO_USAGE_DECAPSULATE_BITS; u <<= 1)
         if (key->usages & u) bad |= json_array_append_new(ops, json_string(webcrypto_usage_name(u)));
     /* Members in lexicographic order, as browsers write them. */
     const char *alg = wc_jwk_alg_name(key->alg, key->hash, key->secret_len);
@@ -401,7 +401,8 @@ static webcrypto_status pkey_parse(json_t *jwk, const wc_pkey_request *req, wc_j
     webcrypto_status st;
     webcrypto_algorithm alg = req->alg;
     if (!json_is_object(jwk)) return wc_error(WEBCRYPTO_ERR_DATA, "a JWK must be a JSON object");
-    bool priv = json_object_get(jwk, "d") != NULL;
+    /* ML-KEM, ML-DSA ("AKP"): the private key is the seed, "priv". */
+    bool priv = json_object_get(jwk, wc_is_seeded(alg) ? "priv" : "d") != NULL;
     k->f.is_private = priv;
     /* The spec checks the usages against the key's kind before the data. */
     unsigned allowed = priv ? req->private_usages : req->public_usages;
@@ -477,6 +478,18 @@ static webcrypto_status pkey_parse(json_t *jwk, const wc_pkey_request *req, wc_j
             return st;
         break;
     }
+    case WC_FAMILY_ML_KEM:
+    case WC_FAMILY_ML_DSA:
+        /* The draft: kty "AKP", alg the algorithm's name (required), pub the
+         * public key (checked against the seed's by pkey.c), priv the seed. */
+        if (!jalg || strcmp(json_string_value(jalg), info->jwk_alg) != 0)
+            return wc_error(WEBCRYPTO_ERR_DATA, "JWK alg must be \"%s\"", info->jwk_alg);
+        if ((st = pkey_member(jwk, "pub", true, k, &f->x)) != WEBCRYPTO_OK ||
+            (st = pkey_member(jwk, "priv", priv, k, &f->d)) != WEBCRYPTO_OK ||
+            (st = expect_len("pub", f->x, info->pq_public_len)) != WEBCRYPTO_OK ||
+            (st = expect_len("priv", f->d, info->pq_seed_len)) != WEBCRYPTO_OK)
+            return st;
+        break;
     WC_CASE_SECRET_FAMILIES:
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "JWK: %s keys are not key pairs", info->name);
     }
@@ -551,7 +564,7 @@ webcrypto_status wc_jwk_export_pkey(const webcrypto_key *key, const wc_pkey_fiel
     json_t *jwk = json_object();
     json_t *ops = json_array();
     int bad = !jwk || !ops;
-    for (unsigned u = 1; !bad && u <= WEBCRYPTO_USAGE_UNWRAP_KEY; u <<= 1)
+    for (unsigned u = 1; !bad && u <= WEBCRYPTO_USAGE_DECAPSULATE_BITS; u <<= 1)
         if (key->usages & u) bad |= json_array_append_new(ops, json_string(webcrypto_usage_name(u)));
     /* ECDSA keys (alg per curve) export no "alg": the spec's ECDSA export
      * sets none (the hash is chosen per signature), though import checks one
@@ -591,6 +604,14 @@ webcrypto_status wc_jwk_export_pkey(const webcrypto_key *key, const wc_pkey_fiel
         if (!bad && ec) bad |= put_b64(jwk, "y", f->y);
         break;
     }
+    case WC_FAMILY_ML_KEM:
+    case WC_FAMILY_ML_DSA: /* "alg" is written above */
+        if (!bad) bad |= json_object_set_new(jwk, "ext", json_boolean(key->extractable));
+        if (!bad) bad |= json_object_set(jwk, "key_ops", ops);
+        if (!bad) bad |= json_object_set_new(jwk, "kty", json_string(info->jwk_kty));
+        if (!bad && priv) bad |= put_b64(jwk, "priv", f->d);
+        if (!bad) bad |= put_b64(jwk, "pub", f->x);
+        break;
     WC_CASE_SECRET_FAMILIES: bad = 1; break; /* wc_pkey_export has asymmetric keys only */
     }
     webcrypto_status st = bad ? build_failed() : dump_jwk(jwk, out, out_len);

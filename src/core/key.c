@@ -118,6 +118,34 @@ static webcrypto_status check_not_empty(unsigned usages) {
     return WEBCRYPTO_OK;
 }
 
+static const char *format_name(webcrypto_key_format f) {
+    switch (f) {
+    case WEBCRYPTO_FORMAT_RAW: return "raw";
+    case WEBCRYPTO_FORMAT_PKCS8: return "pkcs8";
+    case WEBCRYPTO_FORMAT_SPKI: return "spki";
+    case WEBCRYPTO_FORMAT_JWK: return "jwk";
+    case WEBCRYPTO_FORMAT_RAW_PUBLIC: return "raw-public";
+    case WEBCRYPTO_FORMAT_RAW_SECRET: return "raw-secret";
+    case WEBCRYPTO_FORMAT_RAW_SEED: return "raw-seed";
+    }
+    return "?";
+}
+
+webcrypto_status wc_check_format(webcrypto_algorithm alg, webcrypto_key_format *format,
+                                 const char *operation) {
+    const wc_alg_info *a = wc_alg(alg);
+    if (!a || !(a->formats & (1u << (unsigned)*format)))
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "%s: %s keys have no %s format", operation,
+                        a ? a->name : "these", format_name(*format));
+    /* The drafts' aliases of raw: raw-secret for secret keys, raw-public
+     * for the algorithms whose raw is a public key (EC, OKP). An algorithm
+     * whose table has raw-public without raw (ML-KEM, ML-DSA) keeps it. */
+    if (*format == WEBCRYPTO_FORMAT_RAW_SECRET ||
+        (*format == WEBCRYPTO_FORMAT_RAW_PUBLIC && (a->formats & WC_FMT(RAW))))
+        *format = WEBCRYPTO_FORMAT_RAW;
+    return WEBCRYPTO_OK;
+}
+
 webcrypto_status webcrypto_generate_key(const webcrypto_backend *backend,
                                         const webcrypto_params *alg, bool extractable,
                                         unsigned usages, webcrypto_key **out) {
@@ -156,6 +184,8 @@ webcrypto_status webcrypto_generate_key(const webcrypto_backend *backend,
     case WC_FAMILY_RSA:
     case WC_FAMILY_EC:
     case WC_FAMILY_OKP:
+    case WC_FAMILY_ML_KEM:
+    case WC_FAMILY_ML_DSA:
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
                         "generateKey: %s makes key pairs (webcrypto_generate_key_pair)",
                         webcrypto_algorithm_name(alg->name));
@@ -270,12 +300,13 @@ webcrypto_status webcrypto_import_key(const webcrypto_backend *backend,
     WC_PARAMS_IN(alg, "import_key");
     WC_REQUIRE(alg && out, "import_key: alg and out must not be NULL");
     WC_REQUIRE(key_data || key_data_len == 0, "import_key: key_data must not be NULL");
-    if (format < WEBCRYPTO_FORMAT_RAW || format > WEBCRYPTO_FORMAT_JWK)
+    if (format < WEBCRYPTO_FORMAT_RAW || format > WEBCRYPTO_FORMAT_RAW_SEED)
         return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "import_key: unknown key format %d",
                         (int)format);
     webcrypto_status st = check_usage_bits(usages);
     if (st == WEBCRYPTO_OK) st = wc_backend_resolve(backend, &backend);
     if (st == WEBCRYPTO_OK) st = wc_check_algorithm(backend, alg->name, "importKey");
+    if (st == WEBCRYPTO_OK) st = wc_check_format(alg->name, &format, "importKey");
     if (st != WEBCRYPTO_OK) return st;
     switch (wc_family_of(alg->name)) {
     case WC_FAMILY_CIPHER:
@@ -290,6 +321,8 @@ webcrypto_status webcrypto_import_key(const webcrypto_backend *backend,
     case WC_FAMILY_RSA:
     case WC_FAMILY_EC:
     case WC_FAMILY_OKP:
+    case WC_FAMILY_ML_KEM:
+    case WC_FAMILY_ML_DSA:
         return wc_pkey_import(backend, format, key_data, key_data_len, alg, extractable, usages,
                               out);
     case WC_FAMILY_DIGEST: break;
@@ -301,7 +334,7 @@ webcrypto_status webcrypto_import_key(const webcrypto_backend *backend,
 webcrypto_status webcrypto_export_key(webcrypto_key_format format, const webcrypto_key *key,
                                       uint8_t **out, size_t *out_len) {
     WC_REQUIRE(key && out && out_len, "export_key: key, out and out_len must not be NULL");
-    if (format < WEBCRYPTO_FORMAT_RAW || format > WEBCRYPTO_FORMAT_JWK)
+    if (format < WEBCRYPTO_FORMAT_RAW || format > WEBCRYPTO_FORMAT_RAW_SEED)
         return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "export_key: unknown key format %d",
                         (int)format);
     /* The spec's order: an algorithm without export, then extractability,
@@ -311,6 +344,8 @@ webcrypto_status webcrypto_export_key(webcrypto_key_format format, const webcryp
                         webcrypto_algorithm_name(key->alg));
     if (!key->extractable)
         return wc_error(WEBCRYPTO_ERR_INVALID_ACCESS, "exportKey: the key is not extractable");
+    webcrypto_status st = wc_check_format(key->alg, &format, "exportKey");
+    if (st != WEBCRYPTO_OK) return st;
     if (wc_is_asymmetric(key->alg)) return wc_pkey_export(format, key, out, out_len);
     if (format == WEBCRYPTO_FORMAT_JWK) return wc_jwk_export_secret(key, out, out_len);
     if (format != WEBCRYPTO_FORMAT_RAW)

@@ -1,6 +1,6 @@
 /*
- * Asymmetric keys (RSA, EC, OKP): generateKey for key pairs, importKey and
- * exportKey in spki, pkcs8, raw and jwk, and the checks WebCrypto puts on
+ * Asymmetric keys (RSA, EC, OKP, ML-KEM, ML-DSA): generateKey for key pairs,
+ * importKey and exportKey in spki, pkcs8, raw, raw-public, raw-seed and jwk, and the checks WebCrypto puts on
  * sign/verify, encrypt/decrypt and deriveBits with them. The formats are
  * parsed here (der.c, jwk.c) into wc_pkey_fields; the backend sees fields only.
  */
@@ -31,6 +31,8 @@ size_t wc_pkey_output_size(const webcrypto_key *key) {
         }
         return 0;
     case WC_FAMILY_OKP: return a->okp_out_len;
+    case WC_FAMILY_ML_KEM: /* the ciphertext */
+    case WC_FAMILY_ML_DSA: return a->pq_out_len;
     WC_CASE_SECRET_FAMILIES: return 0;
     }
     return 0;
@@ -183,6 +185,19 @@ static webcrypto_status check_fields(webcrypto_algorithm kind, const wc_pkey_fie
                                 a->name, a->okp_key_len);
         }
         return WEBCRYPTO_OK;
+    case WC_FAMILY_ML_KEM:
+    case WC_FAMILY_ML_DSA:
+        /* A private key is its seed; the public key that came with it (a
+         * JWK's "pub") is compared with the seed's after the import. */
+        if (f->is_private && (!f->d.p || f->d.n != a->pq_seed_len))
+            return wc_error(WEBCRYPTO_ERR_DATA, "%s key: the seed must be %zu bytes", a->name,
+                            a->pq_seed_len);
+        if (f->x.n != 0 || !f->is_private) {
+            if (!f->x.p || f->x.n != a->pq_public_len)
+                return wc_error(WEBCRYPTO_ERR_DATA, "%s key: the public key must be %zu bytes",
+                                a->name, a->pq_public_len);
+        }
+        return WEBCRYPTO_OK;
     WC_CASE_SECRET_FAMILIES: break;
     }
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "%s keys are not key pairs", a->name);
@@ -236,9 +251,31 @@ webcrypto_status wc_pkey_import(const webcrypto_backend *backend, webcrypto_key_
             f.x = (wc_bytes){data, len};
             break;
         case WC_FAMILY_RSA: /* refused above */
+        case WC_FAMILY_ML_KEM: /* no raw (the table): raw-public, raw-seed */
+        case WC_FAMILY_ML_DSA:
         WC_CASE_SECRET_FAMILIES: break; /* not key pairs: check_fields refuses them */
         }
         break;
+    case WEBCRYPTO_FORMAT_RAW_PUBLIC: /* ML-KEM, ML-DSA: the encoded public key */
+        if (usages & ~pub)
+            return wc_error(WEBCRYPTO_ERR_SYNTAX, "usages not allowed for a public %s key", name);
+        if (len != wc_alg(kind)->pq_public_len)
+            return wc_error(WEBCRYPTO_ERR_DATA, "importKey: a raw-public %s key is %zu bytes, not %zu",
+                            name, wc_alg(kind)->pq_public_len, len);
+        f.x = (wc_bytes){data, len};
+        break;
+    case WEBCRYPTO_FORMAT_RAW_SEED: /* ML-KEM d || z, ML-DSA xi */
+        if (usages & ~priv)
+            return wc_error(WEBCRYPTO_ERR_SYNTAX, "usages not allowed for a private %s key", name);
+        if (len != wc_alg(kind)->pq_seed_len)
+            return wc_error(WEBCRYPTO_ERR_DATA, "importKey: a raw-seed %s key is %zu bytes, not %zu",
+                            name, wc_alg(kind)->pq_seed_len, len);
+        f.d = (wc_bytes){data, len};
+        f.is_private = true;
+        break;
+    case WEBCRYPTO_FORMAT_RAW_SECRET: /* secret keys only: wc_check_format refused it */
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "importKey: %s keys have no raw-secret format",
+                        name);
     case WEBCRYPTO_FORMAT_JWK: {
         wc_pkey_request req = {.alg = kind, .hash = alg->hash, .curve = alg->named_curve,
                                .extractable = extractable, .usages = usages,
@@ -267,8 +304,27 @@ webcrypto_status wc_pkey_import(const webcrypto_backend *backend, webcrypto_key_
     if (st == WEBCRYPTO_OK && !wc_key_family(kind, WEBCRYPTO_ALG_NONE, &family, &member))
         st = wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "importKey: %s has no key pairs",
                       webcrypto_algorithm_name(kind));
+    /* A seeded private key reaches the backend as its seed alone; a public
+     * key given with it (JWK "pub") must be the seed's (the draft: DataError). */
+    wc_bytes given_pub = {0};
+    if (wc_is_seeded(kind) && f.is_private) {
+        given_pub = f.x;
+        f.x = (wc_bytes){NULL, 0};
+    }
     if (st == WEBCRYPTO_OK)
         st = backend->ops->pkey_import(backend->bctx, family, member, &f, &state);
+    if (st == WEBCRYPTO_OK && given_pub.p) {
+        wc_pkey_fields made = {0};
+        st = backend->ops->pkey_fields(state, &made);
+        if (st == WEBCRYPTO_OK &&
+            (made.x.n != given_pub.n || !wc_equal_ct(made.x.p, given_pub.p, given_pub.n)))
+            st = wc_error(WEBCRYPTO_ERR_DATA,
+                          "importKey: the JWK \"pub\" is not the public key of its \"priv\"");
+        if (st != WEBCRYPTO_OK) {
+            backend->ops->pkey_free(state);
+            state = NULL;
+        }
+    }
     bool is_private = f.is_private;
     wc_wipe(scalar, sizeof scalar);
     wc_jwk_pkey_free(&jwk);
@@ -286,11 +342,15 @@ webcrypto_status wc_pkey_export(webcrypto_key_format format, const webcrypto_key
     bool pub = key->type == WEBCRYPTO_KEY_PUBLIC;
     if (format == WEBCRYPTO_FORMAT_RAW && wc_is_rsa(key->alg))
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "exportKey: RSA keys have no raw format");
-    if ((format == WEBCRYPTO_FORMAT_SPKI || format == WEBCRYPTO_FORMAT_RAW) && !pub)
+    if ((format == WEBCRYPTO_FORMAT_SPKI || format == WEBCRYPTO_FORMAT_RAW ||
+         format == WEBCRYPTO_FORMAT_RAW_PUBLIC) && !pub)
         return wc_error(WEBCRYPTO_ERR_INVALID_ACCESS, "exportKey: %s is for public keys",
-                        format == WEBCRYPTO_FORMAT_SPKI ? "spki" : "raw");
-    if (format == WEBCRYPTO_FORMAT_PKCS8 && pub)
-        return wc_error(WEBCRYPTO_ERR_INVALID_ACCESS, "exportKey: pkcs8 is for private keys");
+                        format == WEBCRYPTO_FORMAT_SPKI  ? "spki"
+                        : format == WEBCRYPTO_FORMAT_RAW ? "raw"
+                                                         : "raw-public");
+    if ((format == WEBCRYPTO_FORMAT_PKCS8 || format == WEBCRYPTO_FORMAT_RAW_SEED) && pub)
+        return wc_error(WEBCRYPTO_ERR_INVALID_ACCESS, "exportKey: %s is for private keys",
+                        format == WEBCRYPTO_FORMAT_PKCS8 ? "pkcs8" : "raw-seed");
     wc_pkey_fields f = {0};
     webcrypto_status st = key->backend->ops->pkey_fields(key->state, &f);
     if (st != WEBCRYPTO_OK) return st;
@@ -300,6 +360,20 @@ webcrypto_status wc_pkey_export(webcrypto_key_format format, const webcrypto_key
     case WEBCRYPTO_FORMAT_PKCS8: return wc_der_write_pkcs8(key->alg, &f, out, out_len);
     case WEBCRYPTO_FORMAT_JWK: return wc_jwk_export_pkey(key, &f, out, out_len);
     case WEBCRYPTO_FORMAT_RAW: break; /* below */
+    case WEBCRYPTO_FORMAT_RAW_PUBLIC: /* ML-KEM, ML-DSA (EC, OKP: mapped to raw) */
+    case WEBCRYPTO_FORMAT_RAW_SEED: {
+        wc_bytes b = format == WEBCRYPTO_FORMAT_RAW_SEED ? f.d : f.x;
+        if (!b.p || b.n == 0)
+            return wc_error(WEBCRYPTO_ERR_OPERATION, "exportKey: the backend gave no key bytes");
+        uint8_t *copy = malloc(b.n);
+        if (!copy) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "exportKey: out of memory");
+        memcpy(copy, b.p, b.n);
+        *out = copy;
+        *out_len = b.n;
+        return WEBCRYPTO_OK;
+    }
+    case WEBCRYPTO_FORMAT_RAW_SECRET: /* secret keys only: wc_check_format refused it */
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "exportKey: no raw-secret for key pairs");
     }
     /* raw: the uncompressed EC point, or the OKP public key */
     size_t n = wc_is_ec(key->alg) ? 1 + f.x.n + f.y.n : f.x.n;
@@ -376,8 +450,21 @@ webcrypto_status webcrypto_generate_key_pair(const webcrypto_backend *backend,
     if (!wc_key_family(alg->name, WEBCRYPTO_ALG_NONE, &family, &member))
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "generateKey: %s has no key pairs",
                         webcrypto_algorithm_name(alg->name));
-    st = backend->ops->pkey_generate(backend->bctx, family, member, alg->modulus_length, e,
-                                     alg->named_curve, &state);
+    if (wc_is_seeded(alg->name)) {
+        /* ML-KEM, ML-DSA: FIPS 203/204 KeyGen draws the seed and the rest is
+         * KeyGen_internal of it, which is what importing the seed does; so
+         * the seed comes from the backend's random and is imported. */
+        uint8_t seed[WC_ML_KEM_SEED_LEN];
+        size_t seed_len = wc_alg(alg->name)->pq_seed_len;
+        st = backend->ops->random_bytes(backend->bctx, seed, seed_len);
+        wc_pkey_fields sf = {.is_private = true, .d = {seed, seed_len}};
+        if (st == WEBCRYPTO_OK)
+            st = backend->ops->pkey_import(backend->bctx, family, member, &sf, &state);
+        wc_wipe(seed, sizeof seed);
+    } else {
+        st = backend->ops->pkey_generate(backend->bctx, family, member, alg->modulus_length, e,
+                                         alg->named_curve, &state);
+    }
     if (st != WEBCRYPTO_OK) return st;
     /* The public key is imported from the private key's public members. */
     wc_pkey_fields f = {0}, pf = {0};
@@ -422,22 +509,29 @@ static webcrypto_status need_type(const webcrypto_key *key, webcrypto_key_type t
     return WEBCRYPTO_OK;
 }
 
-/* An OKP signature's context (RFC 8032's C): Ed448's params->context, which
- * the Secure Curves draft limits to 255 bytes (OperationError beyond, after
- * the key type check). Ed25519 has no context in WebCrypto: a context member
- * is not part of its params (WebIDL drops it), so it is ignored, as Node
- * 24 ignores it too. */
+/* A signature's context: ML-DSA's (FIPS 204 5.2) and Ed448's (RFC 8032's C),
+ * params->context, which the drafts limit to 255 bytes (OperationError
+ * beyond, after the key type check). */
+static webcrypto_status check_context(const webcrypto_params *alg) {
+    WC_REQUIRE(alg->context || alg->context_len == 0, "the context member is NULL");
+    if (alg->context_len > 255)
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "the context is %zu bytes, more than 255",
+                        alg->context_len);
+    return WEBCRYPTO_OK;
+}
+
+/* An OKP signature's context: Ed448's. Ed25519 has no context in WebCrypto:
+ * a context member is not part of its params (WebIDL drops it), so it is
+ * ignored, as Node 24 ignores it too. */
 static webcrypto_status okp_context(const webcrypto_params *alg, const webcrypto_key *key,
                                     wc_bytes *ctx) {
     *ctx = (wc_bytes){NULL, 0};
     switch (wc_okp_of(key->alg)) {
-    case WC_OKP_ED448:
-        WC_REQUIRE(alg->context || alg->context_len == 0, "Ed448: context is NULL");
-        if (alg->context_len > 255)
-            return wc_error(WEBCRYPTO_ERR_OPERATION,
-                            "Ed448: the context is %zu bytes, more than 255", alg->context_len);
-        *ctx = (wc_bytes){alg->context, alg->context_len};
-        return WEBCRYPTO_OK;
+    case WC_OKP_ED448: {
+        webcrypto_status st = check_context(alg);
+        if (st == WEBCRYPTO_OK) *ctx = (wc_bytes){alg->context, alg->context_len};
+        return st;
+    }
     case WC_OKP_ED25519:
     case WC_OKP_X25519:
     case WC_OKP_X448:
@@ -474,6 +568,13 @@ webcrypto_status wc_pkey_sign(const webcrypto_params *alg, const webcrypto_key *
                            &got);
         break;
     }
+    case WC_FAMILY_ML_DSA:
+        if ((st = check_context(alg)) != WEBCRYPTO_OK) return st;
+        st = ops->ml_dsa_sign(key->state, wc_ml_dsa_of(key->alg), alg->context, alg->context_len,
+                              data, len, out);
+        break;
+    case WC_FAMILY_ML_KEM: /* no sign usage: wc_check_key_op refused it */
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "sign: not supported for this key");
     /* No sign (wc_check_key_op refused them: the table gives them no sign usage). */
     WC_CASE_SECRET_FAMILIES:
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "sign: not supported for this key");
@@ -504,6 +605,12 @@ webcrypto_status wc_pkey_verify(const webcrypto_params *alg, const webcrypto_key
         return ops->okp_verify(key->state, wc_okp_of(key->alg), ctx.p, ctx.n, data, len, sig,
                                sig_len, valid);
     }
+    case WC_FAMILY_ML_DSA:
+        if ((st = check_context(alg)) != WEBCRYPTO_OK) return st;
+        return ops->ml_dsa_verify(key->state, wc_ml_dsa_of(key->alg), alg->context,
+                                  alg->context_len, data, len, sig, sig_len, valid);
+    case WC_FAMILY_ML_KEM: /* no verify usage: wc_check_key_op refused it */
+        break;
     /* No verify (wc_check_key_op refused them: the table gives them no verify usage). */
     WC_CASE_SECRET_FAMILIES:
         break;
@@ -582,6 +689,8 @@ webcrypto_status wc_pkey_derive(const webcrypto_params *alg, const webcrypto_key
     /* No deriveBits (wc_check_key_op refused them: the table gives them no
      * deriveBits usage). */
     case WC_FAMILY_RSA:
+    case WC_FAMILY_ML_KEM:
+    case WC_FAMILY_ML_DSA:
     WC_CASE_SECRET_FAMILIES:
         st = wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "deriveBits: not supported for this key");
         break;

@@ -151,6 +151,14 @@ static bool has_ops_for(const wc_backend_ops *o, const wc_alg_info *a) {
         return false;
     case WC_FAMILY_OKP: /* the member's operations, from its row */
         return pkey && (!signs || (o->okp_sign && o->okp_verify)) && (!derives || o->okp_derive);
+    /* Keys from seeds: pkey_import makes them (the core draws a generated
+     * key's seed), so pkey_generate is not needed. */
+    case WC_FAMILY_ML_KEM:
+        return o->pkey_import && o->pkey_fields && o->pkey_free && o->ml_kem_encapsulate &&
+               o->ml_kem_decapsulate;
+    case WC_FAMILY_ML_DSA:
+        return o->pkey_import && o->pkey_fields && o->pkey_free && o->ml_dsa_sign &&
+               o->ml_dsa_verify;
     }
     return false;
 }

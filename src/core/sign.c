@@ -15,8 +15,10 @@ webcrypto_status webcrypto_sign(const webcrypto_params *alg, const webcrypto_key
     switch (wc_family_of(key->alg)) {
     case WC_FAMILY_RSA:
     case WC_FAMILY_EC:
-    case WC_FAMILY_OKP: return wc_pkey_sign(alg, key, data, data_len, out, out_cap, out_len);
+    case WC_FAMILY_OKP:
+    case WC_FAMILY_ML_DSA: return wc_pkey_sign(alg, key, data, data_len, out, out_cap, out_len);
     case WC_FAMILY_HMAC: break;
+    case WC_FAMILY_ML_KEM:
     case WC_FAMILY_DIGEST: /* no sign usage: wc_check_key_op refused them */
     case WC_FAMILY_CIPHER:
     case WC_FAMILY_AEAD:
@@ -47,8 +49,10 @@ webcrypto_status webcrypto_verify(const webcrypto_params *alg, const webcrypto_k
     case WC_FAMILY_RSA:
     case WC_FAMILY_EC:
     case WC_FAMILY_OKP:
+    case WC_FAMILY_ML_DSA:
         return wc_pkey_verify(alg, key, signature, signature_len, data, data_len, valid);
     case WC_FAMILY_HMAC: break;
+    case WC_FAMILY_ML_KEM:
     case WC_FAMILY_DIGEST: /* no verify usage: wc_check_key_op refused them */
     case WC_FAMILY_CIPHER:
     case WC_FAMILY_AEAD:

@@ -145,7 +145,9 @@ webcrypto_status webcrypto_derive_key(const webcrypto_params *alg, const webcryp
     if (!buf) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory deriving a key");
     st = wc_derive_bits(alg, base_key, bits, buf, n);
     if (st == WEBCRYPTO_OK)
-        st = webcrypto_import_key(base_key->backend, WEBCRYPTO_FORMAT_RAW, buf, n,
+        /* "raw-secret", as the Modern Algorithms draft has deriveKey import
+         * (algorithms such as ChaCha20-Poly1305 have no "raw"). */
+        st = webcrypto_import_key(base_key->backend, WEBCRYPTO_FORMAT_RAW_SECRET, buf, n,
                                   derived_key_type, extractable, usages, out);
     webcrypto_buffer_free(buf, n + 1);
     return st;

@@ -67,7 +67,17 @@ static const fuzz_alg FUZZ_ALGS[] = {
 
 /* The second selector byte: a format, and for JWK (which holds either kind
  * of asymmetric key) whether the public or the private usages are asked. */
-enum { FUZZ_RAW, FUZZ_SPKI, FUZZ_PKCS8, FUZZ_JWK_PUBLIC, FUZZ_JWK_PRIVATE, FUZZ_NFORMATS };
+enum {
+    FUZZ_RAW,
+    FUZZ_SPKI,
+    FUZZ_PKCS8,
+    FUZZ_JWK_PUBLIC,
+    FUZZ_JWK_PRIVATE,
+    FUZZ_RAW_PUBLIC, /* the Modern Algorithms draft's formats */
+    FUZZ_RAW_SECRET,
+    FUZZ_RAW_SEED,
+    FUZZ_NFORMATS
+};
 
 /* The table has no digests: everything before RSA is a secret-key algorithm. */
 static inline bool fuzz_secret(const fuzz_alg *a) {
@@ -76,15 +86,17 @@ static inline bool fuzz_secret(const fuzz_alg *a) {
 
 static inline webcrypto_key_format fuzz_format(unsigned f) {
     static const webcrypto_key_format formats[FUZZ_NFORMATS] = {
-        WEBCRYPTO_FORMAT_RAW, WEBCRYPTO_FORMAT_SPKI, WEBCRYPTO_FORMAT_PKCS8, WEBCRYPTO_FORMAT_JWK,
-        WEBCRYPTO_FORMAT_JWK};
+        WEBCRYPTO_FORMAT_RAW,        WEBCRYPTO_FORMAT_SPKI,       WEBCRYPTO_FORMAT_PKCS8,
+        WEBCRYPTO_FORMAT_JWK,        WEBCRYPTO_FORMAT_JWK,        WEBCRYPTO_FORMAT_RAW_PUBLIC,
+        WEBCRYPTO_FORMAT_RAW_SECRET, WEBCRYPTO_FORMAT_RAW_SEED};
     return formats[f % FUZZ_NFORMATS];
 }
 
 /* The usages an import of `a` in selector format f asks for. */
 static inline unsigned fuzz_usages(const fuzz_alg *a, unsigned f) {
     f %= FUZZ_NFORMATS;
-    if (fuzz_secret(a) || f == FUZZ_PKCS8 || f == FUZZ_JWK_PRIVATE) return a->private_usages;
+    if (fuzz_secret(a) || f == FUZZ_PKCS8 || f == FUZZ_JWK_PRIVATE || f == FUZZ_RAW_SEED)
+        return a->private_usages;
     return a->public_usages;
 }
 
@@ -106,8 +118,10 @@ static inline bool fuzz_extractable(const fuzz_alg *a) {
 static inline void fuzz_round_trip(const fuzz_alg *a, const webcrypto_key *key,
                                    webcrypto_key_format in_format, const uint8_t *in,
                                    size_t in_len) {
-    static const webcrypto_key_format formats[] = {WEBCRYPTO_FORMAT_RAW, WEBCRYPTO_FORMAT_SPKI,
-                                                   WEBCRYPTO_FORMAT_PKCS8, WEBCRYPTO_FORMAT_JWK};
+    static const webcrypto_key_format formats[] = {
+        WEBCRYPTO_FORMAT_RAW,        WEBCRYPTO_FORMAT_SPKI,       WEBCRYPTO_FORMAT_PKCS8,
+        WEBCRYPTO_FORMAT_JWK,        WEBCRYPTO_FORMAT_RAW_PUBLIC, WEBCRYPTO_FORMAT_RAW_SECRET,
+        WEBCRYPTO_FORMAT_RAW_SEED};
     webcrypto_params p = fuzz_params(a);
     if (a->name == WEBCRYPTO_ALG_HMAC) p.length = webcrypto_key_get_length(key);
     unsigned usages = webcrypto_key_get_usages(key);
@@ -116,8 +130,9 @@ static inline void fuzz_round_trip(const fuzz_alg *a, const webcrypto_key *key,
         uint8_t *out = NULL, *out2 = NULL;
         size_t n = 0, n2 = 0;
         if (webcrypto_export_key(formats[i], key, &out, &n) != WEBCRYPTO_OK) continue;
-        if (in_format == WEBCRYPTO_FORMAT_RAW && formats[i] == WEBCRYPTO_FORMAT_RAW &&
-            fuzz_secret(a))
+        bool raw_in = in_format == WEBCRYPTO_FORMAT_RAW || in_format == WEBCRYPTO_FORMAT_RAW_SECRET;
+        bool raw_out = formats[i] == WEBCRYPTO_FORMAT_RAW || formats[i] == WEBCRYPTO_FORMAT_RAW_SECRET;
+        if (raw_in && raw_out && fuzz_secret(a))
             FUZZ_CHECK(n == in_len && memcmp(out, in, n) == 0);
         webcrypto_key *again = NULL;
         FUZZ_CHECK(webcrypto_import_key(NULL, formats[i], out, n, &p, extractable, usages,

@@ -30,6 +30,10 @@ static const struct alg_cli {
     {WEBCRYPTO_ALG_ECDSA, ALG_KEY_CURVE, OPTBIT(OPT_HASH), OPTBIT(OPT_HASH)},
     {WEBCRYPTO_ALG_ECDH, ALG_KEY_CURVE, 0, 0},
     {WEBCRYPTO_ALG_ED448, 0, OPTBIT(OPT_CONTEXT), 0},
+    /* ML-DSA: the optional signature context */
+    {WEBCRYPTO_ALG_ML_DSA_44, 0, OPTBIT(OPT_CONTEXT), 0},
+    {WEBCRYPTO_ALG_ML_DSA_65, 0, OPTBIT(OPT_CONTEXT), 0},
+    {WEBCRYPTO_ALG_ML_DSA_87, 0, OPTBIT(OPT_CONTEXT), 0},
 };
 
 static const struct alg_cli *alg_row(webcrypto_algorithm a) {
@@ -69,12 +73,18 @@ unsigned allowed_usages(webcrypto_algorithm a, webcrypto_key_type type) {
     const unsigned enc = WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_DECRYPT;
     const unsigned wrap = WEBCRYPTO_USAGE_WRAP_KEY | WEBCRYPTO_USAGE_UNWRAP_KEY;
     const unsigned derive = WEBCRYPTO_USAGE_DERIVE_KEY | WEBCRYPTO_USAGE_DERIVE_BITS;
-    const unsigned pub = WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_WRAP_KEY | WEBCRYPTO_USAGE_VERIFY;
+    const unsigned pub = WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_WRAP_KEY |
+                         WEBCRYPTO_USAGE_VERIFY | WEBCRYPTO_USAGE_ENCAPSULATE_KEY |
+                         WEBCRYPTO_USAGE_ENCAPSULATE_BITS;
     unsigned u = 0;
     if (alg_has(a, WEBCRYPTO_OP_ENCRYPT)) u |= enc | wrap;
     if (alg_has(a, WEBCRYPTO_OP_WRAP_KEY)) u |= wrap;
     if (alg_has(a, WEBCRYPTO_OP_SIGN)) u |= WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY;
     if (alg_has(a, WEBCRYPTO_OP_DERIVE_BITS)) u |= derive;
+    if (alg_has(a, WEBCRYPTO_OP_ENCAPSULATE))
+        u |= WEBCRYPTO_USAGE_ENCAPSULATE_KEY | WEBCRYPTO_USAGE_ENCAPSULATE_BITS;
+    if (alg_has(a, WEBCRYPTO_OP_DECAPSULATE))
+        u |= WEBCRYPTO_USAGE_DECAPSULATE_KEY | WEBCRYPTO_USAGE_DECAPSULATE_BITS;
     if (!is_pair_alg(a)) return u;
     return type == WEBCRYPTO_KEY_PRIVATE ? u & ~pub : u & pub;
 }

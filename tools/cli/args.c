@@ -198,8 +198,13 @@ int parse_format(const char *name, webcrypto_key_format *out) {
     static const struct {
         const char *name;
         webcrypto_key_format f;
-    } map[] = {{"raw", WEBCRYPTO_FORMAT_RAW}, {"pkcs8", WEBCRYPTO_FORMAT_PKCS8},
-               {"spki", WEBCRYPTO_FORMAT_SPKI}, {"jwk", WEBCRYPTO_FORMAT_JWK}};
+    } map[] = {{"raw", WEBCRYPTO_FORMAT_RAW},
+               {"pkcs8", WEBCRYPTO_FORMAT_PKCS8},
+               {"spki", WEBCRYPTO_FORMAT_SPKI},
+               {"jwk", WEBCRYPTO_FORMAT_JWK},
+               {"raw-public", WEBCRYPTO_FORMAT_RAW_PUBLIC},
+               {"raw-secret", WEBCRYPTO_FORMAT_RAW_SECRET},
+               {"raw-seed", WEBCRYPTO_FORMAT_RAW_SEED}};
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (strcmp(name, map[i].name) == 0) {
             *out = map[i].f;
@@ -207,7 +212,9 @@ int parse_format(const char *name, webcrypto_key_format *out) {
         }
     /* importKey's format is an enum: anything else is a TypeError */
     print_error(webcrypto_status_name(WEBCRYPTO_ERR_INVALID_ARGUMENT),
-                "--format must be raw, pkcs8, spki or jwk, not \"%s\"", name);
+                "--format must be raw, raw-public, raw-secret, raw-seed, pkcs8, spki or jwk, "
+                "not \"%s\"",
+                name);
     return EXIT_CRYPTO;
 }
 

@@ -68,7 +68,7 @@ enum opt_id {
     OPT_WRAP_ALG,
     OPT_WRAP_HASH,
     OPT_PEM, /* a flag: takes no value */
-    OPT_CONTEXT, /* Ed448's context (hex) */
+    OPT_CONTEXT, /* Ed448 and ML-DSA: the signature context, hex */
     OPT_COUNT
 };
 
@@ -265,5 +265,7 @@ int cmd_unwrap_key(cli *c);
 int cmd_random(cli *c);        /* cmd_random.c */
 int cmd_uuid(cli *c);
 int cmd_backends(cli *c);      /* cmd_backends.c */
+int cmd_encapsulate(cli *c);   /* cmd_kem.c */
+int cmd_decapsulate(cli *c);
 
 #endif

@@ -83,13 +83,13 @@ static int sign_verify_pkey(cli *c, bool sign, webcrypto_params *p) {
     if (!rc && !sign) rc = parse_hex("--signature", c->opt[OPT_SIGNATURE], &sig, &sig_len);
     if (!rc && c->opt[OPT_SALT_LENGTH])
         rc = parse_size("--salt-length", c->opt[OPT_SALT_LENGTH], SIZE_MAX, &p->salt_length);
-    if (!rc && (op_allowed & OPTBIT(OPT_HASH)) && c->opt[OPT_HASH])
-        rc = lookup_algorithm(c->opt[OPT_HASH], &p->hash);
-    uint8_t *context = NULL; /* Ed448's --context */
+    uint8_t *context = NULL; /* Ed448's and ML-DSA's --context */
     if (!rc && c->opt[OPT_CONTEXT]) {
         rc = parse_hex("--context", c->opt[OPT_CONTEXT], &context, &p->context_len);
         p->context = context;
     }
+    if (!rc && (op_allowed & OPTBIT(OPT_HASH)) && c->opt[OPT_HASH])
+        rc = lookup_algorithm(c->opt[OPT_HASH], &p->hash);
     if (!rc) rc = get_backend(c);
     webcrypto_key *key = NULL;
     key_source src = {.path = c->opt[OPT_KEY], .what = "--key", .alg = p->name,

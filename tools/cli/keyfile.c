@@ -55,7 +55,8 @@ void read_jwk_hints(const uint8_t *jwk, size_t len, jwk_hints *h) {
     h->has_alg = alg_node != NULL;
     for (size_t i = 0; alg && i < sizeof map / sizeof map[0]; i++)
         if (strcmp(alg, map[i].alg) == 0) h->hash = map[i].hash;
-    h->has_d = json_object_get(root, "d") != NULL;
+    /* "priv": ML-KEM and ML-DSA (JWK "AKP") */
+    h->has_d = json_object_get(root, "d") != NULL || json_object_get(root, "priv") != NULL;
     const char *kty = json_string_value(json_object_get(root, "kty"));
     h->is_oct = kty && strcmp(kty, "oct") == 0;
     const char *crv = json_string_value(json_object_get(root, "crv"));
@@ -181,10 +182,13 @@ webcrypto_key_type type_of_format(webcrypto_algorithm alg, webcrypto_key_format 
                                   const jwk_hints *h) {
     if (!is_pair_alg(alg)) return WEBCRYPTO_KEY_SECRET;
     switch (fmt) {
-    case WEBCRYPTO_FORMAT_PKCS8: return WEBCRYPTO_KEY_PRIVATE;
+    case WEBCRYPTO_FORMAT_PKCS8:
+    case WEBCRYPTO_FORMAT_RAW_SEED: return WEBCRYPTO_KEY_PRIVATE;
     case WEBCRYPTO_FORMAT_JWK: return !h || h->has_d ? WEBCRYPTO_KEY_PRIVATE : WEBCRYPTO_KEY_PUBLIC;
     case WEBCRYPTO_FORMAT_RAW:
+    case WEBCRYPTO_FORMAT_RAW_PUBLIC:
     case WEBCRYPTO_FORMAT_SPKI: return WEBCRYPTO_KEY_PUBLIC;
+    case WEBCRYPTO_FORMAT_RAW_SECRET: return WEBCRYPTO_KEY_SECRET;
     }
     return WEBCRYPTO_KEY_PUBLIC; /* not a format: the library rejects it */
 }

@@ -51,6 +51,8 @@ static const struct command {
     {"random", cmd_random},
     {"uuid", cmd_uuid},
     {"backends", cmd_backends},
+    {"encapsulate", cmd_encapsulate},
+    {"decapsulate", cmd_decapsulate},
 };
 
 int main(int argc, char **argv) {

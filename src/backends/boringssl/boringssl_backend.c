@@ -363,7 +363,9 @@ static webcrypto_status bssl_secret_key_new(const void *bctx, wc_family family,
     case WC_FAMILY_DIGEST:
     case WC_FAMILY_RSA:
     case WC_FAMILY_EC:
-    case WC_FAMILY_OKP: break;
+    case WC_FAMILY_OKP:
+    case WC_FAMILY_ML_KEM:
+    case WC_FAMILY_ML_DSA: break;
     }
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL backend: no such secret key");
 }

@@ -602,6 +602,9 @@ webcrypto_status wc_bssl_pkey_import(const void *bctx, wc_family family, unsigne
     case WC_FAMILY_RSA: return rsa_import(f, state);
     case WC_FAMILY_EC: return ec_import(f, state);
     case WC_FAMILY_OKP: return okp_import((wc_okp)member, f, state);
+    case WC_FAMILY_ML_KEM: /* not in Debian's BoringSSL 13: no capability bit */
+    case WC_FAMILY_ML_DSA:
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "this BoringSSL has no ML-KEM or ML-DSA");
     case WC_FAMILY_DIGEST:
     case WC_FAMILY_HMAC:
     case WC_FAMILY_CIPHER:
@@ -620,6 +623,8 @@ webcrypto_status wc_bssl_pkey_generate(const void *bctx, wc_family family, unsig
     case WC_FAMILY_RSA: return rsa_generate(modulus_bits, e, state);
     case WC_FAMILY_EC: return ec_generate(curve, state);
     case WC_FAMILY_OKP: return okp_generate((wc_okp)member, state);
+    case WC_FAMILY_ML_KEM:
+    case WC_FAMILY_ML_DSA:
     case WC_FAMILY_DIGEST:
     case WC_FAMILY_HMAC:
     case WC_FAMILY_CIPHER:

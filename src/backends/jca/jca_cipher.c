@@ -81,6 +81,8 @@ webcrypto_status jca_secret_key_new(const void *bctx, wc_family family, unsigned
     case WC_FAMILY_RSA:
     case WC_FAMILY_EC:
     case WC_FAMILY_OKP:
+    case WC_FAMILY_ML_KEM:
+    case WC_FAMILY_ML_DSA:
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: no such secret key");
     }
     jca_key *k = calloc(1, sizeof *k);

@@ -375,6 +375,17 @@ webcrypto_status jca_okp_verify(const void *state, wc_okp kind, const uint8_t *c
 webcrypto_status jca_okp_derive(const void *private_state, const void *public_state, wc_okp kind,
                                 uint8_t *out, size_t out_cap, size_t *out_len);
 
+/* ---- jca_pq.c: ML-KEM, ML-DSA (JDK 24+) ---- */
+webcrypto_status jca_ml_kem_encapsulate(const void *state, wc_ml_kem kind, uint8_t *ct,
+                                        uint8_t *shared);
+webcrypto_status jca_ml_kem_decapsulate(const void *state, wc_ml_kem kind, const uint8_t *ct,
+                                        uint8_t *shared);
+webcrypto_status jca_ml_dsa_sign(const void *state, wc_ml_dsa kind, const uint8_t *ctx,
+                                 size_t ctx_len, const uint8_t *msg, size_t len, uint8_t *sig);
+webcrypto_status jca_ml_dsa_verify(const void *state, wc_ml_dsa kind, const uint8_t *ctx,
+                                   size_t ctx_len, const uint8_t *msg, size_t len,
+                                   const uint8_t *sig, size_t sig_len, bool *valid);
+
 /* Debug counters (jca_debug.h reads them). */
 extern atomic_long jca_stat_globals;
 extern atomic_long jca_stat_unbalanced;

@@ -365,6 +365,8 @@ webcrypto_status jca_pkey_import(const void *bctx, wc_family family, unsigned me
                                  const wc_pkey_fields *f, void **state) {
     const jca_variant *v = bctx;
     int kt;
+    if (family == WC_FAMILY_ML_KEM || family == WC_FAMILY_ML_DSA)
+        return jca_pq_import(v, family, member, f, state); /* keys from seeds */
     if (!key_type_of(family, member, &kt))
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: not an asymmetric algorithm");
     jca_op o;

@@ -47,7 +47,9 @@ static inline bool key_type_of(wc_family family, unsigned member, int *kt) {
     case WC_FAMILY_CIPHER:
     case WC_FAMILY_AEAD:
     case WC_FAMILY_KEYWRAP:
-    case WC_FAMILY_KDF: break;
+    case WC_FAMILY_KDF:
+    case WC_FAMILY_ML_KEM: /* jca_pq.c: keys from seeds, apart from these types */
+    case WC_FAMILY_ML_DSA: break;
     }
     return false;
 }
@@ -102,5 +104,11 @@ webcrypto_status jca_ec_import(jca_op *o, const jca_variant *v, int kt,
                                const wc_pkey_fields *f, void **state);
 webcrypto_status jca_okp_import(jca_op *o, const jca_variant *v, int kt,
                                 const wc_pkey_fields *f, void **state);
+
+/* jca_pq.c: ML-KEM and ML-DSA (JDK 24+). setup adds their WC_CAP bits when
+ * the variant's JVM and provider have them. */
+webcrypto_status jca_pq_setup(jca_op *o, const jca_variant *v, uint64_t *caps);
+webcrypto_status jca_pq_import(const jca_variant *v, wc_family family, unsigned member,
+                               const wc_pkey_fields *f, void **state);
 
 #endif

@@ -254,7 +254,7 @@ webcrypto_status jca_pkey_setup(jca_op *o, jca_variant *v, uint64_t *caps) {
         c |= WC_CAP(WEBCRYPTO_ALG_ED25519);
     if (pk->kpg_prov[JCA_KT_X] && okp) c |= WC_CAP(WEBCRYPTO_ALG_X25519);
     *caps |= c;
-    return WEBCRYPTO_OK;
+    return jca_pq_setup(o, v, caps); /* ML-KEM, ML-DSA: JDK 24+ */
 }
 
 void jca_pkey_variant_free(JNIEnv *env, jca_pkey_variant *pk) {

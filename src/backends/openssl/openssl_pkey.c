@@ -683,6 +683,9 @@ webcrypto_status wc_ossl_pkey_import(const void *bctx, wc_family family, unsigne
     case WC_FAMILY_RSA: return rsa_import(f, state);
     case WC_FAMILY_EC: return ec_import(f, state);
     case WC_FAMILY_OKP: return okp_import((wc_okp)member, f, state);
+    case WC_FAMILY_ML_KEM: /* OpenSSL 3.0 has neither (3.5 has both): no capability bit */
+    case WC_FAMILY_ML_DSA:
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL 3.0 has no ML-KEM or ML-DSA");
     case WC_FAMILY_DIGEST:
     case WC_FAMILY_HMAC:
     case WC_FAMILY_CIPHER:
@@ -704,6 +707,8 @@ webcrypto_status wc_ossl_pkey_generate(const void *bctx, wc_family family, unsig
     case WC_FAMILY_RSA: type = KT_RSA; break;
     case WC_FAMILY_EC: type = KT_EC; break;
     case WC_FAMILY_OKP: type = KT_OKP; break;
+    case WC_FAMILY_ML_KEM:
+    case WC_FAMILY_ML_DSA:
     case WC_FAMILY_DIGEST:
     case WC_FAMILY_HMAC:
     case WC_FAMILY_CIPHER:
