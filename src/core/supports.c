@@ -43,6 +43,8 @@ static bool members_ok(const webcrypto_backend *b, webcrypto_operation op,
                    p->public_exponent_len;
         case WC_FAMILY_EC: return webcrypto_curve_name(p->named_curve) != NULL;
         case WC_FAMILY_OKP:
+        case WC_FAMILY_ML_KEM:
+        case WC_FAMILY_ML_DSA:
         case WC_FAMILY_DIGEST:
         case WC_FAMILY_KDF: return true;
         }
@@ -57,6 +59,8 @@ static bool members_ok(const webcrypto_backend *b, webcrypto_operation op,
         case WC_FAMILY_KEYWRAP:
         case WC_FAMILY_KDF:
         case WC_FAMILY_OKP:
+        case WC_FAMILY_ML_KEM:
+        case WC_FAMILY_ML_DSA:
         case WC_FAMILY_DIGEST: return true;
         }
         return false;
@@ -74,15 +78,19 @@ static bool members_ok(const webcrypto_backend *b, webcrypto_operation op,
         case WC_FAMILY_KDF:
         case WC_FAMILY_EC:
         case WC_FAMILY_OKP:
+        case WC_FAMILY_ML_KEM:
+        case WC_FAMILY_ML_DSA:
         case WC_FAMILY_DIGEST: return true;
         }
         return false;
     case WEBCRYPTO_OP_SIGN:
     case WEBCRYPTO_OP_VERIFY:
         if (a->hash_for & WEBCRYPTO_USAGE_SIGN) return hash_ok(b, p->hash);
-        /* Ed448: a context of at most 255 bytes (OperationError beyond). */
-        return a->family != WC_FAMILY_OKP || a->member.okp != WC_OKP_ED448 ||
-               p->context_len <= 255;
+        /* Ed448, ML-DSA: a context of at most 255 bytes (OperationError beyond). */
+        if (a->family == WC_FAMILY_ML_DSA ||
+            (a->family == WC_FAMILY_OKP && a->member.okp == WC_OKP_ED448))
+            return p->context_len <= 255;
+        return true;
     case WEBCRYPTO_OP_DERIVE_BITS:
         if (a->hash_for & WEBCRYPTO_USAGE_DERIVE_BITS) return hash_ok(b, p->hash);
         if (a->public_key_for & WEBCRYPTO_USAGE_DERIVE_BITS) return p->public_key != NULL;
@@ -93,7 +101,9 @@ static bool members_ok(const webcrypto_backend *b, webcrypto_operation op,
     case WEBCRYPTO_OP_WRAP_KEY:
     case WEBCRYPTO_OP_UNWRAP_KEY:
     case WEBCRYPTO_OP_GET_KEY_LENGTH:
-    case WEBCRYPTO_OP_GET_PUBLIC_KEY: return true;
+    case WEBCRYPTO_OP_GET_PUBLIC_KEY:
+    case WEBCRYPTO_OP_ENCAPSULATE:
+    case WEBCRYPTO_OP_DECAPSULATE: return true;
     }
     return false;
 }
@@ -124,7 +134,9 @@ static bool derive_length_ok(const webcrypto_params *p, size_t length_bits) {
     case WC_FAMILY_CIPHER:
     case WC_FAMILY_AEAD:
     case WC_FAMILY_KEYWRAP:
-    case WC_FAMILY_RSA: break;
+    case WC_FAMILY_RSA:
+    case WC_FAMILY_ML_KEM:
+    case WC_FAMILY_ML_DSA: break;
     }
     return false;
 }
@@ -185,7 +197,9 @@ bool webcrypto_supports(const webcrypto_backend *backend, webcrypto_operation op
         case WEBCRYPTO_OP_GENERATE_KEY:
         case WEBCRYPTO_OP_IMPORT_KEY:
         case WEBCRYPTO_OP_EXPORT_KEY:
-        case WEBCRYPTO_OP_GET_PUBLIC_KEY: ok = check(backend, op, p); break;
+        case WEBCRYPTO_OP_GET_PUBLIC_KEY:
+        case WEBCRYPTO_OP_ENCAPSULATE:
+        case WEBCRYPTO_OP_DECAPSULATE: ok = check(backend, op, p); break;
         case WEBCRYPTO_OP_GET_KEY_LENGTH: ok = false; break; /* not a SubtleCrypto method */
         }
     }
