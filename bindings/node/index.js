@@ -136,6 +136,21 @@ const REGISTRY = {
   ECDH: EC({ deriveBits: 'EcdhKeyDeriveParams' }),
   X25519: { deriveBits: 'EcdhKeyDeriveParams' },
 };
+// Members whose 0 the C API reads as "absent" (webcrypto_params: "a member
+// left 0 is absent where the spec allows it"), where the spec gives a present
+// 0 its own error: "operation dictionary member" -> a value the library
+// rejects at the same step of the spec with the same error (so the checks
+// before it, such as usages, still come first), or an error to throw now.
+const ZERO_IS_AN_ERROR = {
+  'generateKey AesKeyGenParams length': 1, // OperationError: not 128, 192 or 256
+  'get key length AesDerivedKeyParams length': 1, // OperationError, likewise
+  'generateKey HmacKeyGenParams length': 0xffffffff, // OperationError: too long
+  'importKey HmacImportParams length': 0xffffffff, // DataError: longer than the key
+  'get key length HmacImportParams length': 'TypeError',
+  'generateKey RsaHashedKeyGenParams modulusLength': 1, // OperationError: no such modulus
+  'encrypt AesGcmParams tagLength': 1, // OperationError: not a tag length
+  'decrypt AesGcmParams tagLength': 1,
+};
 // Members in the order Web IDL reads them (lexicographic).
 const DICT_MEMBERS = {};
 for (const [d, members] of Object.entries(DICTS)) {
@@ -202,16 +217,17 @@ function convertMember(type, v, what) {
 // addon's flat array [id, member, value, ...].
 function normalize(op, alg) {
   let dict;
-  if (typeof alg === 'string') dict = { name: alg };
-  else if (alg !== null && (typeof alg === 'object' || typeof alg === 'function')) dict = alg;
-  else throw new TypeError('algorithm must be a string or an object');
+  // (object or DOMString): anything but an object is a string (Web IDL unions).
+  if (alg !== null && (typeof alg === 'object' || typeof alg === 'function')) dict = alg;
+  else dict = { name: domString(alg, 'algorithm') };
   const nameValue = dict.name;
   if (nameValue === undefined) throw new TypeError('algorithm.name is required');
   const name = domString(nameValue, 'algorithm.name');
   const entry = algByLower.get(asciiLower(name));
   if (!entry || !entry.ops.has(op)) throw notSupported(`${name}: ${op} is not supported`);
   const reg = REGISTRY[entry.name];
-  const members = DICT_MEMBERS[(reg && reg[op]) || 'Algorithm'];
+  const dname = (reg && reg[op]) || 'Algorithm';
+  const members = DICT_MEMBERS[dname];
   const params = [entry.id];
   for (let i = 0; i < members.length; i++) {
     const [m, idx, type, required] = members[i];
@@ -220,7 +236,13 @@ function normalize(op, alg) {
       if (required) throw new TypeError(`${entry.name}: ${m} is required`);
       continue;
     }
-    params.push(idx, convertMember(type, v, `${entry.name}.${m}`));
+    let c = convertMember(type, v, `${entry.name}.${m}`);
+    if (c === 0) {
+      const z = ZERO_IS_AN_ERROR[`${op} ${dname} ${m}`];
+      if (typeof z === 'string') throw makeError(z, `${entry.name}: ${m} must not be 0`);
+      if (z !== undefined) c = z;
+    }
+    params.push(idx, c);
   }
   return { id: entry.id, name: entry.name, params };
 }
@@ -422,19 +444,24 @@ class SubtleCrypto {
     try {
       const b = checkSubtle(this);
       needArgs(5, arguments.length, 'importKey');
+      // Web IDL first: the arguments in order ((BufferSource or JsonWebKey)
+      // reads a JsonWebKey's members now), then the method's steps.
       const f = toFormat(format);
-      let bytes;
-      if (f === FORMATS.jwk) {
-        if (isBufferSource(keyData)) throw new TypeError('keyData must be a JsonWebKey for jwk');
-        bytes = Buffer.from(JSON.stringify(toJwk(keyData)), 'utf8');
-      } else {
-        if (!isBufferSource(keyData)) throw new TypeError('keyData must be a BufferSource');
-        bytes = copyBytes(keyData, 'keyData');
-      }
+      const isBytes = isBufferSource(keyData);
+      const jwk = isBytes ? null : toJwk(keyData);
+      const ext = toBoolean(extractable);
       const usages = toUsages(keyUsages);
       const alg = normalize('importKey', algorithm);
+      let bytes;
+      if (f === FORMATS.jwk) {
+        if (isBytes) throw new TypeError('keyData must be a JsonWebKey for jwk');
+        bytes = Buffer.from(JSON.stringify(jwk), 'utf8');
+      } else {
+        if (!isBytes) throw new TypeError('keyData must be a BufferSource');
+        bytes = copyBytes(keyData, 'keyData');
+      }
       return call('importKey', false, wrapKeyHandle,
-        [b, f, bytes, alg.params, toBoolean(extractable), usages]);
+        [b, f, bytes, alg.params, ext, usages]);
     } catch (e) { return Promise.reject(e); }
   }
 
@@ -456,9 +483,9 @@ class SubtleCrypto {
     try {
       checkSubtle(this);
       needArgs(3, argc, op);
+      const h = keyHandle(key, 'key');
       let bytes = viewBytes(data, 'data');
       const alg = normalize(op, algorithm);
-      const h = keyHandle(key, 'key');
       if (typeof algorithm !== 'string') bytes = copyBytes(data, 'data');
       const async = byteLength(bytes) >= ASYNC_BYTES || slow(op, alg.name);
       return call(op, async, null, [undefined, alg.params, h, bytes]);
@@ -469,10 +496,10 @@ class SubtleCrypto {
     try {
       checkSubtle(this);
       needArgs(4, arguments.length, 'verify');
+      const h = keyHandle(key, 'key');
       let sig = viewBytes(signature, 'signature');
       let bytes = viewBytes(data, 'data');
       const alg = normalize('verify', algorithm);
-      const h = keyHandle(key, 'key');
       if (typeof algorithm !== 'string') {
         sig = copyBytes(signature, 'signature');
         bytes = copyBytes(data, 'data');
@@ -486,10 +513,10 @@ class SubtleCrypto {
     try {
       checkSubtle(this);
       needArgs(2, arguments.length, 'deriveBits');
-      const alg = normalize('deriveBits', algorithm);
       const h = keyHandle(baseKey, 'baseKey');
       // optional unsigned long? length = null (no [EnforceRange]: modulo 2^32)
       const bits = length === null || length === undefined ? -1 : (toNumber(length, 'length') >>> 0);
+      const alg = normalize('deriveBits', algorithm);
       return call('deriveBits', slow('deriveBits', alg.name), null, [undefined, alg.params, h, bits]);
     } catch (e) { return Promise.reject(e); }
   }
@@ -498,13 +525,14 @@ class SubtleCrypto {
     try {
       checkSubtle(this);
       needArgs(5, arguments.length, 'deriveKey');
+      const h = keyHandle(baseKey, 'baseKey');
+      const ext = toBoolean(extractable);
       const usages = toUsages(keyUsages);
       const alg = normalize('deriveBits', algorithm);
       normalize('importKey', derivedKeyType);
       const derived = normalize('get key length', derivedKeyType);
-      const h = keyHandle(baseKey, 'baseKey');
       return call('deriveKey', slow('deriveKey', alg.name), wrapKeyHandle,
-        [undefined, alg.params, h, derived.params, toBoolean(extractable), usages]);
+        [undefined, alg.params, h, derived.params, ext, usages]);
     } catch (e) { return Promise.reject(e); }
   }
 

@@ -840,7 +840,11 @@ static napi_value key_info(napi_env env, napi_callback_info info) {
         }
     } else if (webcrypto_algorithm_has_operation(webcrypto_key_get_algorithm(key),
                                                  WEBCRYPTO_OP_GET_KEY_LENGTH) &&
+               webcrypto_algorithm_has_operation(webcrypto_key_get_algorithm(key),
+                                                 WEBCRYPTO_OP_GENERATE_KEY) &&
                webcrypto_key_get_length(key)) {
+        /* AesKeyAlgorithm, HmacKeyAlgorithm: keys that are made with a
+         * length; a KDF's key (HKDF, PBKDF2) is a plain KeyAlgorithm. */
         NAPI(set_u32(env, r, "length", (uint32_t)webcrypto_key_get_length(key)) ? napi_ok : napi_generic_failure);
     }
     NAPI(set_str(env, r, "namedCurve", webcrypto_curve_name(webcrypto_key_get_named_curve(key))) ? napi_ok : napi_generic_failure);
