@@ -620,7 +620,19 @@ function withBackend(name) {
   return e;
 }
 
-const def = withBackend(undefined);
+// The library's default backend ("openssl"), else the first built one that
+// starts (a jca-only build).
+function defaultBackend() {
+  try {
+    return withBackend(undefined);
+  } catch (e) {
+    for (const name of T.backends) {
+      try { return withBackend(name); } catch { /* try the next */ }
+    }
+    throw e;
+  }
+}
+const def = defaultBackend();
 module.exports = {
   crypto: def.crypto,
   CryptoKey,

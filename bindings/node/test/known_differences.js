@@ -2,7 +2,8 @@
 // Where Node's crypto.subtle and the binding answer the same call differently
 // and the binding follows the spec (W3C Web Cryptography API, Editor's Draft;
 // "spec" below). Each entry: id, match (the call's name in differential.js),
-// nodes (the Node majors it applies to; absent: every one), why.
+// nodes (the Node majors it applies to; absent: every one), backends
+// (likewise), why.
 // bindings/node/README.md quotes the spec's text for each.
 module.exports = [
   { id: 'node-hmac-length-multiple-of-8',
@@ -56,4 +57,10 @@ module.exports = [
   { id: 'node-rsa-jwk-unchecked',
     match: /^importKey jwk RSA private (n|e|d|p|q|dp|dq|qi) corrupt$/,
     why: 'Node imports an RSA private JWK whose members do not form a key; the spec: "If jwk does not meet the requirements of Section 6.3.2 of JSON Web Algorithms [JWA], then throw a DataError" (the library checks the key, as its importKey contract says)' },
+  { id: 'rsa-small-modulus',
+    match: /^(RSASSA-PKCS1-v1_5|RSA-PSS|RSA-OAEP) generateKey 256 /,
+    why: 'a backend whose library makes 256-bit RSA keys (jca:BC) makes them, as the spec sets no minimum modulusLength; Node (OpenSSL) refuses below 512 bits with OperationError' },
+  { id: 'boringssl-rsa-modulus-128', backends: ['boringssl'],
+    match: /^(RSASSA-PKCS1-v1_5|RSA-PSS|RSA-OAEP) generateKey 1000 /,
+    why: 'BoringSSL makes RSA moduli in multiples of 128 bits only: the library answers OperationError, as the spec does for "an error" in generating (webcrypto.h, webcrypto_generate_key_pair)' },
 ];
