@@ -379,15 +379,28 @@ const parseJwk = (ab) => JSON.parse(Buffer.from(ab).toString('utf8'));
 
 // ---- which calls go to the thread pool ------------------------------------------
 
-// Inputs this large run on Node's thread pool (docs/BENCHMARKS.md: below it
-// the hop costs more than the work).
-const ASYNC_BYTES = 64 * 1024;
-const RSA_NAMES = new Set(['RSASSA-PKCS1-v1_5', 'RSA-PSS', 'RSA-OAEP']);
-// Operations slow whatever their size: RSA key generation and private-key
-// operations, PBKDF2 (its iterations), and the new KDFs as they land.
+// Inputs this large run on Node's thread pool: below it the hop costs more
+// than the work (docs/BENCHMARKS.md, "Node.js binding", has the measurement).
+// WEBCRYPTO_NODE_ASYNC_BYTES overrides it (for that measurement).
+const ASYNC_BYTES = Number(process.env.WEBCRYPTO_NODE_ASYNC_BYTES) || 32 * 1024;
+// Operations that take ~50 us or more whatever their size, and so go to the
+// pool where two or more calls then run on two or more cores: RSA key
+// generation and private-key operations, ECDSA, ECDH (P-256 ~60 us), Ed25519
+// verification, PBKDF2 (its iterations), and Argon2 as it lands. Cheaper ones
+// (HMAC, AES, digests, X25519, Ed25519 signing, EC key generation) resolve
+// without a hop.
+const SLOW = {
+  generateKey: ['RSASSA-PKCS1-v1_5', 'RSA-PSS', 'RSA-OAEP'],
+  sign: ['RSASSA-PKCS1-v1_5', 'RSA-PSS', 'ECDSA'],
+  verify: ['ECDSA', 'Ed25519'],
+  decrypt: ['RSA-OAEP'],
+  deriveBits: ['ECDH', 'PBKDF2', 'Argon2d', 'Argon2i', 'Argon2id'],
+};
+SLOW.deriveKey = SLOW.deriveBits;
+const SLOW_SETS = Object.fromEntries(Object.entries(SLOW).map(([op, names]) => [op, new Set(names)]));
 function slow(op, name) {
-  if (RSA_NAMES.has(name)) return op === 'generateKey' || op === 'sign' || op === 'decrypt';
-  return name === 'PBKDF2' || name === 'Argon2d' || name === 'Argon2i' || name === 'Argon2id';
+  const set = SLOW_SETS[op];
+  return set !== undefined && set.has(name);
 }
 const byteLength = (v) => v.byteLength;
 
@@ -398,12 +411,14 @@ function needArgs(n, got, what) {
 }
 
 // Runs an op now (resolving at once) or on the pool; result mapped by `map`.
-function call(op, async, map, args) {
+// On the pool, the addon copies the data arguments unless `copied` says
+// they are this file's own copies already (which it then borrows).
+function call(op, async, copied, map, args) {
   if (async) {
-    const p = native.run(OP[op], true, ...args);
+    const p = native.run(OP[op], copied ? 2 : 1, ...args);
     return map ? p.then(map) : p;
   }
-  const r = native.run(OP[op], false, ...args);
+  const r = native.run(OP[op], 0, ...args);
   return Promise.resolve(map ? map(r) : r);
 }
 
@@ -422,10 +437,12 @@ class SubtleCrypto {
     try {
       const b = checkSubtle(this);
       needArgs(2, arguments.length, 'digest');
-      let bytes = viewBytes(data, 'data');
+      // The bytes as they are now (the spec copies them before normalizing,
+      // whose getters could change them): a copy unless no getter can run.
+      const copied = typeof algorithm !== 'string';
+      const bytes = copied ? copyBytes(data, 'data') : viewBytes(data, 'data');
       const alg = normalize('digest', algorithm);
-      if (typeof algorithm !== 'string') bytes = copyBytes(data, 'data');
-      return call('digest', byteLength(bytes) >= ASYNC_BYTES, null, [b, alg.id, bytes]);
+      return call('digest', byteLength(bytes) >= ASYNC_BYTES, copied, null, [b, alg.id, bytes]);
     } catch (e) { return Promise.reject(e); }
   }
 
@@ -435,7 +452,7 @@ class SubtleCrypto {
       needArgs(3, arguments.length, 'generateKey');
       const usages = toUsages(keyUsages);
       const alg = normalize('generateKey', algorithm);
-      return call('generateKey', slow('generateKey', alg.name), wrapGenerated,
+      return call('generateKey', slow('generateKey', alg.name), true, wrapGenerated,
         [b, alg.params, toBoolean(extractable), usages]);
     } catch (e) { return Promise.reject(e); }
   }
@@ -460,7 +477,7 @@ class SubtleCrypto {
         if (!isBytes) throw new TypeError('keyData must be a BufferSource');
         bytes = copyBytes(keyData, 'keyData');
       }
-      return call('importKey', false, wrapKeyHandle,
+      return call('importKey', false, true, wrapKeyHandle,
         [b, f, bytes, alg.params, ext, usages]);
     } catch (e) { return Promise.reject(e); }
   }
@@ -471,7 +488,7 @@ class SubtleCrypto {
       needArgs(2, arguments.length, 'exportKey');
       const f = toFormat(format);
       const h = keyHandle(key, 'key');
-      return call('exportKey', false, f === FORMATS.jwk ? parseJwk : null, [undefined, f, h]);
+      return call('exportKey', false, true, f === FORMATS.jwk ? parseJwk : null, [undefined, f, h]);
     } catch (e) { return Promise.reject(e); }
   }
 
@@ -484,11 +501,11 @@ class SubtleCrypto {
       checkSubtle(this);
       needArgs(3, argc, op);
       const h = keyHandle(key, 'key');
-      let bytes = viewBytes(data, 'data');
+      const copied = typeof algorithm !== 'string';
+      const bytes = copied ? copyBytes(data, 'data') : viewBytes(data, 'data');
       const alg = normalize(op, algorithm);
-      if (typeof algorithm !== 'string') bytes = copyBytes(data, 'data');
       const async = byteLength(bytes) >= ASYNC_BYTES || slow(op, alg.name);
-      return call(op, async, null, [undefined, alg.params, h, bytes]);
+      return call(op, async, copied, null, [undefined, alg.params, h, bytes]);
     } catch (e) { return Promise.reject(e); }
   }
 
@@ -497,15 +514,12 @@ class SubtleCrypto {
       checkSubtle(this);
       needArgs(4, arguments.length, 'verify');
       const h = keyHandle(key, 'key');
-      let sig = viewBytes(signature, 'signature');
-      let bytes = viewBytes(data, 'data');
+      const copied = typeof algorithm !== 'string';
+      const sig = copied ? copyBytes(signature, 'signature') : viewBytes(signature, 'signature');
+      const bytes = copied ? copyBytes(data, 'data') : viewBytes(data, 'data');
       const alg = normalize('verify', algorithm);
-      if (typeof algorithm !== 'string') {
-        sig = copyBytes(signature, 'signature');
-        bytes = copyBytes(data, 'data');
-      }
       const async = byteLength(bytes) >= ASYNC_BYTES || slow('verify', alg.name);
-      return call('verify', async, null, [undefined, alg.params, h, sig, bytes]);
+      return call('verify', async, copied, null, [undefined, alg.params, h, sig, bytes]);
     } catch (e) { return Promise.reject(e); }
   }
 
@@ -517,7 +531,7 @@ class SubtleCrypto {
       // optional unsigned long? length = null (no [EnforceRange]: modulo 2^32)
       const bits = length === null || length === undefined ? -1 : (toNumber(length, 'length') >>> 0);
       const alg = normalize('deriveBits', algorithm);
-      return call('deriveBits', slow('deriveBits', alg.name), null, [undefined, alg.params, h, bits]);
+      return call('deriveBits', slow('deriveBits', alg.name), true, null, [undefined, alg.params, h, bits]);
     } catch (e) { return Promise.reject(e); }
   }
 
@@ -531,7 +545,7 @@ class SubtleCrypto {
       const alg = normalize('deriveBits', algorithm);
       normalize('importKey', derivedKeyType);
       const derived = normalize('get key length', derivedKeyType);
-      return call('deriveKey', slow('deriveKey', alg.name), wrapKeyHandle,
+      return call('deriveKey', slow('deriveKey', alg.name), true, wrapKeyHandle,
         [undefined, alg.params, h, derived.params, ext, usages]);
     } catch (e) { return Promise.reject(e); }
   }
@@ -544,7 +558,7 @@ class SubtleCrypto {
       const h = keyHandle(key, 'key');
       const wh = keyHandle(wrappingKey, 'wrappingKey');
       const alg = normalizeEither('wrapKey', 'encrypt', wrapAlgorithm);
-      return call('wrapKey', slow('encrypt', alg.name), null, [undefined, f, h, wh, alg.params]);
+      return call('wrapKey', slow('encrypt', alg.name), true, null, [undefined, f, h, wh, alg.params]);
     } catch (e) { return Promise.reject(e); }
   }
 
@@ -554,13 +568,12 @@ class SubtleCrypto {
       checkSubtle(this);
       needArgs(7, arguments.length, 'unwrapKey');
       const f = toFormat(format);
-      let bytes = viewBytes(wrappedKey, 'wrappedKey');
+      const bytes = copyBytes(wrappedKey, 'wrappedKey');
       const h = keyHandle(unwrappingKey, 'unwrappingKey');
       const usages = toUsages(keyUsages);
       const alg = normalizeEither('unwrapKey', 'decrypt', unwrapAlgorithm);
       const keyAlg = normalize('importKey', unwrappedKeyAlgorithm);
-      bytes = copyBytes(wrappedKey, 'wrappedKey');
-      return call('unwrapKey', slow('decrypt', alg.name), wrapKeyHandle,
+      return call('unwrapKey', slow('decrypt', alg.name), true, wrapKeyHandle,
         [undefined, f, bytes, h, alg.params, keyAlg.params, toBoolean(extractable), usages]);
     } catch (e) { return Promise.reject(e); }
   }

@@ -146,9 +146,18 @@ typedef enum opcode {
     OP_COUNT
 } opcode;
 
+#define MAX_REFS (N_MEMBERS * 2 + 4)
+
 typedef struct job {
     opcode op;
-    bool copy; /* async: inputs are copied, so JS may change them meanwhile */
+    /* Async only: the job must not see JS change its inputs meanwhile. The
+     * data arguments are copied (copy_data), unless index.js made them
+     * private copies already; params' byte members are always index.js's
+     * own copies. Borrowed buffers are kept alive by a reference. */
+    bool async;
+    bool copy_data;
+    napi_ref refs[MAX_REFS];
+    size_t nrefs;
     const webcrypto_backend *backend;
     webcrypto_algorithm alg; /* digest */
     pholder a, b;            /* the params; b: deriveKey's / unwrapKey's key type */
@@ -180,7 +189,8 @@ static void wipe_free(uint8_t *p, size_t n) {
     }
 }
 
-static void job_free(job *j) {
+static void job_free(napi_env env, job *j) {
+    for (size_t i = 0; i < j->nrefs; i++) napi_delete_reference(env, j->refs[i]);
     pholder_free(&j->a);
     pholder_free(&j->b);
     nkey_release(j->k1);
@@ -377,15 +387,22 @@ static bool copy_bytes(const uint8_t *p, size_t n, uint8_t **owned) {
     return true;
 }
 
-/* Input bytes for a job: borrowed from JS when the job runs now, copied when
- * it runs later. */
+/* Input bytes for a job: borrowed from JS when the job runs now, or when it
+ * runs later on bytes no JS code can reach (a reference keeps them alive);
+ * else copied. */
 static bool job_bytes(napi_env env, job *j, napi_value v, const uint8_t **p, size_t *n,
-                      uint8_t **owned) {
+                      uint8_t **owned, bool copy) {
     if (!get_bytes(env, v, p, n)) {
         throw_type(env, "expected a BufferSource");
         return false;
     }
-    if (j->copy) {
+    if (j->async && !copy) {
+        if (j->nrefs >= MAX_REFS || napi_create_reference(env, v, 1, &j->refs[j->nrefs]) != napi_ok) {
+            throw_status(env, WEBCRYPTO_ERR_NO_MEMORY, "out of references");
+            return false;
+        }
+        j->nrefs++;
+    } else if (j->async) {
         if (!copy_bytes(*p, *n, owned)) {
             throw_status(env, WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
             return false;
@@ -470,7 +487,7 @@ static bool get_params(napi_env env, job *j, napi_value arr, pholder *h) {
         case M_BYTES: {
             const uint8_t *p;
             size_t len;
-            if (!job_bytes(env, j, v, &p, &len, &h->owned[m])) return false;
+            if (!job_bytes(env, j, v, &p, &len, &h->owned[m], false)) return false;
             h->owned_len[m] = len;
             /* An empty member is present: point at something non-NULL. */
             if (!p) p = (const uint8_t *)"";
@@ -586,10 +603,12 @@ static void async_complete(napi_env env, napi_status status, void *data) {
     else
         napi_resolve_deferred(env, j->deferred, r);
     napi_delete_async_work(env, j->work);
-    job_free(j);
+    job_free(env, j);
 }
 
-/* native.run(op, async, backend, ...): the op's arguments, in order:
+/* native.run(op, mode, backend, ...): mode 0 runs now; 1 on the thread pool,
+ * copying the data arguments; 2 on the pool, borrowing them (index.js made
+ * them private copies). The op's arguments, in order:
  *   DIGEST     alg, data
  *   GENERATE   params, extractable, usages
  *   IMPORT     format, data, params, extractable, usages
@@ -605,7 +624,7 @@ static void async_complete(napi_env env, napi_status status, void *data) {
 static napi_value run(napi_env env, napi_callback_info info) {
     napi_value argv[10], undef;
     size_t argc = 10;
-    uint32_t op = 0;
+    uint32_t op = 0, mode = 0;
     bool async = false;
     job *j = NULL;
     napi_get_undefined(env, &undef);
@@ -614,14 +633,16 @@ static napi_value run(napi_env env, napi_callback_info info) {
         throw_type(env, "run: bad arguments");
         return undef;
     }
-    NAPI(napi_get_value_bool(env, argv[1], &async));
+    if (!get_u32(env, argv[1], &mode)) return undef;
+    async = mode != 0;
     j = calloc(1, sizeof *j);
     if (!j) {
         throw_status(env, WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
         return undef;
     }
     j->op = (opcode)op;
-    j->copy = async;
+    j->async = async;
+    j->copy_data = mode == 1;
     {
         napi_valuetype t;
         NAPI(napi_typeof(env, argv[2], &t));
@@ -650,7 +671,7 @@ static napi_value run(napi_env env, napi_callback_info info) {
         NEED(2);
         OK(get_u32(env, a[0], &u));
         j->alg = (webcrypto_algorithm)u;
-        OK(job_bytes(env, j, a[1], &j->d1, &j->d1_len, &j->d1_owned));
+        OK(job_bytes(env, j, a[1], &j->d1, &j->d1_len, &j->d1_owned, j->copy_data));
         break;
     case OP_GENERATE:
         NEED(3);
@@ -662,7 +683,7 @@ static napi_value run(napi_env env, napi_callback_info info) {
         NEED(5);
         OK(get_u32(env, a[0], &u));
         j->format = (webcrypto_key_format)u;
-        OK(job_bytes(env, j, a[1], &j->d1, &j->d1_len, &j->d1_owned));
+        OK(job_bytes(env, j, a[1], &j->d1, &j->d1_len, &j->d1_owned, j->copy_data));
         OK(get_params(env, j, a[2], &j->a));
         NAPI(napi_get_value_bool(env, a[3], &j->extractable));
         OK(get_u32(env, a[4], &j->usages));
@@ -681,15 +702,15 @@ static napi_value run(napi_env env, napi_callback_info info) {
         OK(get_params(env, j, a[0], &j->a));
         OK(get_key(env, a[1], &j->k1));
         nkey_retain(j->k1);
-        OK(job_bytes(env, j, a[2], &j->d1, &j->d1_len, &j->d1_owned));
+        OK(job_bytes(env, j, a[2], &j->d1, &j->d1_len, &j->d1_owned, j->copy_data));
         break;
     case OP_VERIFY:
         NEED(4);
         OK(get_params(env, j, a[0], &j->a));
         OK(get_key(env, a[1], &j->k1));
         nkey_retain(j->k1);
-        OK(job_bytes(env, j, a[2], &j->d2, &j->d2_len, &j->d2_owned));
-        OK(job_bytes(env, j, a[3], &j->d1, &j->d1_len, &j->d1_owned));
+        OK(job_bytes(env, j, a[2], &j->d2, &j->d2_len, &j->d2_owned, j->copy_data));
+        OK(job_bytes(env, j, a[3], &j->d1, &j->d1_len, &j->d1_owned, j->copy_data));
         break;
     case OP_DERIVE_BITS: {
         double d = 0;
@@ -724,7 +745,7 @@ static napi_value run(napi_env env, napi_callback_info info) {
         NEED(7);
         OK(get_u32(env, a[0], &u));
         j->format = (webcrypto_key_format)u;
-        OK(job_bytes(env, j, a[1], &j->d1, &j->d1_len, &j->d1_owned));
+        OK(job_bytes(env, j, a[1], &j->d1, &j->d1_len, &j->d1_owned, j->copy_data));
         OK(get_key(env, a[2], &j->k1));
         nkey_retain(j->k1);
         OK(get_params(env, j, a[3], &j->a));
@@ -747,7 +768,7 @@ static napi_value run(napi_env env, napi_callback_info info) {
         napi_value err, r;
         job_run(j);
         r = job_result(env, j, &err);
-        job_free(j);
+        job_free(env, j);
         if (err) {
             napi_throw(env, err);
             return undef;
@@ -757,7 +778,7 @@ static napi_value run(napi_env env, napi_callback_info info) {
 napi_fail:
     throw_status(env, WEBCRYPTO_ERR_OPERATION, "Node-API call failed");
 fail:
-    if (j) job_free(j);
+    if (j) job_free(env, j);
     return undef;
 }
 
