@@ -47,15 +47,20 @@ async function setup(subtle) {
   };
 }
 
+// Each run gives ops/s (wall clock) and the process's CPU time per operation
+// (user + system, all threads: Node's pool included), which a loaded machine
+// distorts much less than the wall clock.
+const cpuNow = () => { const u = process.cpuUsage(); return u.user + u.system; };
 async function serial(fn, data, ms) {
   let n = 0;
   const end = performance.now() + ms;
   const t0 = performance.now();
+  const c0 = cpuNow();
   while (performance.now() < end) {
     for (let i = 0; i < 16; i++) await fn(data);
     n += 16;
   }
-  return n / ((performance.now() - t0) / 1000);
+  return { ops: n / ((performance.now() - t0) / 1000), cpu: (cpuNow() - c0) / n };
 }
 
 function inFlight(fn, data, ms, width) {
@@ -64,6 +69,7 @@ function inFlight(fn, data, ms, width) {
     let running = 0;
     let stop = false;
     const t0 = performance.now();
+    const c0 = cpuNow();
     const end = t0 + ms;
     const next = () => {
       running++;
@@ -72,7 +78,7 @@ function inFlight(fn, data, ms, width) {
         n++;
         if (!stop && (n & 15) === 0 && performance.now() >= end) stop = true;
         if (!stop) next();
-        else if (running === 0) resolve(n / ((performance.now() - t0) / 1000));
+        else if (running === 0) resolve({ ops: n / ((performance.now() - t0) / 1000), cpu: (cpuNow() - c0) / n });
       }, reject);
     };
     for (let i = 0; i < width; i++) next();
@@ -94,11 +100,15 @@ async function main() {
           await (mode === 'serial' ? serial(ops[side][op], data, 100) : inFlight(ops[side][op], data, 100, 64));
           r[side] = await run(ops[side][op]);
         }
-        const row = { op, size: label, mode, node: r.node, webcrypto: r.webcrypto, ratio: r.webcrypto / r.node };
+        const row = { op, size: label, mode, node: r.node.ops, webcrypto: r.webcrypto.ops,
+          ratio: r.webcrypto.ops / r.node.ops, nodeCpuUs: r.node.cpu, webcryptoCpuUs: r.webcrypto.cpu,
+          cpuRatio: r.node.cpu / r.webcrypto.cpu };
         rows.push(row);
         if (!json) {
-          console.log(`| ${op} | ${label} | ${mode} | ${Math.round(r.node).toLocaleString('en')} | ` +
-            `${Math.round(r.webcrypto).toLocaleString('en')} | ${row.ratio.toFixed(1)}x |`);
+          const f = (x) => Math.round(x).toLocaleString('en');
+          const us = (x) => (x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : f(x));
+          console.log(`| ${op} | ${label} | ${mode} | ${f(row.node)} | ${f(row.webcrypto)} | ` +
+            `${row.ratio.toFixed(1)}x | ${us(row.nodeCpuUs)} | ${us(row.webcryptoCpuUs)} | ${row.cpuRatio.toFixed(1)}x |`);
         }
       }
     }
@@ -110,7 +120,7 @@ async function main() {
 }
 
 if (!json) {
-  console.log('| operation | size | calls | node ops/s | binding ops/s | binding / node |');
-  console.log('|---|---|---|---:|---:|---:|');
+  console.log('| operation | size | calls | node ops/s | binding ops/s | binding / node | node CPU µs/op | binding CPU µs/op | node / binding CPU |');
+  console.log('|---|---|---|---:|---:|---:|---:|---:|---:|');
 }
 main().catch((e) => { console.error(e); process.exitCode = 1; });

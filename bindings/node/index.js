@@ -77,11 +77,13 @@ const KEY_TYPES = [undefined, 'secret', 'public', 'private'];
 const asciiLower = (s) => s.replace(/[A-Z]+/g, (c) => c.toLowerCase());
 
 const algById = new Map();
+const algByName = new Map();
 const algByLower = new Map();
 for (const a of T.algorithms) {
   const e = { id: a.id, name: a.name, ops: new Set(a.operations), digestSize: a.digestSize };
   algById.set(a.id, e);
   algByLower.set(asciiLower(a.name), e);
+  algByName.set(a.name, e);
 }
 const memberIndex = new Map(T.members.map((m, i) => [m, i]));
 const usageBit = new Map(T.usages.map((u, i) => [u, 1 << i]));
@@ -165,11 +167,13 @@ for (const [d, members] of Object.entries(DICTS)) {
 function isBufferSource(v) {
   return types.isArrayBufferView(v) || types.isArrayBuffer(v);
 }
+const u8slice = Uint8Array.prototype.slice;
 // A copy of a BufferSource's bytes, as a Uint8Array.
 function copyBytes(v, what) {
   if (types.isArrayBuffer(v)) return new Uint8Array(v.slice(0));
   if (types.isArrayBufferView(v)) {
     if (types.isSharedArrayBuffer(v.buffer)) throw new TypeError(`${what} is backed by a SharedArrayBuffer`);
+    if (types.isUint8Array(v)) return u8slice.call(v);
     return new Uint8Array(v.buffer, v.byteOffset, v.byteLength).slice();
   }
   throw new TypeError(`${what} is not a BufferSource`);
@@ -223,7 +227,8 @@ function normalize(op, alg) {
   const nameValue = dict.name;
   if (nameValue === undefined) throw new TypeError('algorithm.name is required');
   const name = domString(nameValue, 'algorithm.name');
-  const entry = algByLower.get(asciiLower(name));
+  // The table's own spelling first (no lower-casing on the common path).
+  const entry = algByName.get(name) || algByLower.get(asciiLower(name));
   if (!entry || !entry.ops.has(op)) throw notSupported(`${name}: ${op} is not supported`);
   const reg = REGISTRY[entry.name];
   const dname = (reg && reg[op]) || 'Algorithm';
@@ -646,18 +651,18 @@ function defaultBackend() {
   }
 }
 const def = defaultBackend();
-module.exports = {
-  crypto: def.crypto,
-  CryptoKey,
-  SubtleCrypto,
-  Crypto,
-  withBackend,
-  // Not WebCrypto: what the library knows (names, operations) and was built with.
-  algorithms: () => T.algorithms.map((a) => ({ name: a.name, operations: [...a.operations] })),
-  backends: () => [...T.backends],
-  supports: (backendName, algName) => {
-    const e = algByLower.get(asciiLower(`${algName}`));
-    return !!e && native.supports(native.backend(backendName), e.id);
-  },
-  version: T.version,
+// One assignment per name, so that ES modules can import them by name
+// (`import { crypto } from '.../bindings/node/index.js'`).
+module.exports.crypto = def.crypto;
+module.exports.CryptoKey = CryptoKey;
+module.exports.SubtleCrypto = SubtleCrypto;
+module.exports.Crypto = Crypto;
+module.exports.withBackend = withBackend;
+// Not WebCrypto: what the library knows (names, operations) and was built with.
+module.exports.algorithms = () => T.algorithms.map((a) => ({ name: a.name, operations: [...a.operations] }));
+module.exports.backends = () => [...T.backends];
+module.exports.supports = (backendName, algName) => {
+  const e = algByLower.get(asciiLower(`${algName}`));
+  return !!e && native.supports(native.backend(backendName), e.id);
 };
+module.exports.version = T.version;

@@ -189,6 +189,12 @@ static void wipe_free(uint8_t *p, size_t n) {
     }
 }
 
+static void job_free(napi_env env, job *j);
+static void job_release(napi_env env, job *j, bool on_heap) {
+    job_free(env, j);
+    if (on_heap) free(j);
+}
+
 static void job_free(napi_env env, job *j) {
     for (size_t i = 0; i < j->nrefs; i++) napi_delete_reference(env, j->refs[i]);
     pholder_free(&j->a);
@@ -203,8 +209,7 @@ static void job_free(napi_env env, job *j) {
         wipe_free(j->out, j->out_cap);
     webcrypto_key_free(j->r1);
     webcrypto_key_free(j->r2);
-    memset(j->stackbuf, 0, sizeof j->stackbuf);
-    free(j);
+    if (j->out == j->stackbuf) memset(j->stackbuf, 0, j->out_cap);
 }
 
 static webcrypto_status fail(job *j, webcrypto_status st) {
@@ -603,7 +608,7 @@ static void async_complete(napi_env env, napi_status status, void *data) {
     else
         napi_resolve_deferred(env, j->deferred, r);
     napi_delete_async_work(env, j->work);
-    job_free(env, j);
+    job_release(env, j, true);
 }
 
 /* native.run(op, mode, backend, ...): mode 0 runs now; 1 on the thread pool,
@@ -635,7 +640,17 @@ static napi_value run(napi_env env, napi_callback_info info) {
     }
     if (!get_u32(env, argv[1], &mode)) return undef;
     async = mode != 0;
-    j = calloc(1, sizeof *j);
+    /* A job run now lives on the stack (no allocation on the fast path);
+     * only its fields before stackbuf need zeroing. */
+    job stack_job;
+    if (async) {
+        j = calloc(1, sizeof *j);
+    } else {
+        j = &stack_job;
+        memset(j, 0, offsetof(job, stackbuf));
+        j->deferred = NULL;
+        j->work = NULL;
+    }
     if (!j) {
         throw_status(env, WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
         return undef;
@@ -768,7 +783,7 @@ static napi_value run(napi_env env, napi_callback_info info) {
         napi_value err, r;
         job_run(j);
         r = job_result(env, j, &err);
-        job_free(env, j);
+        job_release(env, j, false);
         if (err) {
             napi_throw(env, err);
             return undef;
@@ -778,7 +793,7 @@ static napi_value run(napi_env env, napi_callback_info info) {
 napi_fail:
     throw_status(env, WEBCRYPTO_ERR_OPERATION, "Node-API call failed");
 fail:
-    if (j) job_free(env, j);
+    if (j) job_release(env, j, async);
     return undef;
 }
 
