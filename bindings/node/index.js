@@ -1,0 +1,668 @@
+'use strict';
+// libwebcrypto's Node.js binding: WebCrypto (crypto.subtle, getRandomValues,
+// randomUUID) with Web IDL behaviour, over the C library's addon
+// (webcrypto_node.c). bindings/node/README.md says how to build and use it.
+//
+// What is Web IDL's lives here: argument conversion (TypeError), algorithm
+// normalisation (string or dictionary, ASCII case-insensitive names, required
+// members), BufferSource copies, KeyUsage/KeyFormat enums, CryptoKey objects
+// and DOMException names. What is WebCrypto's semantics (which usages, which
+// lengths, key checks) is the C library's, from its one algorithm table.
+
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { types } = require('util');
+
+// ---- the addon ------------------------------------------------------------
+
+function findAddon() {
+  if (process.env.WEBCRYPTO_NODE_ADDON) return process.env.WEBCRYPTO_NODE_ADDON;
+  const here = path.join(__dirname, 'webcrypto.node');
+  if (fs.existsSync(here)) return here;
+  // A CMake build tree beside the sources: build/<dir>/bindings/node/.
+  const root = path.join(__dirname, '..', '..', 'build');
+  let best = null;
+  let bestTime = -1;
+  let dirs = [];
+  try { dirs = fs.readdirSync(root); } catch { /* no build folder */ }
+  for (const d of dirs) {
+    const f = path.join(root, d, 'bindings', 'node', 'webcrypto.node');
+    try {
+      const t = fs.statSync(f).mtimeMs;
+      if (t > bestTime) { best = f; bestTime = t; }
+    } catch { /* not built there */ }
+  }
+  if (!best) {
+    throw new Error('webcrypto: the addon webcrypto.node was not found; build it with CMake ' +
+                    '(bindings/node/README.md) or set WEBCRYPTO_NODE_ADDON');
+  }
+  return best;
+}
+
+function loadAddon() {
+  const file = findAddon();
+  const mod = { exports: {} };
+  // RTLD_DEEPBIND: the addon's libcrypto references bind to the libcrypto the
+  // library was built against, not to the OpenSSL a Node binary exports
+  // (the official builds link their own statically and export it).
+  const dl = os.constants.dlopen || {};
+  let flags = dl.RTLD_LAZY !== undefined ? dl.RTLD_LAZY : 1;
+  if (dl.RTLD_DEEPBIND !== undefined && process.platform === 'linux') flags |= dl.RTLD_DEEPBIND;
+  process.dlopen(mod, path.resolve(file), flags);
+  return mod.exports;
+}
+
+const native = loadAddon();
+const T = native.tables;
+
+// ---- errors -----------------------------------------------------------------
+
+function makeError(name, message) {
+  if (name === 'TypeError') return new TypeError(message);
+  if (name === 'OutOfMemory') return new DOMException(message || 'out of memory', 'OperationError');
+  return new DOMException(message, name);
+}
+native.setErrorFactory(makeError);
+const notSupported = (m) => new DOMException(m, 'NotSupportedError');
+
+// ---- the tables ---------------------------------------------------------------
+
+// Opcodes of native.run (webcrypto_node.c's enum opcode).
+const OP = { digest: 0, generateKey: 1, importKey: 2, exportKey: 3, encrypt: 4, decrypt: 5,
+  sign: 6, verify: 7, deriveBits: 8, deriveKey: 9, wrapKey: 10, unwrapKey: 11 };
+const FORMATS = { raw: 1, pkcs8: 2, spki: 3, jwk: 4 };
+const KEY_TYPES = [undefined, 'secret', 'public', 'private'];
+
+const asciiLower = (s) => s.replace(/[A-Z]+/g, (c) => c.toLowerCase());
+
+const algById = new Map();
+const algByName = new Map();
+const algByLower = new Map();
+for (const a of T.algorithms) {
+  const e = { id: a.id, name: a.name, ops: new Set(a.operations), digestSize: a.digestSize };
+  algById.set(a.id, e);
+  algByLower.set(asciiLower(a.name), e);
+  algByName.set(a.name, e);
+}
+const memberIndex = new Map(T.members.map((m, i) => [m, i]));
+const usageBit = new Map(T.usages.map((u, i) => [u, 1 << i]));
+
+// The spec's dictionaries: member -> [Web IDL type, required]. Every member
+// must be one of the addon's (webcrypto_node.c k_members).
+const BS = 'BufferSource';
+const HASH = 'HashAlgorithmIdentifier';
+const DICTS = {
+  Algorithm: {},
+  AesCbcParams: { iv: [BS, true] },
+  AesCtrParams: { counter: [BS, true], length: ['octet', true] },
+  AesGcmParams: { iv: [BS, true], additionalData: [BS, false], tagLength: ['octet', false] },
+  AesKeyGenParams: { length: ['unsigned short', true] },
+  AesDerivedKeyParams: { length: ['unsigned short', true] },
+  HmacKeyGenParams: { hash: [HASH, true], length: ['unsigned long', false] },
+  HmacImportParams: { hash: [HASH, true], length: ['unsigned long', false] },
+  HkdfParams: { hash: [HASH, true], salt: [BS, true], info: [BS, true] },
+  Pbkdf2Params: { hash: [HASH, true], salt: [BS, true], iterations: ['unsigned long', true] },
+  RsaHashedKeyGenParams: { modulusLength: ['unsigned long', true],
+    publicExponent: ['BigInteger', true], hash: [HASH, true] },
+  RsaHashedImportParams: { hash: [HASH, true] },
+  RsaPssParams: { saltLength: ['unsigned long', true] },
+  RsaOaepParams: { label: [BS, false] },
+  EcKeyGenParams: { namedCurve: ['DOMString', true] },
+  EcKeyImportParams: { namedCurve: ['DOMString', true] },
+  EcdsaParams: { hash: [HASH, true] },
+  EcdhKeyDeriveParams: { public: ['CryptoKey', true] },
+};
+// The spec's registry: algorithm -> operation -> dictionary. An operation the
+// library's table has but this does not name takes `Algorithm` (name only),
+// so an algorithm without parameters works with no line here.
+const AES_CIPHER = (p) => ({ encrypt: p, decrypt: p, generateKey: 'AesKeyGenParams',
+  'get key length': 'AesDerivedKeyParams' });
+const RSA = (op) => Object.assign({ generateKey: 'RsaHashedKeyGenParams',
+  importKey: 'RsaHashedImportParams' }, op);
+const EC = (op) => Object.assign({ generateKey: 'EcKeyGenParams', importKey: 'EcKeyImportParams' }, op);
+const REGISTRY = {
+  HMAC: { generateKey: 'HmacKeyGenParams', importKey: 'HmacImportParams',
+    'get key length': 'HmacImportParams' },
+  'AES-CBC': AES_CIPHER('AesCbcParams'),
+  'AES-CTR': AES_CIPHER('AesCtrParams'),
+  'AES-GCM': AES_CIPHER('AesGcmParams'),
+  'AES-GCM-SIV': AES_CIPHER('AesGcmParams'),
+  'AES-KW': { generateKey: 'AesKeyGenParams', 'get key length': 'AesDerivedKeyParams' },
+  HKDF: { deriveBits: 'HkdfParams' },
+  PBKDF2: { deriveBits: 'Pbkdf2Params' },
+  'RSASSA-PKCS1-v1_5': RSA({}),
+  'RSA-PSS': RSA({ sign: 'RsaPssParams', verify: 'RsaPssParams' }),
+  'RSA-OAEP': RSA({ encrypt: 'RsaOaepParams', decrypt: 'RsaOaepParams' }),
+  ECDSA: EC({ sign: 'EcdsaParams', verify: 'EcdsaParams' }),
+  ECDH: EC({ deriveBits: 'EcdhKeyDeriveParams' }),
+  X25519: { deriveBits: 'EcdhKeyDeriveParams' },
+};
+// Members whose 0 the C API reads as "absent" (webcrypto_params: "a member
+// left 0 is absent where the spec allows it"), where the spec gives a present
+// 0 its own error: "operation dictionary member" -> a value the library
+// rejects at the same step of the spec with the same error (so the checks
+// before it, such as usages, still come first), or an error to throw now.
+const ZERO_IS_AN_ERROR = {
+  'generateKey AesKeyGenParams length': 1, // OperationError: not 128, 192 or 256
+  'get key length AesDerivedKeyParams length': 1, // OperationError, likewise
+  'generateKey HmacKeyGenParams length': 0xffffffff, // OperationError: too long
+  'importKey HmacImportParams length': 0xffffffff, // DataError: longer than the key
+  'get key length HmacImportParams length': 'TypeError',
+  'generateKey RsaHashedKeyGenParams modulusLength': 1, // OperationError: no such modulus
+  'encrypt AesGcmParams tagLength': 1, // OperationError: not a tag length
+  'decrypt AesGcmParams tagLength': 1,
+};
+// Members in the order Web IDL reads them (lexicographic).
+const DICT_MEMBERS = {};
+for (const [d, members] of Object.entries(DICTS)) {
+  DICT_MEMBERS[d] = Object.keys(members).sort().map((m) => {
+    if (!memberIndex.has(m)) throw new Error(`webcrypto: the addon has no params member ${m}`);
+    return [m, memberIndex.get(m), members[m][0], members[m][1]];
+  });
+}
+
+// ---- Web IDL conversions ----------------------------------------------------
+
+function isBufferSource(v) {
+  return types.isArrayBufferView(v) || types.isArrayBuffer(v);
+}
+const u8slice = Uint8Array.prototype.slice;
+// A copy of a BufferSource's bytes, as a Uint8Array.
+function copyBytes(v, what) {
+  if (types.isArrayBuffer(v)) return new Uint8Array(v.slice(0));
+  if (types.isArrayBufferView(v)) {
+    if (types.isSharedArrayBuffer(v.buffer)) throw new TypeError(`${what} is backed by a SharedArrayBuffer`);
+    if (types.isUint8Array(v)) return u8slice.call(v);
+    return new Uint8Array(v.buffer, v.byteOffset, v.byteLength).slice();
+  }
+  throw new TypeError(`${what} is not a BufferSource`);
+}
+// The bytes without a copy (the addon copies what it keeps past the call).
+function viewBytes(v, what) {
+  if (types.isArrayBufferView(v) && !types.isSharedArrayBuffer(v.buffer)) return v;
+  if (types.isArrayBuffer(v)) return v;
+  throw new TypeError(`${what} is not a BufferSource`);
+}
+function domString(v, what) {
+  if (typeof v === 'symbol') throw new TypeError(`${what} cannot be a Symbol`);
+  return `${v}`;
+}
+function toNumber(v, what) {
+  if (typeof v === 'symbol' || typeof v === 'bigint') throw new TypeError(`${what} is not a number`);
+  return +v;
+}
+const RANGE = { octet: 0xff, 'unsigned short': 0xffff, 'unsigned long': 0xffffffff };
+function enforceRange(v, max, what) {
+  const x = toNumber(v, what);
+  if (!Number.isFinite(x)) throw new TypeError(`${what} is not a finite number`);
+  const t = Math.trunc(x);
+  if (t < 0 || t > max) throw new TypeError(`${what} is out of range`);
+  return t + 0;
+}
+function toBoolean(v) { return !!v; }
+
+function convertMember(type, v, what) {
+  switch (type) {
+    case BS: return copyBytes(v, what);
+    case 'BigInteger':
+      if (!types.isUint8Array(v)) throw new TypeError(`${what} is not a Uint8Array`);
+      return copyBytes(v, what);
+    case 'octet': case 'unsigned short': case 'unsigned long':
+      return enforceRange(v, RANGE[type], what);
+    case HASH: return normalize('digest', v).id;
+    case 'DOMString': return domString(v, what);
+    case 'CryptoKey': return keyHandle(v, what);
+    default: throw new Error(`webcrypto: unknown member type ${type}`);
+  }
+}
+
+// Normalises an algorithm for an operation: {id, name, params}, params the
+// addon's flat array [id, member, value, ...].
+function normalize(op, alg) {
+  let dict;
+  // (object or DOMString): anything but an object is a string (Web IDL unions).
+  if (alg !== null && (typeof alg === 'object' || typeof alg === 'function')) dict = alg;
+  else dict = { name: domString(alg, 'algorithm') };
+  const nameValue = dict.name;
+  if (nameValue === undefined) throw new TypeError('algorithm.name is required');
+  const name = domString(nameValue, 'algorithm.name');
+  // The table's own spelling first (no lower-casing on the common path).
+  const entry = algByName.get(name) || algByLower.get(asciiLower(name));
+  if (!entry || !entry.ops.has(op)) throw notSupported(`${name}: ${op} is not supported`);
+  const reg = REGISTRY[entry.name];
+  const dname = (reg && reg[op]) || 'Algorithm';
+  const members = DICT_MEMBERS[dname];
+  const params = [entry.id];
+  for (let i = 0; i < members.length; i++) {
+    const [m, idx, type, required] = members[i];
+    const v = dict[m];
+    if (v === undefined) {
+      if (required) throw new TypeError(`${entry.name}: ${m} is required`);
+      continue;
+    }
+    let c = convertMember(type, v, `${entry.name}.${m}`);
+    if (c === 0) {
+      const z = ZERO_IS_AN_ERROR[`${op} ${dname} ${m}`];
+      if (typeof z === 'string') throw makeError(z, `${entry.name}: ${m} must not be 0`);
+      if (z !== undefined) c = z;
+    }
+    params.push(idx, c);
+  }
+  return { id: entry.id, name: entry.name, params };
+}
+
+// wrapKey/unwrapKey: the algorithm's own operation, else encrypt/decrypt.
+function normalizeEither(op, fallback, alg) {
+  try {
+    return normalize(op, alg);
+  } catch (e) {
+    if (e instanceof DOMException && e.name === 'NotSupportedError') return normalize(fallback, alg);
+    throw e;
+  }
+}
+
+function toUsages(v) {
+  if (v === null || (typeof v !== 'object' && typeof v !== 'function') ||
+      typeof v[Symbol.iterator] !== 'function') {
+    throw new TypeError('keyUsages must be a sequence');
+  }
+  let bits = 0;
+  for (const u of v) {
+    const bit = usageBit.get(domString(u, 'key usage'));
+    if (bit === undefined) throw new TypeError(`"${u}" is not a KeyUsage`);
+    bits |= bit;
+  }
+  return bits;
+}
+
+function toFormat(v) {
+  const f = FORMATS[domString(v, 'format')];
+  if (f === undefined || !Object.prototype.hasOwnProperty.call(FORMATS, v)) {
+    throw new TypeError(`"${v}" is not a KeyFormat`);
+  }
+  return f;
+}
+
+// JsonWebKey (RFC 7517 members the spec lists), converted and re-serialised.
+const JWK_STRINGS = ['alg', 'crv', 'd', 'dp', 'dq', 'e', 'k', 'kty', 'n', 'p', 'q', 'qi', 'use', 'x', 'y'];
+const JWK_ORDER = ['alg', 'crv', 'd', 'dp', 'dq', 'e', 'ext', 'k', 'key_ops', 'kty', 'n', 'oth', 'p', 'q', 'qi', 'use', 'x', 'y'];
+function toSequence(v, what, each) {
+  if (v === null || typeof v !== 'object' || typeof v[Symbol.iterator] !== 'function') {
+    throw new TypeError(`${what} must be a sequence`);
+  }
+  const out = [];
+  for (const x of v) out.push(each(x));
+  return out;
+}
+function toJwk(v) {
+  if (v !== undefined && v !== null && typeof v !== 'object' && typeof v !== 'function') {
+    throw new TypeError('keyData must be a JsonWebKey');
+  }
+  const src = v == null ? {} : v;
+  const out = {};
+  for (const m of JWK_ORDER) {
+    const x = src[m];
+    if (x === undefined) continue;
+    if (m === 'ext') out.ext = toBoolean(x);
+    else if (m === 'key_ops') out.key_ops = toSequence(x, 'key_ops', (s) => domString(s, 'key_ops'));
+    else if (m === 'oth') {
+      out.oth = toSequence(x, 'oth', (o) => {
+        if (o === null || typeof o !== 'object') throw new TypeError('oth entries must be objects');
+        const r = {};
+        for (const k of ['d', 'r', 't']) if (o[k] !== undefined) r[k] = domString(o[k], `oth.${k}`);
+        return r;
+      });
+    } else if (JWK_STRINGS.includes(m)) out[m] = domString(x, `jwk.${m}`);
+  }
+  return out;
+}
+
+// ---- CryptoKey ----------------------------------------------------------------
+
+const kToken = Symbol('webcrypto internal');
+const USAGE_NAMES = T.usages;
+
+function algorithmObject(info) {
+  const a = { name: algById.get(info.algorithm).name };
+  if (info.namedCurve !== undefined) a.namedCurve = info.namedCurve;
+  if (info.modulusLength !== undefined) {
+    a.modulusLength = info.modulusLength;
+    a.publicExponent = info.publicExponent;
+  }
+  if (info.length !== undefined) a.length = info.length;
+  if (info.hash !== undefined) a.hash = { name: algById.get(info.hash).name };
+  return a;
+}
+
+class CryptoKey {
+  #handle;
+  #type;
+  #extractable;
+  #algorithm;
+  #usages;
+  constructor(token, handle) {
+    if (token !== kToken) throw new TypeError('Illegal constructor');
+    const info = native.keyInfo(handle);
+    this.#handle = handle;
+    this.#type = KEY_TYPES[info.type];
+    this.#extractable = info.extractable;
+    this.#algorithm = algorithmObject(info);
+    const usages = [];
+    for (let i = 0; i < USAGE_NAMES.length; i++) if (info.usages & (1 << i)) usages.push(USAGE_NAMES[i]);
+    this.#usages = usages;
+  }
+  get type() { return this.#type; }
+  get extractable() { return this.#extractable; }
+  get algorithm() { return this.#algorithm; }
+  get usages() { return this.#usages; }
+  static handleOf(k) { return #handle in k ? k.#handle : undefined; }
+}
+const handleOf = CryptoKey.handleOf;
+delete CryptoKey.handleOf;
+Object.defineProperty(CryptoKey.prototype, Symbol.toStringTag,
+  { value: 'CryptoKey', configurable: true });
+for (const p of ['type', 'extractable', 'algorithm', 'usages']) {
+  const d = Object.getOwnPropertyDescriptor(CryptoKey.prototype, p);
+  d.enumerable = true;
+  Object.defineProperty(CryptoKey.prototype, p, d);
+}
+
+function keyHandle(v, what) {
+  const h = v !== null && typeof v === 'object' ? handleOf(v) : undefined;
+  if (h === undefined) throw new TypeError(`${what} is not a CryptoKey`);
+  return h;
+}
+const wrapKeyHandle = (h) => new CryptoKey(kToken, h);
+function wrapGenerated(r) {
+  if (Array.isArray(r)) {
+    return { publicKey: new CryptoKey(kToken, r[0]), privateKey: new CryptoKey(kToken, r[1]) };
+  }
+  return new CryptoKey(kToken, r);
+}
+const parseJwk = (ab) => JSON.parse(Buffer.from(ab).toString('utf8'));
+
+// ---- which calls go to the thread pool ------------------------------------------
+
+// Inputs this large run on Node's thread pool: below it the hop costs more
+// than the work (docs/BENCHMARKS.md, "Node.js binding", has the measurement).
+// WEBCRYPTO_NODE_ASYNC_BYTES overrides it (for that measurement).
+const ASYNC_BYTES = Number(process.env.WEBCRYPTO_NODE_ASYNC_BYTES) || 32 * 1024;
+// Operations that take ~50 us or more whatever their size, and so go to the
+// pool where two or more calls then run on two or more cores: RSA key
+// generation and private-key operations, ECDSA, ECDH (P-256 ~60 us), Ed25519
+// verification, PBKDF2 (its iterations), and Argon2 as it lands. Cheaper ones
+// (HMAC, AES, digests, X25519, Ed25519 signing, EC key generation) resolve
+// without a hop.
+const SLOW = {
+  generateKey: ['RSASSA-PKCS1-v1_5', 'RSA-PSS', 'RSA-OAEP'],
+  sign: ['RSASSA-PKCS1-v1_5', 'RSA-PSS', 'ECDSA'],
+  verify: ['ECDSA', 'Ed25519'],
+  decrypt: ['RSA-OAEP'],
+  deriveBits: ['ECDH', 'PBKDF2', 'Argon2d', 'Argon2i', 'Argon2id'],
+};
+SLOW.deriveKey = SLOW.deriveBits;
+const SLOW_SETS = Object.fromEntries(Object.entries(SLOW).map(([op, names]) => [op, new Set(names)]));
+function slow(op, name) {
+  const set = SLOW_SETS[op];
+  return set !== undefined && set.has(name);
+}
+const byteLength = (v) => v.byteLength;
+
+// ---- SubtleCrypto ---------------------------------------------------------------
+
+function needArgs(n, got, what) {
+  if (got < n) throw new TypeError(`${what}: ${n} arguments required, ${got} given`);
+}
+
+// Runs an op now (resolving at once) or on the pool; result mapped by `map`.
+// On the pool, the addon copies the data arguments unless `copied` says
+// they are this file's own copies already (which it then borrows).
+function call(op, async, copied, map, args) {
+  if (async) {
+    const p = native.run(OP[op], copied ? 2 : 1, ...args);
+    return map ? p.then(map) : p;
+  }
+  const r = native.run(OP[op], 0, ...args);
+  return Promise.resolve(map ? map(r) : r);
+}
+
+class SubtleCrypto {
+  #backend;
+  constructor(token, backend) {
+    if (token !== kToken) throw new TypeError('Illegal constructor');
+    this.#backend = backend;
+  }
+  static check(s) {
+    if (s === null || typeof s !== 'object' || !(#backend in s)) throw new TypeError('Illegal invocation');
+    return s.#backend;
+  }
+
+  digest(algorithm, data) {
+    try {
+      const b = checkSubtle(this);
+      needArgs(2, arguments.length, 'digest');
+      // The bytes as they are now (the spec copies them before normalizing,
+      // whose getters could change them): a copy unless no getter can run.
+      const copied = typeof algorithm !== 'string';
+      const bytes = copied ? copyBytes(data, 'data') : viewBytes(data, 'data');
+      const alg = normalize('digest', algorithm);
+      return call('digest', byteLength(bytes) >= ASYNC_BYTES, copied, null, [b, alg.id, bytes]);
+    } catch (e) { return Promise.reject(e); }
+  }
+
+  generateKey(algorithm, extractable, keyUsages) {
+    try {
+      const b = checkSubtle(this);
+      needArgs(3, arguments.length, 'generateKey');
+      const usages = toUsages(keyUsages);
+      const alg = normalize('generateKey', algorithm);
+      return call('generateKey', slow('generateKey', alg.name), true, wrapGenerated,
+        [b, alg.params, toBoolean(extractable), usages]);
+    } catch (e) { return Promise.reject(e); }
+  }
+
+  importKey(format, keyData, algorithm, extractable, keyUsages) {
+    try {
+      const b = checkSubtle(this);
+      needArgs(5, arguments.length, 'importKey');
+      // Web IDL first: the arguments in order ((BufferSource or JsonWebKey)
+      // reads a JsonWebKey's members now), then the method's steps.
+      const f = toFormat(format);
+      const isBytes = isBufferSource(keyData);
+      const jwk = isBytes ? null : toJwk(keyData);
+      const ext = toBoolean(extractable);
+      const usages = toUsages(keyUsages);
+      const alg = normalize('importKey', algorithm);
+      let bytes;
+      if (f === FORMATS.jwk) {
+        if (isBytes) throw new TypeError('keyData must be a JsonWebKey for jwk');
+        bytes = Buffer.from(JSON.stringify(jwk), 'utf8');
+      } else {
+        if (!isBytes) throw new TypeError('keyData must be a BufferSource');
+        bytes = copyBytes(keyData, 'keyData');
+      }
+      return call('importKey', false, true, wrapKeyHandle,
+        [b, f, bytes, alg.params, ext, usages]);
+    } catch (e) { return Promise.reject(e); }
+  }
+
+  exportKey(format, key) {
+    try {
+      checkSubtle(this);
+      needArgs(2, arguments.length, 'exportKey');
+      const f = toFormat(format);
+      const h = keyHandle(key, 'key');
+      return call('exportKey', false, true, f === FORMATS.jwk ? parseJwk : null, [undefined, f, h]);
+    } catch (e) { return Promise.reject(e); }
+  }
+
+  encrypt(algorithm, key, data) { return this.#cipher('encrypt', arguments.length, algorithm, key, data); }
+  decrypt(algorithm, key, data) { return this.#cipher('decrypt', arguments.length, algorithm, key, data); }
+  sign(algorithm, key, data) { return this.#cipher('sign', arguments.length, algorithm, key, data); }
+
+  #cipher(op, argc, algorithm, key, data) {
+    try {
+      checkSubtle(this);
+      needArgs(3, argc, op);
+      const h = keyHandle(key, 'key');
+      const copied = typeof algorithm !== 'string';
+      const bytes = copied ? copyBytes(data, 'data') : viewBytes(data, 'data');
+      const alg = normalize(op, algorithm);
+      const async = byteLength(bytes) >= ASYNC_BYTES || slow(op, alg.name);
+      return call(op, async, copied, null, [undefined, alg.params, h, bytes]);
+    } catch (e) { return Promise.reject(e); }
+  }
+
+  verify(algorithm, key, signature, data) {
+    try {
+      checkSubtle(this);
+      needArgs(4, arguments.length, 'verify');
+      const h = keyHandle(key, 'key');
+      const copied = typeof algorithm !== 'string';
+      const sig = copied ? copyBytes(signature, 'signature') : viewBytes(signature, 'signature');
+      const bytes = copied ? copyBytes(data, 'data') : viewBytes(data, 'data');
+      const alg = normalize('verify', algorithm);
+      const async = byteLength(bytes) >= ASYNC_BYTES || slow('verify', alg.name);
+      return call('verify', async, copied, null, [undefined, alg.params, h, sig, bytes]);
+    } catch (e) { return Promise.reject(e); }
+  }
+
+  deriveBits(algorithm, baseKey, length = null) {
+    try {
+      checkSubtle(this);
+      needArgs(2, arguments.length, 'deriveBits');
+      const h = keyHandle(baseKey, 'baseKey');
+      // optional unsigned long? length = null (no [EnforceRange]: modulo 2^32)
+      const bits = length === null || length === undefined ? -1 : (toNumber(length, 'length') >>> 0);
+      const alg = normalize('deriveBits', algorithm);
+      return call('deriveBits', slow('deriveBits', alg.name), true, null, [undefined, alg.params, h, bits]);
+    } catch (e) { return Promise.reject(e); }
+  }
+
+  deriveKey(algorithm, baseKey, derivedKeyType, extractable, keyUsages) {
+    try {
+      checkSubtle(this);
+      needArgs(5, arguments.length, 'deriveKey');
+      const h = keyHandle(baseKey, 'baseKey');
+      const ext = toBoolean(extractable);
+      const usages = toUsages(keyUsages);
+      const alg = normalize('deriveBits', algorithm);
+      normalize('importKey', derivedKeyType);
+      const derived = normalize('get key length', derivedKeyType);
+      return call('deriveKey', slow('deriveKey', alg.name), true, wrapKeyHandle,
+        [undefined, alg.params, h, derived.params, ext, usages]);
+    } catch (e) { return Promise.reject(e); }
+  }
+
+  wrapKey(format, key, wrappingKey, wrapAlgorithm) {
+    try {
+      checkSubtle(this);
+      needArgs(4, arguments.length, 'wrapKey');
+      const f = toFormat(format);
+      const h = keyHandle(key, 'key');
+      const wh = keyHandle(wrappingKey, 'wrappingKey');
+      const alg = normalizeEither('wrapKey', 'encrypt', wrapAlgorithm);
+      return call('wrapKey', slow('encrypt', alg.name), true, null, [undefined, f, h, wh, alg.params]);
+    } catch (e) { return Promise.reject(e); }
+  }
+
+  unwrapKey(format, wrappedKey, unwrappingKey, unwrapAlgorithm, unwrappedKeyAlgorithm,
+            extractable, keyUsages) {
+    try {
+      checkSubtle(this);
+      needArgs(7, arguments.length, 'unwrapKey');
+      const f = toFormat(format);
+      const bytes = copyBytes(wrappedKey, 'wrappedKey');
+      const h = keyHandle(unwrappingKey, 'unwrappingKey');
+      const usages = toUsages(keyUsages);
+      const alg = normalizeEither('unwrapKey', 'decrypt', unwrapAlgorithm);
+      const keyAlg = normalize('importKey', unwrappedKeyAlgorithm);
+      return call('unwrapKey', slow('decrypt', alg.name), true, wrapKeyHandle,
+        [undefined, f, bytes, h, alg.params, keyAlg.params, toBoolean(extractable), usages]);
+    } catch (e) { return Promise.reject(e); }
+  }
+}
+const checkSubtle = SubtleCrypto.check;
+delete SubtleCrypto.check;
+Object.defineProperty(SubtleCrypto.prototype, Symbol.toStringTag,
+  { value: 'SubtleCrypto', configurable: true });
+
+// ---- Crypto ---------------------------------------------------------------------
+
+const typedArrayTag = Object.getOwnPropertyDescriptor(
+  Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
+const INTEGER_ARRAYS = new Set(['Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array',
+  'Uint16Array', 'Int32Array', 'Uint32Array', 'BigInt64Array', 'BigUint64Array']);
+
+class Crypto {
+  #backend;
+  #subtle;
+  constructor(token, backend) {
+    if (token !== kToken) throw new TypeError('Illegal constructor');
+    this.#backend = backend;
+    this.#subtle = new SubtleCrypto(kToken, backend);
+  }
+  get subtle() { return this.#subtle; }
+  getRandomValues(array) {
+    if (this === null || typeof this !== 'object' || !(#backend in this)) throw new TypeError('Illegal invocation');
+    needArgs(1, arguments.length, 'getRandomValues');
+    if (!types.isArrayBufferView(array)) throw new TypeError('array is not an ArrayBufferView');
+    if (!INTEGER_ARRAYS.has(typedArrayTag.call(array))) {
+      throw new DOMException('array is not an integer TypedArray', 'TypeMismatchError');
+    }
+    if (array.byteLength > 65536) {
+      throw new DOMException(`getRandomValues: ${array.byteLength} bytes is over 65536`, 'QuotaExceededError');
+    }
+    return native.getRandomValues(this.#backend, array);
+  }
+  randomUUID() {
+    if (this === null || typeof this !== 'object' || !(#backend in this)) throw new TypeError('Illegal invocation');
+    return native.randomUUID(this.#backend);
+  }
+}
+Object.defineProperty(Crypto.prototype, Symbol.toStringTag, { value: 'Crypto', configurable: true });
+
+// ---- exports ----------------------------------------------------------------------
+
+const byBackend = new Map();
+function withBackend(name) {
+  const key = name === undefined ? '' : domString(name, 'backend name');
+  let e = byBackend.get(key);
+  if (!e) {
+    const b = native.backend(key === '' ? undefined : key);
+    e = Object.freeze({ crypto: new Crypto(kToken, b), CryptoKey, SubtleCrypto, Crypto, withBackend,
+      backend: key || 'openssl' });
+    byBackend.set(key, e);
+  }
+  return e;
+}
+
+// The library's default backend ("openssl"), else the first built one that
+// starts (a jca-only build).
+function defaultBackend() {
+  try {
+    return withBackend(undefined);
+  } catch (e) {
+    for (const name of T.backends) {
+      try { return withBackend(name); } catch { /* try the next */ }
+    }
+    throw e;
+  }
+}
+const def = defaultBackend();
+// One assignment per name, so that ES modules can import them by name
+// (`import { crypto } from '.../bindings/node/index.js'`).
+module.exports.crypto = def.crypto;
+module.exports.CryptoKey = CryptoKey;
+module.exports.SubtleCrypto = SubtleCrypto;
+module.exports.Crypto = Crypto;
+module.exports.withBackend = withBackend;
+// Not WebCrypto: what the library knows (names, operations) and was built with.
+module.exports.algorithms = () => T.algorithms.map((a) => ({ name: a.name, operations: [...a.operations] }));
+module.exports.backends = () => [...T.backends];
+module.exports.supports = (backendName, algName) => {
+  const e = algByLower.get(asciiLower(`${algName}`));
+  return !!e && native.supports(native.backend(backendName), e.id);
+};
+module.exports.version = T.version;

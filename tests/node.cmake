@@ -1,0 +1,39 @@
+# The Node.js binding's tests (bindings/node/README.md), when the addon is
+# built (Node-API headers found). Labels: node, and the backend's.
+#  - node.differential.<node>.<backend>: the same calls to Node's own
+#    crypto.subtle and to the binding on <backend>; outcomes compared
+#    (bindings/node/test/differential.js).
+#  - node.load.<node>.openssl: thousands of operations in flight, keys
+#    collected while their operations run, heap and RSS flat (~25 s).
+# Each on two Nodes: node<major>, the release tools/fetch-node.sh pins (fetched
+# once from npm's registry into ~/.cache/libwebcrypto), and node-system, the
+# machine's. A Node that cannot be had skips (77, saying why), except under
+# CI=true, where it fails.
+get_property(_wc_node_built GLOBAL PROPERTY WEBCRYPTO_NODE_BUILT)
+if(NOT _wc_node_built)
+  return()
+endif()
+file(STRINGS ${PROJECT_SOURCE_DIR}/tools/fetch-node.sh _wc_node_line REGEX "^version=")
+string(REGEX MATCH "[0-9]+\\.[0-9]+\\.[0-9]+" _wc_node_pinned "${_wc_node_line}")
+string(REGEX MATCH "^[0-9]+" _wc_node_major "${_wc_node_pinned}")
+set(_wc_node_run ${PROJECT_SOURCE_DIR}/bindings/node/test/run.sh)
+foreach(node node${_wc_node_major} node-system)
+  if(node STREQUAL "node-system")
+    set(which --node-system)
+  else()
+    set(which --node-pinned ${_wc_node_pinned})
+  endif()
+  foreach(b ${WEBCRYPTO_TEST_BACKENDS})
+    string(REPLACE ":" "-" tb ${b})
+    add_test(NAME node.differential.${node}.${tb}
+             COMMAND bash ${_wc_node_run} ${which} $<TARGET_FILE:webcrypto_node> differential.js ${b})
+    set_tests_properties(node.differential.${node}.${tb} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
+      ENVIRONMENT "WEBCRYPTO_MODULE_DIR=${WEBCRYPTO_MODULE_BUILD_DIR}")
+  endforeach()
+  # One malloc arena: glibc gives each pool thread its own, whose slow
+  # fragmentation would read as growth; a leak still shows with one.
+  add_test(NAME node.load.${node}.openssl
+           COMMAND bash ${_wc_node_run} ${which} $<TARGET_FILE:webcrypto_node> load.js openssl 20)
+  set_tests_properties(node.load.${node}.openssl PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120
+    ENVIRONMENT "MALLOC_ARENA_MAX=1;WEBCRYPTO_MODULE_DIR=${WEBCRYPTO_MODULE_BUILD_DIR}")
+endforeach()
