@@ -148,7 +148,16 @@ typedef enum webcrypto_algorithm {
     WEBCRYPTO_ALG_ECDSA,
     WEBCRYPTO_ALG_ECDH,
     WEBCRYPTO_ALG_ED25519,
-    WEBCRYPTO_ALG_X25519
+    WEBCRYPTO_ALG_X25519,
+    /* "Modern Algorithms in the Web Cryptography API" (WICG draft): SHA-3
+     * (FIPS 202), cSHAKE and KMAC (SP 800-185). */
+    WEBCRYPTO_ALG_SHA3_256,
+    WEBCRYPTO_ALG_SHA3_384,
+    WEBCRYPTO_ALG_SHA3_512,
+    WEBCRYPTO_ALG_CSHAKE128, /* digest only through webcrypto_digest_params */
+    WEBCRYPTO_ALG_CSHAKE256,
+    WEBCRYPTO_ALG_KMAC128,
+    WEBCRYPTO_ALG_KMAC256
     /* Values are stable; a new algorithm takes the next value. How many the
      * library knows is webcrypto_algorithm_count(), not a constant, so that
      * a program compiled against this header keeps working with a newer
@@ -270,7 +279,11 @@ webcrypto_curve_from_name(const char *name, webcrypto_named_curve *out);
  * Members are only ever appended, never reordered, resized or removed.
  *
  *   operation          name      members read
- *   digest             SHA-*     -
+ *   digest             SHA-*, SHA3-*  -
+ *   digest             cSHAKE128, cSHAKE256  output_length (bits), function_name,
+ *                                customization (webcrypto_digest_params)
+ *   generate/import    KMAC128, KMAC256  length (bits, optional: 128 / 256)
+ *   sign/verify        KMAC128, KMAC256  output_length (bits), customization
  *   generate/import    HMAC      hash (required), length (bits, optional)
  *   generate           AES-*     length (128, 192 or 256; AES-GCM-SIV: 128 or 256)
  *   wrapKey/unwrapKey  AES-KW    -  (or any algorithm that encrypts, with its members)
@@ -391,6 +404,24 @@ WEBCRYPTO_API const char *webcrypto_backend_description(const webcrypto_backend 
 WEBCRYPTO_API bool webcrypto_backend_supports(const webcrypto_backend *backend,
                                               webcrypto_algorithm alg);
 
+/* Whether the backend takes `hash` as the hash of `alg` (HMAC, HKDF,
+ * PBKDF2, RSASSA-PKCS1-v1_5, RSA-PSS, RSA-OAEP, ECDSA): it supports both,
+ * and, for a SHA-3 hash, the combination. A library may have the SHA-3
+ * digests but not every keyed algorithm with them; a combination it lacks
+ * is NotSupportedError where the hash is given (generate/import, deriveBits,
+ * ECDSA sign/verify). Per backend:
+ *   openssl    all of them.
+ *   boringssl  none (BoringSSL has no SHA-3).
+ *   jca        what the provider has, probed at start: JDK 17's SUN, SunJCE,
+ *              SunRsaSign and SunEC have all of them (HmacSHA3-*,
+ *              SHA3-*withRSA, SHA3-*withECDSAinP1363Format, PSS and OAEP
+ *              with SHA-3 digests and MGF1); jca:SunJCE has no RSA or ECDSA;
+ *              BouncyCastle 1.72 has all of them.
+ * false for NULL, an unknown algorithm or a hash the algorithm does not take. */
+WEBCRYPTO_API bool webcrypto_backend_supports_hash(const webcrypto_backend *backend,
+                                                   webcrypto_algorithm alg,
+                                                   webcrypto_algorithm hash);
+
 /* What a backend may do beyond its algorithms. */
 typedef enum webcrypto_feature {
     /* Importing RSA private keys with more than two primes (RFC 8017: PKCS #8
@@ -474,7 +505,8 @@ webcrypto_random_uuid(const webcrypto_backend *backend, char out[37]);
 /* Digest                                                                   */
 /* ------------------------------------------------------------------------ */
 
-/* The digest size in bytes of SHA-1/256/384/512 (20/32/48/64); 0 otherwise. */
+/* The digest size in bytes of SHA-1/256/384/512 (20/32/48/64) and
+ * SHA3-256/384/512 (32/48/64); 0 otherwise (cSHAKE's is its output_length). */
 WEBCRYPTO_API size_t webcrypto_digest_size(webcrypto_algorithm hash);
 
 /* One-shot digest of data with `hash` (a SHA-* algorithm). out_cap must be at
@@ -482,6 +514,22 @@ WEBCRYPTO_API size_t webcrypto_digest_size(webcrypto_algorithm hash);
 WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
 webcrypto_digest(const webcrypto_backend *backend, webcrypto_algorithm hash, const uint8_t *data,
                  size_t data_len, uint8_t *out, size_t out_cap, size_t *out_len);
+
+/* SubtleCrypto.digest with an algorithm dictionary, for the digests that
+ * take parameters: cSHAKE128 and cSHAKE256 (SP 800-185) read
+ *   output_length  bits, required (0: TypeError), a multiple of 8
+ *                  (OperationError otherwise: the libraries produce bytes);
+ *   function_name  N, optional;  customization  S, optional.
+ * With N and S both empty cSHAKE is SHAKE128 / SHAKE256 (FIPS 202). A
+ * backend whose library has SHAKE but no cSHAKE answers NotSupportedError
+ * for a non-empty N or S (today every backend: OpenSSL 3.0 has no cSHAKE,
+ * and the JCA backend has neither). Any other algorithm is
+ * webcrypto_digest(backend, alg->name, ...). out_cap must be at least the
+ * output's size (output_length / 8); out == NULL asks for it. */
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
+webcrypto_digest_params(const webcrypto_backend *backend, const webcrypto_params *alg,
+                        const uint8_t *data, size_t data_len, uint8_t *out, size_t out_cap,
+                        size_t *out_len);
 
 /* Incremental digest: init, any number of updates, one final, then free.
  * After final (successful or not) the context accepts only free: update and
@@ -499,8 +547,14 @@ WEBCRYPTO_API void webcrypto_digest_ctx_free(webcrypto_digest_ctx *ctx);
 /* Keys                                                                     */
 /* ------------------------------------------------------------------------ */
 
-/* Generates a secret key (HMAC, AES-*) on `backend` (NULL: default) as
- * SubtleCrypto.generateKey does. `usages` must be non-empty and allowed for
+/* Generates a secret key (HMAC, AES-*, KMAC128/256) on `backend` (NULL:
+ * default) as SubtleCrypto.generateKey does. KMAC: length in bits, default
+ * 128 (KMAC128) or 256 (KMAC256); whole bytes only (NotSupportedError
+ * otherwise: the libraries take keys of bytes); its JWK is kty "oct" with
+ * alg "K128" / "K256" (the draft). HMAC with a SHA-3 hash: the default
+ * length is the hash's block (1088, 832, 576 bits), and its JWK has no
+ * "alg" (JOSE registers none): a JWK with one is DataError on import, as
+ * for RSA keys with SHA-3. `usages` must be non-empty and allowed for
  * the algorithm (else WEBCRYPTO_ERR_SYNTAX). On success *out owns the key. */
 WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
 webcrypto_generate_key(const webcrypto_backend *backend, const webcrypto_params *alg,
@@ -637,7 +691,15 @@ WEBCRYPTO_API void webcrypto_cipher_ctx_free(webcrypto_cipher_ctx *ctx);
 /* Signs data as SubtleCrypto.sign does, with a private key (HMAC: the secret
  * key). Output size: HMAC the hash's digest size; RSASSA-PKCS1-v1_5 and
  * RSA-PSS the modulus size; ECDSA twice the curve's field size (r || s: 64,
- * 96 or 132 bytes); Ed25519 64 bytes. */
+ * 96 or 132 bytes); Ed25519 64 bytes; KMAC128/256 alg->output_length / 8
+ * bytes (output_length: bits, required - 0 is TypeError - and a multiple of
+ * 8, else OperationError; alg->customization is S). KMAC verify computes
+ * output_length bits and compares in constant time; a signature of another
+ * length is false. openssl (OpenSSL 3.0's KMAC) takes keys of 4 to 512
+ * bytes, a customization of at most 512 bytes and at most 2097151 output
+ * bytes: NotSupportedError beyond (importKey for the key). Node 24 names
+ * KmacParams' output length `length`; the draft, and this library,
+ * `outputLength`. */
 WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status webcrypto_sign(const webcrypto_params *alg,
                                                                    const webcrypto_key *key,
                                                                    const uint8_t *data,
