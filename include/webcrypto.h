@@ -517,8 +517,10 @@ webcrypto_digest(const webcrypto_backend *backend, webcrypto_algorithm hash, con
 
 /* SubtleCrypto.digest with an algorithm dictionary, for the digests that
  * take parameters: cSHAKE128 and cSHAKE256 (SP 800-185) read
- *   output_length  bits, required (0: TypeError), a multiple of 8
- *                  (OperationError otherwise: the libraries produce bytes);
+ *   output_length  bits, required (0 is absent: TypeError; WebCrypto's 0,
+ *                  an empty output, cannot be asked for here); one that is
+ *                  not a multiple of 8 gives the bytes that hold it with
+ *                  the unused low bits of the last byte zero (as Node 24);
  *   function_name  N, optional;  customization  S, optional.
  * With N and S both empty cSHAKE is SHAKE128 / SHAKE256 (FIPS 202). A
  * backend whose library has SHAKE but no cSHAKE answers NotSupportedError
@@ -551,10 +553,11 @@ WEBCRYPTO_API void webcrypto_digest_ctx_free(webcrypto_digest_ctx *ctx);
  * default) as SubtleCrypto.generateKey does. KMAC: length in bits, default
  * 128 (KMAC128) or 256 (KMAC256); whole bytes only (NotSupportedError
  * otherwise: the libraries take keys of bytes); its JWK is kty "oct" with
- * alg "K128" / "K256" (the draft). HMAC with a SHA-3 hash: the default
- * length is the hash's block (1088, 832, 576 bits), and its JWK has no
- * "alg" (JOSE registers none): a JWK with one is DataError on import, as
- * for RSA keys with SHA-3. `usages` must be non-empty and allowed for
+ * alg "K128" / "K256" (the draft). HMAC with a SHA-3 hash: no default
+ * length (no block size is defined for SHA-3: NotSupportedError without
+ * one, as in Node 24; also for deriveKey), and its JWK has no "alg" (JOSE
+ * registers none): a JWK with one is DataError on import, as for RSA keys
+ * with SHA-3 (Node 24 ignores such an "alg"). `usages` must be non-empty and allowed for
  * the algorithm (else WEBCRYPTO_ERR_SYNTAX). On success *out owns the key. */
 WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
 webcrypto_generate_key(const webcrypto_backend *backend, const webcrypto_params *alg,
@@ -692,14 +695,15 @@ WEBCRYPTO_API void webcrypto_cipher_ctx_free(webcrypto_cipher_ctx *ctx);
  * key). Output size: HMAC the hash's digest size; RSASSA-PKCS1-v1_5 and
  * RSA-PSS the modulus size; ECDSA twice the curve's field size (r || s: 64,
  * 96 or 132 bytes); Ed25519 64 bytes; KMAC128/256 alg->output_length / 8
- * bytes (output_length: bits, required - 0 is TypeError - and a multiple of
- * 8, else OperationError; alg->customization is S). KMAC verify computes
+ * bytes (output_length: bits, required - 0 is absent, TypeError - and a
+ * multiple of 8, else NotSupportedError: KMAC's output depends on its
+ * length and the libraries take whole bytes, where Node 24 takes any;
+ * alg->customization is S). KMAC verify computes
  * output_length bits and compares in constant time; a signature of another
  * length is false. openssl (OpenSSL 3.0's KMAC) takes keys of 4 to 512
  * bytes, a customization of at most 512 bytes and at most 2097151 output
- * bytes: NotSupportedError beyond (importKey for the key). Node 24 names
- * KmacParams' output length `length`; the draft, and this library,
- * `outputLength`. */
+ * bytes: NotSupportedError beyond (importKey for the key; Node 24 takes
+ * any key). */
 WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status webcrypto_sign(const webcrypto_params *alg,
                                                                    const webcrypto_key *key,
                                                                    const uint8_t *data,

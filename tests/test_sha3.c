@@ -55,24 +55,27 @@ static void hmac(webcrypto_algorithm hash, const uint8_t *k, size_t kn, const ui
     webcrypto_key_free(key);
 }
 
-/* HMAC with SHA-3: the default key length is the hash's block (its rate:
- * 1088, 832, 576 bits); the JWK has no "alg" (none is registered) and one
- * with an "alg" is DataError; the MAC is RFC 2104 over SHA-3, checked
- * against a key longer than the block (hashed first). */
+/* HMAC with SHA-3: no default key length (no block size is defined for
+ * SHA-3: NotSupportedError without one, as Node 24); the JWK has no "alg"
+ * (none is registered) and one with an "alg" is DataError; the MAC is RFC
+ * 2104 over SHA-3, checked against a key longer than the block (hashed
+ * first). */
 static void test_hmac_sha3(void **state) {
     (void)state;
     tu_require(WEBCRYPTO_ALG_HMAC);
-    static const size_t block_bits[N_SHA3] = {1088, 832, 576};
     for (size_t i = 0; i < N_SHA3; i++) {
         webcrypto_params g = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_HMAC, .hash = sha3[i]);
         webcrypto_key *key = NULL;
+        tu_assert_status(webcrypto_generate_key(tu_backend(), &g, true, SV, &key),
+                         WEBCRYPTO_ERR_NOT_SUPPORTED); /* no length: no default */
+        g.length = 264;
         if (!offers(WEBCRYPTO_ALG_HMAC, sha3[i])) {
             tu_assert_status(webcrypto_generate_key(tu_backend(), &g, true, SV, &key),
                              WEBCRYPTO_ERR_NOT_SUPPORTED);
             continue;
         }
         tu_assert_status(webcrypto_generate_key(tu_backend(), &g, true, SV, &key), WEBCRYPTO_OK);
-        assert_int_equal(webcrypto_key_get_length(key), block_bits[i]);
+        assert_int_equal(webcrypto_key_get_length(key), 264);
         uint8_t *jwk = NULL;
         size_t jn = 0;
         tu_assert_status(webcrypto_export_key(WEBCRYPTO_FORMAT_JWK, key, &jwk, &jn), WEBCRYPTO_OK);
@@ -354,7 +357,7 @@ static void test_kmac_keys(void **state) {
                          WEBCRYPTO_ERR_NOT_SUPPORTED);
 
         /* sign: output_length required (TypeError), whole bytes
-         * (OperationError); the customization and the length change it */
+         * (NotSupportedError); the customization and the length change it */
         uint8_t m1[64], m2[64], m3[64];
         size_t n1 = 0, n2 = 0, n3 = 0;
         webcrypto_params sp = WEBCRYPTO_PARAMS(.name = kmac[i]);
@@ -362,7 +365,7 @@ static void test_kmac_keys(void **state) {
                          WEBCRYPTO_ERR_INVALID_ARGUMENT);
         sp.output_length = 100;
         tu_assert_status(webcrypto_sign(&sp, key, data, sizeof data, m1, sizeof m1, &n1),
-                         WEBCRYPTO_ERR_OPERATION);
+                         WEBCRYPTO_ERR_NOT_SUPPORTED);
         sp.output_length = 256;
         n1 = 0;
         tu_assert_status(webcrypto_sign(&sp, key, data, sizeof data, NULL, 0, &n1), WEBCRYPTO_OK);
@@ -410,8 +413,8 @@ static void test_kmac_keys(void **state) {
     }
 }
 
-/* cSHAKE's parameters: output_length required (TypeError) and whole bytes
- * (OperationError); webcrypto_digest, which has no parameters, refuses it. */
+/* cSHAKE's parameters: output_length required (TypeError); a length of
+ * bits that are not whole bytes; webcrypto_digest, which has no parameters, refuses it. */
 static void test_cshake_params(void **state) {
     (void)state;
     tu_require(WEBCRYPTO_ALG_CSHAKE128, WEBCRYPTO_ALG_CSHAKE256);
@@ -420,9 +423,12 @@ static void test_cshake_params(void **state) {
     webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_CSHAKE256);
     tu_assert_status(webcrypto_digest_params(tu_backend(), &p, NULL, 0, out, sizeof out, &n),
                      WEBCRYPTO_ERR_INVALID_ARGUMENT);
-    p.output_length = 260;
+    /* 20 bits: three bytes, the last one's low four bits zero (SHAKE256's
+     * 46 b9 dd; Node 24 gives 46b9d0 too) */
+    p.output_length = 20;
     tu_assert_status(webcrypto_digest_params(tu_backend(), &p, NULL, 0, out, sizeof out, &n),
-                     WEBCRYPTO_ERR_OPERATION);
+                     WEBCRYPTO_OK);
+    tu_assert_hex(out, n, "46b9d0");
     p.output_length = 1024;
     tu_assert_status(webcrypto_digest_params(tu_backend(), &p, NULL, 0, out, sizeof out, &n),
                      WEBCRYPTO_ERR_INVALID_ARGUMENT); /* 128 bytes do not fit in 64 */

@@ -112,14 +112,17 @@ static const wc_alg_info wc_algs[WC_ALG_COUNT] = {
         .public_key_for = WEBCRYPTO_USAGE_DERIVE_BITS, .okp_key_len = 32,
         .okp_out_len = 32, .jwk_kty = "OKP", .jwk_use = "enc", .jwk_crv = "X25519",
         OID(OID_X25519)},
-    /* SHA-3 (FIPS 202); block_bits is the sponge's rate, HMAC's block size
-     * (FIPS 202 table 3 via SP 800-224): HMAC's default key length. No JOSE
-     * "alg" is registered for HMAC or RSA with SHA-3, so their columns in
+    /* SHA-3 (FIPS 202). block_bits 0: the draft defines no block size for
+     * them, so an HMAC key with SHA-3 needs an explicit length
+     * (NotSupportedError otherwise, as in Node 24); HMAC itself uses the
+     * sponge's rate as its block (the library's). No JOSE "alg" is
+     * registered for HMAC or RSA with SHA-3, so their columns in
      * jwk_alg_by_hash stay NULL: such keys export without "alg" and a JWK
-     * that has one is DataError (the spec's "no applicable specification"). */
-    HASH(SHA3_256, "SHA3-256", 32, 1088),
-    HASH(SHA3_384, "SHA3-384", 48, 832),
-    HASH(SHA3_512, "SHA3-512", 64, 576),
+     * that has one is DataError (the spec's "no applicable specification";
+     * Node 24 ignores it). */
+    HASH(SHA3_256, "SHA3-256", 32, 0),
+    HASH(SHA3_384, "SHA3-384", 48, 0),
+    HASH(SHA3_512, "SHA3-512", 64, 0),
     /* cSHAKE (SP 800-185): digests of outputLength bits with functionName N
      * and customization S; N and S empty is SHAKE (FIPS 202). */
     ROW(CSHAKE128, "cSHAKE128", WC_FAMILY_XOF), .member.xof = WC_XOF_CSHAKE128,

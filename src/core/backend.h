@@ -211,21 +211,6 @@ static inline const char *wc_hash_name(wc_hash h) {
     return "?";
 }
 
-/* A hash's block size in bytes (HMAC's B; SHA-3: the sponge's rate). */
-static inline size_t wc_hash_block_size(wc_hash h) {
-    switch (h) {
-    case WC_HASH_SHA_1:
-    case WC_HASH_SHA_256: return 64;
-    case WC_HASH_SHA_384:
-    case WC_HASH_SHA_512: return 128;
-    case WC_HASH_SHA3_256: return 136;
-    case WC_HASH_SHA3_384: return 104;
-    case WC_HASH_SHA3_512: return 72;
-    case WC_HASH_COUNT: break;
-    }
-    return 0;
-}
-
 /* Whether a hash is one of SHA-3's (for WC_CAP_SHA3_*). */
 static inline bool wc_hash_is_sha3(wc_hash h) {
     switch (h) {

@@ -35,18 +35,16 @@ webcrypto_status webcrypto_digest(const webcrypto_backend *backend, webcrypto_al
     return st;
 }
 
-/* cSHAKE's outputLength: required, whole bytes (the libraries produce bytes;
- * a length that is not a multiple of 8 is OperationError, as HKDF's). */
+/* cSHAKE's outputLength in bits: required (0 is "absent" in this API).
+ * An XOF's shorter output is a prefix of its longer one, so a length that
+ * is not a multiple of 8 is the whole bytes that hold it, the unused low
+ * bits of the last byte zero: the first bits in WebCrypto's order (as
+ * deriveBits truncates), which is what Node 24 gives. */
 static webcrypto_status xof_length(const webcrypto_params *alg, size_t *n) {
     if (alg->output_length == 0)
-        return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT,
-                        "digest: %s needs output_length (bits, a multiple of 8)",
+        return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "digest: %s needs output_length (bits)",
                         webcrypto_algorithm_name(alg->name));
-    if (alg->output_length % 8)
-        return wc_error(WEBCRYPTO_ERR_OPERATION,
-                        "digest: %s output_length %zu is not a multiple of 8",
-                        webcrypto_algorithm_name(alg->name), alg->output_length);
-    *n = alg->output_length / 8;
+    *n = alg->output_length / 8 + (alg->output_length % 8 != 0);
     return WEBCRYPTO_OK;
 }
 
@@ -78,6 +76,8 @@ webcrypto_status webcrypto_digest_params(const webcrypto_backend *backend,
     st = backend->ops->xof(backend->bctx, wc_xof_of(alg->name), alg->function_name,
                            alg->function_name_len, alg->customization, alg->customization_len,
                            data, data_len, out, n);
+    if (st == WEBCRYPTO_OK && alg->output_length % 8)
+        out[n - 1] &= (uint8_t)(0xff << (8 - alg->output_length % 8));
     if (st == WEBCRYPTO_OK) *out_len = n;
     return st;
 }

@@ -160,6 +160,11 @@ webcrypto_status webcrypto_generate_key(const webcrypto_backend *backend,
         if ((st = check_usages(alg->name, usages)) != WEBCRYPTO_OK) return st;
         hash = alg->hash;
         bits = alg->length ? alg->length : wc_hash_block_bits(hash);
+        if (bits == 0)
+            return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                            "generateKey: HMAC with %s needs an explicit length (no block size "
+                            "is defined for it)",
+                            webcrypto_algorithm_name(hash));
         if (bits > 65536 * 8)
             return wc_error(WEBCRYPTO_ERR_OPERATION, "generateKey: HMAC key length %zu too large",
                             bits);

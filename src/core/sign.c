@@ -10,8 +10,13 @@ static webcrypto_status kmac_length(const webcrypto_params *alg, const char *op,
         return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT,
                         "%s: %s needs output_length (bits, a multiple of 8)", op,
                         webcrypto_algorithm_name(alg->name));
+    /* KMAC's L is in its input: a length that is not whole bytes needs a
+     * library that takes L in bits, which none here does (OpenSSL's KMAC
+     * "size" is bytes); Node 24 has it. */
     if (alg->output_length % 8)
-        return wc_error(WEBCRYPTO_ERR_OPERATION, "%s: %s output_length %zu is not a multiple of 8",
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "%s: %s output_length %zu is not a multiple of 8 (the backends' KMAC "
+                        "takes whole bytes)",
                         op, webcrypto_algorithm_name(alg->name), alg->output_length);
     if (!alg->customization && alg->customization_len)
         return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "%s: customization must not be NULL", op);

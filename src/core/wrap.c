@@ -121,6 +121,10 @@ static webcrypto_status derived_key_length(const webcrypto_params *type, size_t 
                          : wc_hash_block_bits(wc_family_of(type->name) == WC_FAMILY_KMAC
                                                   ? type->name
                                                   : type->hash);
+    if (*bits == 0) /* HMAC with SHA-3: no block size, no default length */
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "deriveKey: HMAC with %s needs an explicit length",
+                        webcrypto_algorithm_name(type->hash));
     /* The same bound as generateKey, checked before anything is allocated. */
     if (*bits > 65536 * 8)
         return wc_error(WEBCRYPTO_ERR_OPERATION, "deriveKey: HMAC key length %zu too large", *bits);
