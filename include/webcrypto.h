@@ -580,6 +580,10 @@ WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status webcrypto_generate_key_pair(
 
 /* Imports a key as SubtleCrypto.importKey does. For WEBCRYPTO_FORMAT_JWK,
  * key_data is the JSON text of the JWK (not NUL-terminated necessarily).
+ * KMAC128/256 keys: raw (the draft and Node 24 name this format
+ * "raw-secret" and refuse "raw" for KMAC) or jwk (kty "oct", alg "K128" /
+ * "K256"); alg->length, when given, must be the data's length in bits
+ * (DataError); an empty key is DataError.
  * Asymmetric keys: spki (DER) for public keys, pkcs8 (DER) for private keys,
  * raw for EC public points (uncompressed, or compressed) and Ed25519/X25519
  * public keys, jwk for both. Every key is checked: EC points on the named
