@@ -159,7 +159,16 @@ typedef enum webcrypto_algorithm {
     WEBCRYPTO_ALG_ML_KEM_1024,
     WEBCRYPTO_ALG_ML_DSA_44,
     WEBCRYPTO_ALG_ML_DSA_65,
-    WEBCRYPTO_ALG_ML_DSA_87
+    WEBCRYPTO_ALG_ML_DSA_87,
+    /* "Modern Algorithms in the Web Cryptography API" (WICG draft): SHA-3
+     * (FIPS 202), cSHAKE and KMAC (SP 800-185). */
+    WEBCRYPTO_ALG_SHA3_256,
+    WEBCRYPTO_ALG_SHA3_384,
+    WEBCRYPTO_ALG_SHA3_512,
+    WEBCRYPTO_ALG_CSHAKE128, /* digest only through webcrypto_digest_params */
+    WEBCRYPTO_ALG_CSHAKE256,
+    WEBCRYPTO_ALG_KMAC128,
+    WEBCRYPTO_ALG_KMAC256
     /* Values are stable; a new algorithm takes the next value. How many the
      * library knows is webcrypto_algorithm_count(), not a constant, so that
      * a program compiled against this header keeps working with a newer
@@ -316,7 +325,11 @@ webcrypto_curve_from_name(const char *name, webcrypto_named_curve *out);
  * Members are only ever appended, never reordered, resized or removed.
  *
  *   operation          name      members read
- *   digest             SHA-*     -
+ *   digest             SHA-*, SHA3-*  -
+ *   digest             cSHAKE128, cSHAKE256  output_length (bits), function_name,
+ *                                customization (webcrypto_digest_params)
+ *   generate/import    KMAC128, KMAC256  length (bits, optional: 128 / 256)
+ *   sign/verify        KMAC128, KMAC256  output_length (bits), customization
  *   generate/import    HMAC      hash (required), length (bits, optional)
  *   generate           AES-*     length (128, 192 or 256; AES-GCM-SIV: 128 or 256)
  *   wrapKey/unwrapKey  AES-KW    -  (or any algorithm that encrypts, with its members)
@@ -441,6 +454,24 @@ WEBCRYPTO_API const char *webcrypto_backend_description(const webcrypto_backend 
 WEBCRYPTO_API bool webcrypto_backend_supports(const webcrypto_backend *backend,
                                               webcrypto_algorithm alg);
 
+/* Whether the backend takes `hash` as the hash of `alg` (HMAC, HKDF,
+ * PBKDF2, RSASSA-PKCS1-v1_5, RSA-PSS, RSA-OAEP, ECDSA): it supports both,
+ * and, for a SHA-3 hash, the combination. A library may have the SHA-3
+ * digests but not every keyed algorithm with them; a combination it lacks
+ * is NotSupportedError where the hash is given (generate/import, deriveBits,
+ * ECDSA sign/verify). Per backend:
+ *   openssl    all of them.
+ *   boringssl  none (BoringSSL has no SHA-3).
+ *   jca        what the provider has, probed at start: JDK 17's SUN, SunJCE,
+ *              SunRsaSign and SunEC have all of them (HmacSHA3-*,
+ *              SHA3-*withRSA, SHA3-*withECDSAinP1363Format, PSS and OAEP
+ *              with SHA-3 digests and MGF1); jca:SunJCE has no RSA or ECDSA;
+ *              BouncyCastle 1.72 has all of them.
+ * false for NULL, an unknown algorithm or a hash the algorithm does not take. */
+WEBCRYPTO_API bool webcrypto_backend_supports_hash(const webcrypto_backend *backend,
+                                                   webcrypto_algorithm alg,
+                                                   webcrypto_algorithm hash);
+
 /* What a backend may do beyond its algorithms. */
 typedef enum webcrypto_feature {
     /* Importing RSA private keys with more than two primes (RFC 8017: PKCS #8
@@ -524,7 +555,8 @@ webcrypto_random_uuid(const webcrypto_backend *backend, char out[37]);
 /* Digest                                                                   */
 /* ------------------------------------------------------------------------ */
 
-/* The digest size in bytes of SHA-1/256/384/512 (20/32/48/64); 0 otherwise. */
+/* The digest size in bytes of SHA-1/256/384/512 (20/32/48/64) and
+ * SHA3-256/384/512 (32/48/64); 0 otherwise (cSHAKE's is its output_length). */
 WEBCRYPTO_API size_t webcrypto_digest_size(webcrypto_algorithm hash);
 
 /* One-shot digest of data with `hash` (a SHA-* algorithm). out_cap must be at
@@ -532,6 +564,24 @@ WEBCRYPTO_API size_t webcrypto_digest_size(webcrypto_algorithm hash);
 WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
 webcrypto_digest(const webcrypto_backend *backend, webcrypto_algorithm hash, const uint8_t *data,
                  size_t data_len, uint8_t *out, size_t out_cap, size_t *out_len);
+
+/* SubtleCrypto.digest with an algorithm dictionary, for the digests that
+ * take parameters: cSHAKE128 and cSHAKE256 (SP 800-185) read
+ *   output_length  bits, required (0 is absent: TypeError; WebCrypto's 0,
+ *                  an empty output, cannot be asked for here); one that is
+ *                  not a multiple of 8 gives the bytes that hold it with
+ *                  the unused low bits of the last byte zero (as Node 24);
+ *   function_name  N, optional;  customization  S, optional.
+ * With N and S both empty cSHAKE is SHAKE128 / SHAKE256 (FIPS 202). A
+ * backend whose library has SHAKE but no cSHAKE answers NotSupportedError
+ * for a non-empty N or S (today every backend: OpenSSL 3.0 has no cSHAKE,
+ * and the JCA backend has neither). Any other algorithm is
+ * webcrypto_digest(backend, alg->name, ...). out_cap must be at least the
+ * output's size (output_length / 8); out == NULL asks for it. */
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
+webcrypto_digest_params(const webcrypto_backend *backend, const webcrypto_params *alg,
+                        const uint8_t *data, size_t data_len, uint8_t *out, size_t out_cap,
+                        size_t *out_len);
 
 /* Incremental digest: init, any number of updates, one final, then free.
  * After final (successful or not) the context accepts only free: update and
@@ -549,8 +599,15 @@ WEBCRYPTO_API void webcrypto_digest_ctx_free(webcrypto_digest_ctx *ctx);
 /* Keys                                                                     */
 /* ------------------------------------------------------------------------ */
 
-/* Generates a secret key (HMAC, AES-*) on `backend` (NULL: default) as
- * SubtleCrypto.generateKey does. `usages` must be non-empty and allowed for
+/* Generates a secret key (HMAC, AES-*, KMAC128/256) on `backend` (NULL:
+ * default) as SubtleCrypto.generateKey does. KMAC: length in bits, default
+ * 128 (KMAC128) or 256 (KMAC256); whole bytes only (NotSupportedError
+ * otherwise: the libraries take keys of bytes); its JWK is kty "oct" with
+ * alg "K128" / "K256" (the draft). HMAC with a SHA-3 hash: no default
+ * length (no block size is defined for SHA-3: NotSupportedError without
+ * one, as in Node 24; also for deriveKey), and its JWK has no "alg" (JOSE
+ * registers none): a JWK with one is DataError on import, as for RSA keys
+ * with SHA-3 (Node 24 ignores such an "alg"). `usages` must be non-empty and allowed for
  * the algorithm (else WEBCRYPTO_ERR_SYNTAX). On success *out owns the key. */
 WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
 webcrypto_generate_key(const webcrypto_backend *backend, const webcrypto_params *alg,
@@ -576,6 +633,10 @@ WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status webcrypto_generate_key_pair(
 
 /* Imports a key as SubtleCrypto.importKey does. For WEBCRYPTO_FORMAT_JWK,
  * key_data is the JSON text of the JWK (not NUL-terminated necessarily).
+ * KMAC128/256 keys: raw (the draft and Node 24 name this format
+ * "raw-secret" and refuse "raw" for KMAC) or jwk (kty "oct", alg "K128" /
+ * "K256"); alg->length, when given, must be the data's length in bits
+ * (DataError); an empty key is DataError.
  * Asymmetric keys: spki (DER) for public keys, pkcs8 (DER) for private keys,
  * raw (and its alias raw-public) for EC public points (uncompressed, or
  * compressed) and Ed25519/X25519/Ed448/X448 public keys (32, 32, 57, 56
@@ -711,7 +772,17 @@ WEBCRYPTO_API void webcrypto_cipher_ctx_free(webcrypto_cipher_ctx *ctx);
  * Node 24 signs with it. The jca backend's JDK takes no ML-DSA context, so
  * a non-empty one is NotSupportedError there. Ed25519 has no context in
  * WebCrypto: alg->context is ignored for it (WebIDL drops a member the
- * params dictionary lacks; Node 24 ignores it too). */
+ * params dictionary lacks; Node 24 ignores it too).
+ * KMAC128/256: alg->output_length / 8
+ * bytes (output_length: bits, required - 0 is absent, TypeError - and a
+ * multiple of 8, else NotSupportedError: KMAC's output depends on its
+ * length and the libraries take whole bytes, where Node 24 takes any;
+ * alg->customization is S). KMAC verify computes
+ * output_length bits and compares in constant time; a signature of another
+ * length is false. openssl (OpenSSL 3.0's KMAC) takes keys of 4 to 512
+ * bytes, a customization of at most 512 bytes and at most 2097151 output
+ * bytes: NotSupportedError beyond (importKey for the key; Node 24 takes
+ * any key). */
 WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status webcrypto_sign(const webcrypto_params *alg,
                                                                    const webcrypto_key *key,
                                                                    const uint8_t *data,

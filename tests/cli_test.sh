@@ -1166,6 +1166,55 @@ expect_err "no command is a usage error" UsageError 2
 expect_err "an unknown command is a usage error" UsageError 2 frobnicate
 expect_err "an unknown option is a usage error" UsageError 2 digest SHA-256 --frob "$T/abc"
 expect_err "an option without its value is a usage error" UsageError 2 digest SHA-256 "$T/abc" --out
+# ------------------------------------------- SHA-3, cSHAKE, KMAC (modern algorithms)
+# FIPS 202 and SP 800-185 known answers; on the default backend when it has
+# them (openssl), else a visible skip.
+if "$WC" backends 2>/dev/null | grep -A1 ' (default): available' | grep -Eq '^  algorithms:.* KMAC128( |$)'; then
+    expect_out "digest SHA3-256 abc (FIPS 202)" \
+        3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532 digest SHA3-256 "$T/abc"
+    expect_out "digest SHA3-512 of nothing (FIPS 202)" \
+        a69f73cca23a9ac5c8b567dc185a756e97c982164fe25859e0d1dcc1475c80a615b2123af1f5f94c11e3e9402c3ac558f500199d95b6d3e301758586281dcd26 \
+        digest SHA3-512 "$T/empty"
+    expect_out "digest cSHAKE128 --output-length 256 of nothing (SHAKE128, FIPS 202)" \
+        7f9c2ba4e88f827d616045507605853ed73b8093f6efbc88eb1a6eacfa66ef26 \
+        digest cSHAKE128 --output-length 256 "$T/empty"
+    expect_err "digest cSHAKE256 without --output-length is a usage error" UsageError 2 \
+        digest cSHAKE256 "$T/empty"
+    expect_err "digest SHA3-256 --output-length is a usage error" UsageError 2 \
+        digest SHA3-256 --output-length 256 "$T/empty"
+    expect_out "digest cSHAKE128 --output-length 12: two bytes, the low bits zero" 7f90 \
+        digest cSHAKE128 --output-length 12 "$T/empty"
+    expect_err "digest cSHAKE128 with a customization: NotSupportedError (OpenSSL 3.0 has no cSHAKE)" \
+        NotSupportedError 3 digest cSHAKE128 --output-length 256 --customization 456d61696c "$T/empty"
+    # SP 800-185 KMAC sample 2: KMAC128, key 40..5f, data 00010203, S "My Tagged Application"
+    KMAC_K=$(b64url 404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f)
+    printf '{"kty":"oct","alg":"K128","k":"%s"}' "$KMAC_K" >"$T/kmac.jwk"
+    unhex 00010203 >"$T/d4"
+    KMAC_S2=3b1fba963cd8b0b59e8c1a6d71888b7143651af8ba0a7070c0979e2811324aa5
+    # --customization: "My Tagged Application" in hex
+    expect_out "sign KMAC128 --customization (SP 800-185 sample 2)" $KMAC_S2 sign KMAC128 \
+        --key "$T/kmac.jwk" --output-length 256 \
+        --customization 4d7920546167676564204170706c69636174696f6e "$T/d4"
+    expect_out "verify KMAC128 of sample 2's MAC: true" true verify KMAC128 --key "$T/kmac.jwk" \
+        --output-length 256 --customization 4d7920546167676564204170706c69636174696f6e \
+        --signature $KMAC_S2 "$T/d4"
+    run verify KMAC128 --key "$T/kmac.jwk" --output-length 256 --signature $KMAC_S2 "$T/d4"
+    check "verify KMAC128 without the customization: false, exit 1" eval '[ "$RC" -eq 1 ] && [ "$(out_text)" = false ]'
+    expect_err "sign KMAC128 without --output-length is a usage error" UsageError 2 \
+        sign KMAC128 --key "$T/kmac.jwk" "$T/d4"
+    run generate-key KMAC256
+    check "generate-key KMAC256: a 256-bit key, alg K256" rc0 json_check "$T/out" oct K256 32 sign,verify
+    expect_err "generate-key HMAC --hash SHA3-256 without --length: NotSupportedError (no block size)" \
+        NotSupportedError 3 generate-key HMAC --hash SHA3-256
+    run generate-key HMAC --hash SHA3-256 --length 256
+    check "generate-key HMAC --hash SHA3-256: its JWK has no alg (none is registered)" rc0 eval '! grep -q "\"alg\"" "$T/out"'
+    cp "$T/out" "$T/hmac3.jwk"
+    run sign HMAC --key "$T/hmac3.jwk" --hash SHA3-256 "$T/abc"
+    check "sign HMAC SHA3-256 (its JWK has no alg: --hash)" rc0 eval 'is_hex "$(out_text)" 64'
+else
+    skip "SHA-3, cSHAKE and KMAC checks: the default backend lacks KMAC128"
+fi
+
 if [ -w /dev/full ]; then
     "$WC" digest SHA-256 "$T/abc" >/dev/full 2>"$T/err"; RC=$?
     check "digest to /dev/full fails (exit 4, IOError)" eval '[ "$RC" -eq 4 ] && grep -q "^webcrypto: IOError: " "$T/err"'

@@ -72,6 +72,8 @@ static unsigned rows_with_member(wc_family fam, unsigned m) {
         case WC_FAMILY_OKP: got = wc_okp_of(alg); break;
         case WC_FAMILY_ML_KEM: got = wc_ml_kem_of(alg); break;
         case WC_FAMILY_ML_DSA: got = wc_ml_dsa_of(alg); break;
+        case WC_FAMILY_XOF: got = wc_xof_of(alg); break;
+        case WC_FAMILY_KMAC: got = wc_kmac_of(alg); break;
         case WC_FAMILY_HMAC:
         case WC_FAMILY_KEYWRAP: continue; /* no members */
         }
@@ -109,6 +111,9 @@ static void test_families_and_members(void **state) {
                          a->family == WC_FAMILY_ML_DSA ? a->member.ml_dsa : WC_ML_DSA_COUNT);
         assert_int_equal(wc_is_seeded(alg),
                          a->family == WC_FAMILY_ML_KEM || a->family == WC_FAMILY_ML_DSA);
+        assert_int_equal(wc_xof_of(alg), a->family == WC_FAMILY_XOF ? a->member.xof : WC_XOF_COUNT);
+        assert_int_equal(wc_kmac_of(alg),
+                         a->family == WC_FAMILY_KMAC ? a->member.kmac : WC_KMAC_COUNT);
         assert_int_equal(wc_is_hash(alg), digest);
         assert_int_equal(wc_is_rsa(alg), a->family == WC_FAMILY_RSA);
         assert_int_equal(wc_is_ec(alg), a->family == WC_FAMILY_EC);
@@ -133,6 +138,10 @@ static void test_families_and_members(void **state) {
         assert_int_equal(rows_with_member(WC_FAMILY_ML_KEM, m), 1);
     for (unsigned m = 0; m < WC_ML_DSA_COUNT; m++)
         assert_int_equal(rows_with_member(WC_FAMILY_ML_DSA, m), 1);
+    for (unsigned m = 0; m < WC_XOF_COUNT; m++)
+        assert_int_equal(rows_with_member(WC_FAMILY_XOF, m), 1);
+    for (unsigned m = 0; m < WC_KMAC_COUNT; m++)
+        assert_int_equal(rows_with_member(WC_FAMILY_KMAC, m), 1);
     assert_int_equal(wc_hash_algorithm(WC_HASH_COUNT), WEBCRYPTO_ALG_NONE);
 }
 
@@ -223,11 +232,25 @@ static void test_usages_ops_and_identifiers(void **state) {
             assert_int_equal(webcrypto_algorithm_has_operation(alg, (webcrypto_operation)op),
                              webcrypto_operation_name((webcrypto_operation)op) &&
                                  (a->ops & OPBIT(op)));
-        /* a digest has no keys and only the digest operation */
+        /* a digest (cSHAKE too) has no keys and only the digest operation;
+         * only the fixed-size ones have a digest size */
         bool digest = a->family == WC_FAMILY_DIGEST;
-        assert_int_equal(a->key_types == 0, digest);
-        assert_int_equal(a->ops == OPBIT(WEBCRYPTO_OP_DIGEST), digest);
-        assert_int_equal(a->digest_size != 0 && a->block_bits != 0, digest);
+        bool any_digest = digest || a->family == WC_FAMILY_XOF;
+        assert_int_equal(a->key_types == 0, any_digest);
+        assert_int_equal(a->ops == OPBIT(WEBCRYPTO_OP_DIGEST), any_digest);
+        assert_int_equal(a->digest_size != 0, digest);
+        /* block_bits: a hash's block (none for SHA-3, whose HMAC keys need a
+         * length), or KMAC's default key length */
+        assert_int_equal(a->block_bits != 0,
+                         (digest && !wc_hash_is_sha3(a->member.hash)) ||
+                             a->family == WC_FAMILY_KMAC);
+        /* SHA-3 as a keyed algorithm's hash: the algorithms that take a hash */
+        bool takes_hash = a->family == WC_FAMILY_HMAC || a->family == WC_FAMILY_KDF ||
+                          (a->family == WC_FAMILY_RSA) ||
+                          (a->family == WC_FAMILY_EC && a->member.ec == WC_EC_ECDSA);
+        assert_int_equal(a->sha3_cap != 0, takes_hash);
+        for (size_t j = 0; j < i && a->sha3_cap; j++) /* one bit each, none shared */
+            assert_true(wc_alg(webcrypto_algorithm_at(j))->sha3_cap != a->sha3_cap);
         assert_true(a->digest_size <= WC_MAX_DIGEST_SIZE);
         assert_int_equal(!!(a->ops & OPBIT(WEBCRYPTO_OP_IMPORT_KEY)), a->key_types != 0);
         /* fixed key lengths: only AES sizes, a JWK alg for each allowed one */
@@ -249,6 +272,10 @@ static void test_usages_ops_and_identifiers(void **state) {
         assert_int_equal(a->okp_key_len != 0 && a->okp_out_len != 0, okp);
         /* The per-member facts backend.h gives modules agree with the rows. */
         if (digest) assert_int_equal(wc_hash_size(a->member.hash), a->digest_size);
+        if (digest) assert_string_equal(wc_hash_name(a->member.hash), a->name);
+        if (a->family == WC_FAMILY_XOF) assert_string_equal(wc_xof_name(a->member.xof), a->name);
+        if (a->family == WC_FAMILY_KMAC)
+            assert_string_equal(wc_kmac_name(a->member.kmac), a->name);
         if (okp) {
             assert_int_equal(wc_okp_key_len(a->member.okp), a->okp_key_len);
             bool signs = a->ops & OPBIT(WEBCRYPTO_OP_SIGN);
@@ -403,6 +430,39 @@ static void test_known_facts(void **state) {
     assert_false(webcrypto_algorithm_has_format(WEBCRYPTO_ALG_SHA_256, WEBCRYPTO_FORMAT_RAW));
     assert_string_equal(webcrypto_usage_name(WEBCRYPTO_USAGE_DECAPSULATE_BITS), "decapsulateBits");
     assert_string_equal(webcrypto_operation_name(WEBCRYPTO_OP_ENCAPSULATE), "encapsulate");
+    /* FIPS 202: SHA3-256/384/512 digests of 32/48/64 bytes; no block size
+     * for HMAC's default key length (the draft, Node 24) */
+    assert_int_equal(webcrypto_digest_size(WEBCRYPTO_ALG_SHA3_256), 32);
+    assert_int_equal(webcrypto_digest_size(WEBCRYPTO_ALG_SHA3_384), 48);
+    assert_int_equal(webcrypto_digest_size(WEBCRYPTO_ALG_SHA3_512), 64);
+    assert_int_equal(wc_hash_block_bits(WEBCRYPTO_ALG_SHA3_256), 0);
+    assert_int_equal(wc_hash_block_bits(WEBCRYPTO_ALG_SHA3_512), 0);
+    assert_true(wc_hash_is_sha3(wc_hash_of(WEBCRYPTO_ALG_SHA3_512)));
+    assert_false(wc_hash_is_sha3(wc_hash_of(WEBCRYPTO_ALG_SHA_512)));
+    webcrypto_algorithm by_name = WEBCRYPTO_ALG_NONE;
+    assert_int_equal(webcrypto_algorithm_from_name("sha3-256", &by_name), WEBCRYPTO_OK);
+    assert_int_equal(by_name, WEBCRYPTO_ALG_SHA3_256);
+    assert_int_equal(webcrypto_algorithm_from_name("cSHAKE256", &by_name), WEBCRYPTO_OK);
+    assert_int_equal(by_name, WEBCRYPTO_ALG_CSHAKE256);
+    /* no JOSE alg for HMAC or RSA with SHA-3 */
+    assert_null(wc_alg(WEBCRYPTO_ALG_HMAC)->jwk_alg_by_hash[WC_HASH_SHA3_256]);
+    assert_null(wc_alg(WEBCRYPTO_ALG_RSA_PSS)->jwk_alg_by_hash[WC_HASH_SHA3_512]);
+    /* cSHAKE: digest only; KMAC: sign/verify secret keys, JWK "oct" K128/K256,
+     * default key lengths 128 / 256 bits (the draft) */
+    assert_int_equal(wc_alg(WEBCRYPTO_ALG_CSHAKE128)->ops, OPBIT(WEBCRYPTO_OP_DIGEST));
+    assert_int_equal(webcrypto_digest_size(WEBCRYPTO_ALG_CSHAKE128), 0);
+    const wc_alg_info *k128 = wc_alg(WEBCRYPTO_ALG_KMAC128), *k256 = wc_alg(WEBCRYPTO_ALG_KMAC256);
+    assert_string_equal(k128->jwk_alg, "K128");
+    assert_string_equal(k256->jwk_alg, "K256");
+    assert_string_equal(k128->jwk_kty, "oct");
+    assert_int_equal(wc_hash_block_bits(WEBCRYPTO_ALG_KMAC128), 128);
+    assert_int_equal(wc_hash_block_bits(WEBCRYPTO_ALG_KMAC256), 256);
+    assert_int_equal(wc_allowed_usages(WEBCRYPTO_ALG_KMAC256), WC_HMAC_USAGES);
+    assert_true(webcrypto_algorithm_has_operation(WEBCRYPTO_ALG_KMAC128,
+                                                  WEBCRYPTO_OP_GET_KEY_LENGTH));
+    assert_false(webcrypto_algorithm_has_operation(WEBCRYPTO_ALG_KMAC128, WEBCRYPTO_OP_DIGEST));
+    assert_int_equal(wc_alg(WEBCRYPTO_ALG_HMAC)->sha3_cap, WC_CAP_SHA3_HMAC);
+    assert_int_equal(wc_alg(WEBCRYPTO_ALG_ECDSA)->sha3_cap, WC_CAP_SHA3_ECDSA);
 }
 
 int main(void) {

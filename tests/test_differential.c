@@ -177,8 +177,10 @@ static webcrypto_status do_crypt(bool encrypt, const webcrypto_params *p, const 
     return st;
 }
 
-static const webcrypto_algorithm hashes[] = {WEBCRYPTO_ALG_SHA_1, WEBCRYPTO_ALG_SHA_256,
-                                             WEBCRYPTO_ALG_SHA_384, WEBCRYPTO_ALG_SHA_512};
+static const webcrypto_algorithm hashes[] = {WEBCRYPTO_ALG_SHA_1,    WEBCRYPTO_ALG_SHA_256,
+                                             WEBCRYPTO_ALG_SHA_384,  WEBCRYPTO_ALG_SHA_512,
+                                             WEBCRYPTO_ALG_SHA3_256, WEBCRYPTO_ALG_SHA3_384,
+                                             WEBCRYPTO_ALG_SHA3_512};
 #define N_HASHES (sizeof hashes / sizeof *hashes)
 
 /* True if both backends have alg (and hash, if not NONE); otherwise records
@@ -187,11 +189,16 @@ static bool both_support(const webcrypto_backend *a, const webcrypto_backend *b,
                          webcrypto_algorithm alg, webcrypto_algorithm hash) {
     const webcrypto_backend *sides[2] = {a, b};
     for (int i = 0; i < 2; i++) {
-        webcrypto_algorithm missing = !webcrypto_backend_supports(sides[i], alg) ? alg
-                                      : hash != WEBCRYPTO_ALG_NONE &&
-                                              !webcrypto_backend_supports(sides[i], hash)
-                                          ? hash
-                                          : WEBCRYPTO_ALG_NONE;
+        /* the hash, and SHA-3 with the algorithm (per combination) */
+        bool sha3 = hash == WEBCRYPTO_ALG_SHA3_256 || hash == WEBCRYPTO_ALG_SHA3_384 ||
+                    hash == WEBCRYPTO_ALG_SHA3_512;
+        webcrypto_algorithm missing =
+            !webcrypto_backend_supports(sides[i], alg) ? alg
+            : hash != WEBCRYPTO_ALG_NONE &&
+                    (!webcrypto_backend_supports(sides[i], hash) ||
+                     (sha3 && alg != hash && !webcrypto_backend_supports_hash(sides[i], alg, hash)))
+                ? hash
+                : WEBCRYPTO_ALG_NONE;
         if (missing != WEBCRYPTO_ALG_NONE) {
             char reason[160];
             snprintf(reason, sizeof reason, "%s: %s lacks %s", webcrypto_algorithm_name(alg),

@@ -12,6 +12,7 @@
 #include "testutil.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -147,6 +148,199 @@ static void test_digest_kat(void **state) {
                 WEBCRYPTO_OK);
             tu_assert_hex(out, olen, v->digest);
         }
+    }
+}
+
+/* ---------------------------------------- FIPS 202, SP 800-185 (SHA-3) */
+
+/* FIPS 202 (the NIST example values for SHA-3 and SHAKE): SHA3-256/384/512
+ * of "", "abc" and the 448-bit message; SHAKE128 and SHAKE256 of "" (as
+ * cSHAKE with an empty function name and customization). Checked also with
+ * `openssl dgst -sha3-256` and `-shake128 -xoflen`. */
+static const digest_kat sha3_kats[] = {
+    {WEBCRYPTO_ALG_SHA3_256, "",
+     "a7ffc6f8bf1ed76651c14756a061d662f580ff4de43b49fa82d80a4b80f8434a"},
+    {WEBCRYPTO_ALG_SHA3_256, "abc",
+     "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532"},
+    {WEBCRYPTO_ALG_SHA3_256, MSG448,
+     "41c0dba2a9d6240849100376a8235e2c82e1b9998a999e21db32dd97496d3376"},
+    {WEBCRYPTO_ALG_SHA3_384, "",
+     "0c63a75b845e4f7d01107d852e4c2485c51a50aaaa94fc61995e71bbee983a2a"
+     "c3713831264adb47fb6bd1e058d5f004"},
+    {WEBCRYPTO_ALG_SHA3_384, "abc",
+     "ec01498288516fc926459f58e2c6ad8df9b473cb0fc08c2596da7cf0e49be4b2"
+     "98d88cea927ac7f539f1edf228376d25"},
+    {WEBCRYPTO_ALG_SHA3_384, MSG448,
+     "991c665755eb3a4b6bbdfb75c78a492e8c56a22c5c4d7e429bfdbc32b9d4ad5a"
+     "a04a1f076e62fea19eef51acd0657c22"},
+    {WEBCRYPTO_ALG_SHA3_512, "",
+     "a69f73cca23a9ac5c8b567dc185a756e97c982164fe25859e0d1dcc1475c80a6"
+     "15b2123af1f5f94c11e3e9402c3ac558f500199d95b6d3e301758586281dcd26"},
+    {WEBCRYPTO_ALG_SHA3_512, "abc",
+     "b751850b1a57168a5693cd924b6b096e08f621827444f70d884f5d0240d2712e"
+     "10e116e9192af3c91a7ec57647e3934057340b4cf408d5a56592f8274eec53f0"},
+    {WEBCRYPTO_ALG_SHA3_512, MSG448,
+     "04a371e84ecfb5b8b77cb48610fca8182dd457ce6f326a0fd3d7ec2f1e91636d"
+     "ee691fbe0c985302ba1b0d8dc78c086346b533b49c030d99a27daf1139d6e75e"},
+};
+
+static void test_sha3_kat(void **state) {
+    (void)state;
+    tu_require(WEBCRYPTO_ALG_SHA3_256, WEBCRYPTO_ALG_SHA3_384, WEBCRYPTO_ALG_SHA3_512);
+    for (size_t i = 0; i < sizeof sha3_kats / sizeof *sha3_kats; i++) {
+        const digest_kat *v = &sha3_kats[i];
+        uint8_t out[64];
+        size_t olen = 0, n = strlen(v->msg);
+        tu_assert_status(webcrypto_digest(tu_backend(), v->alg, (const uint8_t *)v->msg, n, out,
+                                          sizeof out, &olen),
+                         WEBCRYPTO_OK);
+        assert_int_equal(olen, webcrypto_digest_size(v->alg));
+        tu_assert_hex(out, olen, v->digest);
+        /* the same through webcrypto_digest_params and the streaming API,
+         * one byte at a time */
+        webcrypto_params p = params_of(v->alg);
+        olen = 0;
+        tu_assert_status(webcrypto_digest_params(tu_backend(), &p, (const uint8_t *)v->msg, n,
+                                                 out, sizeof out, &olen),
+                         WEBCRYPTO_OK);
+        tu_assert_hex(out, olen, v->digest);
+        webcrypto_digest_ctx *ctx = NULL;
+        tu_assert_status(webcrypto_digest_init(tu_backend(), v->alg, &ctx), WEBCRYPTO_OK);
+        for (size_t k = 0; k < n; k++)
+            tu_assert_status(webcrypto_digest_update(ctx, (const uint8_t *)v->msg + k, 1),
+                             WEBCRYPTO_OK);
+        tu_assert_status(webcrypto_digest_final(ctx, out, sizeof out, &olen), WEBCRYPTO_OK);
+        webcrypto_digest_ctx_free(ctx);
+        tu_assert_hex(out, olen, v->digest);
+    }
+}
+
+/* SHAKE128("") and SHAKE256("") (FIPS 202 examples), as cSHAKE with N and S
+ * empty; an XOF's shorter output is a prefix of its longer one. */
+static void test_shake_kat(void **state) {
+    (void)state;
+    tu_require(WEBCRYPTO_ALG_CSHAKE128, WEBCRYPTO_ALG_CSHAKE256);
+    static const struct {
+        webcrypto_algorithm alg;
+        const char *out512;
+    } v[] = {
+        {WEBCRYPTO_ALG_CSHAKE128,
+         "7f9c2ba4e88f827d616045507605853ed73b8093f6efbc88eb1a6eacfa66ef26"
+         "3cb1eea988004b93103cfb0aeefd2a686e01fa4a58e8a3639ca8a1e3f9ae57e2"},
+        {WEBCRYPTO_ALG_CSHAKE256,
+         "46b9dd2b0ba88d13233b3feb743eeb243fcd52ea62b81b82b50c27646ed5762f"
+         "d75dc4ddd8c0f200cb05019d67b592f6fc821c49479ab48640292eacb3b7c4be"},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+        size_t n = 0;
+        uint8_t *want = tu_unhex(v[i].out512, &n);
+        for (size_t bits = 8; bits <= 512; bits += 8 * 21) { /* 1, 22, 43, 64 bytes */
+            webcrypto_params p = params_of(v[i].alg);
+            p.output_length = bits;
+            uint8_t out[64];
+            size_t olen = 0;
+            /* a query first: the size, nothing computed */
+            tu_assert_status(webcrypto_digest_params(tu_backend(), &p, NULL, 0, NULL, 0, &olen),
+                             WEBCRYPTO_OK);
+            assert_int_equal(olen, bits / 8);
+            tu_assert_status(
+                webcrypto_digest_params(tu_backend(), &p, NULL, 0, out, sizeof out, &olen),
+                WEBCRYPTO_OK);
+            assert_int_equal(olen, bits / 8);
+            assert_memory_equal(out, want, olen);
+        }
+        free(want);
+    }
+}
+
+/* SP 800-185's cSHAKE samples (N = "", S = "Email Signature", L = 256) need
+ * a library with cSHAKE: no backend's has it today (OpenSSL 3.0, BoringSSL,
+ * the JCA), so each must answer NotSupportedError; a backend that gains it
+ * must give the sample's value. */
+static void test_cshake_custom(void **state) {
+    (void)state;
+    tu_require(WEBCRYPTO_ALG_CSHAKE128);
+    static const uint8_t data[4] = {0, 1, 2, 3};
+    static const char s[] = "Email Signature";
+    webcrypto_params p = params_of(WEBCRYPTO_ALG_CSHAKE128);
+    p.output_length = 256;
+    p.customization = (const uint8_t *)s;
+    p.customization_len = strlen(s);
+    uint8_t out[32];
+    size_t olen = 0;
+    webcrypto_status st =
+        webcrypto_digest_params(tu_backend(), &p, data, sizeof data, out, sizeof out, &olen);
+    if (st == WEBCRYPTO_ERR_NOT_SUPPORTED) {
+        printf("cSHAKE128 with a customization: NotSupportedError on %s (%s)\n",
+               webcrypto_backend_name(tu_backend()), webcrypto_error_message());
+        return;
+    }
+    tu_assert_status(st, WEBCRYPTO_OK);
+    tu_assert_hex(out, olen, "c1c36925b6409a04f1b504fcbca9d82b4017277cb5ed2b2065fc1d3814d5aaf5");
+}
+
+/* SP 800-185 KMAC samples 1-6 (KMAC_samples.pdf): key 40..5f, data
+ * 00..03 or 00..c7, S "" or "My Tagged Application". Checked also with
+ * `openssl mac KMAC-128`. */
+static void test_kmac_kat(void **state) {
+    (void)state;
+    tu_require(WEBCRYPTO_ALG_KMAC128, WEBCRYPTO_ALG_KMAC256);
+    static const char *const tag = "My Tagged Application";
+    static const struct {
+        webcrypto_algorithm alg;
+        size_t data_len; /* 4 or 200 bytes of 00, 01, 02, ... */
+        bool custom;
+        size_t bits;
+        const char *mac;
+    } v[] = {
+        {WEBCRYPTO_ALG_KMAC128, 4, false, 256,
+         "e5780b0d3ea6f7d3a429c5706aa43a00fadbd7d49628839e3187243f456ee14e"},
+        {WEBCRYPTO_ALG_KMAC128, 4, true, 256,
+         "3b1fba963cd8b0b59e8c1a6d71888b7143651af8ba0a7070c0979e2811324aa5"},
+        {WEBCRYPTO_ALG_KMAC128, 200, true, 256,
+         "1f5b4e6cca02209e0dcb5ca635b89a15e271ecc760071dfd805faa38f9729230"},
+        {WEBCRYPTO_ALG_KMAC256, 4, true, 512,
+         "20c570c31346f703c9ac36c61c03cb64c3970d0cfc787e9b79599d273a68d2f7"
+         "f69d4cc3de9d104a351689f27cf6f5951f0103f33f4f24871024d9c27773a8dd"},
+        {WEBCRYPTO_ALG_KMAC256, 200, false, 512,
+         "75358cf39e41494e949707927cee0af20a3ff553904c86b08f21cc414bcfd691"
+         "589d27cf5e15369cbbff8b9a4c2eb17800855d0235ff635da82533ec6b759b69"},
+        {WEBCRYPTO_ALG_KMAC256, 200, true, 512,
+         "b58618f71f92e1d56c1b8c55ddd7cd188b97b4ca4d99831eb2699a837da2e4d9"
+         "70fbacfde50033aea585f1a2708510c32d07880801bd182898fe476876fc8965"},
+    };
+    uint8_t data[200];
+    for (size_t i = 0; i < sizeof data; i++) data[i] = (uint8_t)i;
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+        webcrypto_key *key = import_raw_hex(
+            v[i].alg, WEBCRYPTO_ALG_NONE,
+            "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f",
+            WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY);
+        assert_int_equal(webcrypto_key_get_length(key), 256);
+        webcrypto_params p = params_of(v[i].alg);
+        p.output_length = v[i].bits;
+        if (v[i].custom) {
+            p.customization = (const uint8_t *)tag;
+            p.customization_len = strlen(tag);
+        }
+        uint8_t mac[64];
+        size_t mlen = 0;
+        tu_assert_status(webcrypto_sign(&p, key, data, v[i].data_len, mac, sizeof mac, &mlen),
+                         WEBCRYPTO_OK);
+        assert_int_equal(mlen, v[i].bits / 8);
+        tu_assert_hex(mac, mlen, v[i].mac);
+        bool valid = false;
+        tu_assert_status(webcrypto_verify(&p, key, mac, mlen, data, v[i].data_len, &valid),
+                         WEBCRYPTO_OK);
+        assert_true(valid);
+        mac[mlen - 1] ^= 1; /* one bit off, then one byte short: not valid */
+        tu_assert_status(webcrypto_verify(&p, key, mac, mlen, data, v[i].data_len, &valid),
+                         WEBCRYPTO_OK);
+        assert_false(valid);
+        tu_assert_status(webcrypto_verify(&p, key, mac, mlen - 1, data, v[i].data_len, &valid),
+                         WEBCRYPTO_OK);
+        assert_false(valid);
+        webcrypto_key_free(key);
     }
 }
 
@@ -1046,6 +1240,8 @@ int main(void) {
         cmocka_unit_test(test_ctr_kat),        cmocka_unit_test(test_ctr_wrap),
         cmocka_unit_test(test_gcm_kat),        cmocka_unit_test(test_output_size_queries),
         cmocka_unit_test(test_random),
+        cmocka_unit_test(test_sha3_kat),       cmocka_unit_test(test_shake_kat),
+        cmocka_unit_test(test_cshake_custom),  cmocka_unit_test(test_kmac_kat),
     };
     return tu_run_group("kat", tests, NULL, NULL);
 }

@@ -38,6 +38,23 @@
  * two primes (f->oth_count > 0). Without it the core refuses such a key with
  * NotSupportedError and the backend never sees one. */
 #define WC_CAP_RSA_MULTI_PRIME (UINT64_C(1) << 63)
+/* SHA-3 as the hash of a keyed algorithm: a backend that has the SHA-3
+ * digests may still lack one of these combinations (a JCA provider without
+ * PBKDF2WithHmacSHA3-256, say). Bit set: the backend takes every SHA-3 hash
+ * with that algorithm; unset: the core answers NotSupportedError for the
+ * combination ("HMAC with SHA3-256"). The table's row names its bit
+ * (wc_alg_info.sha3_cap). A block of its own, below the top feature bits and
+ * above the algorithm bits. */
+#define WC_CAP_SHA3_HMAC (UINT64_C(1) << 48)
+#define WC_CAP_SHA3_HKDF (UINT64_C(1) << 49)
+#define WC_CAP_SHA3_PBKDF2 (UINT64_C(1) << 50)
+#define WC_CAP_SHA3_RSASSA_PKCS1_V1_5 (UINT64_C(1) << 51)
+#define WC_CAP_SHA3_RSA_PSS (UINT64_C(1) << 52)
+#define WC_CAP_SHA3_RSA_OAEP (UINT64_C(1) << 53)
+#define WC_CAP_SHA3_ECDSA (UINT64_C(1) << 54)
+/* cSHAKE with a non-empty function name or customization (SP 800-185
+ * section 3.3); without it only the SHAKE case (both empty) is offered. */
+#define WC_CAP_CSHAKE_CUSTOM (UINT64_C(1) << 55)
 
 /*
  * Families and their members, as a backend sees them. The core's algorithm
@@ -58,7 +75,9 @@ typedef enum wc_family {
     WC_FAMILY_EC,     /* ECDSA, ECDH over the NIST curves: wc_ec_op */
     WC_FAMILY_OKP,    /* Edwards and Montgomery curves (RFC 8037 "OKP"): wc_okp */
     WC_FAMILY_ML_KEM, /* FIPS 203 ML-KEM: wc_ml_kem */
-    WC_FAMILY_ML_DSA  /* FIPS 204 ML-DSA: wc_ml_dsa */
+    WC_FAMILY_ML_DSA, /* FIPS 204 ML-DSA: wc_ml_dsa */
+    WC_FAMILY_XOF,    /* cSHAKE128, cSHAKE256 (digests of a chosen length): wc_xof */
+    WC_FAMILY_KMAC    /* KMAC128, KMAC256 (SP 800-185): wc_kmac */
 } wc_family;
 
 typedef enum wc_hash {
@@ -66,6 +85,9 @@ typedef enum wc_hash {
     WC_HASH_SHA_256,
     WC_HASH_SHA_384,
     WC_HASH_SHA_512,
+    WC_HASH_SHA3_256, /* FIPS 202 */
+    WC_HASH_SHA3_384,
+    WC_HASH_SHA3_512,
     WC_HASH_COUNT
 } wc_hash;
 
@@ -111,6 +133,10 @@ typedef enum wc_ml_dsa {
 #define WC_ML_KEM_SEED_LEN 64
 #define WC_ML_KEM_SHARED_LEN 32
 #define WC_ML_DSA_SEED_LEN 32
+
+typedef enum wc_xof { WC_XOF_CSHAKE128, WC_XOF_CSHAKE256, WC_XOF_COUNT } wc_xof;
+
+typedef enum wc_kmac { WC_KMAC_128, WC_KMAC_256, WC_KMAC_COUNT } wc_kmac;
 
 /* A byte string the caller owns (not NUL-terminated). */
 typedef struct wc_bytes {
@@ -174,6 +200,9 @@ static inline size_t wc_hash_size(wc_hash h) {
     case WC_HASH_SHA_256: return 32;
     case WC_HASH_SHA_384: return 48;
     case WC_HASH_SHA_512: return 64;
+    case WC_HASH_SHA3_256: return 32;
+    case WC_HASH_SHA3_384: return 48;
+    case WC_HASH_SHA3_512: return 64;
     case WC_HASH_COUNT: break;
     }
     return 0;
@@ -186,6 +215,9 @@ static inline webcrypto_algorithm wc_hash_algorithm(wc_hash h) {
     case WC_HASH_SHA_256: return WEBCRYPTO_ALG_SHA_256;
     case WC_HASH_SHA_384: return WEBCRYPTO_ALG_SHA_384;
     case WC_HASH_SHA_512: return WEBCRYPTO_ALG_SHA_512;
+    case WC_HASH_SHA3_256: return WEBCRYPTO_ALG_SHA3_256;
+    case WC_HASH_SHA3_384: return WEBCRYPTO_ALG_SHA3_384;
+    case WC_HASH_SHA3_512: return WEBCRYPTO_ALG_SHA3_512;
     case WC_HASH_COUNT: break;
     }
     return WEBCRYPTO_ALG_NONE;
@@ -198,7 +230,43 @@ static inline const char *wc_hash_name(wc_hash h) {
     case WC_HASH_SHA_256: return "SHA-256";
     case WC_HASH_SHA_384: return "SHA-384";
     case WC_HASH_SHA_512: return "SHA-512";
+    case WC_HASH_SHA3_256: return "SHA3-256";
+    case WC_HASH_SHA3_384: return "SHA3-384";
+    case WC_HASH_SHA3_512: return "SHA3-512";
     case WC_HASH_COUNT: break;
+    }
+    return "?";
+}
+
+/* Whether a hash is one of SHA-3's (for WC_CAP_SHA3_*). */
+static inline bool wc_hash_is_sha3(wc_hash h) {
+    switch (h) {
+    case WC_HASH_SHA_1:
+    case WC_HASH_SHA_256:
+    case WC_HASH_SHA_384:
+    case WC_HASH_SHA_512: return false;
+    case WC_HASH_SHA3_256:
+    case WC_HASH_SHA3_384:
+    case WC_HASH_SHA3_512: return true;
+    case WC_HASH_COUNT: break;
+    }
+    return false;
+}
+
+/* The WebCrypto name of a cSHAKE or KMAC member, for messages. */
+static inline const char *wc_xof_name(wc_xof x) {
+    switch (x) {
+    case WC_XOF_CSHAKE128: return "cSHAKE128";
+    case WC_XOF_CSHAKE256: return "cSHAKE256";
+    case WC_XOF_COUNT: break;
+    }
+    return "?";
+}
+static inline const char *wc_kmac_name(wc_kmac k) {
+    switch (k) {
+    case WC_KMAC_128: return "KMAC128";
+    case WC_KMAC_256: return "KMAC256";
+    case WC_KMAC_COUNT: break;
     }
     return "?";
 }
@@ -341,6 +409,7 @@ typedef struct wc_backend_ops {
      *   WC_FAMILY_AEAD     member: wc_aead; key_len 16, 24 or 32 (AES-GCM-SIV: 16 or 32)
      *   WC_FAMILY_KEYWRAP  member: 0 (AES-KW); key_len 16, 24 or 32
      *   WC_FAMILY_KDF      member: wc_kdf (the KDFs get the key bytes per call)
+     *   WC_FAMILY_KMAC     member: wc_kmac; key_len >= 1 (whole bytes)
      * (key schedules, MAC contexts). The core calls it with no other family.
      * The core keeps its own copy of the raw bytes (for export and KDFs); the
      * backend may keep another, and must wipe it in secret_key_free. *state
@@ -553,6 +622,23 @@ typedef struct wc_backend_ops {
     webcrypto_status (*pbkdf2)(const void *bctx, wc_hash hash, const uint8_t *password,
                                size_t password_len, const uint8_t *salt, size_t salt_len,
                                uint32_t iterations, uint8_t *out, size_t out_len);
+
+    /* ---- XOF (WC_FAMILY_XOF): cSHAKE (SP 800-185 section 3) of in with
+     * function name n and customization s, out_len (>= 1) bytes to out. With
+     * n and s both empty it is SHAKE128 / SHAKE256 (FIPS 202). The core
+     * calls with a non-empty n or s only when the backend reported
+     * WC_CAP_CSHAKE_CUSTOM. ---- */
+    webcrypto_status (*xof)(const void *bctx, wc_xof kind, const uint8_t *n, size_t n_len,
+                            const uint8_t *s, size_t s_len, const uint8_t *in, size_t len,
+                            uint8_t *out, size_t out_len);
+
+    /* ---- KMAC (WC_FAMILY_KMAC, SP 800-185 section 4): the MAC of in under
+     * the key (secret_key_new's state; kind is its member), customization s
+     * (any length), out_len bytes (>= 1; KMAC's L is out_len * 8). A length
+     * the library cannot take is NotSupportedError with its limit in the
+     * message. The core compares tags for verify, in constant time. ---- */
+    webcrypto_status (*kmac)(const void *key_state, wc_kmac kind, const uint8_t *s, size_t s_len,
+                             const uint8_t *in, size_t len, uint8_t *out, size_t out_len);
 } wc_backend_ops;
 
 /* ---- backends built as loadable modules ----
@@ -579,8 +665,8 @@ typedef struct wc_backend_ops {
  * algorithm (ed25519_sign, x25519, aes_gcm_seal, aes_gcm_siv_seal, aes_cbc,
  * aes_ctr) and hashes as webcrypto_algorithm; ABI 3 has the operations per
  * family with the member as a parameter; ABI 4 gives okp_sign and
- * okp_verify Ed448's context and adds ML-KEM's and ML-DSA's operations
- * (before the KDFs). */
+ * okp_verify Ed448's context, adds ML-KEM's and ML-DSA's operations (before
+ * the KDFs), xof and kmac (and the SHA-3 hash members). */
 #define WC_MODULE_ABI 4
 #define WC_MODULE_ENTRY "webcrypto_backend_module"
 #define WC_MODULE_ENTRY_V1 "webcrypto_backend_module_v1"

@@ -412,6 +412,8 @@ static webcrypto_status cipher_checked(bool encrypt, const webcrypto_params *alg
     case WC_FAMILY_OKP:
     case WC_FAMILY_ML_KEM:
     case WC_FAMILY_ML_DSA:
+    case WC_FAMILY_XOF:
+    case WC_FAMILY_KMAC:
         break;
     }
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "%s: not supported for %s",

@@ -42,10 +42,10 @@ struct webcrypto_key {
 
 /* One past the last webcrypto_algorithm value: the size of tables indexed by
  * algorithm. Kept here, not in the public header, so that it can grow. */
-#define WC_ALG_COUNT ((unsigned)WEBCRYPTO_ALG_ML_DSA_87 + 1u)
+#define WC_ALG_COUNT ((unsigned)WEBCRYPTO_ALG_KMAC256 + 1u)
 /* One past the last wc_family (backend.h's family enum has no _COUNT member
  * of its own yet): what wc_family_of returns for no known algorithm. */
-#define WC_FAMILY_COUNT ((wc_family)(WC_FAMILY_ML_DSA + 1))
+#define WC_FAMILY_COUNT ((wc_family)(WC_FAMILY_KMAC + 1))
 
 #define WC_ALL_USAGES 0xfffu
 #define WC_AES_USAGES                                                                     \
@@ -108,6 +108,8 @@ typedef struct wc_alg_info {
         wc_okp okp;
         wc_ml_kem ml_kem;
         wc_ml_dsa ml_dsa;
+        wc_xof xof;
+        wc_kmac kmac;
     } member;
     unsigned key_types; /* WC_KEYS_* bits; 0 for digests */
     /* The key formats importKey (and exportKey, where the algorithm
@@ -147,6 +149,10 @@ typedef struct wc_alg_info {
     size_t oid_len;
     const uint8_t *oid_alt;
     size_t oid_alt_len;
+    /* A keyed algorithm that takes a hash: the backend's feature bit
+     * (backend.h's WC_CAP_SHA3_*) that says it takes the SHA-3 hashes with
+     * it; 0: SHA-3 is not a hash this algorithm takes. */
+    uint64_t sha3_cap;
 } wc_alg_info;
 
 /* The case labels of the families without key pairs, for a switch over
@@ -158,7 +164,9 @@ typedef struct wc_alg_info {
     case WC_FAMILY_CIPHER:                                                          \
     case WC_FAMILY_AEAD:                                                            \
     case WC_FAMILY_KEYWRAP:                                                         \
-    case WC_FAMILY_KDF
+    case WC_FAMILY_KDF:                                                             \
+    case WC_FAMILY_XOF:                                                             \
+    case WC_FAMILY_KMAC
 
 /* The row of a known algorithm; NULL for NONE and values past the table. */
 const wc_alg_info *wc_alg(webcrypto_algorithm alg);
@@ -186,6 +194,8 @@ wc_ec_op wc_ec_op_of(webcrypto_algorithm alg);
 wc_okp wc_okp_of(webcrypto_algorithm alg);
 wc_ml_kem wc_ml_kem_of(webcrypto_algorithm alg);
 wc_ml_dsa wc_ml_dsa_of(webcrypto_algorithm alg);
+wc_xof wc_xof_of(webcrypto_algorithm alg);
+wc_kmac wc_kmac_of(webcrypto_algorithm alg);
 /* The family and member a backend's secret_key_new, pkey_import and
  * pkey_generate take for a key of alg (HMAC: the member is the key's hash);
  * false for an algorithm without keys. */
@@ -216,6 +226,12 @@ unsigned wc_allowed_usages(webcrypto_algorithm alg);
 /* Normalises a hash member: absent is TypeError, a non-hash NotSupportedError,
  * one the backend lacks NotSupportedError. */
 webcrypto_status wc_check_hash(const webcrypto_backend *backend, webcrypto_algorithm hash);
+/* wc_check_hash, and then whether `alg` takes that hash on this backend: a
+ * SHA-3 hash needs the row's sha3_cap (NotSupportedError "HMAC with
+ * SHA3-256" otherwise). Every place that checks a keyed algorithm's hash
+ * calls this one. */
+webcrypto_status wc_check_hash_for(const webcrypto_backend *backend, webcrypto_algorithm alg,
+                                   webcrypto_algorithm hash);
 /* A known algorithm that `backend` implements, else NotSupportedError. */
 webcrypto_status wc_check_algorithm(const webcrypto_backend *backend, webcrypto_algorithm alg,
                                     const char *operation);

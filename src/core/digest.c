@@ -35,6 +35,53 @@ webcrypto_status webcrypto_digest(const webcrypto_backend *backend, webcrypto_al
     return st;
 }
 
+/* cSHAKE's outputLength in bits: required (0 is "absent" in this API).
+ * An XOF's shorter output is a prefix of its longer one, so a length that
+ * is not a multiple of 8 is the whole bytes that hold it, the unused low
+ * bits of the last byte zero: the first bits in WebCrypto's order (as
+ * deriveBits truncates), which is what Node 24 gives. */
+static webcrypto_status xof_length(const webcrypto_params *alg, size_t *n) {
+    if (alg->output_length == 0)
+        return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "digest: %s needs output_length (bits)",
+                        webcrypto_algorithm_name(alg->name));
+    *n = alg->output_length / 8 + (alg->output_length % 8 != 0);
+    return WEBCRYPTO_OK;
+}
+
+webcrypto_status webcrypto_digest_params(const webcrypto_backend *backend,
+                                         const webcrypto_params *alg, const uint8_t *data,
+                                         size_t data_len, uint8_t *out, size_t out_cap,
+                                         size_t *out_len) {
+    WC_PARAMS_IN(alg, "digest_params");
+    WC_REQUIRE(alg && out_len, "digest_params: alg and out_len must not be NULL");
+    WC_REQUIRE(data || data_len == 0, "digest: data must not be NULL");
+    webcrypto_status st = wc_backend_resolve(backend, &backend);
+    if (st != WEBCRYPTO_OK) return st;
+    if (wc_family_of(alg->name) != WC_FAMILY_XOF)
+        return webcrypto_digest(backend, alg->name, data, data_len, out, out_cap, out_len);
+    if ((st = wc_check_algorithm(backend, alg->name, "digest")) != WEBCRYPTO_OK) return st;
+    WC_REQUIRE(alg->function_name || alg->function_name_len == 0,
+               "digest: function_name must not be NULL");
+    WC_REQUIRE(alg->customization || alg->customization_len == 0,
+               "digest: customization must not be NULL");
+    size_t n = 0;
+    if ((st = xof_length(alg, &n)) != WEBCRYPTO_OK) return st;
+    if ((alg->function_name_len || alg->customization_len) &&
+        !(backend->caps & WC_CAP_CSHAKE_CUSTOM))
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "digest: the %s backend has %s only with an empty function_name and "
+                        "customization (SHAKE): its library has no cSHAKE",
+                        backend->name, webcrypto_algorithm_name(alg->name));
+    if (wc_output_check(n, out, out_cap, out_len, &st)) return st;
+    st = backend->ops->xof(backend->bctx, wc_xof_of(alg->name), alg->function_name,
+                           alg->function_name_len, alg->customization, alg->customization_len,
+                           data, data_len, out, n);
+    if (st == WEBCRYPTO_OK && alg->output_length % 8)
+        out[n - 1] &= (uint8_t)(0xff << (8 - alg->output_length % 8));
+    if (st == WEBCRYPTO_OK) *out_len = n;
+    return st;
+}
+
 webcrypto_status webcrypto_digest_init(const webcrypto_backend *backend,
                                        webcrypto_algorithm hash, webcrypto_digest_ctx **out) {
     WC_REQUIRE(out, "digest_init: out must not be NULL");

@@ -102,7 +102,9 @@ const char *wc_jwk_alg_name(webcrypto_algorithm alg, webcrypto_algorithm hash, s
     for (size_t i = 0; i < WC_KEY_LENS; i++)
         if (a->key_lens[i] && a->key_lens[i] == key_len) return a->jwk_alg_by_len[i];
     wc_hash h = wc_hash_of(hash);
-    return h != WC_HASH_COUNT ? a->jwk_alg_by_hash[h] : NULL;
+    /* Per hash (HMAC: NULL for SHA-3, which has none), else the row's one
+     * (KMAC). */
+    return h != WC_HASH_COUNT ? a->jwk_alg_by_hash[h] : a->jwk_alg;
 }
 
 /* A JSON syntax error. jansson's text quotes the token it stopped at, which
@@ -497,6 +499,13 @@ static webcrypto_status pkey_parse(json_t *jwk, const wc_pkey_request *req, wc_j
      * its alternative (Ed25519: RFC 8037's "EdDSA"). ECDH and X25519 define
      * none. */
     const char *want = pkey_alg_name(alg, req->hash, req->curve);
+    /* RSA with a hash that has no JWK alg (SHA-3): any "alg" names another
+     * key (the spec: no applicable specification defines it: DataError). */
+    if (jalg && !want && !info->jwk_alg_by_curve && info->jwk_alg_by_hash[0])
+        return wc_error(WEBCRYPTO_ERR_DATA,
+                        "JWK alg \"%s\" does not match %s with %s (no JWK alg is defined for it)",
+                        json_string_value(jalg), webcrypto_algorithm_name(alg),
+                        webcrypto_algorithm_name(req->hash));
     if (jalg && want) {
         const char *a = json_string_value(jalg);
         bool ok = strcmp(a, want) == 0 || (info->jwk_alg_alt && strcmp(a, info->jwk_alg_alt) == 0);

@@ -68,7 +68,7 @@ webcrypto_status wc_normalize_op(const webcrypto_backend *backend, const webcryp
     if (!(wc_allowed_usages(alg->name) & op))
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "%s does not support %s", a->name,
                         operation);
-    if (a->hash_for & op) return wc_check_hash(backend, alg->hash);
+    if (a->hash_for & op) return wc_check_hash_for(backend, alg->name, alg->hash);
     if ((a->public_key_for & op) && !alg->public_key)
         return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "%s: the public_key member is required",
                         operation);
@@ -146,6 +146,17 @@ webcrypto_status wc_check_format(webcrypto_algorithm alg, webcrypto_key_format *
     return WEBCRYPTO_OK;
 }
 
+/* A KMAC key's length in bits: whole bytes (the libraries take a key of
+ * bytes; SP 800-185 would allow any bit string), at most 65536 bytes. */
+static webcrypto_status kmac_key_bits(size_t bits, const char *op) {
+    if (bits % 8)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "%s: KMAC key lengths must be a multiple of 8 bits, not %zu", op, bits);
+    if (bits > 65536 * 8)
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "%s: KMAC key length %zu too large", op, bits);
+    return WEBCRYPTO_OK;
+}
+
 webcrypto_status webcrypto_generate_key(const webcrypto_backend *backend,
                                         const webcrypto_params *alg, bool extractable,
                                         unsigned usages, webcrypto_key **out) {
@@ -173,13 +184,23 @@ webcrypto_status webcrypto_generate_key(const webcrypto_backend *backend,
         bits = alg->length;
         break;
     case WC_FAMILY_HMAC:
-        if ((st = wc_check_hash(backend, alg->hash)) != WEBCRYPTO_OK) return st;
+        if ((st = wc_check_hash_for(backend, alg->name, alg->hash)) != WEBCRYPTO_OK) return st;
         if ((st = check_usages(alg->name, usages)) != WEBCRYPTO_OK) return st;
         hash = alg->hash;
         bits = alg->length ? alg->length : wc_hash_block_bits(hash);
+        if (bits == 0)
+            return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                            "generateKey: HMAC with %s needs an explicit length (no block size "
+                            "is defined for it)",
+                            webcrypto_algorithm_name(hash));
         if (bits > 65536 * 8)
             return wc_error(WEBCRYPTO_ERR_OPERATION, "generateKey: HMAC key length %zu too large",
                             bits);
+        break;
+    case WC_FAMILY_KMAC:
+        if ((st = check_usages(alg->name, usages)) != WEBCRYPTO_OK) return st;
+        bits = alg->length ? alg->length : wc_hash_block_bits(alg->name);
+        if ((st = kmac_key_bits(bits, "generateKey")) != WEBCRYPTO_OK) return st;
         break;
     case WC_FAMILY_RSA:
     case WC_FAMILY_EC:
@@ -189,6 +210,7 @@ webcrypto_status webcrypto_generate_key(const webcrypto_backend *backend,
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
                         "generateKey: %s makes key pairs (webcrypto_generate_key_pair)",
                         webcrypto_algorithm_name(alg->name));
+    case WC_FAMILY_XOF:
     case WC_FAMILY_DIGEST:
     case WC_FAMILY_KDF:
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "generateKey: not supported for %s",
@@ -243,7 +265,7 @@ static webcrypto_status import_aes(const webcrypto_backend *backend, webcrypto_k
 static webcrypto_status import_hmac(const webcrypto_backend *backend, webcrypto_key_format format,
                                     const uint8_t *data, size_t len, const webcrypto_params *alg,
                                     bool extractable, unsigned usages, webcrypto_key **out) {
-    webcrypto_status st = wc_check_hash(backend, alg->hash);
+    webcrypto_status st = wc_check_hash_for(backend, alg->name, alg->hash);
     if (st == WEBCRYPTO_OK) st = check_usages(alg->name, usages);
     if (st != WEBCRYPTO_OK) return st;
     uint8_t *bytes = NULL;
@@ -273,6 +295,42 @@ static webcrypto_status import_hmac(const webcrypto_backend *backend, webcrypto_
     if (st == WEBCRYPTO_OK)
         st = wc_key_new_secret(backend, alg->name, alg->hash, data, len, bits, extractable,
                                usages, out);
+    webcrypto_buffer_free(bytes, n);
+    return st;
+}
+
+/* KMAC keys: raw or jwk (kty "oct", alg "K128" / "K256"); length, when
+ * given, must be the data's length in bits. */
+static webcrypto_status import_kmac(const webcrypto_backend *backend, webcrypto_key_format format,
+                                    const uint8_t *data, size_t len, const webcrypto_params *alg,
+                                    bool extractable, unsigned usages, webcrypto_key **out) {
+    webcrypto_status st = check_usages(alg->name, usages);
+    if (st != WEBCRYPTO_OK) return st;
+    uint8_t *bytes = NULL;
+    size_t n = 0;
+    if (format == WEBCRYPTO_FORMAT_JWK) {
+        st = wc_jwk_import_secret(data, len, alg->name, WEBCRYPTO_ALG_NONE, extractable, usages,
+                                  &bytes, &n);
+        if (st != WEBCRYPTO_OK) return st;
+        data = bytes;
+        len = n;
+    } else if (format != WEBCRYPTO_FORMAT_RAW) {
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "importKey: %s keys are imported from raw or jwk only",
+                        webcrypto_algorithm_name(alg->name));
+    }
+    if (len == 0)
+        st = wc_error(WEBCRYPTO_ERR_DATA, "importKey: %s key data must not be empty",
+                      webcrypto_algorithm_name(alg->name));
+    else if (alg->length && alg->length != len * 8)
+        st = wc_error(WEBCRYPTO_ERR_DATA,
+                      "importKey: length %zu does not match %zu bytes of key data", alg->length,
+                      len);
+    if (st == WEBCRYPTO_OK) st = kmac_key_bits(len * 8, "importKey");
+    if (st == WEBCRYPTO_OK) st = check_not_empty(usages);
+    if (st == WEBCRYPTO_OK)
+        st = wc_key_new_secret(backend, alg->name, WEBCRYPTO_ALG_NONE, data, len, len * 8,
+                               extractable, usages, out);
     webcrypto_buffer_free(bytes, n);
     return st;
 }
@@ -318,6 +376,9 @@ webcrypto_status webcrypto_import_key(const webcrypto_backend *backend,
                            out);
     case WC_FAMILY_KDF:
         return import_kdf(backend, format, key_data, key_data_len, alg, extractable, usages, out);
+    case WC_FAMILY_KMAC:
+        return import_kmac(backend, format, key_data, key_data_len, alg, extractable, usages,
+                           out);
     case WC_FAMILY_RSA:
     case WC_FAMILY_EC:
     case WC_FAMILY_OKP:
@@ -325,6 +386,7 @@ webcrypto_status webcrypto_import_key(const webcrypto_backend *backend,
     case WC_FAMILY_ML_DSA:
         return wc_pkey_import(backend, format, key_data, key_data_len, alg, extractable, usages,
                               out);
+    case WC_FAMILY_XOF:
     case WC_FAMILY_DIGEST: break;
     }
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "importKey: not supported for %s",

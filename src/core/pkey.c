@@ -41,7 +41,7 @@ size_t wc_pkey_output_size(const webcrypto_key *key) {
 /* The algorithm members every RSA or EC import and generate need. */
 static webcrypto_status check_kind_params(const webcrypto_backend *backend,
                                           const webcrypto_params *alg) {
-    if (wc_is_rsa(alg->name)) return wc_check_hash(backend, alg->hash);
+    if (wc_is_rsa(alg->name)) return wc_check_hash_for(backend, alg->name, alg->hash);
     if (wc_is_ec(alg->name)) {
         if (alg->named_curve == WEBCRYPTO_CURVE_NONE)
             return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "the named_curve member is required");

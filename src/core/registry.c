@@ -159,6 +159,8 @@ static bool has_ops_for(const wc_backend_ops *o, const wc_alg_info *a) {
     case WC_FAMILY_ML_DSA:
         return o->pkey_import && o->pkey_fields && o->pkey_free && o->ml_dsa_sign &&
                o->ml_dsa_verify;
+    case WC_FAMILY_XOF: return o->xof != NULL;
+    case WC_FAMILY_KMAC: return secret && o->kmac;
     }
     return false;
 }
@@ -340,6 +342,16 @@ const char *webcrypto_backend_description(const webcrypto_backend *backend) {
 bool webcrypto_backend_supports(const webcrypto_backend *backend, webcrypto_algorithm alg) {
     return backend && (unsigned)alg < WC_ALG_COUNT && alg != WEBCRYPTO_ALG_NONE &&
            (backend->caps & WC_CAP(alg));
+}
+
+bool webcrypto_backend_supports_hash(const webcrypto_backend *backend, webcrypto_algorithm alg,
+                                     webcrypto_algorithm hash) {
+    if (!webcrypto_backend_supports(backend, alg) || !webcrypto_backend_supports(backend, hash) ||
+        !wc_is_hash(hash))
+        return false;
+    const wc_alg_info *a = wc_alg(alg);
+    if (!a->sha3_cap) return false; /* takes no hash */
+    return !wc_hash_is_sha3(wc_hash_of(hash)) || (backend->caps & a->sha3_cap) != 0;
 }
 
 bool webcrypto_backend_has_feature(const webcrypto_backend *backend, webcrypto_feature feature) {

@@ -3,6 +3,56 @@
 
 #include "core.h"
 
+/* KMAC's outputLength (KmacParams): required, whole bytes; and its
+ * customization. */
+static webcrypto_status kmac_length(const webcrypto_params *alg, const char *op, size_t *n) {
+    if (alg->output_length == 0)
+        return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT,
+                        "%s: %s needs output_length (bits, a multiple of 8)", op,
+                        webcrypto_algorithm_name(alg->name));
+    /* KMAC's L is in its input: a length that is not whole bytes needs a
+     * library that takes L in bits, which none here does (OpenSSL's KMAC
+     * "size" is bytes); Node 24 has it. */
+    if (alg->output_length % 8)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "%s: %s output_length %zu is not a multiple of 8 (the backends' KMAC "
+                        "takes whole bytes)",
+                        op, webcrypto_algorithm_name(alg->name), alg->output_length);
+    if (!alg->customization && alg->customization_len)
+        return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "%s: customization must not be NULL", op);
+    *n = alg->output_length / 8;
+    return WEBCRYPTO_OK;
+}
+
+static webcrypto_status kmac_sign(const webcrypto_params *alg, const webcrypto_key *key,
+                                  const uint8_t *data, size_t len, uint8_t *out, size_t out_cap,
+                                  size_t *out_len) {
+    size_t n = 0;
+    webcrypto_status st = kmac_length(alg, "sign", &n);
+    if (st != WEBCRYPTO_OK || wc_output_check(n, out, out_cap, out_len, &st)) return st;
+    st = key->backend->ops->kmac(key->state, wc_kmac_of(key->alg), alg->customization,
+                                 alg->customization_len, data, len, out, n);
+    if (st == WEBCRYPTO_OK) *out_len = n;
+    return st;
+}
+
+/* The MAC of outputLength bits, compared in constant time; a signature of
+ * another length is simply not valid. */
+static webcrypto_status kmac_verify(const webcrypto_params *alg, const webcrypto_key *key,
+                                    const uint8_t *sig, size_t sig_len, const uint8_t *data,
+                                    size_t len, bool *valid) {
+    size_t n = 0;
+    webcrypto_status st = kmac_length(alg, "verify", &n);
+    if (st != WEBCRYPTO_OK) return st;
+    uint8_t *mac = malloc(n);
+    if (!mac) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "verify: out of memory");
+    st = key->backend->ops->kmac(key->state, wc_kmac_of(key->alg), alg->customization,
+                                 alg->customization_len, data, len, mac, n);
+    if (st == WEBCRYPTO_OK) *valid = sig_len == n && wc_equal_ct(mac, sig, n);
+    webcrypto_buffer_free(mac, n);
+    return st;
+}
+
 webcrypto_status webcrypto_sign(const webcrypto_params *alg, const webcrypto_key *key,
                                 const uint8_t *data, size_t data_len, uint8_t *out,
                                 size_t out_cap, size_t *out_len) {
@@ -17,9 +67,11 @@ webcrypto_status webcrypto_sign(const webcrypto_params *alg, const webcrypto_key
     case WC_FAMILY_EC:
     case WC_FAMILY_OKP:
     case WC_FAMILY_ML_DSA: return wc_pkey_sign(alg, key, data, data_len, out, out_cap, out_len);
+    case WC_FAMILY_KMAC: return kmac_sign(alg, key, data, data_len, out, out_cap, out_len);
     case WC_FAMILY_HMAC: break;
     case WC_FAMILY_ML_KEM:
     case WC_FAMILY_DIGEST: /* no sign usage: wc_check_key_op refused them */
+    case WC_FAMILY_XOF:
     case WC_FAMILY_CIPHER:
     case WC_FAMILY_AEAD:
     case WC_FAMILY_KEYWRAP:
@@ -51,9 +103,12 @@ webcrypto_status webcrypto_verify(const webcrypto_params *alg, const webcrypto_k
     case WC_FAMILY_OKP:
     case WC_FAMILY_ML_DSA:
         return wc_pkey_verify(alg, key, signature, signature_len, data, data_len, valid);
+    case WC_FAMILY_KMAC:
+        return kmac_verify(alg, key, signature, signature_len, data, data_len, valid);
     case WC_FAMILY_HMAC: break;
     case WC_FAMILY_ML_KEM:
     case WC_FAMILY_DIGEST: /* no verify usage: wc_check_key_op refused them */
+    case WC_FAMILY_XOF:
     case WC_FAMILY_CIPHER:
     case WC_FAMILY_AEAD:
     case WC_FAMILY_KEYWRAP:

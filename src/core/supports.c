@@ -20,9 +20,10 @@ static bool has_op(const wc_alg_info *a, webcrypto_operation op) {
     return (a->ops & OPBIT(op)) != 0;
 }
 
-/* A hash member the backend implements. */
-static bool hash_ok(const webcrypto_backend *b, webcrypto_algorithm hash) {
-    return wc_is_hash(hash) && (b->caps & WC_CAP(hash));
+/* A hash member the backend implements for this algorithm (SHA-3 only
+ * where the library has the combination). */
+static bool hash_ok(const webcrypto_backend *b, const webcrypto_params *p) {
+    return wc_is_hash(p->hash) && webcrypto_backend_supports_hash(b, p->name, p->hash);
 }
 
 /* The members an operation's params need, per family (the draft's
@@ -37,22 +38,24 @@ static bool members_ok(const webcrypto_backend *b, webcrypto_operation op,
         case WC_FAMILY_AEAD:
         case WC_FAMILY_KEYWRAP:
             return p->length % 8 == 0 && wc_aes_key_len_ok(p->name, p->length / 8);
-        case WC_FAMILY_HMAC: return hash_ok(b, p->hash);
+        case WC_FAMILY_HMAC: return hash_ok(b, p);
         case WC_FAMILY_RSA:
-            return hash_ok(b, p->hash) && p->modulus_length && p->public_exponent &&
+            return hash_ok(b, p) && p->modulus_length && p->public_exponent &&
                    p->public_exponent_len;
         case WC_FAMILY_EC: return webcrypto_curve_name(p->named_curve) != NULL;
+        case WC_FAMILY_KMAC: return p->length % 8 == 0; /* whole bytes; 0: the default */
         case WC_FAMILY_OKP:
         case WC_FAMILY_ML_KEM:
         case WC_FAMILY_ML_DSA:
         case WC_FAMILY_DIGEST:
+        case WC_FAMILY_XOF:
         case WC_FAMILY_KDF: return true;
         }
         return false;
     case WEBCRYPTO_OP_IMPORT_KEY:
         switch (a->family) {
         case WC_FAMILY_HMAC:
-        case WC_FAMILY_RSA: return hash_ok(b, p->hash);
+        case WC_FAMILY_RSA: return hash_ok(b, p);
         case WC_FAMILY_EC: return webcrypto_curve_name(p->named_curve) != NULL;
         case WC_FAMILY_CIPHER:
         case WC_FAMILY_AEAD:
@@ -61,6 +64,8 @@ static bool members_ok(const webcrypto_backend *b, webcrypto_operation op,
         case WC_FAMILY_OKP:
         case WC_FAMILY_ML_KEM:
         case WC_FAMILY_ML_DSA:
+        case WC_FAMILY_XOF:
+        case WC_FAMILY_KMAC:
         case WC_FAMILY_DIGEST: return true;
         }
         return false;
@@ -80,22 +85,33 @@ static bool members_ok(const webcrypto_backend *b, webcrypto_operation op,
         case WC_FAMILY_OKP:
         case WC_FAMILY_ML_KEM:
         case WC_FAMILY_ML_DSA:
+        case WC_FAMILY_XOF:
+        case WC_FAMILY_KMAC:
         case WC_FAMILY_DIGEST: return true;
         }
         return false;
     case WEBCRYPTO_OP_SIGN:
     case WEBCRYPTO_OP_VERIFY:
-        if (a->hash_for & WEBCRYPTO_USAGE_SIGN) return hash_ok(b, p->hash);
+        if (a->hash_for & WEBCRYPTO_USAGE_SIGN) return hash_ok(b, p);
+        /* KMAC: outputLength, required, in whole bytes here */
+        if (a->family == WC_FAMILY_KMAC) return p->output_length && p->output_length % 8 == 0;
         /* Ed448, ML-DSA: a context of at most 255 bytes (OperationError beyond). */
         if (a->family == WC_FAMILY_ML_DSA ||
             (a->family == WC_FAMILY_OKP && a->member.okp == WC_OKP_ED448))
             return p->context_len <= 255;
         return true;
     case WEBCRYPTO_OP_DERIVE_BITS:
-        if (a->hash_for & WEBCRYPTO_USAGE_DERIVE_BITS) return hash_ok(b, p->hash);
+        if (a->hash_for & WEBCRYPTO_USAGE_DERIVE_BITS) return hash_ok(b, p);
         if (a->public_key_for & WEBCRYPTO_USAGE_DERIVE_BITS) return p->public_key != NULL;
         return true;
     case WEBCRYPTO_OP_DIGEST:
+        /* cSHAKE: outputLength, required, in whole bytes; a function name or
+         * customization only where the library has real cSHAKE */
+        if (a->family == WC_FAMILY_XOF)
+            return p->output_length && p->output_length % 8 == 0 &&
+                   ((p->function_name_len == 0 && p->customization_len == 0) ||
+                    (b->caps & WC_CAP_CSHAKE_CUSTOM));
+        return true;
     case WEBCRYPTO_OP_DERIVE_KEY:
     case WEBCRYPTO_OP_EXPORT_KEY:
     case WEBCRYPTO_OP_WRAP_KEY:
@@ -136,7 +152,9 @@ static bool derive_length_ok(const webcrypto_params *p, size_t length_bits) {
     case WC_FAMILY_KEYWRAP:
     case WC_FAMILY_RSA:
     case WC_FAMILY_ML_KEM:
-    case WC_FAMILY_ML_DSA: break;
+    case WC_FAMILY_ML_DSA:
+    case WC_FAMILY_XOF:
+    case WC_FAMILY_KMAC: break;
     }
     return false;
 }

@@ -101,7 +101,8 @@ static webcrypto_status normalize_derived_type(const webcrypto_backend *backend,
             return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "deriveKey: the AES length is required");
         return WEBCRYPTO_OK;
     }
-    if (type->name == WEBCRYPTO_ALG_HMAC) return wc_check_hash(backend, type->hash);
+    if (type->name == WEBCRYPTO_ALG_HMAC) return wc_check_hash_for(backend, type->name, type->hash);
+    if (wc_family_of(type->name) == WC_FAMILY_KMAC) return WEBCRYPTO_OK;
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "deriveKey: cannot derive %s keys",
                     webcrypto_algorithm_name(type->name));
 }
@@ -115,7 +116,15 @@ static webcrypto_status derived_key_length(const webcrypto_params *type, size_t 
         *bits = type->length;
         return WEBCRYPTO_OK;
     }
-    *bits = type->length ? type->length : wc_hash_block_bits(type->hash);
+    /* HMAC: the hash's block size; KMAC: 128 or 256 (the row's block_bits). */
+    *bits = type->length ? type->length
+                         : wc_hash_block_bits(wc_family_of(type->name) == WC_FAMILY_KMAC
+                                                  ? type->name
+                                                  : type->hash);
+    if (*bits == 0) /* HMAC with SHA-3: no block size, no default length */
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "deriveKey: HMAC with %s needs an explicit length",
+                        webcrypto_algorithm_name(type->hash));
     /* The same bound as generateKey, checked before anything is allocated. */
     if (*bits > 65536 * 8)
         return wc_error(WEBCRYPTO_ERR_OPERATION, "deriveKey: HMAC key length %zu too large", *bits);

@@ -624,6 +624,11 @@ static void check_mac(const json_t *op, const bytes *data) {
     bytes mac = {0};
     bool parsed = webcrypto_algorithm_from_name(jstr(op, "hash"), &p.hash) == WEBCRYPTO_OK &&
                   unhex(jstr(op, "mac"), &mac);
+    if (parsed && !webcrypto_backend_supports_hash(backend, WEBCRYPTO_ALG_HMAC, p.hash)) {
+        skip("the backend has no HMAC with that hash", "HMAC %s", jstr(op, "hash")); /* SHA-3 */
+        bytes_free(&mac);
+        return;
+    }
     webcrypto_key *key =
         parsed ? import_secret(jstr(op, "key"), &p, WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY) : NULL;
     if (key) {
@@ -641,6 +646,190 @@ static void check_mac(const json_t *op, const bytes *data) {
     }
     webcrypto_key_free(key);
     bytes_free(&mac);
+}
+
+/* ------------------------------------------------------------------------ */
+/* SHA-3, cSHAKE and KMAC ("Modern Algorithms in the Web Cryptography API"): */
+/* ops "digest" {params: {name, outputLength?, customization?,              */
+/* functionName?}, digest} and "kmac" {params: {name, outputLength,         */
+/* customization?}, key (raw), mac}; HMAC with SHA-3 travels as "mac". All  */
+/* deterministic: byte-equal on both sides. A Node without them (20) skips. */
+/* ------------------------------------------------------------------------ */
+
+/* The params of a digest or kmac op; the hex members decoded into b. */
+typedef struct modern_params {
+    webcrypto_params p;
+    bytes s, n;
+} modern_params;
+
+static bool modern_read(const json_t *o, modern_params *m) {
+    memset(m, 0, sizeof *m);
+    webcrypto_params_init(&m->p, sizeof m->p);
+    const char *name = jstr(o, "name");
+    if (!name || webcrypto_algorithm_from_name(name, &m->p.name) != WEBCRYPTO_OK) return false;
+    json_t *len = json_object_get(o, "outputLength");
+    if (len) m->p.output_length = (size_t)json_integer_value(len);
+    if (jstr(o, "customization") && !unhex(jstr(o, "customization"), &m->s)) return false;
+    if (jstr(o, "functionName") && !unhex(jstr(o, "functionName"), &m->n)) return false;
+    m->p.customization = m->s.p;
+    m->p.customization_len = m->s.n;
+    m->p.function_name = m->n.p;
+    m->p.function_name_len = m->n.n;
+    return true;
+}
+
+static void modern_free(modern_params *m) {
+    bytes_free(&m->s);
+    bytes_free(&m->n);
+}
+
+static void check_digest(const json_t *op, const bytes *data) {
+    modern_params m;
+    bytes want = {0};
+    char *what = dump(json_object_get(op, "params"));
+    if (!modern_read(json_object_get(op, "params"), &m) || !unhex(jstr(op, "digest"), &want)) {
+        report(false, "bad manifest entry", "digest %s", shown(what));
+    } else if (!webcrypto_backend_supports(backend, m.p.name)) {
+        skip(lacks(m.p.name), "digest %s", what);
+    } else {
+        uint8_t *out = malloc(want.n + 1);
+        size_t n = 0;
+        webcrypto_status st = out ? webcrypto_digest_params(backend, &m.p, data->p, data->n, out,
+                                                            want.n + 1, &n)
+                                  : WEBCRYPTO_ERR_NO_MEMORY;
+        if (st == WEBCRYPTO_ERR_NOT_SUPPORTED && (m.s.n || m.n.n))
+            skip(why_status(st), "digest %s", what); /* cSHAKE with N or S: no library here has it */
+        else
+            report(st == WEBCRYPTO_OK && same(out, n, &want), st ? why_status(st) : "differs",
+                   "digest %s: same bytes as the peer", what);
+        free(out);
+    }
+    modern_free(&m);
+    bytes_free(&want);
+    free(what);
+}
+
+static void check_kmac(const json_t *op, const bytes *data) {
+    modern_params m;
+    bytes mac = {0};
+    char *what = dump(json_object_get(op, "params"));
+    if (!modern_read(json_object_get(op, "params"), &m) || !unhex(jstr(op, "mac"), &mac)) {
+        report(false, "bad manifest entry", "KMAC %s", shown(what));
+    } else if (!webcrypto_backend_supports(backend, m.p.name)) {
+        skip(lacks(m.p.name), "KMAC %s", what);
+    } else {
+        webcrypto_params kp = WEBCRYPTO_PARAMS(.name = m.p.name);
+        webcrypto_key *key =
+            import_secret(jstr(op, "key"), &kp, WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY);
+        if (key) {
+            bool valid = false;
+            webcrypto_status st = webcrypto_verify(&m.p, key, mac.p, mac.n, data->p, data->n, &valid);
+            report(st == WEBCRYPTO_OK && valid, st ? why_status(st) : "invalid",
+                   "verify KMAC %s: the peer's MAC is valid", what);
+            uint8_t *out = malloc(mac.n + 1);
+            size_t n = 0;
+            st = out ? webcrypto_sign(&m.p, key, data->p, data->n, out, mac.n + 1, &n)
+                     : WEBCRYPTO_ERR_NO_MEMORY;
+            report(st == WEBCRYPTO_OK && same(out, n, &mac), st ? why_status(st) : "differs",
+                   "sign KMAC %s: same MAC as the peer", what);
+            free(out);
+        }
+        webcrypto_key_free(key);
+    }
+    modern_free(&m);
+    bytes_free(&mac);
+    free(what);
+}
+
+/* Ours: SHA-3 digests, cSHAKE (SHAKE: no N or S) and KMAC of the data, and
+ * HMAC with SHA3-256, as far as the backend has them. */
+static void produce_modern(json_t *ops, const bytes *data) {
+    static const struct {
+        const char *name;
+        size_t bits; /* cSHAKE's outputLength (20: not whole bytes) */
+    } digests[] = {{"SHA3-256", 0},   {"SHA3-384", 0},   {"SHA3-512", 0},  {"cSHAKE128", 256},
+                   {"cSHAKE256", 512}, {"cSHAKE256", 20}, {"cSHAKE128", 8}};
+    for (size_t i = 0; i < sizeof digests / sizeof digests[0]; i++) {
+        webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
+        if (webcrypto_algorithm_from_name(digests[i].name, &p.name) != WEBCRYPTO_OK) continue;
+        p.output_length = digests[i].bits;
+        if (!webcrypto_backend_supports(backend, p.name)) {
+            skip(lacks(p.name), "digest %s (%zu bits)", digests[i].name, digests[i].bits);
+            continue;
+        }
+        uint8_t out[64];
+        size_t n = 0;
+        webcrypto_status st = webcrypto_digest_params(backend, &p, data->p, data->n, out, sizeof out, &n);
+        if (st != WEBCRYPTO_OK) {
+            report(false, why_status(st), "digest %s", digests[i].name);
+            continue;
+        }
+        json_t *params = digests[i].bits
+                             ? json_pack("{s:s, s:I}", "name", digests[i].name, "outputLength",
+                                         (json_int_t)digests[i].bits)
+                             : json_pack("{s:s}", "name", digests[i].name);
+        json_array_append_new(ops, json_pack("{s:s, s:o, s:o}", "op", "digest", "params", params,
+                                             "digest", hexstr(out, n)));
+    }
+    static const struct {
+        webcrypto_algorithm alg;
+        size_t key_bits, out_bits;
+        const char *custom;
+    } kmacs[] = {{WEBCRYPTO_ALG_KMAC128, 0, 256, NULL},
+                 {WEBCRYPTO_ALG_KMAC128, 200, 128, "4d7920546167676564204170706c69636174696f6e"},
+                 {WEBCRYPTO_ALG_KMAC256, 0, 512, "00ff"}};
+    for (size_t i = 0; i < sizeof kmacs / sizeof kmacs[0]; i++) {
+        if (!webcrypto_backend_supports(backend, kmacs[i].alg)) {
+            skip(lacks(kmacs[i].alg), "KMAC %zu bits", kmacs[i].out_bits);
+            continue;
+        }
+        webcrypto_params g = WEBCRYPTO_PARAMS(.name = kmacs[i].alg, .length = kmacs[i].key_bits);
+        webcrypto_key *k = NULL;
+        uint8_t *raw = NULL, mac[64];
+        size_t rn = 0, n = 0;
+        bytes s = {0};
+        webcrypto_status st = kmacs[i].custom && !unhex(kmacs[i].custom, &s)
+                                  ? WEBCRYPTO_ERR_INVALID_ARGUMENT
+                                  : webcrypto_generate_key(backend, &g, true,
+                                                           WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY, &k);
+        webcrypto_params p = WEBCRYPTO_PARAMS(.name = kmacs[i].alg, .output_length = kmacs[i].out_bits,
+                                              .customization = s.p, .customization_len = s.n);
+        if (st == WEBCRYPTO_OK) st = webcrypto_export_key(WEBCRYPTO_FORMAT_RAW, k, &raw, &rn);
+        if (st == WEBCRYPTO_OK) st = webcrypto_sign(&p, k, data->p, data->n, mac, sizeof mac, &n);
+        if (st == WEBCRYPTO_OK) {
+            json_t *params = json_pack("{s:s, s:I}", "name", webcrypto_algorithm_name(kmacs[i].alg),
+                                       "outputLength", (json_int_t)kmacs[i].out_bits);
+            if (kmacs[i].custom) json_object_set_new(params, "customization", json_string(kmacs[i].custom));
+            json_array_append_new(ops, json_pack("{s:s, s:o, s:o, s:o}", "op", "kmac", "params", params,
+                                                 "key", hexstr(raw, rn), "mac", hexstr(mac, n)));
+        } else {
+            report(false, why_status(st), "KMAC %s", webcrypto_algorithm_name(kmacs[i].alg));
+        }
+        webcrypto_buffer_free(raw, rn);
+        webcrypto_key_free(k);
+        bytes_free(&s);
+    }
+    if (!webcrypto_backend_supports_hash(backend, WEBCRYPTO_ALG_HMAC, WEBCRYPTO_ALG_SHA3_256)) {
+        skip("the backend has no HMAC with SHA3-256", "HMAC SHA3-256");
+        return;
+    }
+    /* HMAC with SHA3-256: an explicit length (SHA-3 has no default) */
+    webcrypto_params hp = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_HMAC, .hash = WEBCRYPTO_ALG_SHA3_256,
+                                           .length = 384);
+    webcrypto_key *k = NULL;
+    uint8_t *raw = NULL, mac[64];
+    size_t rn = 0, n = 0;
+    webcrypto_status st =
+        webcrypto_generate_key(backend, &hp, true, WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY, &k);
+    if (st == WEBCRYPTO_OK) st = webcrypto_export_key(WEBCRYPTO_FORMAT_RAW, k, &raw, &rn);
+    if (st == WEBCRYPTO_OK) st = webcrypto_sign(&hp, k, data->p, data->n, mac, sizeof mac, &n);
+    if (st == WEBCRYPTO_OK)
+        json_array_append_new(ops, json_pack("{s:s, s:s, s:o, s:o}", "op", "mac", "hash", "SHA3-256",
+                                             "key", hexstr(raw, rn), "mac", hexstr(mac, n)));
+    else
+        report(false, why_status(st), "HMAC SHA3-256");
+    webcrypto_buffer_free(raw, rn);
+    webcrypto_key_free(k);
 }
 
 static webcrypto_key_format format_named(const char *f) {
@@ -735,6 +924,8 @@ static void consume(const json_t *m) {
         else if (strcmp(kind, "cipher") == 0) check_cipher(op, &data);
         else if (strcmp(kind, "mac") == 0) check_mac(op, &data);
         else if (strcmp(kind, "wrap") == 0) check_wrap(op);
+        else if (strcmp(kind, "digest") == 0) check_digest(op, &data);
+        else if (strcmp(kind, "kmac") == 0) check_kmac(op, &data);
         else report(false, NULL, "unknown operation %s", kind);
     }
     bytes_free(&data);
@@ -1156,6 +1347,7 @@ static void produce(const char *path) {
         produce_derive(ops, pairs, derives[i].a, derives[i].b, derives[i].bits);
     produce_derive_p521_tail(ops, pairs);
     produce_secret(ops, keys, &data, pairs);
+    produce_modern(ops, &data);
     if (json_dump_file(m, path, JSON_INDENT(1)) != 0) report(false, path, "write the manifest");
     else report(true, NULL, "wrote %zu key pairs and %zu operations for Node", json_object_size(keys),
                 json_array_size(ops));

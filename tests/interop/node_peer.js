@@ -216,6 +216,7 @@ async function produce(outFile) {
     m.ops.push({ op: 'derive', a: `node-${a}`, b: `node-${b}`, length, bits: hex(bits) });
   }
   await produceSecret(m, pairs);
+  await produceModern(m);
   fs.writeFileSync(outFile, JSON.stringify(m, null, 1));
   pass(`wrote ${Object.keys(m.keys).length} key pairs and ${m.ops.length} operations for the C peer`);
 }
@@ -278,6 +279,61 @@ async function produceSecret(m, pairs) {
                  wrapped: hex(await subtle.wrapKey('pkcs8', pairs['ECDSA-P-384'].privateKey, gcm,
                                                   { name: 'AES-GCM', iv: unhex('0f0e0d0c0b0a090807060506') })) });
   }
+}
+
+/* ---------------------------------------------------------------- SHA-3, cSHAKE, KMAC
+ * ("Modern Algorithms in the Web Cryptography API"; Node 24 has them, Node
+ * 20 and 18 do not: their checks are skips there). Ops: "digest" {params,
+ * digest}, "kmac" {params, key (raw), mac}; HMAC with SHA3-256 is a "mac".
+ * Hex members of params: customization, functionName. */
+async function haveModern() {
+  try { await subtle.digest('SHA3-256', new Uint8Array(0)); return true; } catch (e) { return false; }
+}
+const modernParams = (p) => {
+  const r = { ...p };
+  for (const k of ['customization', 'functionName']) if (typeof r[k] === 'string') r[k] = unhex(r[k]);
+  return r;
+};
+/* KMAC keys: Node 24 imports them as "raw-secret" (the draft's format), not "raw". */
+const importKmac = (raw, name) => subtle.importKey('raw-secret', unhex(raw), { name }, true, ['sign', 'verify']);
+
+async function produceModern(m) {
+  if (!(await haveModern())) return skip('SHA-3, cSHAKE, KMAC ops for the C peer', `node ${process.version} has none of them`);
+  const digests = [
+    { name: 'SHA3-256' }, { name: 'SHA3-384' }, { name: 'SHA3-512' },
+    { name: 'cSHAKE128', outputLength: 256 }, { name: 'cSHAKE256', outputLength: 512 },
+    { name: 'cSHAKE256', outputLength: 20 }, /* not whole bytes: the last byte's low bits zero */
+    { name: 'cSHAKE128', outputLength: 256, customization: '456d61696c205369676e6174757265' },
+  ];
+  for (const p of digests)
+    m.ops.push({ op: 'digest', params: p, digest: hex(await subtle.digest(modernParams(p), DATA)) });
+  const kmacs = [
+    { name: 'KMAC128', length: undefined, p: { outputLength: 256 } },
+    { name: 'KMAC128', length: 320, p: { outputLength: 128, customization: '4d7920546167676564204170706c69636174696f6e' } },
+    { name: 'KMAC256', length: undefined, p: { outputLength: 512, customization: '00' } },
+  ];
+  for (const k of kmacs) {
+    const key = await subtle.generateKey({ name: k.name, ...(k.length ? { length: k.length } : {}) }, true, ['sign', 'verify']);
+    const params = { name: k.name, ...k.p };
+    m.ops.push({ op: 'kmac', params, key: hex(await subtle.exportKey('raw-secret', key)),
+                 mac: hex(await subtle.sign(modernParams(params), key, DATA)) });
+  }
+  const hk = await subtle.generateKey({ name: 'HMAC', hash: 'SHA3-256', length: 256 }, true, ['sign', 'verify']);
+  m.ops.push({ op: 'mac', hash: 'SHA3-256', key: hex(await subtle.exportKey('raw', hk)),
+               mac: hex(await subtle.sign('HMAC', hk, DATA)) });
+}
+
+async function checkModern(op, data) {
+  const what = JSON.stringify(op.params || op.hash);
+  if (!(await haveModern())) return skip(`${op.op} ${what}`, `node ${process.version} has no SHA-3, cSHAKE or KMAC`);
+  if (op.op === 'digest') {
+    await check(`digest ${what}: same bytes as the peer`, async () => sameHex(await subtle.digest(modernParams(op.params), data), op.digest));
+    return;
+  }
+  const key = await importKmac(op.key, op.params.name);
+  const p = modernParams(op.params);
+  await check(`verify KMAC ${what}: the peer's MAC is valid`, () => subtle.verify(p, key, unhex(op.mac), data));
+  await check(`sign KMAC ${what}: same MAC as the peer`, async () => sameHex(await subtle.sign(p, key, data), op.mac));
 }
 
 /* ---------------------------------------------------------------- checking the peer */
@@ -405,7 +461,11 @@ async function checkOp(op, keys, data) {
     await check(`encrypt ${what}: same bytes as the peer`, async () => sameHex(await subtle.encrypt(params, key, pt), op.ct));
     return;
   }
+  case 'digest':
+  case 'kmac':
+    return checkModern(op, data);
   case 'mac': {
+    if (op.hash.startsWith('SHA3') && !(await haveModern())) return skip(`HMAC ${op.hash}`, `node ${process.version} has no SHA-3`);
     const key = await importSecret(op.key, { name: 'HMAC', hash: op.hash }, ['sign', 'verify']);
     const what = `HMAC ${op.hash} (${op.key.length * 4} bits)`;
     await check(`verify ${what}: the peer's MAC is valid`, () => subtle.verify('HMAC', key, unhex(op.mac), data));

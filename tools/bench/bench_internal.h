@@ -43,6 +43,7 @@ typedef enum bench_kind {
     BK_PKEY_DECRYPT,
     BK_PKEY_DERIVE,   /* ECDH, X25519: deriveBits with the peer's public key */
     BK_PKEY_GENERATE, /* generateKey for a key pair, both keys freed */
+    BK_KMAC_SIGN,     /* KMAC128/256 sign, outputLength 256 bits, no customization */
     BK_COUNT
 } bench_kind;
 

@@ -292,6 +292,13 @@ static bool java_name(const bench_op *op, int *kind, char *alg, size_t cap) {
         h = hn + 4;
     switch (op->kind) {
     case BK_DIGEST:
+        /* SHA-3: Java's name is the WebCrypto one ("SHA3-256") */
+        if (!h && hn && strncmp(hn, "SHA3-", 5) == 0 &&
+            webcrypto_algorithm_has_operation(ha, WEBCRYPTO_OP_DIGEST)) {
+            *kind = K_DIGEST;
+            snprintf(alg, cap, "%s", hn);
+            return true;
+        }
         if (!h) return false;
         *kind = K_DIGEST;
         snprintf(alg, cap, "SHA-%s", h);
@@ -324,6 +331,7 @@ static bool java_name(const bench_op *op, int *kind, char *alg, size_t cap) {
     case BK_PKEY_DECRYPT:
     case BK_PKEY_DERIVE:
     case BK_PKEY_GENERATE:
+    case BK_KMAC_SIGN: /* the JCA's (BouncyCastle's) KMAC has no output length or S */
     case BK_COUNT: break;
     }
     return false;

@@ -146,6 +146,12 @@ ops.push({ name: 'pbkdf2-sha-256', sized: false, det: true, setup: async () => {
   return { run: () => subtle.deriveBits({ name: 'PBKDF2', hash: 'SHA-256', salt: salt32.slice(0, 16), iterations: cfg.pbkdf2Iterations }, k, 256) };
 } });
 ops.push({ name: 'random', sized: true, det: false, max: 65536, setup: async () => ({ run: d => webcrypto.getRandomValues(new Uint8Array(d.length)) }) });
+// "Modern Algorithms" (Node 24; an older Node reports these cells as errors).
+ops.push({ name: 'digest-sha3-256', sized: true, det: true, setup: async () => ({ run: d => subtle.digest('SHA3-256', d) }) });
+ops.push({ name: 'kmac128-sign', sized: true, det: true, setup: async () => {
+  const k = await subtle.importKey('raw-secret', keyStream.slice(0, 32), { name: 'KMAC128' }, false, ['sign']);
+  return { run: d => subtle.sign({ name: 'KMAC128', outputLength: 256 }, k, d) };
+} });
 
 // Asymmetric operations, one cell each on the same 64-byte message. Node
 // generates its own key pairs (once per run): the C harness's pairs exist

@@ -67,6 +67,9 @@ enum opt_id {
     OPT_WRAPPING_KEY,
     OPT_WRAP_ALG,
     OPT_WRAP_HASH,
+    OPT_OUTPUT_LENGTH,  /* cSHAKE, KMAC: outputLength in bits */
+    OPT_CUSTOMIZATION,  /* cSHAKE, KMAC: S, hex */
+    OPT_FUNCTION_NAME,  /* cSHAKE: N, hex */
     OPT_PEM, /* a flag: takes no value */
     OPT_CONTEXT, /* Ed448 and ML-DSA: the signature context, hex */
     OPT_COUNT

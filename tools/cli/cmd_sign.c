@@ -90,6 +90,14 @@ static int sign_verify_pkey(cli *c, bool sign, webcrypto_params *p) {
     }
     if (!rc && (op_allowed & OPTBIT(OPT_HASH)) && c->opt[OPT_HASH])
         rc = lookup_algorithm(c->opt[OPT_HASH], &p->hash);
+    uint8_t *custom = NULL; /* KMAC: --output-length, --customization */
+    if (!rc && c->opt[OPT_OUTPUT_LENGTH])
+        rc = parse_size("--output-length", c->opt[OPT_OUTPUT_LENGTH], SIZE_MAX, &p->output_length);
+    if (!rc && c->opt[OPT_CUSTOMIZATION]) {
+        rc = parse_hex("--customization", c->opt[OPT_CUSTOMIZATION], &custom,
+                       &p->customization_len);
+        p->customization = custom;
+    }
     if (!rc) rc = get_backend(c);
     webcrypto_key *key = NULL;
     key_source src = {.path = c->opt[OPT_KEY], .what = "--key", .alg = p->name,
@@ -116,6 +124,7 @@ static int sign_verify_pkey(cli *c, bool sign, webcrypto_params *p) {
     wipe_free(data, data_cap);
     free(sig);
     free(context);
+    free(custom);
     if (!rc) {
         sink s;
         rc = sink_open(&s, c->opt[OPT_OUT]);
@@ -130,7 +139,8 @@ static int sign_verify_pkey(cli *c, bool sign, webcrypto_params *p) {
 static int cmd_sign_verify(cli *c, bool sign) {
     const char *cmd = sign ? "sign" : "verify";
     optset allowed = OPTBIT(OPT_KEY) | OPTBIT(OPT_HASH) | OPTBIT(OPT_OUT) | OPTBIT(OPT_CURVE) |
-                     OPTBIT(OPT_SALT_LENGTH) | OPTBIT(OPT_CONTEXT);
+                     OPTBIT(OPT_SALT_LENGTH) | OPTBIT(OPT_CONTEXT) | OPTBIT(OPT_OUTPUT_LENGTH) |
+                     OPTBIT(OPT_CUSTOMIZATION);
     if (!sign) allowed |= OPTBIT(OPT_SIGNATURE);
     int rc = check_options(c, cmd, allowed);
     if (!rc) rc = check_positionals(c, 1, 2);

@@ -95,6 +95,9 @@ static const EVP_MD *hash_md(wc_hash hash) {
     case WC_HASH_SHA_256: return EVP_sha256();
     case WC_HASH_SHA_384: return EVP_sha384();
     case WC_HASH_SHA_512: return EVP_sha512();
+    case WC_HASH_SHA3_256:
+    case WC_HASH_SHA3_384:
+    case WC_HASH_SHA3_512: /* BoringSSL has no SHA-3: init reports none */
     case WC_HASH_COUNT: break;
     }
     return NULL;
@@ -108,6 +111,9 @@ static int hash_init(wc_hash hash, hash_state *s) {
     case WC_HASH_SHA_256: return SHA256_Init(&s->sha256);
     case WC_HASH_SHA_384: return SHA384_Init(&s->sha512);
     case WC_HASH_SHA_512: return SHA512_Init(&s->sha512);
+    case WC_HASH_SHA3_256:
+    case WC_HASH_SHA3_384:
+    case WC_HASH_SHA3_512: /* BoringSSL has no SHA-3: init reports none */
     case WC_HASH_COUNT: break;
     }
     return 0;
@@ -120,6 +126,9 @@ static int hash_update(wc_hash hash, hash_state *s, const uint8_t *in, size_t le
     case WC_HASH_SHA_256: return SHA256_Update(&s->sha256, in, len);
     case WC_HASH_SHA_384: return SHA384_Update(&s->sha512, in, len);
     case WC_HASH_SHA_512: return SHA512_Update(&s->sha512, in, len);
+    case WC_HASH_SHA3_256:
+    case WC_HASH_SHA3_384:
+    case WC_HASH_SHA3_512: /* BoringSSL has no SHA-3: init reports none */
     case WC_HASH_COUNT: break;
     }
     return 0;
@@ -131,6 +140,9 @@ static int hash_final(wc_hash hash, hash_state *s, uint8_t *out) {
     case WC_HASH_SHA_256: return SHA256_Final(out, &s->sha256);
     case WC_HASH_SHA_384: return SHA384_Final(out, &s->sha512);
     case WC_HASH_SHA_512: return SHA512_Final(out, &s->sha512);
+    case WC_HASH_SHA3_256:
+    case WC_HASH_SHA3_384:
+    case WC_HASH_SHA3_512: /* BoringSSL has no SHA-3: init reports none */
     case WC_HASH_COUNT: break;
     }
     return 0;
@@ -366,6 +378,8 @@ static webcrypto_status bssl_secret_key_new(const void *bctx, wc_family family,
     case WC_FAMILY_OKP:
     case WC_FAMILY_ML_KEM:
     case WC_FAMILY_ML_DSA: break;
+    case WC_FAMILY_XOF:
+    case WC_FAMILY_KMAC: break; /* no KMAC in BoringSSL: init reports none */
     }
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL backend: no such secret key");
 }

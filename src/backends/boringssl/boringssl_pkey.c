@@ -130,6 +130,9 @@ static bool hash_of(wc_hash hash, hash_info *h) {
     case WC_HASH_SHA_256: *h = (hash_info){EVP_sha256(), NID_sha256, 32}; break;
     case WC_HASH_SHA_384: *h = (hash_info){EVP_sha384(), NID_sha384, 48}; break;
     case WC_HASH_SHA_512: *h = (hash_info){EVP_sha512(), NID_sha512, 64}; break;
+    case WC_HASH_SHA3_256:
+    case WC_HASH_SHA3_384:
+    case WC_HASH_SHA3_512: /* BoringSSL has no SHA-3: init reports none */
     case WC_HASH_COUNT: return false;
     }
     return h->md != NULL;
@@ -143,7 +146,10 @@ static void hash_message(wc_hash hash, const uint8_t *msg, size_t len, uint8_t *
     case WC_HASH_SHA_256: SHA256(msg, len, out); break;
     case WC_HASH_SHA_384: SHA384(msg, len, out); break;
     case WC_HASH_SHA_512:
-    case WC_HASH_COUNT: SHA512(msg, len, out); break; /* COUNT: hash_of refused it first */
+    case WC_HASH_SHA3_256:
+    case WC_HASH_SHA3_384:
+    case WC_HASH_SHA3_512:
+    case WC_HASH_COUNT: SHA512(msg, len, out); break; /* SHA-3, COUNT: hash_of refused them */
     }
 }
 
@@ -610,7 +616,9 @@ webcrypto_status wc_bssl_pkey_import(const void *bctx, wc_family family, unsigne
     case WC_FAMILY_CIPHER:
     case WC_FAMILY_AEAD:
     case WC_FAMILY_KEYWRAP:
-    case WC_FAMILY_KDF: break;
+    case WC_FAMILY_KDF:
+    case WC_FAMILY_XOF:
+    case WC_FAMILY_KMAC: break;
     }
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL backend: not an asymmetric algorithm");
 }
@@ -630,7 +638,9 @@ webcrypto_status wc_bssl_pkey_generate(const void *bctx, wc_family family, unsig
     case WC_FAMILY_CIPHER:
     case WC_FAMILY_AEAD:
     case WC_FAMILY_KEYWRAP:
-    case WC_FAMILY_KDF: break;
+    case WC_FAMILY_KDF:
+    case WC_FAMILY_XOF:
+    case WC_FAMILY_KMAC: break;
     }
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL backend: not an asymmetric algorithm");
 }

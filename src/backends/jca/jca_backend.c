@@ -608,6 +608,11 @@ static webcrypto_status variant_setup(jca_op *o, jca_variant *v, const char *var
     /* HMAC, HKDF and PBKDF2 need the digest caps (the core checks hashes
      * against them); a hash whose Mac is missing is refused per key. */
     if (any_mac) c |= WC_CAP(WEBCRYPTO_ALG_HMAC) | WC_CAP(WEBCRYPTO_ALG_HKDF);
+    /* SHA-3 with HMAC, HKDF and PBKDF2: all three rest on Mac HmacSHA3-*
+     * (PBKDF2 falls back to it for the inputs its factory cannot take). */
+    if (v->mac_prov[WC_HASH_SHA3_256] && v->mac_prov[WC_HASH_SHA3_384] &&
+        v->mac_prov[WC_HASH_SHA3_512])
+        c |= WC_CAP_SHA3_HMAC | WC_CAP_SHA3_HKDF | WC_CAP_SHA3_PBKDF2;
     if (any_mac || any_pbkdf2) c |= WC_CAP(WEBCRYPTO_ALG_PBKDF2);
     if (v->cbc_prov) c |= WC_CAP(WEBCRYPTO_ALG_AES_CBC);
     if (v->ctr_prov) c |= WC_CAP(WEBCRYPTO_ALG_AES_CTR);

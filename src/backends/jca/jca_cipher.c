@@ -78,6 +78,8 @@ webcrypto_status jca_secret_key_new(const void *bctx, wc_family family, unsigned
     case WC_FAMILY_AEAD:
     case WC_FAMILY_KEYWRAP: name = v->aes_name; break;
     case WC_FAMILY_DIGEST:
+    case WC_FAMILY_XOF:
+    case WC_FAMILY_KMAC: /* neither through the JCA: init reports none */
     case WC_FAMILY_RSA:
     case WC_FAMILY_EC:
     case WC_FAMILY_OKP:

@@ -261,15 +261,20 @@ void jca_engine_release(jobject global);
 enum { ENCRYPT_MODE = 1, DECRYPT_MODE = 2 }; /* javax.crypto.Cipher */
 
 /* The Java names per wc_hash. */
-static const char *const md_names[JCA_N_HASH] = {"SHA-1", "SHA-256", "SHA-384", "SHA-512"};
-static const char *const mac_names[JCA_N_HASH] = {"HmacSHA1", "HmacSHA256", "HmacSHA384",
-                                                  "HmacSHA512"};
-static const char *const pbkdf2_names[JCA_N_HASH] = {"PBKDF2WithHmacSHA1",
-                                                     "PBKDF2WithHmacSHA256",
-                                                     "PBKDF2WithHmacSHA384",
-                                                     "PBKDF2WithHmacSHA512"};
-static const char *const kdf_names[JCA_N_HASH] = {"HKDF-SHA1", "HKDF-SHA256", "HKDF-SHA384",
-                                                  "HKDF-SHA512"};
+static const char *const md_names[JCA_N_HASH] = {"SHA-1",    "SHA-256",  "SHA-384", "SHA-512",
+                                                 "SHA3-256", "SHA3-384", "SHA3-512"};
+static const char *const mac_names[JCA_N_HASH] = {"HmacSHA1",     "HmacSHA256",   "HmacSHA384",
+                                                  "HmacSHA512",   "HmacSHA3-256", "HmacSHA3-384",
+                                                  "HmacSHA3-512"};
+static const char *const pbkdf2_names[JCA_N_HASH] = {
+    "PBKDF2WithHmacSHA1",     "PBKDF2WithHmacSHA256",   "PBKDF2WithHmacSHA384",
+    "PBKDF2WithHmacSHA512",   "PBKDF2WithHmacSHA3-256", "PBKDF2WithHmacSHA3-384",
+    "PBKDF2WithHmacSHA3-512"};
+/* javax.crypto.KDF (JDK 25) has no HKDF-SHA3-*: those names find nothing
+ * and HKDF with SHA-3 is built on the Mac. */
+static const char *const kdf_names[JCA_N_HASH] = {"HKDF-SHA1",     "HKDF-SHA256",  "HKDF-SHA384",
+                                                  "HKDF-SHA512",   "HKDF-SHA3-256", "HKDF-SHA3-384",
+                                                  "HKDF-SHA3-512"};
 
 /* A hash the tables above index (the core sends no other). */
 static inline bool hash_ok(wc_hash h) { return (unsigned)h < JCA_N_HASH; }

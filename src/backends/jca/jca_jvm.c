@@ -589,10 +589,17 @@ webcrypto_status jca_resolve_pkey(JNIEnv *env) {
       "Ljavax/crypto/spec/PSource;)V");
     M(psrc_new, PSpecified, "<init>", "([B)V");
 #undef M
-    static const char *const mgf1[JCA_N_HASH] = {"SHA1", "SHA256", "SHA384", "SHA512"};
+    static const char *const mgf1[JCA_N_HASH] = {"SHA1",     "SHA256",   "SHA384",  "SHA512",
+                                                 "SHA3_256", "SHA3_384", "SHA3_512"};
     for (int h = 0; h < JCA_N_HASH && st == WEBCRYPTO_OK; h++) {
         jfieldID f = (*env)->GetStaticFieldID(env, jca.MGF1ParameterSpec, mgf1[h],
                                               "Ljava/security/spec/MGF1ParameterSpec;");
+        if (wc_hash_is_sha3((wc_hash)h) && ((*env)->ExceptionCheck(env) || !f)) {
+            /* MGF1ParameterSpec.SHA3_* came in JDK 16: without them, no
+             * RSA-PSS or RSA-OAEP with SHA-3 (jca.mgf1[h] stays NULL). */
+            (*env)->ExceptionClear(env);
+            continue;
+        }
         if ((*env)->ExceptionCheck(env) || !f) {
             st = jca_exception(env, "MGF1ParameterSpec field");
             break;

@@ -12,7 +12,8 @@
 enum { MODE_SIGN = 1, MODE_VERIFY = 2 };
 enum { OKP_LEN = 32, PKEY_FRAME = 128 };
 
-static const char *const hash_jname[JCA_N_HASH] = {"SHA1", "SHA256", "SHA384", "SHA512"};
+static const char *const hash_jname[JCA_N_HASH] = {"SHA1",     "SHA256",   "SHA384", "SHA512",
+                                                   "SHA3-256", "SHA3-384", "SHA3-512"};
 static const char *const curve_jname[JCA_N_CURVE] = {NULL, "secp256r1", "secp384r1",
                                                      "secp521r1"};
 static const size_t curve_fs[JCA_N_CURVE] = {0, 32, 48, 66};
@@ -50,6 +51,8 @@ static inline bool key_type_of(wc_family family, unsigned member, int *kt) {
     case WC_FAMILY_KDF:
     case WC_FAMILY_ML_KEM: /* jca_pq.c: keys from seeds, apart from these types */
     case WC_FAMILY_ML_DSA: break;
+    case WC_FAMILY_XOF:
+    case WC_FAMILY_KMAC: break;
     }
     return false;
 }

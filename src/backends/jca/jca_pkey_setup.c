@@ -15,17 +15,20 @@ static jstring gstr(jca_op *o, const char *s, webcrypto_status *st) {
     return jca_global_string(o, s, st);
 }
 
-/* Whether a Signature of this name takes PSSParameterSpec (no key needed). */
-static bool pss_works(jca_op *o, const jca_variant *v) {
+/* Whether a Signature of this name takes PSSParameterSpec with this hash
+ * (no key needed: the providers check the digest when the parameters are
+ * set). */
+static bool pss_works(jca_op *o, const jca_variant *v, wc_hash hash) {
     jobject sig = NULL;
+    if (!jca.mgf1[hash]) return false;
     if (jca_new_sig(o, v->pk.pss_name, v->pk.pss_prov, &sig) != WEBCRYPTO_OK) return false;
-    jstring md = (*o->env)->NewStringUTF(o->env, "SHA-256");
+    jstring md = (*o->env)->NewStringUTF(o->env, md_names[hash]);
     if ((*o->env)->ExceptionCheck(o->env) || !md) {
         jca_exception(o->env, "NewStringUTF");
         return false;
     }
     jobject spec = (*o->env)->NewObject(o->env, jca.PSSParameterSpec, jca.pss_new, md,
-                                        v->pk.mgf1_name, jca.mgf1[WC_HASH_SHA_256], 32, 1);
+                                        v->pk.mgf1_name, jca.mgf1[hash], 32, 1);
     if ((*o->env)->ExceptionCheck(o->env) || !spec) {
         jca_exception(o->env, "new PSSParameterSpec");
         return false;
@@ -153,11 +156,15 @@ webcrypto_status jca_pkey_setup(jca_op *o, jca_variant *v, uint64_t *caps) {
         pk->kpg_prov[k] = probe(o, v, jca.KeyPairGenerator, jca.kpg_get, jca.kpg_get_p,
                                 jca.kpg_provider, pk->kt_name[k]);
     }
-    bool rsa_all = true, ecdsa_all = true;
+    /* *_all: every SHA-1/SHA-2 hash (the algorithm's bit); *_sha3: every
+     * SHA-3 hash too (its WC_CAP_SHA3_* bit). */
+    bool rsa_all = true, ecdsa_all = true, rsa_sha3 = true, ecdsa_sha3 = true;
     for (int h = 0; h < JCA_N_HASH; h++) {
+        bool sha3 = wc_hash_is_sha3((wc_hash)h);
         pk->rsa_prov[h] = probe(o, v, jca.Signature, jca.sig_get, jca.sig_get_p, jca.sig_provider,
                                 pk->rsa_name[h]);
-        rsa_all = rsa_all && pk->rsa_prov[h];
+        if (sha3) rsa_sha3 = rsa_sha3 && pk->rsa_prov[h];
+        else rsa_all = rsa_all && pk->rsa_prov[h];
         /* ECDSA with r || s: the JDK's name, BouncyCastle's, else DER
          * converted here. */
         static const char *const forms[3] = {"withECDSAinP1363Format", "withPLAIN-ECDSA",
@@ -175,7 +182,8 @@ webcrypto_status jca_pkey_setup(jca_op *o, jca_variant *v, uint64_t *caps) {
                 jca_global_free(o->env, name);
             }
         }
-        ecdsa_all = ecdsa_all && pk->ecdsa_prov[h];
+        if (sha3) ecdsa_sha3 = ecdsa_sha3 && pk->ecdsa_prov[h];
+        else ecdsa_all = ecdsa_all && pk->ecdsa_prov[h];
     }
     pk->pss_prov = probe(o, v, jca.Signature, jca.sig_get, jca.sig_get_p, jca.sig_provider,
                          pk->pss_name);
@@ -186,9 +194,13 @@ webcrypto_status jca_pkey_setup(jca_op *o, jca_variant *v, uint64_t *caps) {
                           pk->ecdh_name);
     pk->x_prov = probe(o, v, jca.KeyAgreement, jca.ka_get, jca.ka_get_p, jca.ka_provider,
                        pk->x_name);
+    bool pss_sha3 = false;
     if (pk->pss_prov) {
         if ((*o->env)->PushLocalFrame(o->env, 16) != 0) return jca_exception(o->env, "PushLocalFrame");
-        bool ok = pss_works(o, v);
+        bool ok = pss_works(o, v, WC_HASH_SHA_256);
+        pss_sha3 = ok && pss_works(o, v, WC_HASH_SHA3_256) && pss_works(o, v, WC_HASH_SHA3_384) &&
+                   pss_works(o, v, WC_HASH_SHA3_512);
+        (*o->env)->ExceptionClear(o->env);
         (*o->env)->PopLocalFrame(o->env, NULL);
         if (!ok) {
             jca_global_free(o->env, pk->pss_prov);
@@ -244,6 +256,19 @@ webcrypto_status jca_pkey_setup(jca_op *o, jca_variant *v, uint64_t *caps) {
     if (rsa_keys && rsa_all) c |= WC_CAP(WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5);
     if (rsa_keys && pk->pss_prov) c |= WC_CAP(WEBCRYPTO_ALG_RSA_PSS);
     if (rsa_keys && pk->oaep_prov) c |= WC_CAP(WEBCRYPTO_ALG_RSA_OAEP);
+    /* SHA-3 with RSA and ECDSA (JDK 16+: SHA3-*withRSA, SHA3-*withECDSA and
+     * their P1363 forms, PSS with SHA-3 MGF1; BouncyCastle: the same names).
+     * OAEP needs a key to probe: its digest and MGF1 are looked up by name
+     * at Cipher.init, so it has SHA-3 where the digests and MGF1's SHA-3
+     * specs are (tests/test_sha3.c checks each backend that claims it). */
+    bool sha3_md = v->md_prov[WC_HASH_SHA3_256] && v->md_prov[WC_HASH_SHA3_384] &&
+                   v->md_prov[WC_HASH_SHA3_512];
+    bool sha3_mgf1 = jca.mgf1[WC_HASH_SHA3_256] && jca.mgf1[WC_HASH_SHA3_384] &&
+                     jca.mgf1[WC_HASH_SHA3_512];
+    if (rsa_sha3) c |= WC_CAP_SHA3_RSASSA_PKCS1_V1_5;
+    if (pss_sha3) c |= WC_CAP_SHA3_RSA_PSS;
+    if (pk->oaep_prov && sha3_md && sha3_mgf1) c |= WC_CAP_SHA3_RSA_OAEP;
+    if (ecdsa_sha3) c |= WC_CAP_SHA3_ECDSA;
     /* EC imports check a private key against its public point with an
      * ECDSA signature, and compute a missing one through ECDH: both needed. */
     if (curves && ecdsa_all && pk->ecdh_prov)

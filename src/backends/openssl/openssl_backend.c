@@ -59,7 +59,18 @@ static EVP_CIPHER *aes_ctr_ciphers[N_AES];
 static EVP_CIPHER *aes_gcm_ciphers[N_AES];
 static EVP_CIPHER *aes_kw_ciphers[N_AES]; /* RFC 3394 ("AES-*-WRAP") */
 static EVP_KDF *kdf_pbkdf2;
+static EVP_MD *md_shake[WC_XOF_COUNT];  /* [wc_xof]: SHAKE128, SHAKE256 */
+static EVP_MAC *mac_kmac[WC_KMAC_COUNT]; /* [wc_kmac]: KMAC-128, KMAC-256 */
 static const char *description_text;
+
+/* OpenSSL 3.0's KMAC limits (providers/implementations/macs/kmac_prov.c):
+ * keys of 4..512 bytes, a customization of at most 512 bytes, an output of
+ * at most 0xFFFFFF / 8 bytes. SP 800-185 and WebCrypto have none of these;
+ * beyond them the backend answers NotSupportedError. */
+#define OSSL_KMAC_MIN_KEY 4
+#define OSSL_KMAC_MAX_KEY 512
+#define OSSL_KMAC_MAX_CUSTOM 512
+#define OSSL_KMAC_MAX_OUT (0xFFFFFF / 8)
 
 /* Names OpenSSL's KDFs take for their "digest" parameter. */
 static const char *kdf_digest_name(wc_hash hash) {
@@ -68,6 +79,9 @@ static const char *kdf_digest_name(wc_hash hash) {
     case WC_HASH_SHA_256: return "SHA2-256";
     case WC_HASH_SHA_384: return "SHA2-384";
     case WC_HASH_SHA_512: return "SHA2-512";
+    case WC_HASH_SHA3_256: return "SHA3-256";
+    case WC_HASH_SHA3_384: return "SHA3-384";
+    case WC_HASH_SHA3_512: return "SHA3-512";
     case WC_HASH_COUNT: break;
     }
     return NULL;
@@ -147,7 +161,26 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, uint64_t *ca
     if (tc != WEBCRYPTO_OK) return tc;
     kdf_pbkdf2 = EVP_KDF_fetch(NULL, "PBKDF2", NULL);
     bool gcm_siv = wc_ossl_gcm_siv_init();
+    /* SHAKE (cSHAKE with N and S empty) and KMAC. OpenSSL 3.0 has no
+     * cSHAKE with a function name or customization (its CSHAKE EVP_MD came
+     * in 3.6), so WC_CAP_CSHAKE_CUSTOM stays unset. */
+    md_shake[WC_XOF_CSHAKE128] = EVP_MD_fetch(NULL, "SHAKE128", NULL);
+    md_shake[WC_XOF_CSHAKE256] = EVP_MD_fetch(NULL, "SHAKE256", NULL);
+    mac_kmac[WC_KMAC_128] = EVP_MAC_fetch(NULL, "KMAC-128", NULL);
+    mac_kmac[WC_KMAC_256] = EVP_MAC_fetch(NULL, "KMAC-256", NULL);
     ERR_clear_error();
+    if (md_shake[WC_XOF_CSHAKE128]) c |= WC_CAP(WEBCRYPTO_ALG_CSHAKE128);
+    if (md_shake[WC_XOF_CSHAKE256]) c |= WC_CAP(WEBCRYPTO_ALG_CSHAKE256);
+    if (mac_kmac[WC_KMAC_128]) c |= WC_CAP(WEBCRYPTO_ALG_KMAC128);
+    if (mac_kmac[WC_KMAC_256]) c |= WC_CAP(WEBCRYPTO_ALG_KMAC256);
+    /* SHA-3 with the keyed algorithms: HMAC, HKDF and PBKDF2 are built here
+     * on the digests, and OpenSSL's RSA (PKCS #1 v1.5 DigestInfo, PSS, OAEP)
+     * and ECDSA take any fetched digest, SHA-3 included. */
+    if (md_by_hash[WC_HASH_SHA3_256] && md_by_hash[WC_HASH_SHA3_384] &&
+        md_by_hash[WC_HASH_SHA3_512])
+        c |= WC_CAP_SHA3_HMAC | WC_CAP_SHA3_HKDF | WC_CAP_SHA3_PBKDF2 |
+             WC_CAP_SHA3_RSASSA_PKCS1_V1_5 | WC_CAP_SHA3_RSA_PSS | WC_CAP_SHA3_RSA_OAEP |
+             WC_CAP_SHA3_ECDSA;
 
     /* HMAC is built on the digests (RFC 2104), so it needs only them; a key
      * whose hash is missing is refused when it is made. */
@@ -281,7 +314,7 @@ static webcrypto_status hmac_key_new(wc_hash hash, const uint8_t *key,
     if (!md) return wc_hash_unavailable("OpenSSL", hash);
     int block = EVP_MD_get_block_size(md);
     int size = EVP_MD_get_size(md);
-    uint8_t k0[128], pad[128];
+    uint8_t k0[168], pad[168]; /* the largest block: SHA3-224's 144, SHAKE128's 168 */
     if (block <= 0 || block > (int)sizeof k0 || size <= 0 || size > block)
         return wc_error(WEBCRYPTO_ERR_OPERATION, "OpenSSL: unexpected digest block size");
 
@@ -403,6 +436,95 @@ static webcrypto_status aes_key_new(wc_family family, unsigned member, const uin
     return WEBCRYPTO_OK;
 }
 
+/* ---- KMAC ----
+ * The key's state is a copy of the key bytes: OpenSSL's KMAC absorbs the
+ * customization before the key (SP 800-185: bytepad(encode_string("KMAC")
+ * || encode_string(S)) first), so a context keyed ahead of the call could
+ * not take the call's customization. */
+typedef struct kmac_state {
+    wc_ossl_key_head head;
+    size_t key_len;
+    uint8_t key[OSSL_KMAC_MAX_KEY];
+} kmac_state;
+
+static webcrypto_status kmac_key_new(wc_kmac kind, const uint8_t *key, size_t key_len,
+                                     void **state) {
+    if ((unsigned)kind >= WC_KMAC_COUNT || !mac_kmac[kind])
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL: %s is not available",
+                        wc_kmac_name(kind));
+    if (key_len < OSSL_KMAC_MIN_KEY || key_len > OSSL_KMAC_MAX_KEY)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "OpenSSL 3.0's KMAC takes keys of %d to %d bytes, not %zu",
+                        OSSL_KMAC_MIN_KEY, OSSL_KMAC_MAX_KEY, key_len);
+    kmac_state *s = calloc(1, sizeof *s);
+    if (!s) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
+    s->head = (wc_ossl_key_head){WC_FAMILY_KMAC, (unsigned)kind};
+    s->key_len = key_len;
+    memcpy(s->key, key, key_len);
+    *state = s;
+    return WEBCRYPTO_OK;
+}
+
+static webcrypto_status ossl_kmac(const void *key_state, wc_kmac kind, const uint8_t *cust,
+                                  size_t cust_len, const uint8_t *in, size_t len, uint8_t *out,
+                                  size_t out_len) {
+    const kmac_state *s = key_state;
+    if ((unsigned)kind >= WC_KMAC_COUNT || !mac_kmac[kind])
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL: %s is not available",
+                        wc_kmac_name(kind));
+    if (cust_len > OSSL_KMAC_MAX_CUSTOM)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "OpenSSL 3.0's KMAC takes a customization of at most %d bytes, not %zu",
+                        OSSL_KMAC_MAX_CUSTOM, cust_len);
+    if (out_len > OSSL_KMAC_MAX_OUT)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "OpenSSL 3.0's KMAC gives at most %d bytes, not %zu", OSSL_KMAC_MAX_OUT,
+                        out_len);
+    EVP_MAC_CTX *c = EVP_MAC_CTX_new(mac_kmac[kind]);
+    if (!c) return no_memory("EVP_MAC_CTX_new");
+    size_t size = out_len;
+    OSSL_PARAM params[] = {
+        OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_CUSTOM,
+                                          (void *)(cust_len ? cust : empty_buf), cust_len),
+        OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size),
+        OSSL_PARAM_construct_end(),
+    };
+    webcrypto_status st = WEBCRYPTO_OK;
+    size_t got = 0;
+    if (EVP_MAC_CTX_set_params(c, params) != 1 || EVP_MAC_init(c, s->key, s->key_len, NULL) != 1)
+        st = ossl_fail("EVP_MAC_init (KMAC)");
+    else if (len > 0 && EVP_MAC_update(c, in, len) != 1)
+        st = ossl_fail("EVP_MAC_update (KMAC)");
+    else if (EVP_MAC_final(c, out, &got, out_len) != 1)
+        st = ossl_fail("EVP_MAC_final (KMAC)");
+    else if (got != out_len)
+        st = wc_error(WEBCRYPTO_ERR_OPERATION, "OpenSSL: KMAC gave %zu bytes, not %zu", got,
+                      out_len);
+    EVP_MAC_CTX_free(c); /* cleanses its copy of the key */
+    return st;
+}
+
+/* ---- SHAKE (cSHAKE with an empty function name and customization) ---- */
+static webcrypto_status ossl_xof(const void *bctx, wc_xof kind, const uint8_t *n, size_t n_len,
+                                 const uint8_t *s, size_t s_len, const uint8_t *in, size_t len,
+                                 uint8_t *out, size_t out_len) {
+    (void)bctx, (void)n, (void)s;
+    if (n_len || s_len) /* the core does not call: WC_CAP_CSHAKE_CUSTOM is unset */
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL 3.0 has no cSHAKE");
+    if ((unsigned)kind >= WC_XOF_COUNT || !md_shake[kind])
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL: %s is not available",
+                        wc_xof_name(kind));
+    EVP_MD_CTX *c = EVP_MD_CTX_new();
+    if (!c) return no_memory("EVP_MD_CTX_new");
+    webcrypto_status st = WEBCRYPTO_OK;
+    if (EVP_DigestInit_ex2(c, md_shake[kind], NULL) != 1 ||
+        (len > 0 && EVP_DigestUpdate(c, in, len) != 1) ||
+        EVP_DigestFinalXOF(c, out, out_len) != 1)
+        st = ossl_fail("SHAKE");
+    EVP_MD_CTX_free(c);
+    return st;
+}
+
 static webcrypto_status ossl_secret_key_new(const void *bctx, wc_family family,
                                             unsigned member, const uint8_t *key, size_t key_len,
                                             void **state) {
@@ -422,7 +544,9 @@ static webcrypto_status ossl_secret_key_new(const void *bctx, wc_family family,
         /* The KDFs take the raw key from the core on every call. */
         *state = NULL;
         return WEBCRYPTO_OK;
+    case WC_FAMILY_KMAC: return kmac_key_new((wc_kmac)member, key, key_len, state);
     case WC_FAMILY_DIGEST:
+    case WC_FAMILY_XOF:
     case WC_FAMILY_RSA:
     case WC_FAMILY_EC:
     case WC_FAMILY_OKP:
@@ -435,12 +559,16 @@ static webcrypto_status ossl_secret_key_new(const void *bctx, wc_family family,
 static void ossl_secret_key_free(void *state) {
     if (!state) return;
     const wc_ossl_key_head *head = state;
-    if (head->family == WC_FAMILY_HMAC)
+    if (head->family == WC_FAMILY_HMAC) {
         hmac_state_free(state);
-    else if (head->family == WC_FAMILY_AEAD && head->member == WC_AEAD_AES_GCM_SIV)
+    } else if (head->family == WC_FAMILY_KMAC) {
+        wc_wipe(state, sizeof(kmac_state));
+        free(state);
+    } else if (head->family == WC_FAMILY_AEAD && head->member == WC_AEAD_AES_GCM_SIV) {
         wc_ossl_gcm_siv_key_free(state);
-    else
+    } else {
         aes_state_free(state);
+    }
 }
 
 /* ---- HMAC ---- */
@@ -1078,4 +1206,6 @@ const wc_backend_ops wc_backend_openssl = {
     .okp_derive = wc_ossl_okp_derive,
     .hkdf = ossl_hkdf,
     .pbkdf2 = ossl_pbkdf2,
+    .xof = ossl_xof,
+    .kmac = ossl_kmac,
 };

@@ -691,7 +691,9 @@ webcrypto_status wc_ossl_pkey_import(const void *bctx, wc_family family, unsigne
     case WC_FAMILY_CIPHER:
     case WC_FAMILY_AEAD:
     case WC_FAMILY_KEYWRAP:
-    case WC_FAMILY_KDF: break;
+    case WC_FAMILY_KDF:
+    case WC_FAMILY_XOF:
+    case WC_FAMILY_KMAC: break;
     }
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL backend: not an asymmetric algorithm");
 }
@@ -715,6 +717,8 @@ webcrypto_status wc_ossl_pkey_generate(const void *bctx, wc_family family, unsig
     case WC_FAMILY_AEAD:
     case WC_FAMILY_KEYWRAP:
     case WC_FAMILY_KDF:
+    case WC_FAMILY_XOF:
+    case WC_FAMILY_KMAC:
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
                         "OpenSSL backend: not an asymmetric algorithm");
     }
