@@ -37,3 +37,18 @@ foreach(b ${WEBCRYPTO_TEST_BACKENDS})
       ENVIRONMENT "WEBCRYPTO_MODULE_DIR=${WEBCRYPTO_MODULE_BUILD_DIR};${WEBCRYPTO_TEST_ENVIRONMENT}")
   endforeach()
 endforeach()
+
+# ML-KEM-768 and ML-DSA-65 with the pinned Node 24 (tests/interop/
+# pq_interop_test.sh), the library through the CLI, on each backend (those
+# without the algorithms skip, saying so).
+if(WEBCRYPTO_BUILD_CLI)
+  foreach(b ${WEBCRYPTO_TEST_BACKENDS})
+    string(REPLACE ":" "-" tb ${b})
+    add_test(NAME interop.pq-node${_interop_node_major}.${tb}
+             COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/interop/pq_interop_test.sh
+                     ${WEBCRYPTO_INTEROP_NODE_VERSION} $<TARGET_FILE:webcrypto_cli> ${b})
+    set_tests_properties(interop.pq-node${_interop_node_major}.${tb} PROPERTIES
+      SKIP_RETURN_CODE 77 TIMEOUT 300
+      ENVIRONMENT "WEBCRYPTO_MODULE_DIR=${WEBCRYPTO_MODULE_BUILD_DIR};${WEBCRYPTO_TEST_ENVIRONMENT}")
+  endforeach()
+endif()
