@@ -277,11 +277,9 @@ function toUsages(v) {
 }
 
 function toFormat(v) {
-  const f = FORMATS[domString(v, 'format')];
-  if (f === undefined || !Object.prototype.hasOwnProperty.call(FORMATS, v)) {
-    throw new TypeError(`"${v}" is not a KeyFormat`);
-  }
-  return f;
+  const name = domString(v, 'format');
+  if (!Object.prototype.hasOwnProperty.call(FORMATS, name)) throw new TypeError(`"${name}" is not a KeyFormat`);
+  return FORMATS[name];
 }
 
 // JsonWebKey (RFC 7517 members the spec lists), converted and re-serialised.

@@ -26,6 +26,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -546,6 +547,12 @@ static napi_value key_handle(napi_env env, webcrypto_key **kp) {
     return v;
 }
 
+/* An external ArrayBuffer's bytes: wiped and freed when it is collected. */
+static void out_finalize(napi_env env, void *data, void *hint) {
+    (void)env;
+    wipe_free(data, (size_t)(uintptr_t)hint);
+}
+
 /* The job's result as a JS value, or NULL with *err set. */
 static napi_value job_result(napi_env env, job *j, napi_value *err) {
     napi_value r = NULL;
@@ -563,6 +570,16 @@ static napi_value job_result(napi_env env, job *j, napi_value *err) {
     case OP_DERIVE_BITS:
     case OP_WRAP: {
         void *data = NULL;
+        /* A large output the job allocated becomes the ArrayBuffer itself
+         * (no zero-fill and copy of a MiB); a runtime that allows no
+         * external buffers gets the copy. */
+        if (j->out_len >= 4096 && !j->out_lib && j->out != j->stackbuf &&
+            napi_create_external_arraybuffer(env, j->out, j->out_len, out_finalize,
+                                             (void *)(uintptr_t)j->out_cap, &r) == napi_ok) {
+            j->out = NULL; /* the ArrayBuffer owns it now */
+            break;
+        }
+        r = NULL;
         if (napi_create_arraybuffer(env, j->out_len, &data, &r) != napi_ok) break;
         if (j->out_len) memcpy(data, j->out, j->out_len);
         break;
