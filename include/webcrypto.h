@@ -148,7 +148,13 @@ typedef enum webcrypto_algorithm {
     WEBCRYPTO_ALG_ECDSA,
     WEBCRYPTO_ALG_ECDH,
     WEBCRYPTO_ALG_ED25519,
-    WEBCRYPTO_ALG_X25519
+    WEBCRYPTO_ALG_X25519,
+    /* "Modern Algorithms in the Web Cryptography API" (WICG draft). */
+    WEBCRYPTO_ALG_CHACHA20_POLY1305, /* RFC 8439 AEAD: 256-bit keys, 12-byte iv */
+    WEBCRYPTO_ALG_AES_OCB,           /* RFC 7253: 1..15-byte iv, 64/96/128-bit tags */
+    WEBCRYPTO_ALG_ARGON2D,           /* RFC 9106 password hashing: deriveBits */
+    WEBCRYPTO_ALG_ARGON2I,
+    WEBCRYPTO_ALG_ARGON2ID
     /* Values are stable; a new algorithm takes the next value. How many the
      * library knows is webcrypto_algorithm_count(), not a constant, so that
      * a program compiled against this header keeps working with a newer
@@ -284,6 +290,24 @@ webcrypto_curve_from_name(const char *name, webcrypto_named_curve *out);
  *                                tag_length (bits: 32, 64, 96..128 by 8; 0 means 128)
  *                      AES-GCM-SIV  iv (the 12-byte nonce), additional_data
  *                                (optional), tag_length (0 or 128)
+ *                      ChaCha20-Poly1305  iv (exactly 12 bytes), additional_data
+ *                                (optional), tag_length (0 or 128)
+ *                      AES-OCB   iv (1..15 bytes), additional_data (optional),
+ *                                tag_length (64, 96 or 128; 0 means 128)
+ *   generate           ChaCha20-Poly1305  -  (always 256 bits; length is ignored,
+ *                                as the draft's generateKey takes no parameters)
+ *   generate           AES-OCB   length (128, 192 or 256)
+ *   import             ChaCha20-Poly1305, AES-OCB  -  (raw, jwk: "C20P",
+ *                                "A128OCB"/"A192OCB"/"A256OCB")
+ *   import             Argon2d, Argon2i, Argon2id  -  (raw only, the password;
+ *                                never extractable)
+ *   deriveBits         Argon2d, Argon2i, Argon2id  nonce (the salt, 8 bytes or more),
+ *                                parallelism (1 .. 2^24-1), memory (KiB, at least
+ *                                8 * parallelism), passes (>= 1), version (0x13;
+ *                                0 means absent, so 0x13), secret_value (the draft's
+ *                                secretValue, optional), additional_data (the draft's
+ *                                associatedData, optional); length in bits, a
+ *                                multiple of 8, at least 32
  *   deriveBits         HKDF      hash, salt, info
  *                      PBKDF2    hash, salt, iterations (>= 1)
  *   generate           RSASSA-PKCS1-v1_5, RSA-PSS, RSA-OAEP  modulus_length (bits),
