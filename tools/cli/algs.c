@@ -29,6 +29,19 @@ static const struct alg_cli {
     /* ECDSA's --hash is the signature's, not the key's. */
     {WEBCRYPTO_ALG_ECDSA, ALG_KEY_CURVE, OPTBIT(OPT_HASH), OPTBIT(OPT_HASH)},
     {WEBCRYPTO_ALG_ECDH, ALG_KEY_CURVE, 0, 0},
+    /* "Modern Algorithms in the Web Cryptography API" */
+    {WEBCRYPTO_ALG_CHACHA20_POLY1305, 0,
+     OPTBIT(OPT_IV) | OPTBIT(OPT_AAD) | OPTBIT(OPT_TAG_LENGTH), OPTBIT(OPT_IV)},
+    {WEBCRYPTO_ALG_AES_OCB, ALG_KEY_LENGTH,
+     OPTBIT(OPT_IV) | OPTBIT(OPT_AAD) | OPTBIT(OPT_TAG_LENGTH), OPTBIT(OPT_IV)},
+#define ARGON2_OPTS                                                                         \
+    OPTBIT(OPT_NONCE) | OPTBIT(OPT_MEMORY) | OPTBIT(OPT_PASSES) | OPTBIT(OPT_PARALLELISM) |  \
+        OPTBIT(OPT_SECRET) | OPTBIT(OPT_AAD)
+#define ARGON2_REQUIRED                                                                     \
+    OPTBIT(OPT_NONCE) | OPTBIT(OPT_MEMORY) | OPTBIT(OPT_PASSES) | OPTBIT(OPT_PARALLELISM)
+    {WEBCRYPTO_ALG_ARGON2D, ALG_ARGON2, ARGON2_OPTS, ARGON2_REQUIRED},
+    {WEBCRYPTO_ALG_ARGON2I, ALG_ARGON2, ARGON2_OPTS, ARGON2_REQUIRED},
+    {WEBCRYPTO_ALG_ARGON2ID, ALG_ARGON2, ARGON2_OPTS, ARGON2_REQUIRED},
 };
 
 static const struct alg_cli *alg_row(webcrypto_algorithm a) {

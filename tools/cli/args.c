@@ -99,7 +99,8 @@ static const char *const opt_names[OPT_COUNT] = {
     "--usages", "--extractable", "--curve", "--modulus-length", "--public-exponent",
     "--out-private", "--out-public", "--format", "--alg", "--salt-length", "--label",
     "--public-key", "--derived", "--derived-length", "--derived-hash", "--wrapping-key",
-    "--wrap-alg", "--wrap-hash", "--pem"};
+    "--wrap-alg", "--wrap-hash", "--pem",
+    "--nonce", "--memory", "--passes", "--parallelism", "--secret"};
 
 int parse_args(int argc, char **argv, cli *c) {
     bool options_done = false;
