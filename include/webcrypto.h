@@ -622,7 +622,19 @@ WEBCRYPTO_API webcrypto_named_curve webcrypto_key_get_named_curve(const webcrypt
  * A128GCMSIV / A256GCMSIV, kty "oct", use "enc"); a 12-byte nonce in iv; a
  * 16-byte tag; output ciphertext || tag, like AES-GCM. Reusing a nonce reveals
  * only whether two messages are equal. As with AES-GCM, the output buffer
- * holds no plaintext unless the tag verifies (it is wiped on failure). */
+ * holds no plaintext unless the tag verifies (it is wiped on failure).
+ *
+ * ChaCha20-Poly1305 (RFC 8439) and AES-OCB (RFC 7253), from the WICG draft
+ * "Modern Algorithms in the Web Cryptography API": output ciphertext || tag.
+ * ChaCha20-Poly1305: 256-bit keys (JWK alg "C20P"), iv exactly 12 bytes,
+ * tag_length 0 or 128 (anything else OperationError). AES-OCB: 128-, 192-
+ * or 256-bit keys (JWK "A128OCB", "A192OCB", "A256OCB"), iv 1 to 15 bytes,
+ * tag_length 64, 96 or 128 (0: 128); OperationError otherwise, an empty iv
+ * included (the draft only bounds it above; OpenSSL, BouncyCastle and Node 24
+ * refuse it too). Their keys import from WEBCRYPTO_FORMAT_RAW (the draft's
+ * "raw-secret", which Node 24 requires: it refuses "raw" for them) and jwk.
+ * Which backends have them: `webcrypto backends` (ChaCha20-Poly1305:
+ * openssl, boringssl, jca; AES-OCB: openssl, jca:BC). */
 WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
 webcrypto_encrypt(const webcrypto_params *alg, const webcrypto_key *key, const uint8_t *data,
                   size_t data_len, uint8_t *out, size_t out_cap, size_t *out_len);
@@ -767,7 +779,20 @@ webcrypto_derive_key(const webcrypto_params *alg, const webcrypto_key *base_key,
  * keeps the first length_bits bits, the rest of the last byte zero; an
  * all-zero X25519 secret is OperationError. out_cap must be at least
  * ceil(length_bits / 8) (or the full size): TypeError otherwise, with
- * *out_len set to the size needed. */
+ * *out_len set to the size needed.
+ * Argon2d, Argon2i, Argon2id (RFC 9106; the draft "Modern Algorithms in the
+ * Web Cryptography API"): key is the password, imported raw (the draft's
+ * "raw-secret"), never extractable; the members are in webcrypto_params'
+ * table (nonce, parallelism, memory, passes, version, secret_value, and
+ * additional_data as the draft's associatedData). length_bits a multiple of
+ * 8 and at least 32, version 0x13 or 0, parallelism 1..2^24-1, memory >= 8 *
+ * parallelism, passes >= 1, in that order, else OperationError; a nonce under
+ * 8 bytes is OperationError too (RFC 9106's minimum: the draft's "the
+ * derivation fails"), a NULL nonce TypeError (a required member). The
+ * openssl backend computes it with libargon2, which may run up to 4 threads
+ * of its own during the call when parallelism > 1 (joined before it
+ * returns; the result does not depend on them). memory KiB are allocated
+ * per call: an allocation failure is WEBCRYPTO_ERR_NO_MEMORY. */
 WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
 webcrypto_derive_bits(const webcrypto_params *alg, const webcrypto_key *key, size_t length_bits,
                       uint8_t *out, size_t out_cap, size_t *out_len);
