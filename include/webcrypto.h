@@ -168,7 +168,12 @@ typedef enum webcrypto_algorithm {
     WEBCRYPTO_ALG_CSHAKE128, /* digest only through webcrypto_digest_params */
     WEBCRYPTO_ALG_CSHAKE256,
     WEBCRYPTO_ALG_KMAC128,
-    WEBCRYPTO_ALG_KMAC256
+    WEBCRYPTO_ALG_KMAC256,
+    WEBCRYPTO_ALG_CHACHA20_POLY1305, /* RFC 8439 AEAD: 256-bit keys, 12-byte iv */
+    WEBCRYPTO_ALG_AES_OCB,           /* RFC 7253: 1..15-byte iv, 64/96/128-bit tags */
+    WEBCRYPTO_ALG_ARGON2D,           /* RFC 9106 password hashing: deriveBits */
+    WEBCRYPTO_ALG_ARGON2I,
+    WEBCRYPTO_ALG_ARGON2ID
     /* Values are stable; a new algorithm takes the next value. How many the
      * library knows is webcrypto_algorithm_count(), not a constant, so that
      * a program compiled against this header keeps working with a newer
@@ -343,6 +348,24 @@ webcrypto_curve_from_name(const char *name, webcrypto_named_curve *out);
  *                                tag_length (bits: 32, 64, 96..128 by 8; 0 means 128)
  *                      AES-GCM-SIV  iv (the 12-byte nonce), additional_data
  *                                (optional), tag_length (0 or 128)
+ *                      ChaCha20-Poly1305  iv (exactly 12 bytes), additional_data
+ *                                (optional), tag_length (0 or 128)
+ *                      AES-OCB   iv (1..15 bytes), additional_data (optional),
+ *                                tag_length (64, 96 or 128; 0 means 128)
+ *   generate           ChaCha20-Poly1305  -  (always 256 bits; length is ignored,
+ *                                as the draft's generateKey takes no parameters)
+ *   generate           AES-OCB   length (128, 192 or 256)
+ *   import             ChaCha20-Poly1305, AES-OCB  -  (raw, jwk: "C20P",
+ *                                "A128OCB"/"A192OCB"/"A256OCB")
+ *   import             Argon2d, Argon2i, Argon2id  -  (raw only, the password;
+ *                                never extractable)
+ *   deriveBits         Argon2d, Argon2i, Argon2id  nonce (the salt, 8 bytes or more),
+ *                                parallelism (1 .. 2^24-1), memory (KiB, at least
+ *                                8 * parallelism), passes (>= 1), version (0x13;
+ *                                0 means absent, so 0x13), secret_value (the draft's
+ *                                secretValue, optional), additional_data (the draft's
+ *                                associatedData, optional); length in bits, a
+ *                                multiple of 8, at least 32
  *   deriveBits         HKDF      hash, salt, info
  *                      PBKDF2    hash, salt, iterations (>= 1)
  *   generate           RSASSA-PKCS1-v1_5, RSA-PSS, RSA-OAEP  modulus_length (bits),
@@ -723,7 +746,19 @@ WEBCRYPTO_API webcrypto_named_curve webcrypto_key_get_named_curve(const webcrypt
  * A128GCMSIV / A256GCMSIV, kty "oct", use "enc"); a 12-byte nonce in iv; a
  * 16-byte tag; output ciphertext || tag, like AES-GCM. Reusing a nonce reveals
  * only whether two messages are equal. As with AES-GCM, the output buffer
- * holds no plaintext unless the tag verifies (it is wiped on failure). */
+ * holds no plaintext unless the tag verifies (it is wiped on failure).
+ *
+ * ChaCha20-Poly1305 (RFC 8439) and AES-OCB (RFC 7253), from the WICG draft
+ * "Modern Algorithms in the Web Cryptography API": output ciphertext || tag.
+ * ChaCha20-Poly1305: 256-bit keys (JWK alg "C20P"), iv exactly 12 bytes,
+ * tag_length 0 or 128 (anything else OperationError). AES-OCB: 128-, 192-
+ * or 256-bit keys (JWK "A128OCB", "A192OCB", "A256OCB"), iv 1 to 15 bytes,
+ * tag_length 64, 96 or 128 (0: 128); OperationError otherwise, an empty iv
+ * included (the draft only bounds it above; OpenSSL, BouncyCastle and Node 24
+ * refuse it too). Their keys import from WEBCRYPTO_FORMAT_RAW (the draft's
+ * "raw-secret", which Node 24 requires: it refuses "raw" for them) and jwk.
+ * Which backends have them: `webcrypto backends` (ChaCha20-Poly1305:
+ * openssl, boringssl, jca; AES-OCB: openssl, jca:BC). */
 WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
 webcrypto_encrypt(const webcrypto_params *alg, const webcrypto_key *key, const uint8_t *data,
                   size_t data_len, uint8_t *out, size_t out_cap, size_t *out_len);
@@ -889,7 +924,20 @@ webcrypto_derive_key(const webcrypto_params *alg, const webcrypto_key *base_key,
  * keeps the first length_bits bits, the rest of the last byte zero; an
  * all-zero X25519 secret is OperationError. out_cap must be at least
  * ceil(length_bits / 8) (or the full size): TypeError otherwise, with
- * *out_len set to the size needed. */
+ * *out_len set to the size needed.
+ * Argon2d, Argon2i, Argon2id (RFC 9106; the draft "Modern Algorithms in the
+ * Web Cryptography API"): key is the password, imported raw (the draft's
+ * "raw-secret"), never extractable; the members are in webcrypto_params'
+ * table (nonce, parallelism, memory, passes, version, secret_value, and
+ * additional_data as the draft's associatedData). length_bits a multiple of
+ * 8 and at least 32, version 0x13 or 0, parallelism 1..2^24-1, memory >= 8 *
+ * parallelism, passes >= 1, in that order, else OperationError; a nonce under
+ * 8 bytes is OperationError too (RFC 9106's minimum: the draft's "the
+ * derivation fails"), a NULL nonce TypeError (a required member). The
+ * openssl backend computes it with libargon2, which may run up to 4 threads
+ * of its own during the call when parallelism > 1 (joined before it
+ * returns; the result does not depend on them). memory KiB are allocated
+ * per call: an allocation failure is WEBCRYPTO_ERR_NO_MEMORY. */
 WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
 webcrypto_derive_bits(const webcrypto_params *alg, const webcrypto_key *key, size_t length_bits,
                       uint8_t *out, size_t out_cap, size_t *out_len);

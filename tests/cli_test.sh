@@ -1155,6 +1155,98 @@ else
             eval '[ "$RC" -eq 3 ] && grep -q "^webcrypto: NotSupportedError: .*context" "$T/err"'
     fi
 fi
+# ---------------------- ChaCha20-Poly1305, AES-OCB, Argon2 (the WICG draft)
+# A backend of this build with the algorithm (openssl has all three).
+backend_with() {
+    for b in openssl boringssl jca:BC jca; do
+        if "$WC" --backend "$b" backends 2>/dev/null | grep -Eq "^  algorithms:.* $1( |\$)"; then
+            echo "$b"; return
+        fi
+    done
+}
+CCB=$(backend_with ChaCha20-Poly1305)
+if [ -n "$CCB" ]; then
+    # RFC 8439 section 2.8.2
+    CC_K=808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f
+    CC_N=070000004041424344454647
+    CC_A=50515253c0c1c2c3c4c5c6c7
+    CC_CT=d31a8d34648e60db7b86afbc53ef7ec2a4aded51296e08fea9e2b5a736ee62d63dbea45e8ca9671282fafb69da92728b1a71de0a9e060b2905d6a5b67ecd3b3692ddbd7f2d778b8c9803aee328091b58fab324e4fad675945585808b4831d7bc3ff4def08e4b7a9de576d26586cec64b61161ae10b594f09e26a7e902ecbd0600691
+    printf '{"kty":"oct","k":"%s","alg":"C20P"}' "$(b64url $CC_K)" >"$T/cc.jwk"
+    printf "Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would be it." >"$T/cc.pt"
+    unhex $CC_CT >"$T/cc.ct"
+    run --backend "$CCB" encrypt ChaCha20-Poly1305 --key "$T/cc.jwk" --iv $CC_N --aad $CC_A "$T/cc.pt"
+    check "ChaCha20-Poly1305 RFC 8439 2.8.2 known answer ($CCB)" [ "$RC" -eq 0 -a "$(hex "$T/out")" = $CC_CT ]
+    run --backend "$CCB" decrypt ChaCha20-Poly1305 --key "$T/cc.jwk" --iv $CC_N --aad $CC_A "$T/cc.ct"
+    check "ChaCha20-Poly1305 RFC 8439 2.8.2 decrypts" rc0 cmp -s "$T/out" "$T/cc.pt"
+    expect_err "ChaCha20-Poly1305 with the wrong AAD is OperationError" OperationError 3 \
+        --backend "$CCB" decrypt ChaCha20-Poly1305 --key "$T/cc.jwk" --iv $CC_N "$T/cc.ct"
+    expect_err "ChaCha20-Poly1305 with an 8-byte iv is OperationError" OperationError 3 \
+        --backend "$CCB" encrypt ChaCha20-Poly1305 --key "$T/cc.jwk" --iv 0001020304050607 "$T/cc.pt"
+    expect_err "ChaCha20-Poly1305 --tag-length 96 is OperationError" OperationError 3 \
+        --backend "$CCB" encrypt ChaCha20-Poly1305 --key "$T/cc.jwk" --iv $CC_N --tag-length 96 "$T/cc.pt"
+    run --backend "$CCB" generate-key ChaCha20-Poly1305
+    check "generate-key ChaCha20-Poly1305 gives alg C20P" rc0 grep -q '"alg":"C20P"' "$T/out"
+else
+    skip "ChaCha20-Poly1305 checks (no backend of this build has it)"
+fi
+OCBB=$(backend_with AES-OCB)
+if [ -n "$OCBB" ]; then
+    # RFC 7253 appendix A, the sample with N ...1107 (24-byte A and P)
+    printf '{"kty":"oct","k":"%s","alg":"A128OCB"}' "$(b64url 000102030405060708090a0b0c0d0e0f)" >"$T/ocb.jwk"
+    OCB_AP=000102030405060708090a0b0c0d0e0f1011121314151617
+    OCB_C=1ca2207308c87c010756104d8840ce1952f09673a448a122c92c62241051f57356d7f3c90bb0e07f
+    unhex $OCB_AP >"$T/ocb.pt"
+    unhex $OCB_C >"$T/ocb.ct"
+    run --backend "$OCBB" encrypt AES-OCB --key "$T/ocb.jwk" --iv bbaa99887766554433221107 --aad $OCB_AP "$T/ocb.pt"
+    check "AES-OCB RFC 7253 appendix A known answer ($OCBB)" [ "$RC" -eq 0 -a "$(hex "$T/out")" = $OCB_C ]
+    run --backend "$OCBB" decrypt AES-OCB --key "$T/ocb.jwk" --iv bbaa99887766554433221107 --aad $OCB_AP "$T/ocb.ct"
+    check "AES-OCB RFC 7253 sample decrypts" [ "$RC" -eq 0 -a "$(hex "$T/out")" = $OCB_AP ]
+    run --backend "$OCBB" encrypt AES-OCB --key "$T/ocb.jwk" --iv 01 --tag-length 64 "$T/ocb.pt"
+    check "AES-OCB --tag-length 64 with a 1-byte iv: 24 + 8 bytes" [ "$RC" -eq 0 -a "$(wc -c <"$T/out")" -eq 32 ]
+    expect_err "AES-OCB with a 16-byte iv is OperationError" OperationError 3 \
+        --backend "$OCBB" encrypt AES-OCB --key "$T/ocb.jwk" --iv 000102030405060708090a0b0c0d0e0f "$T/ocb.pt"
+    expect_err "AES-OCB --tag-length 32 is OperationError" OperationError 3 \
+        --backend "$OCBB" encrypt AES-OCB --key "$T/ocb.jwk" --iv 01 --tag-length 32 "$T/ocb.pt"
+    run --backend "$OCBB" generate-key AES-OCB --length 192
+    check "generate-key AES-OCB --length 192 gives alg A192OCB" rc0 grep -q '"alg":"A192OCB"' "$T/out"
+else
+    skip "AES-OCB checks (no backend of this build has it)"
+fi
+A2B=$(backend_with Argon2id)
+if [ -n "$A2B" ]; then
+    # RFC 9106 section 5: password 32 x 01, salt 16 x 02, secret 8 x 03, ad 12 x 04
+    A2_P=$(printf '01%.0s' $(seq 32)); A2_S=$(printf '02%.0s' $(seq 16))
+    A2_K=0303030303030303; A2_X=040404040404040404040404
+    for v in "Argon2d 512b391b6f1162975371d30919734294f868e3be3984f3c1a13a4db9fabe4acb" \
+             "Argon2i c814d9d1dc7f37aa13f0d77f2494bda1c8de6b016dd388d29952a4c4672b6ce8" \
+             "Argon2id 0d640df58d78766c08c037a34a8b53c9d01ef0452d75b65eb52520e96b01e659"; do
+        set -- $v
+        expect_out "$1 RFC 9106 section 5 ($A2B)" "$2" --backend "$A2B" derive-bits "$1" \
+            --key-hex $A2_P --nonce $A2_S --secret $A2_K --aad $A2_X --memory 32 --passes 3 \
+            --parallelism 4 --length 256
+    done
+    expect_err "Argon2id with memory < 8 * parallelism is OperationError" OperationError 3 \
+        --backend "$A2B" derive-bits Argon2id --key-hex $A2_P --nonce $A2_S --memory 31 --passes 3 \
+        --parallelism 4 --length 256
+    expect_err "Argon2id with a 7-byte nonce is OperationError" OperationError 3 \
+        --backend "$A2B" derive-bits Argon2id --key-hex $A2_P --nonce 01020304050607 --memory 32 \
+        --passes 1 --parallelism 1 --length 256
+    expect_err "Argon2id --length 24 is OperationError" OperationError 3 \
+        --backend "$A2B" derive-bits Argon2id --key-hex $A2_P --nonce $A2_S --memory 32 --passes 1 \
+        --parallelism 1 --length 24
+    expect_err "Argon2id without --nonce is a usage error" UsageError 2 \
+        --backend "$A2B" derive-bits Argon2id --key-hex $A2_P --memory 32 --passes 1 \
+        --parallelism 1 --length 256
+    expect_err "Argon2id does not take --salt" UsageError 2 \
+        --backend "$A2B" derive-bits Argon2id --key-hex $A2_P --nonce $A2_S --salt 00 --memory 32 \
+        --passes 1 --parallelism 1 --length 256
+    run --backend "$A2B" derive-key Argon2id --key-hex $A2_P --nonce $A2_S --secret $A2_K --aad $A2_X \
+        --memory 32 --passes 3 --parallelism 4 --derived AES-OCB --derived-length 256
+    check "derive-key Argon2id to AES-OCB gives the RFC 9106 tag as the key" \
+        rc0 grep -q "\"k\":\"$(b64url 0d640df58d78766c08c037a34a8b53c9d01ef0452d75b65eb52520e96b01e659)\"" "$T/out"
+else
+    skip "Argon2 checks (no backend of this build has it)"
+fi
 
 run --help
 check "--help prints the usage and exits 0" rc0 grep -q '^Usage: webcrypto' "$T/out"

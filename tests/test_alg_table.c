@@ -253,8 +253,9 @@ static void test_usages_ops_and_identifiers(void **state) {
             assert_true(wc_alg(webcrypto_algorithm_at(j))->sha3_cap != a->sha3_cap);
         assert_true(a->digest_size <= WC_MAX_DIGEST_SIZE);
         assert_int_equal(!!(a->ops & OPBIT(WEBCRYPTO_OP_IMPORT_KEY)), a->key_types != 0);
-        /* fixed key lengths: only AES sizes, a JWK alg for each allowed one */
-        bool fixed = a->key_lens[0] != 0;
+        /* fixed key lengths: only AES sizes, a JWK alg for each allowed one
+         * (ChaCha20-Poly1305: the 32-byte slot only) */
+        bool fixed = a->key_lens[0] != 0 || a->key_lens[2] != 0;
         assert_int_equal(wc_is_aes(alg), fixed);
         for (size_t k = 0; k < WC_KEY_LENS; k++) {
             assert_int_equal(a->key_lens[k] != 0, a->jwk_alg_by_len[k] != NULL);
@@ -463,6 +464,48 @@ static void test_known_facts(void **state) {
     assert_false(webcrypto_algorithm_has_operation(WEBCRYPTO_ALG_KMAC128, WEBCRYPTO_OP_DIGEST));
     assert_int_equal(wc_alg(WEBCRYPTO_ALG_HMAC)->sha3_cap, WC_CAP_SHA3_HMAC);
     assert_int_equal(wc_alg(WEBCRYPTO_ALG_ECDSA)->sha3_cap, WC_CAP_SHA3_ECDSA);
+    /* "Modern Algorithms in the Web Cryptography API": ChaCha20-Poly1305
+     * 256-bit keys only, JWK "C20P" (its IANA section); AES-OCB A128OCB,
+     * A192OCB, A256OCB; Argon2 keys import raw only, derive only, and no
+     * "get key length" but null (as HKDF's) */
+    const wc_alg_info *cc = wc_alg(WEBCRYPTO_ALG_CHACHA20_POLY1305);
+    assert_string_equal(cc->name, "ChaCha20-Poly1305");
+    assert_int_equal(cc->family, WC_FAMILY_AEAD);
+    assert_int_equal(cc->member.aead, WC_AEAD_CHACHA20_POLY1305);
+    assert_int_equal(wc_single_key_bits(WEBCRYPTO_ALG_CHACHA20_POLY1305), 256);
+    assert_false(wc_aes_key_len_ok(WEBCRYPTO_ALG_CHACHA20_POLY1305, 16));
+    assert_false(wc_aes_key_len_ok(WEBCRYPTO_ALG_CHACHA20_POLY1305, 24));
+    assert_true(wc_aes_key_len_ok(WEBCRYPTO_ALG_CHACHA20_POLY1305, 32));
+    assert_string_equal(cc->jwk_alg_by_len[2], "C20P");
+    assert_string_equal(cc->jwk_kty, "oct");
+    assert_string_equal(cc->jwk_use, "enc");
+    const wc_alg_info *ocb = wc_alg(WEBCRYPTO_ALG_AES_OCB);
+    assert_string_equal(ocb->name, "AES-OCB");
+    assert_int_equal(ocb->member.aead, WC_AEAD_AES_OCB);
+    assert_string_equal(ocb->jwk_alg_by_len[0], "A128OCB");
+    assert_string_equal(ocb->jwk_alg_by_len[1], "A192OCB");
+    assert_string_equal(ocb->jwk_alg_by_len[2], "A256OCB");
+    assert_int_equal(wc_single_key_bits(WEBCRYPTO_ALG_AES_OCB), 0);
+    assert_int_equal(wc_single_key_bits(WEBCRYPTO_ALG_AES_GCM), 0);
+    static const struct {
+        webcrypto_algorithm alg;
+        const char *name;
+        wc_kdf kdf;
+    } argon[] = {{WEBCRYPTO_ALG_ARGON2D, "Argon2d", WC_KDF_ARGON2D},
+                 {WEBCRYPTO_ALG_ARGON2I, "Argon2i", WC_KDF_ARGON2I},
+                 {WEBCRYPTO_ALG_ARGON2ID, "Argon2id", WC_KDF_ARGON2ID}};
+    for (size_t i = 0; i < 3; i++) {
+        const wc_alg_info *a = wc_alg(argon[i].alg);
+        assert_string_equal(a->name, argon[i].name);
+        assert_int_equal(a->family, WC_FAMILY_KDF);
+        assert_int_equal(a->member.kdf, argon[i].kdf);
+        assert_int_equal(a->hash_for, 0);
+        assert_null(a->jwk_kty);
+        assert_int_equal(wc_allowed_usages(argon[i].alg), WC_KDF_USAGES);
+        assert_true(webcrypto_algorithm_has_operation(argon[i].alg, WEBCRYPTO_OP_DERIVE_BITS));
+        assert_false(webcrypto_algorithm_has_operation(argon[i].alg, WEBCRYPTO_OP_GENERATE_KEY));
+        assert_false(webcrypto_algorithm_has_operation(argon[i].alg, WEBCRYPTO_OP_EXPORT_KEY));
+    }
 }
 
 int main(void) {

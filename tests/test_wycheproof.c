@@ -600,6 +600,80 @@ out:
     buf_free(&tag); buf_free(&ct_tag); buf_free(&enc); buf_free(&dec);
 }
 
+/* ChaCha20-Poly1305 (RFC 8439; aead_test_schema_v1), as the draft "Modern
+ * Algorithms in the Web Cryptography API" defines it: 32-byte keys, a
+ * 12-byte iv (any other size OperationError, so those cases, all invalid,
+ * must be refused by both encrypt and decrypt), a 16-byte tag. */
+static void run_chacha20_poly1305(wp_case *c, const json_t *group, const json_t *test) {
+    (void)group; /* sizes are taken from the data itself */
+    wp_buf key = {0}, iv = {0}, aad = {0}, msg = {0}, ct = {0}, tag = {0}, ct_tag = {0};
+    wp_buf enc = {0}, dec = {0};
+    webcrypto_key *k = NULL;
+    char eerr[512] = "", derr[512] = "";
+    if (!hex_field(c, test, "key", &key) || !hex_field(c, test, "iv", &iv) ||
+        !hex_field(c, test, "aad", &aad) || !hex_field(c, test, "msg", &msg) ||
+        !hex_field(c, test, "ct", &ct) || !hex_field(c, test, "tag", &tag))
+        goto out;
+
+    ct_tag.n = ct.n + tag.n;
+    ct_tag.p = malloc(ct_tag.n + 1);
+    assert_non_null(ct_tag.p);
+    memcpy(ct_tag.p, ct.p, ct.n);
+    memcpy(ct_tag.p + ct.n, tag.p, tag.n);
+
+    webcrypto_params kp = WEBCRYPTO_PARAMS_INIT;
+    kp.name = WEBCRYPTO_ALG_CHACHA20_POLY1305;
+    webcrypto_status ks = webcrypto_import_key(c->backend, WEBCRYPTO_FORMAT_RAW, key.p, key.n,
+                                               &kp, false,
+                                               WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_DECRYPT,
+                                               &k);
+    if (ks != WEBCRYPTO_OK) {
+        describe(eerr, sizeof eerr, "importKey", ks);
+        if (key.n == 32)
+            case_rejected(c, eerr);
+        else if (ks != WEBCRYPTO_ERR_DATA)
+            case_fail(c, "%zu-byte ChaCha20-Poly1305 key: expected DataError; %s", key.n, eerr);
+        else if (c->result == WP_INVALID)
+            case_rejected(c, eerr);
+        else
+            case_skip(c, "ChaCha20-Poly1305 key size other than 256 bits");
+        goto out;
+    }
+    if (key.n != 32) {
+        case_fail(c, "importKey accepted a %zu-byte ChaCha20-Poly1305 key", key.n);
+        goto out;
+    }
+
+    webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
+    p.name = WEBCRYPTO_ALG_CHACHA20_POLY1305;
+    p.iv = iv.p;
+    p.iv_len = iv.n;
+    p.additional_data = aad.p;
+    p.additional_data_len = aad.n;
+    p.tag_length = tag.n * 8;
+    webcrypto_status es = run_crypt(c, webcrypto_encrypt, false, "encrypt", &p, k, &msg, &enc,
+                                    eerr, sizeof eerr);
+    webcrypto_status ds = run_crypt(c, webcrypto_decrypt, true, "decrypt", &p, k, &ct_tag, &dec,
+                                    derr, sizeof derr);
+    if ((iv.n != 12 || tag.n != 16) &&
+        (es != WEBCRYPTO_ERR_OPERATION || ds != WEBCRYPTO_ERR_OPERATION)) {
+        case_fail(c, "a %zu-byte iv / %zu-byte tag: expected OperationError from both (%s; %s)",
+                  iv.n, tag.n, es == WEBCRYPTO_OK ? "encrypt ok" : eerr,
+                  ds == WEBCRYPTO_OK ? "decrypt ok" : derr);
+        goto out;
+    }
+    if ((iv.n != 12 || tag.n != 16) && c->result != WP_INVALID) {
+        case_skip(c, "ChaCha20-Poly1305 iv other than 96 bits or tag other than 128 bits");
+        goto out;
+    }
+    judge_cipher(c, es, &enc, eerr, ds, &dec, derr, &msg, &ct_tag);
+
+out:
+    webcrypto_key_free(k);
+    buf_free(&key); buf_free(&iv); buf_free(&aad); buf_free(&msg); buf_free(&ct);
+    buf_free(&tag); buf_free(&ct_tag); buf_free(&enc); buf_free(&dec);
+}
+
 static void run_aes_cbc(wp_case *c, const json_t *group, const json_t *test) {
     (void)group;
     wp_buf key = {0}, iv = {0}, msg = {0}, ct = {0}, enc = {0}, dec = {0};
@@ -1534,6 +1608,8 @@ static const wp_handler handlers[] = {
      WEBCRYPTO_ALG_NONE, run_aes_gcm},
     {"aes_gcm_siv_test.json", "aead_test_schema_v1.json", "AeadTest", WEBCRYPTO_ALG_AES_GCM_SIV,
      WEBCRYPTO_ALG_NONE, run_aes_gcm_siv},
+    {"chacha20_poly1305_test.json", "aead_test_schema_v1.json", "AeadTest",
+     WEBCRYPTO_ALG_CHACHA20_POLY1305, WEBCRYPTO_ALG_NONE, run_chacha20_poly1305},
     {"aes_cbc_pkcs5_test.json", "ind_cpa_test_schema_v1.json", "IndCpaTest",
      WEBCRYPTO_ALG_AES_CBC, WEBCRYPTO_ALG_NONE, run_aes_cbc},
     {"aes_wrap_test.json", "keywrap_test_schema_v1.json", "KeywrapTest", WEBCRYPTO_ALG_AES_KW,

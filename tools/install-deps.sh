@@ -6,7 +6,7 @@
 #   tools/install-deps.sh --fuzz   also clang and libFuzzer's runtime (tests/fuzz.cmake)
 # Uses sudo when not run as root. Skips apt entirely when all are present.
 set -euo pipefail
-packages=(build-essential cmake pkg-config libssl-dev libjansson-dev libcmocka-dev
+packages=(build-essential cmake pkg-config libssl-dev libargon2-dev libjansson-dev libcmocka-dev
   android-libboringssl-dev openjdk-17-jdk-headless libbcprov-java nodejs curl ca-certificates)
 # clang-14 only recommends libclang-rt-14-dev, which holds libclang_rt.fuzzer.
 [ "${1:-}" = "--fuzz" ] && packages+=(clang-14 libclang-rt-14-dev)

@@ -198,6 +198,28 @@ static const wc_alg_info wc_algs[WC_ALG_COUNT] = {
         .ops = OPS_SIGNER | OPB(GET_KEY_LENGTH),
         .secret_usages = WC_HMAC_USAGES, .block_bits = 256, .jwk_kty = "oct", .jwk_use = "sig",
         .jwk_alg = "K256"},
+    /* "Modern Algorithms in the Web Cryptography API": ChaCha20-Poly1305 has
+     * one key length (its only slot is the 32-byte one) and JWK alg "C20P";
+     * AES-OCB "A128OCB".."A256OCB"; Argon2 keys (passwords) are raw-secret only. */
+    ROW(CHACHA20_POLY1305, "ChaCha20-Poly1305", WC_FAMILY_AEAD),
+        .member.aead = WC_AEAD_CHACHA20_POLY1305, .key_types = WC_KEYS_SECRET,
+        .formats = WC_FMT(RAW_SECRET) | WC_FMT(JWK), .ops = OPS_CIPHER,
+        .secret_usages = WC_AES_USAGES, .key_lens = {0, 0, 32}, .jwk_kty = "oct",
+        .jwk_use = "enc", .jwk_alg_by_len = {NULL, NULL, "C20P"}},
+    /* AES-OCB: the AES row's fields, with the draft's formats (no raw). */
+    ROW(AES_OCB, "AES-OCB", WC_FAMILY_AEAD), .member.aead = WC_AEAD_AES_OCB,
+        .key_types = WC_KEYS_SECRET, .ops = OPS_CIPHER, .secret_usages = WC_AES_USAGES,
+        .key_lens = {16, 24, 32}, .formats = WC_FMT(RAW_SECRET) | WC_FMT(JWK), .jwk_kty = "oct",
+        .jwk_use = "enc", .jwk_alg_by_len = {"A128OCB", "A192OCB", "A256OCB"}},
+    ROW(ARGON2D, "Argon2d", WC_FAMILY_KDF), .member.kdf = WC_KDF_ARGON2D,
+        .key_types = WC_KEYS_SECRET, .formats = WC_FMT(RAW_SECRET), .ops = OPS_KDF,
+        .secret_usages = WC_KDF_USAGES},
+    ROW(ARGON2I, "Argon2i", WC_FAMILY_KDF), .member.kdf = WC_KDF_ARGON2I,
+        .key_types = WC_KEYS_SECRET, .formats = WC_FMT(RAW_SECRET), .ops = OPS_KDF,
+        .secret_usages = WC_KDF_USAGES},
+    ROW(ARGON2ID, "Argon2id", WC_FAMILY_KDF), .member.kdf = WC_KDF_ARGON2ID,
+        .key_types = WC_KEYS_SECRET, .formats = WC_FMT(RAW_SECRET), .ops = OPS_KDF,
+        .secret_usages = WC_KDF_USAGES},
 };
 
 const wc_alg_info *wc_alg(webcrypto_algorithm alg) {
@@ -388,7 +410,7 @@ bool wc_is_hash(webcrypto_algorithm alg) { return wc_family_of(alg) == WC_FAMILY
 
 bool wc_is_aes(webcrypto_algorithm alg) {
     const wc_alg_info *a = wc_alg(alg);
-    return a && a->key_lens[0] != 0;
+    return a && (a->key_lens[0] != 0 || a->key_lens[2] != 0);
 }
 
 bool wc_aes_key_len_ok(webcrypto_algorithm alg, size_t len) {
@@ -396,6 +418,14 @@ bool wc_aes_key_len_ok(webcrypto_algorithm alg, size_t len) {
     for (size_t i = 0; a && len && i < WC_KEY_LENS; i++)
         if (a->key_lens[i] == len) return true;
     return false;
+}
+
+size_t wc_single_key_bits(webcrypto_algorithm alg) {
+    const wc_alg_info *a = wc_alg(alg);
+    size_t only = 0, count = 0;
+    for (size_t i = 0; a && i < WC_KEY_LENS; i++)
+        if (a->key_lens[i]) only = a->key_lens[i], count++;
+    return count == 1 ? only * 8 : 0;
 }
 
 size_t webcrypto_digest_size(webcrypto_algorithm hash) {

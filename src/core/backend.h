@@ -93,9 +93,22 @@ typedef enum wc_hash {
 
 typedef enum wc_cipher { WC_CIPHER_AES_CBC, WC_CIPHER_AES_CTR, WC_CIPHER_COUNT } wc_cipher;
 
-typedef enum wc_aead { WC_AEAD_AES_GCM, WC_AEAD_AES_GCM_SIV, WC_AEAD_COUNT } wc_aead;
+typedef enum wc_aead {
+    WC_AEAD_AES_GCM,
+    WC_AEAD_AES_GCM_SIV,
+    WC_AEAD_CHACHA20_POLY1305, /* RFC 8439 section 2.8 */
+    WC_AEAD_AES_OCB,           /* RFC 7253 */
+    WC_AEAD_COUNT
+} wc_aead;
 
-typedef enum wc_kdf { WC_KDF_HKDF, WC_KDF_PBKDF2, WC_KDF_COUNT } wc_kdf;
+typedef enum wc_kdf {
+    WC_KDF_HKDF,
+    WC_KDF_PBKDF2,
+    WC_KDF_ARGON2D,  /* RFC 9106 type y = 0 */
+    WC_KDF_ARGON2I,  /* y = 1 */
+    WC_KDF_ARGON2ID, /* y = 2 */
+    WC_KDF_COUNT
+} wc_kdf;
 
 typedef enum wc_rsa_scheme {
     WC_RSA_SCHEME_PKCS1_V1_5,
@@ -406,7 +419,8 @@ typedef struct wc_backend_ops {
      * Prepares the backend's state for a secret key of a family and member:
      *   WC_FAMILY_HMAC     member: the key's wc_hash; key_len may be anything, 0 included
      *   WC_FAMILY_CIPHER   member: wc_cipher; key_len 16, 24 or 32
-     *   WC_FAMILY_AEAD     member: wc_aead; key_len 16, 24 or 32 (AES-GCM-SIV: 16 or 32)
+     *   WC_FAMILY_AEAD     member: wc_aead; key_len 16, 24 or 32 (AES-GCM-SIV: 16 or 32;
+     *                      ChaCha20-Poly1305: 32)
      *   WC_FAMILY_KEYWRAP  member: 0 (AES-KW); key_len 16, 24 or 32
      *   WC_FAMILY_KDF      member: wc_kdf (the KDFs get the key bytes per call)
      *   WC_FAMILY_KMAC     member: wc_kmac; key_len >= 1 (whole bytes)
@@ -444,6 +458,9 @@ typedef struct wc_backend_ops {
      * checked the sizes per kind:
      *   WC_AEAD_AES_GCM      nonce_len >= 1; tag_len 4, 8 or 12..16
      *   WC_AEAD_AES_GCM_SIV  (RFC 8452) nonce_len 12; tag_len 16
+     *   WC_AEAD_CHACHA20_POLY1305  (RFC 8439) nonce_len 12; tag_len 16
+     *   WC_AEAD_AES_OCB      (RFC 7253) nonce_len 1..15; tag_len 8, 12 or 16
+     *                        (the tag length enters OCB's nonce block)
      * aead_seal writes len bytes of ciphertext to out and tag_len bytes of
      * tag to tag. aead_open checks the tag in constant time, before it
      * releases any plaintext where the mode allows (GCM-SIV), and returns
@@ -639,6 +656,18 @@ typedef struct wc_backend_ops {
      * message. The core compares tags for verify, in constant time. ---- */
     webcrypto_status (*kmac)(const void *key_state, wc_kmac kind, const uint8_t *s, size_t s_len,
                              const uint8_t *in, size_t len, uint8_t *out, size_t out_len);
+
+    /* Argon2 (RFC 9106), kind WC_KDF_ARGON2D, _ARGON2I or _ARGON2ID. The core
+     * has checked: password_len, secret_len, ad_len and out_len at most
+     * 2^32 - 1 (out_len >= 4), nonce_len 8 .. 2^32 - 1, parallelism
+     * 1 .. 2^24 - 1, memory (KiB) >= 8 * parallelism, passes >= 1, version
+     * 0x13. secret and ad may be NULL when their lengths are 0. Added in
+     * module ABI 4. */
+    webcrypto_status (*argon2)(const void *bctx, wc_kdf kind, const uint8_t *password,
+                               size_t password_len, const uint8_t *nonce, size_t nonce_len,
+                               const uint8_t *secret, size_t secret_len, const uint8_t *ad,
+                               size_t ad_len, uint32_t parallelism, uint32_t memory,
+                               uint32_t passes, uint32_t version, uint8_t *out, size_t out_len);
 } wc_backend_ops;
 
 /* ---- backends built as loadable modules ----
@@ -666,7 +695,7 @@ typedef struct wc_backend_ops {
  * aes_ctr) and hashes as webcrypto_algorithm; ABI 3 has the operations per
  * family with the member as a parameter; ABI 4 gives okp_sign and
  * okp_verify Ed448's context, adds ML-KEM's and ML-DSA's operations (before
- * the KDFs), xof and kmac (and the SHA-3 hash members). */
+ * the KDFs), xof, kmac and argon2 (and the SHA-3 hash members). */
 #define WC_MODULE_ABI 4
 #define WC_MODULE_ENTRY "webcrypto_backend_module"
 #define WC_MODULE_ENTRY_V1 "webcrypto_backend_module_v1"

@@ -1,5 +1,6 @@
 /*
- * SubtleCrypto.encrypt/decrypt for AES-CBC, AES-CTR and AES-GCM, and the
+ * SubtleCrypto.encrypt/decrypt for AES-CBC, AES-CTR and the AEADs (AES-GCM,
+ * AES-GCM-SIV, ChaCha20-Poly1305, AES-OCB), and the
  * incremental form for CBC and CTR. The backend supplies raw CBC (no
  * padding), 128-bit-counter CTR and GCM seal/open; PKCS#7 padding, the
  * WebCrypto counter-length rule and IV chaining live here, once.
@@ -67,6 +68,42 @@ static webcrypto_status check_gcm_siv(const webcrypto_params *p) {
     return WEBCRYPTO_OK;
 }
 
+/* ChaCha20-Poly1305 (the draft's steps): iv exactly 12 bytes, tagLength
+ * absent or 128, both OperationError. RFC 8439 section 2.8 bounds the text at
+ * 2^38 - 64 bytes (the 32-bit block counter from 1). */
+static webcrypto_status check_chacha20_poly1305(const webcrypto_params *p) {
+    WC_REQUIRE(p->iv || p->iv_len == 0, "ChaCha20-Poly1305: iv is NULL");
+    if (p->iv_len != 12)
+        return wc_error(WEBCRYPTO_ERR_OPERATION,
+                        "ChaCha20-Poly1305: iv must be 12 bytes, not %zu", p->iv_len);
+    if (p->additional_data_len && !p->additional_data)
+        return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT,
+                        "ChaCha20-Poly1305: additional_data is NULL");
+    if (p->tag_length != 0 && p->tag_length != 128)
+        return wc_error(WEBCRYPTO_ERR_OPERATION,
+                        "ChaCha20-Poly1305: tagLength must be 128, not %zu", p->tag_length);
+    return WEBCRYPTO_OK;
+}
+
+/* AES-OCB (the draft's steps): an iv over 15 bytes and a tagLength other
+ * than 64, 96 or 128 are OperationError. An empty iv, which the draft does
+ * not exclude, is OperationError here too: RFC 7253 OCB takes it, but no
+ * backend library (OpenSSL, BouncyCastle) nor Node 24 does. */
+static webcrypto_status check_ocb(const webcrypto_params *p, size_t *tag_bytes) {
+    WC_REQUIRE(p->iv || p->iv_len == 0, "AES-OCB: iv is NULL");
+    if (p->iv_len == 0 || p->iv_len > 15)
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-OCB: iv must be 1 to 15 bytes, not %zu",
+                        p->iv_len);
+    if (p->additional_data_len && !p->additional_data)
+        return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "AES-OCB: additional_data is NULL");
+    size_t t = p->tag_length ? p->tag_length : 128;
+    if (t != 64 && t != 96 && t != 128)
+        return wc_error(WEBCRYPTO_ERR_OPERATION,
+                        "AES-OCB: tagLength must be 64, 96 or 128, not %zu", t);
+    *tag_bytes = t / 8;
+    return WEBCRYPTO_OK;
+}
+
 /* An AEAD's sizes for one call, from its member's checks: the nonce length,
  * the tag length and the longest text (plaintext or ciphertext without its
  * tag). */
@@ -89,6 +126,17 @@ static webcrypto_status check_aead(const webcrypto_params *p, wc_aead kind, aead
         s->tag_len = 16;
         s->max_text = UINT64_C(1) << 36; /* RFC 8452 section 6 */
         return WEBCRYPTO_OK;
+    case WC_AEAD_CHACHA20_POLY1305:
+        if ((st = check_chacha20_poly1305(p)) != WEBCRYPTO_OK) return st;
+        s->nonce_len = 12;
+        s->tag_len = 16;
+        s->max_text = (UINT64_C(1) << 38) - 64; /* RFC 8439 section 2.8 */
+        return WEBCRYPTO_OK;
+    case WC_AEAD_AES_OCB:
+        if ((st = check_ocb(p, &s->tag_len)) != WEBCRYPTO_OK) return st;
+        s->nonce_len = p->iv_len;
+        s->max_text = UINT64_MAX; /* RFC 7253 sets no limit a size_t can reach */
+        return WEBCRYPTO_OK;
     case WC_AEAD_COUNT: break;
     }
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "no such AEAD");
@@ -103,7 +151,7 @@ static webcrypto_status aead_encrypt(const webcrypto_params *alg, const webcrypt
     aead_shape sh;
     webcrypto_status st = check_aead(alg, kind, &sh);
     if (st != WEBCRYPTO_OK) return st;
-    if ((uint64_t)data_len > sh.max_text)
+    if ((uint64_t)data_len > sh.max_text || data_len > SIZE_MAX - sh.tag_len)
         return wc_error(WEBCRYPTO_ERR_OPERATION, "%s: plaintext too long", name);
     if (wc_output_check(data_len + sh.tag_len, out, out_cap, out_len, &st)) return st;
     st = key->backend->ops->aead_seal(key->state, kind, alg->iv, sh.nonce_len,

@@ -42,7 +42,7 @@ struct webcrypto_key {
 
 /* One past the last webcrypto_algorithm value: the size of tables indexed by
  * algorithm. Kept here, not in the public header, so that it can grow. */
-#define WC_ALG_COUNT ((unsigned)WEBCRYPTO_ALG_KMAC256 + 1u)
+#define WC_ALG_COUNT ((unsigned)WEBCRYPTO_ALG_ARGON2ID + 1u)
 /* One past the last wc_family (backend.h's family enum has no _COUNT member
  * of its own yet): what wc_family_of returns for no known algorithm. */
 #define WC_FAMILY_COUNT ((wc_family)(WC_FAMILY_KMAC + 1))
@@ -218,6 +218,10 @@ unsigned wc_private_usages(webcrypto_algorithm alg);
 /* Whether an algorithm of fixed key lengths takes keys of this many bytes
  * (GCM-SIV: 16, 32). */
 bool wc_aes_key_len_ok(webcrypto_algorithm alg, size_t len);
+/* The one key length in bits of an algorithm of fixed key lengths that has
+ * only one (ChaCha20-Poly1305: 256, whose generateKey and "get key length"
+ * take no length); 0 for every other algorithm. */
+size_t wc_single_key_bits(webcrypto_algorithm alg);
 /* Block size of a SHA hash in bits (HMAC's default key length); 0 for a
  * non-hash. */
 size_t wc_hash_block_bits(webcrypto_algorithm hash);

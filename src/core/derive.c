@@ -1,9 +1,59 @@
-/* SubtleCrypto.deriveBits for HKDF and PBKDF2 (ECDH and X25519: pkey.c). */
+/* SubtleCrypto.deriveBits for HKDF, PBKDF2 and Argon2 (ECDH and X25519: pkey.c). */
 #include "core.h"
 
-/* HKDF's and PBKDF2's checks of their members and of the length, before
- * anything is derived (or a size is reported). */
+/* Argon2's parameters, in the draft's order (its deriveBits steps 1-5),
+ * then what RFC 9106 section 3.1 bounds, which the draft leaves to "if the
+ * key derivation operation fails" (OperationError): a nonce of 8 bytes or
+ * more, and the 32-bit lengths. nonce is a required member: NULL is
+ * TypeError (absent), a short one OperationError. */
+static webcrypto_status argon2_check(const webcrypto_params *alg, size_t length_bits) {
+    const char *name = webcrypto_algorithm_name(alg->name);
+    WC_REQUIRE(alg->nonce, "deriveBits: Argon2's nonce member is required");
+    WC_REQUIRE(alg->secret_value || alg->secret_value_len == 0,
+               "deriveBits: secret_value is NULL");
+    WC_REQUIRE(alg->additional_data || alg->additional_data_len == 0,
+               "deriveBits: additional_data is NULL");
+    if (length_bits < 32 || length_bits % 8)
+        return wc_error(WEBCRYPTO_ERR_OPERATION,
+                        "deriveBits: %s length must be a multiple of 8 and at least 32, not %zu",
+                        name, length_bits);
+    if (alg->version != 0 && alg->version != 0x13)
+        return wc_error(WEBCRYPTO_ERR_OPERATION,
+                        "deriveBits: %s version must be 19 (0x13), not %u", name,
+                        (unsigned)alg->version);
+    if (alg->parallelism == 0 || alg->parallelism > 0xffffffu)
+        return wc_error(WEBCRYPTO_ERR_OPERATION,
+                        "deriveBits: %s parallelism must be 1 to 16777215, not %u", name,
+                        (unsigned)alg->parallelism);
+    if ((uint64_t)alg->memory < UINT64_C(8) * alg->parallelism)
+        return wc_error(WEBCRYPTO_ERR_OPERATION,
+                        "deriveBits: %s memory must be at least 8 * parallelism (%u KiB), not %u",
+                        name, (unsigned)(8 * alg->parallelism), (unsigned)alg->memory);
+    if (alg->passes == 0)
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "deriveBits: %s passes must not be 0", name);
+    if (alg->nonce_len < 8 || (uint64_t)alg->nonce_len > UINT32_MAX)
+        return wc_error(WEBCRYPTO_ERR_OPERATION,
+                        "deriveBits: %s nonce must be 8 to 2^32 - 1 bytes, not %zu", name,
+                        alg->nonce_len);
+    if ((uint64_t)alg->secret_value_len > UINT32_MAX ||
+        (uint64_t)alg->additional_data_len > UINT32_MAX || (uint64_t)length_bits / 8 > UINT32_MAX)
+        return wc_error(WEBCRYPTO_ERR_OPERATION,
+                        "deriveBits: %s secret, associated data and output are at most 2^32 - 1 "
+                        "bytes", name);
+    return WEBCRYPTO_OK;
+}
+
+/* The KDFs' checks of their members and of the length, before anything is
+ * derived (or a size is reported). */
 static webcrypto_status kdf_check(const webcrypto_params *alg, size_t length_bits) {
+    switch (wc_kdf_of(alg->name)) {
+    case WC_KDF_ARGON2D:
+    case WC_KDF_ARGON2I:
+    case WC_KDF_ARGON2ID: return argon2_check(alg, length_bits);
+    case WC_KDF_HKDF:
+    case WC_KDF_PBKDF2:
+    case WC_KDF_COUNT: break; /* checked below */
+    }
     WC_REQUIRE(alg->salt || alg->salt_len == 0, "deriveBits: salt is NULL");
     WC_REQUIRE(alg->info || alg->info_len == 0, "deriveBits: info is NULL");
     if (length_bits % 8)
@@ -23,6 +73,9 @@ static webcrypto_status kdf_check(const webcrypto_params *alg, size_t length_bit
         if (alg->iterations == 0)
             return wc_error(WEBCRYPTO_ERR_OPERATION, "deriveBits: iterations must not be 0");
         break;
+    case WC_KDF_ARGON2D:
+    case WC_KDF_ARGON2I:
+    case WC_KDF_ARGON2ID: break; /* argon2_check, above */
     case WC_KDF_COUNT: /* not a KDF: wc_check_key_op gave it no deriveBits usage */
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "deriveBits: not supported for this key");
     }
@@ -101,6 +154,19 @@ webcrypto_status wc_derive_bits(const webcrypto_params *alg, const webcrypto_key
         st = key->backend->ops->pbkdf2(key->backend->bctx, wc_hash_of(alg->hash), key->secret,
                                        key->secret_len, alg->salt, alg->salt_len, alg->iterations,
                                        out, n);
+        break;
+    case WC_KDF_ARGON2D:
+    case WC_KDF_ARGON2I:
+    case WC_KDF_ARGON2ID:
+        if ((uint64_t)key->secret_len > UINT32_MAX)
+            return wc_error(WEBCRYPTO_ERR_OPERATION,
+                            "deriveBits: an Argon2 password is at most 2^32 - 1 bytes");
+        /* The draft passes 0x13 as v whatever the (checked) version member. */
+        st = key->backend->ops->argon2(key->backend->bctx, wc_kdf_of(alg->name), key->secret,
+                                       key->secret_len, alg->nonce, alg->nonce_len,
+                                       alg->secret_value, alg->secret_value_len,
+                                       alg->additional_data, alg->additional_data_len,
+                                       alg->parallelism, alg->memory, alg->passes, 0x13, out, n);
         break;
     case WC_KDF_COUNT: /* kdf_check refused it */
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "deriveBits: not supported for this key");

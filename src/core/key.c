@@ -173,6 +173,14 @@ webcrypto_status webcrypto_generate_key(const webcrypto_backend *backend,
     case WC_FAMILY_CIPHER:
     case WC_FAMILY_AEAD:
     case WC_FAMILY_KEYWRAP: /* fixed key lengths (key_lens) */
+        if (wc_single_key_bits(alg->name)) {
+            /* ChaCha20-Poly1305: the draft's generateKey has no length
+             * member (any length given is ignored, as WebIDL ignores an
+             * unknown dictionary member). */
+            if ((st = check_usages(alg->name, usages)) != WEBCRYPTO_OK) return st;
+            bits = wc_single_key_bits(alg->name);
+            break;
+        }
         if (alg->length == 0)
             return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "generateKey: length is required");
         if ((st = check_usages(alg->name, usages)) != WEBCRYPTO_OK) return st;
@@ -238,6 +246,10 @@ static webcrypto_status import_aes(const webcrypto_backend *backend, webcrypto_k
     uint8_t *bytes = NULL;
     size_t n = 0;
     if (format == WEBCRYPTO_FORMAT_RAW) {
+        if (wc_single_key_bits(alg->name) && !wc_aes_key_len_ok(alg->name, len))
+            return wc_error(WEBCRYPTO_ERR_DATA, "importKey: %s key data must be %zu bytes, not %zu",
+                            webcrypto_algorithm_name(alg->name),
+                            wc_single_key_bits(alg->name) / 8, len);
         if (!wc_aes_key_len_ok(alg->name, len))
             return wc_error(WEBCRYPTO_ERR_DATA,
                             "importKey: %s key data must be 16%s or 32 bytes, not %zu",

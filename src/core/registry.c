@@ -131,6 +131,9 @@ static bool has_ops_for(const wc_backend_ops *o, const wc_alg_info *a) {
         switch (a->member.kdf) {
         case WC_KDF_HKDF: return secret && o->hkdf;
         case WC_KDF_PBKDF2: return secret && o->pbkdf2;
+        case WC_KDF_ARGON2D:
+        case WC_KDF_ARGON2I:
+        case WC_KDF_ARGON2ID: return secret && o->argon2;
         case WC_KDF_COUNT: break;
         }
         return false;

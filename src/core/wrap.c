@@ -96,6 +96,7 @@ static webcrypto_status normalize_derived_type(const webcrypto_backend *backend,
                                               const webcrypto_params *type) {
     webcrypto_status st = wc_check_algorithm(backend, type->name, "deriveKey");
     if (st != WEBCRYPTO_OK) return st;
+    if (wc_single_key_bits(type->name)) return WEBCRYPTO_OK; /* ChaCha20-Poly1305: 256 */
     if (wc_is_aes(type->name)) {
         if (type->length == 0)
             return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "deriveKey: the AES length is required");
@@ -109,6 +110,10 @@ static webcrypto_status normalize_derived_type(const webcrypto_backend *backend,
 
 /* The spec's "get key length" of a normalised derived key type, in bits. */
 static webcrypto_status derived_key_length(const webcrypto_params *type, size_t *bits) {
+    if (wc_single_key_bits(type->name)) { /* the draft's "Return 256" */
+        *bits = wc_single_key_bits(type->name);
+        return WEBCRYPTO_OK;
+    }
     if (wc_is_aes(type->name)) {
         if (type->length % 8 || !wc_aes_key_len_ok(type->name, type->length / 8))
             return wc_error(WEBCRYPTO_ERR_OPERATION, "deriveKey: %zu is not a %s key length",

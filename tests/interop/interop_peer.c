@@ -743,7 +743,7 @@ static void check_kmac(const json_t *op, const bytes *data) {
 
 /* Ours: SHA-3 digests, cSHAKE (SHAKE: no N or S) and KMAC of the data, and
  * HMAC with SHA3-256, as far as the backend has them. */
-static void produce_modern(json_t *ops, const bytes *data) {
+static void produce_sha3_kmac(json_t *ops, const bytes *data) {
     static const struct {
         const char *name;
         size_t bits; /* cSHAKE's outputLength (20: not whole bytes) */
@@ -899,6 +899,171 @@ static void check_wrap(const json_t *op) {
     bytes_free(&wrapped);
 }
 
+/* ---- "Modern Algorithms in the Web Cryptography API": ChaCha20-Poly1305,
+ * AES-OCB (ops "modern-cipher", as "cipher": the key raw, the ciphertext
+ * byte-equal both ways) and Argon2 (ops "argon2": the password, the
+ * parameters and the bits, byte-equal). A backend without one of them skips
+ * its checks, saying so. ---- */
+
+static webcrypto_key *gen_secret(webcrypto_algorithm alg, size_t bits, unsigned usages, json_t **raw);
+
+static void check_modern_cipher(const json_t *op, const bytes *data) {
+    webcrypto_algorithm alg = WEBCRYPTO_ALG_NONE;
+    const char *name = jstr(json_object_get(op, "params"), "name");
+    if (!name || webcrypto_algorithm_from_name(name, &alg) != WEBCRYPTO_OK) {
+        report(false, "unknown algorithm", "modern-cipher %s", name ? name : "(no name)");
+        return;
+    }
+    if (!webcrypto_backend_supports(backend, alg)) {
+        skip(lacks(alg), "%s encrypt/decrypt with the peer's key", name);
+        return;
+    }
+    check_cipher(op, data);
+}
+
+/* Argon2's members from a manifest entry; the hex buffers in store. */
+static bool argon2_params_read(const json_t *o, webcrypto_params *p, bytes store[3]) {
+    webcrypto_params_init(p, sizeof *p);
+    const char *name = jstr(o, "name");
+    if (!name || webcrypto_algorithm_from_name(name, &p->name)) return false;
+    static const char *const hexes[] = {"nonce", "secretValue", "associatedData"};
+    for (size_t i = 0; i < 3; i++) {
+        const char *h = jstr(o, hexes[i]);
+        if (h && !unhex(h, &store[i])) return false;
+    }
+    static const uint8_t empty[1] = {0};
+    p->nonce = store[0].p ? store[0].p : empty;
+    p->nonce_len = store[0].n;
+    p->secret_value = store[1].p;
+    p->secret_value_len = store[1].n;
+    p->additional_data = store[2].p;
+    p->additional_data_len = store[2].n;
+    p->parallelism = (uint32_t)json_integer_value(json_object_get(o, "parallelism"));
+    p->memory = (uint32_t)json_integer_value(json_object_get(o, "memory"));
+    p->passes = (uint32_t)json_integer_value(json_object_get(o, "passes"));
+    return true;
+}
+
+static void check_argon2(const json_t *op) {
+    webcrypto_params p;
+    bytes store[3] = {{0}}, pw = {0}, want = {0};
+    char *what = json_dumps(json_object_get(op, "params"), JSON_COMPACT);
+    size_t bits = (size_t)json_integer_value(json_object_get(op, "length"));
+    bool parsed = argon2_params_read(json_object_get(op, "params"), &p, store) &&
+                  unhex(jstr(op, "password"), &pw) && unhex(jstr(op, "bits"), &want);
+    if (!parsed) {
+        report(false, "bad manifest entry", "argon2 %s", what);
+    } else if (!webcrypto_backend_supports(backend, p.name)) {
+        skip(lacks(p.name), "deriveBits %s", what);
+    } else {
+        webcrypto_params kp = WEBCRYPTO_PARAMS(.name = p.name);
+        webcrypto_key *k = NULL;
+        static const uint8_t none[1] = {0};
+        webcrypto_status st = webcrypto_import_key(backend, WEBCRYPTO_FORMAT_RAW,
+                                                   pw.p ? pw.p : none, pw.n, &kp, false,
+                                                   WEBCRYPTO_USAGE_DERIVE_BITS, &k);
+        uint8_t *out = malloc(bits / 8 + 1);
+        size_t n = 0;
+        if (st == WEBCRYPTO_OK)
+            st = out ? webcrypto_derive_bits(&p, k, bits, out, bits / 8, &n) : WEBCRYPTO_ERR_NO_MEMORY;
+        report(st == WEBCRYPTO_OK && same(out, n, &want), st ? why_status(st) : "differs",
+               "deriveBits %s (%zu bits): same bytes as the peer", what, bits);
+        free(out);
+        webcrypto_key_free(k);
+    }
+    for (size_t i = 0; i < 3; i++) bytes_free(&store[i]);
+    bytes_free(&pw);
+    bytes_free(&want);
+    free(what);
+}
+
+static void produce_modern_cipher(json_t *ops, const bytes *data) {
+    static const struct {
+        const char *params;
+        size_t bits, len;
+    } ciphers[] = {
+        {"{\"name\":\"ChaCha20-Poly1305\",\"iv\":\"000102030405060708090a0b\",\"additionalData\":\"c0ffee\"}", 256, 0},
+        {"{\"name\":\"ChaCha20-Poly1305\",\"iv\":\"0b0a09080706050403020100\",\"tagLength\":128}", 256, 33},
+        {"{\"name\":\"AES-OCB\",\"iv\":\"000102030405060708090a0b0c0d0e\",\"additionalData\":\"0102\",\"tagLength\":64}", 128, 0},
+        {"{\"name\":\"AES-OCB\",\"iv\":\"ff\",\"tagLength\":96}", 192, 47},
+        {"{\"name\":\"AES-OCB\",\"iv\":\"bbaa99887766554433221101\"}", 256, 0},
+    };
+    for (size_t i = 0; i < sizeof ciphers / sizeof ciphers[0]; i++) {
+        json_t *pj = json_loads(ciphers[i].params, 0, NULL);
+        jparams j = {0};
+        if (!jparams_read(pj, &j)) {
+            report(false, "bad params", "%s", ciphers[i].params);
+        } else if (!webcrypto_backend_supports(backend, j.p.name)) {
+            skip(lacks(j.p.name), "encrypt %s for Node", ciphers[i].params);
+        } else {
+            json_t *raw = NULL;
+            size_t len = ciphers[i].len ? ciphers[i].len : data->n, n = 0;
+            webcrypto_key *k = gen_secret(j.p.name, ciphers[i].bits,
+                                          WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_DECRYPT, &raw);
+            uint8_t *out = malloc(len + 32);
+            webcrypto_status st = k && out ? webcrypto_encrypt(&j.p, k, data->p, len, out, len + 32, &n)
+                                           : WEBCRYPTO_ERR_INVALID_ARGUMENT;
+            if (st == WEBCRYPTO_OK)
+                json_array_append_new(ops, json_pack("{s:s, s:O, s:o, s:I, s:o}", "op", "modern-cipher",
+                                                     "params", pj, "key", raw, "dataLength",
+                                                     (json_int_t)len, "ct", hexstr(out, n)));
+            else {
+                report(false, why_status(st), "encrypt %s", ciphers[i].params);
+                json_decref(raw);
+            }
+            free(out);
+            webcrypto_key_free(k);
+        }
+        jparams_free(&j);
+        json_decref(pj);
+    }
+    /* Argon2: the password and nonce from the data, each type, with and
+     * without the secret and associated data. */
+    static const struct {
+        const char *params;
+        size_t bits;
+    } argon2[] = {
+        {"{\"name\":\"Argon2id\",\"parallelism\":2,\"memory\":64,\"passes\":2,"
+         "\"secretValue\":\"0102030405060708\",\"associatedData\":\"a1a2a3a4a5\"}", 256},
+        {"{\"name\":\"Argon2d\",\"parallelism\":1,\"memory\":16,\"passes\":1}", 512},
+        {"{\"name\":\"Argon2i\",\"parallelism\":3,\"memory\":48,\"passes\":3,"
+         "\"associatedData\":\"00\"}", 128},
+    };
+    json_t *nonce = hexstr(data->p + 21, 16);
+    for (size_t i = 0; i < sizeof argon2 / sizeof argon2[0]; i++) {
+        const char *text = argon2[i].params;
+        json_t *pj = json_loads(text, 0, NULL);
+        if (pj) json_object_set(pj, "nonce", nonce);
+        webcrypto_params p;
+        bytes store[3] = {{0}};
+        if (!pj || !argon2_params_read(pj, &p, store)) {
+            report(false, "bad params", "%s", text);
+        } else if (!webcrypto_backend_supports(backend, p.name)) {
+            skip(lacks(p.name), "deriveBits %s for Node", text);
+        } else {
+            const uint8_t *pw = data->p + 40;
+            size_t pw_len = 10 + i * 7, n = 0;
+            webcrypto_params kp = WEBCRYPTO_PARAMS(.name = p.name);
+            webcrypto_key *k = NULL;
+            uint8_t out[64];
+            webcrypto_status st = webcrypto_import_key(backend, WEBCRYPTO_FORMAT_RAW, pw, pw_len, &kp,
+                                                       false, WEBCRYPTO_USAGE_DERIVE_BITS, &k);
+            if (st == WEBCRYPTO_OK) st = webcrypto_derive_bits(&p, k, argon2[i].bits, out, sizeof out, &n);
+            if (st == WEBCRYPTO_OK)
+                json_array_append_new(ops, json_pack("{s:s, s:O, s:o, s:I, s:o}", "op", "argon2",
+                                                     "params", pj, "password", hexstr(pw, pw_len),
+                                                     "length", (json_int_t)argon2[i].bits, "bits",
+                                                     hexstr(out, n)));
+            else
+                report(false, why_status(st), "deriveBits %s", text);
+            webcrypto_key_free(k);
+        }
+        for (size_t b = 0; b < 3; b++) bytes_free(&store[b]);
+        json_decref(pj);
+    }
+    json_decref(nonce);
+}
+
 static void consume(const json_t *m) {
     bytes data = {0};
     if (!unhex(jstr(m, "data"), &data)) {
@@ -926,6 +1091,8 @@ static void consume(const json_t *m) {
         else if (strcmp(kind, "wrap") == 0) check_wrap(op);
         else if (strcmp(kind, "digest") == 0) check_digest(op, &data);
         else if (strcmp(kind, "kmac") == 0) check_kmac(op, &data);
+        else if (strcmp(kind, "modern-cipher") == 0) check_modern_cipher(op, &data);
+        else if (strcmp(kind, "argon2") == 0) check_argon2(op);
         else report(false, NULL, "unknown operation %s", kind);
     }
     bytes_free(&data);
@@ -1347,7 +1514,8 @@ static void produce(const char *path) {
         produce_derive(ops, pairs, derives[i].a, derives[i].b, derives[i].bits);
     produce_derive_p521_tail(ops, pairs);
     produce_secret(ops, keys, &data, pairs);
-    produce_modern(ops, &data);
+    produce_sha3_kmac(ops, &data);
+    produce_modern_cipher(ops, &data);
     if (json_dump_file(m, path, JSON_INDENT(1)) != 0) report(false, path, "write the manifest");
     else report(true, NULL, "wrote %zu key pairs and %zu operations for Node", json_object_size(keys),
                 json_array_size(ops));

@@ -221,6 +221,78 @@ async function produce(outFile) {
   pass(`wrote ${Object.keys(m.keys).length} key pairs and ${m.ops.length} operations for the C peer`);
 }
 
+/* "Modern Algorithms in the Web Cryptography API": ChaCha20-Poly1305 and
+ * AES-OCB ("modern-cipher": the key as raw-secret bytes, the ciphertext
+ * byte-equal both ways) and Argon2 ("argon2": password, parameters, bits).
+ * A Node without one skips it, saying so. Node 24 imports these keys from
+ * "raw-secret" only (the draft's format), not "raw". */
+async function hasModern(name) {
+  const tries = {
+    'ChaCha20-Poly1305': [new Uint8Array(32), ['encrypt']],
+    'AES-OCB': [new Uint8Array(16), ['encrypt']],
+    Argon2d: [new Uint8Array(8), ['deriveBits']],
+    Argon2i: [new Uint8Array(8), ['deriveBits']],
+    Argon2id: [new Uint8Array(8), ['deriveBits']],
+  };
+  try {
+    await subtle.importKey('raw-secret', tries[name][0], name, false, tries[name][1]);
+    return true;
+  } catch (e) {
+    return false;
+  }
+}
+
+const MODERN_CIPHERS = [
+  { name: 'ChaCha20-Poly1305', bits: 256, p: { iv: '0c0d0e0f1011121314151617', additionalData: '00', tagLength: 128 } },
+  { name: 'ChaCha20-Poly1305', bits: 256, p: { iv: 'ffffffffffffffffffffffff' }, len: 1 },
+  { name: 'AES-OCB', bits: 256, p: { iv: '000102030405060708090a0b0c0d0e', additionalData: 'deadbeef' } },
+  { name: 'AES-OCB', bits: 128, p: { iv: '01', tagLength: 64 }, len: 31 },
+  { name: 'AES-OCB', bits: 192, p: { iv: 'bbaa9988776655443322', tagLength: 96 } },
+];
+const MODERN_ARGON2 = [
+  { name: 'Argon2id', length: 256, p: { parallelism: 4, memory: 32, passes: 3, secretValue: '0303030303030303', associatedData: '040404040404040404040404' } },
+  { name: 'Argon2i', length: 384, p: { parallelism: 1, memory: 8, passes: 1 } },
+  { name: 'Argon2d', length: 32, p: { parallelism: 2, memory: 40, passes: 2, associatedData: 'ab' } },
+];
+
+async function produceModern(m) {
+  for (const c of MODERN_CIPHERS) {
+    if (!(await hasModern(c.name))) { skip(`encrypt ${c.name} for the C peer`, `this Node's crypto.subtle has no ${c.name}`); continue; }
+    const key = await subtle.generateKey(c.name === 'AES-OCB' ? { name: c.name, length: c.bits } : { name: c.name }, true, ['encrypt', 'decrypt']);
+    const params = { name: c.name, ...fromHexParams(c.p) };
+    const data = DATA.subarray(0, c.len || DATA.length);
+    m.ops.push({ op: 'modern-cipher', params: { name: c.name, ...c.p }, key: hex(await subtle.exportKey('raw-secret', key)),
+                 dataLength: data.length, ct: hex(await subtle.encrypt(params, key, data)) });
+  }
+  for (const [i, a] of MODERN_ARGON2.entries()) {
+    if (!(await hasModern(a.name))) { skip(`deriveBits ${a.name} for the C peer`, `this Node's crypto.subtle has no ${a.name}`); continue; }
+    const password = DATA.subarray(30, 30 + 8 + 5 * i);
+    const p = { name: a.name, nonce: hex(DATA.subarray(3, 19 + i)), ...a.p };
+    const key = await subtle.importKey('raw-secret', password, a.name, false, ['deriveBits']);
+    m.ops.push({ op: 'argon2', params: p, password: hex(password), length: a.length,
+                 bits: hex(await subtle.deriveBits(fromHexParams(p), key, a.length)) });
+  }
+}
+
+async function checkModern(op, data) {
+  const name = op.params.name;
+  if (!(await hasModern(name))) return skip(`${op.op} ${JSON.stringify(op.params)}`, `this Node's crypto.subtle has no ${name}`);
+  const params = fromHexParams(op.params);
+  if (op.op === 'argon2') {
+    const key = await subtle.importKey('raw-secret', unhex(op.password), name, false, ['deriveBits']);
+    await check(`deriveBits ${JSON.stringify(op.params)} (${op.length} bits): same bytes as the peer`,
+                async () => sameHex(await subtle.deriveBits(params, key, op.length), op.bits));
+    return;
+  }
+  const key = await subtle.importKey('raw-secret', unhex(op.key), name, true, ['encrypt', 'decrypt']);
+  const what = `${name}-${op.key.length * 4} ${JSON.stringify(op.params)}`;
+  const pt = data.subarray(0, op.dataLength);
+  await check(`decrypt ${what}: the peer's ciphertext gives the data`, async () => sameHex(await subtle.decrypt(params, key, unhex(op.ct)), hex(pt)));
+  await check(`encrypt ${what}: same bytes as the peer`, async () => sameHex(await subtle.encrypt(params, key, pt), op.ct));
+  const bad = unhex(op.ct); bad[bad.length - 1] ^= 1;
+  await checkRejects(`decrypt ${what} with a flipped tag bit: OperationError`, 'OperationError', () => subtle.decrypt(params, key, bad));
+}
+
 /* AES, HMAC and key wrapping: the keys travel as raw bytes beside the result. */
 async function produceSecret(m, pairs) {
   const aes = async (name, bits, usages) => {
@@ -452,6 +524,9 @@ async function checkOp(op, keys, data) {
       sameBits(await subtle.deriveBits({ name: a.spec.alg.name, public: a.pub }, b.priv, op.length), op.bits, op.length));
     return;
   }
+  case 'modern-cipher':
+  case 'argon2':
+    return checkModern(op, data);
   case 'cipher': {
     const params = fromHexParams(op.params);
     const key = await importSecret(op.key, op.params.name, ['encrypt', 'decrypt']);

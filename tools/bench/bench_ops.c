@@ -71,6 +71,11 @@ const bench_op bench_ops[] = {
     {"aes-gcm-siv-128-decrypt", BK_DECRYPT, WEBCRYPTO_ALG_AES_GCM_SIV, NOHASH, 128, SZ_DET, NOCURVE},
     {"aes-gcm-siv-256-encrypt", BK_ENCRYPT, WEBCRYPTO_ALG_AES_GCM_SIV, NOHASH, 256, SZ_DET, NOCURVE},
     {"aes-gcm-siv-256-decrypt", BK_DECRYPT, WEBCRYPTO_ALG_AES_GCM_SIV, NOHASH, 256, SZ_DET, NOCURVE},
+    /* the draft "Modern Algorithms": ChaCha20-Poly1305 beside AES-256-GCM */
+    {"chacha20-poly1305-encrypt", BK_ENCRYPT, WEBCRYPTO_ALG_CHACHA20_POLY1305, NOHASH, 256, SZ_DET,
+     NOCURVE},
+    {"chacha20-poly1305-decrypt", BK_DECRYPT, WEBCRYPTO_ALG_CHACHA20_POLY1305, NOHASH, 256, SZ_DET,
+     NOCURVE},
     {"rsa-pkcs1-2048-sha256-sign", BK_PKEY_SIGN, RSA_PKCS1, SHA256, 2048, DET, NOCURVE},
     {"rsa-pkcs1-2048-sha256-verify", BK_PKEY_VERIFY, RSA_PKCS1, SHA256, 2048, DET, NOCURVE},
     {"rsa-pss-2048-sha256-sign", BK_PKEY_SIGN, RSA_PSS, SHA256, 2048, CROSS, NOCURVE},
@@ -174,7 +179,10 @@ void bench_cell_init(bench_cell *c, const bench_op *op, const webcrypto_backend 
     }
     memcpy(c->key_bytes, stream, c->key_len);
     memcpy(c->iv, stream + 32, 16);
-    c->iv_len = op->alg == WEBCRYPTO_ALG_AES_GCM || op->alg == WEBCRYPTO_ALG_AES_GCM_SIV ? 12 : 16;
+    c->iv_len = op->alg == WEBCRYPTO_ALG_AES_GCM || op->alg == WEBCRYPTO_ALG_AES_GCM_SIV ||
+                        op->alg == WEBCRYPTO_ALG_CHACHA20_POLY1305
+                    ? 12
+                    : 16;
     if (op->alg == WEBCRYPTO_ALG_AES_CTR) {
         /* Low 64 counter bits start at 0, so no size here wraps them and
          * every target's 128-bit CTR gives the same stream. */

@@ -67,7 +67,14 @@ static const char *cipher_name(const bench_op *op) {
     if (op->alg == WEBCRYPTO_ALG_AES_GCM) return big ? "AES-256-GCM" : "AES-128-GCM";
     if (op->alg == WEBCRYPTO_ALG_AES_CBC) return big ? "AES-256-CBC" : "AES-128-CBC";
     if (op->alg == WEBCRYPTO_ALG_AES_CTR) return big ? "AES-256-CTR" : "AES-128-CTR";
+    if (op->alg == WEBCRYPTO_ALG_CHACHA20_POLY1305) return "ChaCha20-Poly1305";
     return NULL;
+}
+
+/* The AEADs here (AES-GCM, ChaCha20-Poly1305): a 16-byte tag after the
+ * ciphertext, as WebCrypto lays it out. */
+static bool aead_tag16(const bench_op *op) {
+    return op->alg == WEBCRYPTO_ALG_AES_GCM || op->alg == WEBCRYPTO_ALG_CHACHA20_POLY1305;
 }
 
 static void raw_teardown(bench_cell *c) {
@@ -210,7 +217,7 @@ static int raw_encrypt_to(const bench_cell *c, uint8_t *out, size_t *out_len) {
                              EVP_EncryptUpdate(x, out, &n1, c->data, (int)c->size) == 1 &&
                              EVP_EncryptFinal_ex(x, out + n1, &n2) == 1;
     size_t n = (size_t)n1 + (size_t)n2;
-    if (ok && c->op->alg == WEBCRYPTO_ALG_AES_GCM) {
+    if (ok && aead_tag16(c->op)) {
         ok = EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_GET_TAG, 16, out + n) == 1;
         n += 16;
     }
@@ -246,7 +253,7 @@ static int raw_setup_cipher(bench_cell *c) {
 static int raw_run_decrypt(const bench_cell *c, uint8_t *out, size_t *out_len) {
     const raw_state *s = c->raw;
     size_t in_len = c->aux_len;
-    bool gcm = c->op->alg == WEBCRYPTO_ALG_AES_GCM;
+    bool gcm = aead_tag16(c->op);
     if (gcm) in_len -= 16;
     EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
     if (!x) return ossl_fail("EVP_CIPHER_CTX_new");
@@ -654,7 +661,7 @@ static int raw_keyed_run_encrypt(const bench_cell *c, uint8_t *out, size_t *out_
                              EVP_EncryptUpdate(x, out, &n1, c->data, (int)c->size) == 1 &&
                              EVP_EncryptFinal_ex(x, out + n1, &n2) == 1;
     size_t n = (size_t)n1 + (size_t)n2;
-    if (ok && c->op->alg == WEBCRYPTO_ALG_AES_GCM) {
+    if (ok && aead_tag16(c->op)) {
         ok = EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_GET_TAG, 16, out + n) == 1;
         n += 16;
     }
@@ -667,7 +674,7 @@ static int raw_keyed_run_encrypt(const bench_cell *c, uint8_t *out, size_t *out_
 static int raw_keyed_run_decrypt(const bench_cell *c, uint8_t *out, size_t *out_len) {
     const raw_state *s = c->raw;
     size_t in_len = c->aux_len;
-    bool gcm = c->op->alg == WEBCRYPTO_ALG_AES_GCM;
+    bool gcm = aead_tag16(c->op);
     if (gcm) in_len -= 16;
     EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
     if (!x) return ossl_fail("EVP_CIPHER_CTX_new");
@@ -826,7 +833,7 @@ static int reuse_run_encrypt(const bench_cell *c, uint8_t *out, size_t *out_len)
                              EVP_EncryptUpdate(x, out, &n1, c->data, (int)c->size) == 1 &&
                              EVP_EncryptFinal_ex(x, out + n1, &n2) == 1;
     size_t n = (size_t)n1 + (size_t)n2;
-    if (ok && c->op->alg == WEBCRYPTO_ALG_AES_GCM) {
+    if (ok && aead_tag16(c->op)) {
         ok = EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_GET_TAG, 16, out + n) == 1;
         n += 16;
     }
@@ -837,7 +844,7 @@ static int reuse_run_encrypt(const bench_cell *c, uint8_t *out, size_t *out_len)
 
 static int reuse_run_decrypt(const bench_cell *c, uint8_t *out, size_t *out_len) {
     size_t in_len = c->aux_len;
-    bool gcm = c->op->alg == WEBCRYPTO_ALG_AES_GCM;
+    bool gcm = aead_tag16(c->op);
     if (gcm) in_len -= 16;
     reuse_slot *r = reuse_slot_for(c);
     if (!r) return -1;

@@ -100,7 +100,7 @@ static const char *const opt_names[OPT_COUNT] = {
     "--out-private", "--out-public", "--format", "--alg", "--salt-length", "--label",
     "--public-key", "--derived", "--derived-length", "--derived-hash", "--wrapping-key",
     "--wrap-alg", "--wrap-hash", "--output-length", "--customization", "--function-name",
-    "--pem", "--context"};
+    "--pem", "--context", "--nonce", "--memory", "--passes", "--parallelism", "--secret"};
 
 int parse_args(int argc, char **argv, cli *c) {
     bool options_done = false;

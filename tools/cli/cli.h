@@ -72,6 +72,12 @@ enum opt_id {
     OPT_FUNCTION_NAME,  /* cSHAKE: N, hex */
     OPT_PEM, /* a flag: takes no value */
     OPT_CONTEXT, /* Ed448 and ML-DSA: the signature context, hex */
+    /* Argon2's deriveBits members (its associatedData is --aad) */
+    OPT_NONCE,
+    OPT_MEMORY,
+    OPT_PASSES,
+    OPT_PARALLELISM,
+    OPT_SECRET,
     OPT_COUNT
 };
 
@@ -186,7 +192,8 @@ enum {
     ALG_KEY_CURVE = 1u << 1,  /* its keys have a named curve: --curve, else the JWK's crv */
     ALG_KEY_RSA = 1u << 2,    /* generate-key takes --modulus-length, --public-exponent */
     ALG_KEY_LENGTH = 1u << 3, /* generate-key needs --length */
-    ALG_STREAMS = 1u << 4     /* the library streams it (cipher_init, sign_init) */
+    ALG_STREAMS = 1u << 4,    /* the library streams it (cipher_init, sign_init) */
+    ALG_ARGON2 = 1u << 5      /* a KDF with Argon2's members, not a hash and a salt */
 };
 unsigned alg_flags(webcrypto_algorithm a);
 /* The options its encrypt/decrypt (and wrap), sign/verify or derive takes

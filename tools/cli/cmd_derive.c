@@ -49,15 +49,43 @@ static int derive_bits_agreement(cli *c, webcrypto_params *p) {
     return rc;
 }
 
-/* HKDF and PBKDF2's members from the options; the secret is --key-hex. */
+/* HKDF, PBKDF2 and Argon2's members from the options; the secret (Argon2:
+ * the password) is --key-hex. */
 typedef struct kdf_bufs {
-    uint8_t *secret, *salt, *info;
-    size_t secret_len;
+    uint8_t *secret, *salt, *info, *nonce, *argon2_secret, *aad;
+    size_t secret_len, argon2_secret_len;
 } kdf_bufs;
+
+/* Argon2: --nonce, --parallelism, --memory (KiB), --passes, and the optional
+ * --secret (secretValue) and --aad (associatedData); version 0x13. */
+static int parse_argon2(const cli *c, webcrypto_params *p, kdf_bufs *b) {
+    size_t v = 0;
+    int rc = parse_hex("--key-hex", c->opt[OPT_KEY_HEX], &b->secret, &b->secret_len);
+    if (!rc) rc = parse_hex("--nonce", c->opt[OPT_NONCE], &b->nonce, &p->nonce_len);
+    if (!rc && c->opt[OPT_SECRET])
+        rc = parse_hex("--secret", c->opt[OPT_SECRET], &b->argon2_secret, &b->argon2_secret_len);
+    if (!rc && c->opt[OPT_AAD])
+        rc = parse_hex("--aad", c->opt[OPT_AAD], &b->aad, &p->additional_data_len);
+    if (!rc) rc = parse_size("--parallelism", c->opt[OPT_PARALLELISM], UINT32_MAX, &v);
+    p->parallelism = (uint32_t)v;
+    if (!rc) rc = parse_size("--memory", c->opt[OPT_MEMORY], UINT32_MAX, &v);
+    p->memory = (uint32_t)v;
+    if (!rc) rc = parse_size("--passes", c->opt[OPT_PASSES], UINT32_MAX, &v);
+    p->passes = (uint32_t)v;
+    /* parse_hex gives NULL for an empty value: the nonce is required, so an
+     * empty one is a present, empty (too short) nonce. */
+    static const uint8_t empty[1] = {0};
+    p->nonce = b->nonce ? b->nonce : empty;
+    p->secret_value = b->argon2_secret;
+    p->secret_value_len = b->argon2_secret_len;
+    p->additional_data = b->aad;
+    return rc;
+}
 
 static int parse_kdf(const cli *c, webcrypto_params *p, kdf_bufs *b) {
     size_t iterations = 0;
     memset(b, 0, sizeof *b);
+    if (alg_flags(p->name) & ALG_ARGON2) return parse_argon2(c, p, b);
     int rc = lookup_algorithm(c->opt[OPT_HASH], &p->hash);
     if (!rc) rc = parse_hex("--key-hex", c->opt[OPT_KEY_HEX], &b->secret, &b->secret_len);
     if (!rc) rc = parse_hex("--salt", c->opt[OPT_SALT], &b->salt, &p->salt_len);
@@ -72,9 +100,25 @@ static int parse_kdf(const cli *c, webcrypto_params *p, kdf_bufs *b) {
 
 static void kdf_bufs_free(kdf_bufs *b) {
     wipe_free(b->secret, b->secret_len);
+    wipe_free(b->argon2_secret, b->argon2_secret_len);
     free(b->salt);
     free(b->info);
+    free(b->nonce);
+    free(b->aad);
 }
+
+/* The options every KDF's derive-bits and derive-key take (--length
+ * aside): --key-hex, and HKDF's and PBKDF2's --hash and --salt. */
+static optset kdf_common(webcrypto_algorithm a) {
+    return OPTBIT(OPT_KEY_HEX) |
+           ((alg_flags(a) & ALG_ARGON2) ? 0 : OPTBIT(OPT_HASH) | OPTBIT(OPT_SALT));
+}
+
+/* Every KDF option, for the commands' first check. */
+#define ALL_KDF_OPTS                                                                       \
+    (OPTBIT(OPT_KEY_HEX) | OPTBIT(OPT_HASH) | OPTBIT(OPT_SALT) | OPTBIT(OPT_INFO) |          \
+     OPTBIT(OPT_ITERATIONS) | OPTBIT(OPT_NONCE) | OPTBIT(OPT_MEMORY) | OPTBIT(OPT_PASSES) |  \
+     OPTBIT(OPT_PARALLELISM) | OPTBIT(OPT_SECRET) | OPTBIT(OPT_AAD))
 
 /* HKDF or PBKDF2's base key: the --key-hex secret as a raw key. */
 static int import_kdf_key(const cli *c, webcrypto_algorithm alg, const kdf_bufs *b, unsigned usage,
@@ -88,10 +132,8 @@ static int import_kdf_key(const cli *c, webcrypto_algorithm alg, const kdf_bufs 
 
 int cmd_derive_bits(cli *c) {
     int rc = check_options(c, "derive-bits",
-                           OPTBIT(OPT_KEY_HEX) | OPTBIT(OPT_HASH) | OPTBIT(OPT_SALT) |
-                               OPTBIT(OPT_INFO) | OPTBIT(OPT_ITERATIONS) | OPTBIT(OPT_LENGTH) |
-                               OPTBIT(OPT_KEY) | OPTBIT(OPT_PUBLIC_KEY) | OPTBIT(OPT_CURVE) |
-                               OPTBIT(OPT_OUT));
+                           ALL_KDF_OPTS | OPTBIT(OPT_LENGTH) | OPTBIT(OPT_KEY) |
+                               OPTBIT(OPT_PUBLIC_KEY) | OPTBIT(OPT_CURVE) | OPTBIT(OPT_OUT));
     if (!rc) rc = check_positionals(c, 1, 1);
     webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     if (!rc) rc = lookup_algorithm(c->pos[1], &p.name);
@@ -100,8 +142,8 @@ int cmd_derive_bits(cli *c) {
     /* A key agreement (ECDH, X25519) derives from a key pair, a KDF (HKDF,
      * PBKDF2) from a secret. */
     if (is_pair_alg(p.name)) return derive_bits_agreement(c, &p);
-    optset common = OPTBIT(OPT_KEY_HEX) | OPTBIT(OPT_HASH) | OPTBIT(OPT_SALT) | OPTBIT(OPT_LENGTH);
-    optset specific, specific_required; /* HKDF: --info; PBKDF2: --iterations */
+    optset common = kdf_common(p.name) | OPTBIT(OPT_LENGTH);
+    optset specific, specific_required; /* HKDF: --info; PBKDF2: --iterations; Argon2's */
     alg_options(p.name, &specific, &specific_required);
     rc = check_options(c, webcrypto_algorithm_name(p.name), common | specific | OPTBIT(OPT_OUT));
     if (!rc) rc = require_options(c, "derive-bits", common | specific_required);
@@ -148,9 +190,8 @@ int cmd_derive_key(cli *c) {
                            OPTBIT(OPT_DERIVED_HASH) | OPTBIT(OPT_USAGES) |
                            OPTBIT(OPT_EXTRACTABLE) | OPTBIT(OPT_OUT);
     int rc = check_options(c, "derive-key",
-                           derived | OPTBIT(OPT_KEY_HEX) | OPTBIT(OPT_HASH) | OPTBIT(OPT_SALT) |
-                               OPTBIT(OPT_INFO) | OPTBIT(OPT_ITERATIONS) | OPTBIT(OPT_KEY) |
-                               OPTBIT(OPT_PUBLIC_KEY) | OPTBIT(OPT_CURVE));
+                           derived | ALL_KDF_OPTS | OPTBIT(OPT_KEY) | OPTBIT(OPT_PUBLIC_KEY) |
+                               OPTBIT(OPT_CURVE));
     if (!rc) rc = check_positionals(c, 1, 1);
     webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     if (!rc) rc = lookup_algorithm(c->pos[1], &p.name);
@@ -164,7 +205,7 @@ int cmd_derive_key(cli *c) {
     } else {
         optset specific, specific_required;
         alg_options(p.name, &specific, &specific_required);
-        base = OPTBIT(OPT_KEY_HEX) | OPTBIT(OPT_HASH) | OPTBIT(OPT_SALT) | specific_required;
+        base = kdf_common(p.name) | specific_required;
         extra = specific & ~specific_required;
     }
     rc = check_options(c, webcrypto_algorithm_name(p.name), base | extra | derived);

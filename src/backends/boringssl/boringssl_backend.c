@@ -166,6 +166,8 @@ static webcrypto_status bssl_init(const char *variant, void **bctx, uint64_t *ca
         c |= WC_CAP(WEBCRYPTO_ALG_AES_GCM);
     if (EVP_aead_aes_128_gcm_siv() && EVP_aead_aes_256_gcm_siv())
         c |= WC_CAP(WEBCRYPTO_ALG_AES_GCM_SIV);
+    if (EVP_aead_chacha20_poly1305()) c |= WC_CAP(WEBCRYPTO_ALG_CHACHA20_POLY1305);
+    /* No AES-OCB in BoringSSL; no Argon2 either (the argon2 op stays NULL). */
     c |= WC_CAP(WEBCRYPTO_ALG_AES_KW) | wc_bssl_pkey_init();
 #ifdef WC_BORINGSSL_PACKAGE
     snprintf(description_text, sizeof description_text,
@@ -333,6 +335,13 @@ static webcrypto_status aead_key(aes_key *s, wc_aead kind, const uint8_t *key, s
             s->have_aead = true;
         break;
     }
+    case WC_AEAD_CHACHA20_POLY1305: /* key_len 32: the core's */
+        if (EVP_AEAD_CTX_init(&s->aead, EVP_aead_chacha20_poly1305(), key, key_len, 16, NULL) != 1)
+            st = bssl_fail("EVP_AEAD_CTX_init (ChaCha20-Poly1305)");
+        else
+            s->have_aead = true;
+        break;
+    case WC_AEAD_AES_OCB: /* not in BoringSSL: its capability bit is unset */
     case WC_AEAD_COUNT:
         st = wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL backend: no such AEAD");
         break;
@@ -586,6 +595,40 @@ static webcrypto_status bssl_aes_gcm_siv_open(const void *key_state, const uint8
     return WEBCRYPTO_OK;
 }
 
+/* ---- ChaCha20-Poly1305 (RFC 8439): the EVP_AEAD made at import, 12-byte
+ * nonce and 16-byte tag (the core's) ---- */
+
+static webcrypto_status bssl_chacha20_poly1305_seal(const void *key_state, const uint8_t *nonce,
+                                                    const uint8_t *aad, size_t aad_len,
+                                                    const uint8_t *in, size_t len, uint8_t *out,
+                                                    uint8_t *tag) {
+    const aes_key *s = key_state;
+    size_t got = 0;
+    if (EVP_AEAD_CTX_seal_scatter(&s->aead, out, tag, &got, 16, nonce, 12, NONNULL(in, len), len,
+                                  NULL, 0, NONNULL(aad, aad_len), aad_len) != 1)
+        return bssl_fail("EVP_AEAD_CTX_seal_scatter (ChaCha20-Poly1305)");
+    if (got != 16)
+        return wc_error(WEBCRYPTO_ERR_OPERATION,
+                        "BoringSSL: ChaCha20-Poly1305 gave a %zu-byte tag", got);
+    return WEBCRYPTO_OK;
+}
+
+static webcrypto_status bssl_chacha20_poly1305_open(const void *key_state, const uint8_t *nonce,
+                                                    const uint8_t *aad, size_t aad_len,
+                                                    const uint8_t *in, size_t len,
+                                                    const uint8_t *tag, uint8_t *out) {
+    const aes_key *s = key_state;
+    /* open_gather checks the tag (CRYPTO_memcmp) before it decrypts. */
+    if (EVP_AEAD_CTX_open_gather(&s->aead, out, nonce, 12, NONNULL(in, len), len, tag, 16,
+                                 NONNULL(aad, aad_len), aad_len) != 1) {
+        ERR_clear_error();
+        return wc_error(WEBCRYPTO_ERR_OPERATION,
+                        "ChaCha20-Poly1305: the authentication tag does not match (wrong key, "
+                        "nonce, additional data or tag, or altered ciphertext)");
+    }
+    return WEBCRYPTO_OK;
+}
+
 static webcrypto_status bssl_aead_seal(const void *key_state, wc_aead kind, const uint8_t *nonce,
                                       size_t nonce_len, const uint8_t *aad, size_t aad_len,
                                       const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
@@ -596,6 +639,9 @@ static webcrypto_status bssl_aead_seal(const void *key_state, wc_aead kind, cons
                                  tag_len);
     case WC_AEAD_AES_GCM_SIV: /* nonce 12, tag 16 bytes: the core's */
         return bssl_aes_gcm_siv_seal(key_state, nonce, aad, aad_len, in, len, out, tag);
+    case WC_AEAD_CHACHA20_POLY1305:
+        return bssl_chacha20_poly1305_seal(key_state, nonce, aad, aad_len, in, len, out, tag);
+    case WC_AEAD_AES_OCB:
     case WC_AEAD_COUNT: break;
     }
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL backend: no such AEAD");
@@ -611,6 +657,9 @@ static webcrypto_status bssl_aead_open(const void *key_state, wc_aead kind, cons
                                  tag_len, out);
     case WC_AEAD_AES_GCM_SIV:
         return bssl_aes_gcm_siv_open(key_state, nonce, aad, aad_len, in, len, tag, out);
+    case WC_AEAD_CHACHA20_POLY1305:
+        return bssl_chacha20_poly1305_open(key_state, nonce, aad, aad_len, in, len, tag, out);
+    case WC_AEAD_AES_OCB:
     case WC_AEAD_COUNT: break;
     }
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL backend: no such AEAD");

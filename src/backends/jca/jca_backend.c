@@ -309,17 +309,18 @@ done:
  * GCM, so as to release nothing unauthenticated; GCM-SIV must): update() of
  * 64 bytes returns nothing. A streaming engine (BouncyCastle's GCM returns
  * all but a tag's length) keeps the chunked path and its flat memory. */
-static bool dec_buffers(jca_op *o, jca_variant *v, jstring name, jobject prov) {
-    static const uint8_t key[16], iv[12];
+static bool dec_buffers(jca_op *o, jca_variant *v, wc_aead kind, jstring name, jobject prov) {
+    static const uint8_t key[32], iv[12];
     webcrypto_status st = WEBCRYPTO_OK;
     jobject c = NULL, spec = NULL, params = NULL;
     jbyteArray n = NULL, in = NULL, out = NULL;
+    bool cc = kind == WC_AEAD_CHACHA20_POLY1305;
     if (jca_get_instance(o, jca.Cipher, jca.c_get, jca.c_get_p, name, prov, &c) ||
-        jca_key_spec(o, key, sizeof key, v->aes_name, &spec) || jca_new_array(o, iv, 12, &n) ||
-        jca_new_array(o, NULL, 64, &in) || jca_new_array(o, NULL, 64 + JCA_OUT_SLACK, &out))
+        jca_key_spec(o, key, cc ? 32 : 16, cc ? v->cc_key_name : v->aes_name, &spec) ||
+        jca_new_array(o, iv, 12, &n) || jca_new_array(o, NULL, 64, &in) ||
+        jca_new_array(o, NULL, 64 + JCA_OUT_SLACK, &out) ||
+        jca_aead_spec(o, kind, n, 12, 16, &params))
         return false;
-    params = (*o->env)->NewObject(o->env, jca.GCMParameterSpec, jca.gcm_new, 128, n, 0, 12);
-    JCHECK(o, "new GCMParameterSpec");
     (*o->env)->CallVoidMethod(o->env, c, jca.c_init, DECRYPT_MODE, spec, params);
     JCHECK(o, "AEAD init (decrypt)");
     jint got = (*o->env)->CallIntMethod(o->env, c, jca.c_update, in, 0, 64, out, 0);
@@ -540,6 +541,9 @@ static webcrypto_status variant_setup(jca_op *o, jca_variant *v, const char *var
     v->ctr_name = jca_global_string(o, "AES/CTR/NoPadding", &st);
     v->gcm_name = jca_global_string(o, "AES/GCM/NoPadding", &st);
     v->siv_name = jca_global_string(o, "AES/GCM-SIV/NoPadding", &st);
+    v->cc_name = jca_global_string(o, "ChaCha20-Poly1305", &st);
+    v->cc_key_name = jca_global_string(o, "ChaCha20", &st);
+    v->ocb_name = jca_global_string(o, "AES/OCB/NoPadding", &st);
     v->aes_name = jca_global_string(o, "AES", &st);
     v->kw_name = jca_global_string(o, "AESWrap", &st);
     if (st != WEBCRYPTO_OK) return st;
@@ -589,8 +593,15 @@ static webcrypto_status variant_setup(jca_op *o, jca_variant *v, const char *var
         v->siv_prov = NULL;
     }
     if (v->gcm_prov) v->gcm_short_tags = gcm_short_tags(o, v);
-    if (v->gcm_prov) v->gcm_dec_whole = dec_buffers(o, v, v->gcm_name, v->gcm_prov);
-    if (siv_ok) v->siv_dec_whole = dec_buffers(o, v, v->siv_name, v->siv_prov);
+    if (v->gcm_prov) v->gcm_dec_whole = dec_buffers(o, v, WC_AEAD_AES_GCM, v->gcm_name, v->gcm_prov);
+    if (siv_ok) v->siv_dec_whole = dec_buffers(o, v, WC_AEAD_AES_GCM_SIV, v->siv_name, v->siv_prov);
+    v->cc_prov = jca_probe_provider(o, v, jca.Cipher, jca.c_get, jca.c_get_p, jca.c_provider,
+                                    v->cc_name, true);
+    v->ocb_prov = jca_probe_provider(o, v, jca.Cipher, jca.c_get, jca.c_get_p, jca.c_provider,
+                                     v->ocb_name, true);
+    if (v->cc_prov)
+        v->cc_dec_whole = dec_buffers(o, v, WC_AEAD_CHACHA20_POLY1305, v->cc_name, v->cc_prov);
+    if (v->ocb_prov) v->ocb_dec_whole = dec_buffers(o, v, WC_AEAD_AES_OCB, v->ocb_name, v->ocb_prov);
     v->kw_prov = jca_probe_provider(o, v, jca.Cipher, jca.c_get, jca.c_get_p, jca.c_provider,
                                     v->kw_name, true);
     bool kw_ok = v->kw_prov && kw_known_answer(o, v);
@@ -618,6 +629,8 @@ static webcrypto_status variant_setup(jca_op *o, jca_variant *v, const char *var
     if (v->ctr_prov) c |= WC_CAP(WEBCRYPTO_ALG_AES_CTR);
     if (v->gcm_prov) c |= WC_CAP(WEBCRYPTO_ALG_AES_GCM);
     if (siv_ok) c |= WC_CAP(WEBCRYPTO_ALG_AES_GCM_SIV);
+    if (v->cc_prov) c |= WC_CAP(WEBCRYPTO_ALG_CHACHA20_POLY1305);
+    if (v->ocb_prov) c |= WC_CAP(WEBCRYPTO_ALG_AES_OCB);
     if (kw_ok) c |= WC_CAP(WEBCRYPTO_ALG_AES_KW);
     if ((st = jca_pkey_setup(o, v, &c)) != WEBCRYPTO_OK) return st;
     if (c == 0) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: the provider offers nothing usable");
@@ -648,7 +661,8 @@ static void variant_free(jca_op *o, jca_variant *v) {
     }
     jobject refs[] = {v->provider, v->cbc_prov, v->ctr_prov, v->gcm_prov, v->siv_prov,
                       v->cbc_name, v->ctr_name, v->gcm_name, v->siv_name, v->aes_name,
-                      v->random,   v->kw_prov,  v->kw_name};
+                      v->random,   v->kw_prov,  v->kw_name, v->cc_prov, v->ocb_prov,
+                      v->cc_name,  v->ocb_name, v->cc_key_name};
     for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++) jca_global_free(env, refs[i]);
     wc_wipe(v->prf_key, sizeof v->prf_key);
     free(v);

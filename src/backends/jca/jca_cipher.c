@@ -75,8 +75,10 @@ webcrypto_status jca_secret_key_new(const void *bctx, wc_family family, unsigned
         name = v->mac_name[hash];
         break;
     case WC_FAMILY_CIPHER:
-    case WC_FAMILY_AEAD:
     case WC_FAMILY_KEYWRAP: name = v->aes_name; break;
+    case WC_FAMILY_AEAD: /* SunJCE's ChaCha20-Poly1305 takes only "ChaCha20" keys */
+        name = member == WC_AEAD_CHACHA20_POLY1305 ? v->cc_key_name : v->aes_name;
+        break;
     case WC_FAMILY_DIGEST:
     case WC_FAMILY_XOF:
     case WC_FAMILY_KMAC: /* neither through the JCA: init reports none */
@@ -276,7 +278,7 @@ webcrypto_status jca_cipher(const void *key_state, wc_cipher kind, bool encrypt,
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: no such cipher mode");
 }
 
-/* ---- AEAD: GCM and GCM-SIV ---- */
+/* ---- AEAD: GCM, GCM-SIV, ChaCha20-Poly1305, OCB ---- */
 
 static jca_iv_seen iv_seen(const jca_key *k, const uint8_t *iv, size_t iv_len) {
     return (jca_iv_seen){.key_id = k->bytes_id,
@@ -288,16 +290,39 @@ static bool seen_eq(jca_iv_seen a, jca_iv_seen b) {
     return a.key_id == b.key_id && a.iv_len == b.iv_len && a.iv_hash == b.iv_hash;
 }
 
-static webcrypto_status aead_init_raw(jca_op *o, jobject c, jint mode, const jca_key *k,
-                                      const uint8_t *iv, size_t iv_len, size_t tag_len) {
+webcrypto_status jca_aead_spec(jca_op *o, wc_aead kind, jbyteArray iv, size_t iv_len,
+                               size_t tag_len, jobject *out) {
+    webcrypto_status st = WEBCRYPTO_OK;
+    jobject spec = NULL;
+    switch (kind) {
+    case WC_AEAD_CHACHA20_POLY1305:
+        spec = (*o->env)->NewObject(o->env, jca.IvParameterSpec, jca.iv_new, iv, 0, (jint)iv_len);
+        JCHECK(o, "new IvParameterSpec");
+        break;
+    case WC_AEAD_AES_GCM:
+    case WC_AEAD_AES_GCM_SIV:
+    case WC_AEAD_AES_OCB: /* BouncyCastle takes a GCMParameterSpec for any AEAD mode */
+        spec = (*o->env)->NewObject(o->env, jca.GCMParameterSpec, jca.gcm_new,
+                                    (jint)(tag_len * 8), iv, 0, (jint)iv_len);
+        JCHECK(o, "new GCMParameterSpec");
+        break;
+    case WC_AEAD_COUNT: return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: no such AEAD");
+    }
+    *out = spec;
+done:
+    return st;
+}
+
+static webcrypto_status aead_init_raw(jca_op *o, jobject c, wc_aead kind, jint mode,
+                                      const jca_key *k, const uint8_t *iv, size_t iv_len,
+                                      size_t tag_len) {
     webcrypto_status st = WEBCRYPTO_OK;
     jbyteArray a = o->t->in_buf;
     if (iv_len <= JCA_CHUNK) st = jca_put_in(o, iv, iv_len);
     else st = jca_new_array(o, iv, iv_len, &a);
     if (st != WEBCRYPTO_OK) return st;
-    jobject spec = (*o->env)->NewObject(o->env, jca.GCMParameterSpec, jca.gcm_new,
-                                        (jint)(tag_len * 8), a, 0, (jint)iv_len);
-    JCHECK(o, "new GCMParameterSpec");
+    jobject spec = NULL;
+    if ((st = jca_aead_spec(o, kind, a, iv_len, tag_len, &spec)) != WEBCRYPTO_OK) goto done;
     (*o->env)->CallVoidMethod(o->env, c, jca.c_init, mode, k->spec, spec);
     JCHECK(o, mode == ENCRYPT_MODE ? "Cipher.init (encrypt)" : "Cipher.init (decrypt)");
     (*o->env)->DeleteLocalRef(o->env, spec);
@@ -307,15 +332,21 @@ done:
 }
 
 /* Inits an AEAD engine. SunJCE refuses an encryption init with the key and
- * IV of its previous encryption init, BouncyCastle those of its previous
- * init of either direction ("cannot reuse nonce"); WebCrypto leaves IV
+ * IV of its previous encryption init (ChaCha20-Poly1305: any init with those
+ * of its previous init), BouncyCastle those of its previous init of either
+ * direction ("cannot reuse nonce"); WebCrypto leaves IV
  * uniqueness to the caller, and the engine is reused across calls, so a
  * repeat is first preceded by an init with a different IV. */
-static webcrypto_status aead_init(jca_op *o, jca_aead *e, jint mode, const jca_key *k,
-                                  const uint8_t *iv, size_t iv_len, size_t tag_len) {
+static webcrypto_status aead_init(jca_op *o, jca_aead *e, wc_aead kind, jint mode,
+                                  const jca_key *k, const uint8_t *iv, size_t iv_len,
+                                  size_t tag_len) {
     jca_iv_seen now = iv_seen(k, iv, iv_len);
     webcrypto_status st = WEBCRYPTO_OK;
-    if (mode == ENCRYPT_MODE && (seen_eq(now, e->last_enc) || seen_eq(now, e->last_any))) {
+    /* SunJCE's ChaCha20-Poly1305 refuses a repeat in either direction
+     * ("Matching key and nonce from previous initialization"). */
+    bool any_dir = kind == WC_AEAD_CHACHA20_POLY1305;
+    if ((mode == ENCRYPT_MODE || any_dir) &&
+        (seen_eq(now, e->last_enc) || seen_eq(now, e->last_any))) {
         uint8_t small[64];
         uint8_t *other = iv_len <= sizeof small ? small : malloc(iv_len);
         if (!other) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
@@ -326,64 +357,73 @@ static webcrypto_status aead_init(jca_op *o, jca_aead *e, jint mode, const jca_k
             d = iv_seen(k, other, iv_len);
             if (!seen_eq(d, e->last_enc) && !seen_eq(d, e->last_any)) break;
         }
-        st = aead_init_raw(o, e->c, ENCRYPT_MODE, k, other, iv_len, 16);
+        st = aead_init_raw(o, e->c, kind, ENCRYPT_MODE, k, other, iv_len, 16);
         if (other != small) free(other);
         if (st != WEBCRYPTO_OK) return st;
         e->last_enc = e->last_any = d;
     }
-    st = aead_init_raw(o, e->c, mode, k, iv, iv_len, tag_len);
+    st = aead_init_raw(o, e->c, kind, mode, k, iv, iv_len, tag_len);
     if (st != WEBCRYPTO_OK) return st;
     e->last_any = now;
     if (mode == ENCRYPT_MODE) e->last_enc = now;
     return WEBCRYPTO_OK;
 }
 
-static webcrypto_status aead_engine(jca_op *o, const jca_key *k, bool siv, jca_aead **out) {
+static webcrypto_status aead_engine(jca_op *o, const jca_key *k, wc_aead kind, jca_aead **out) {
     const jca_variant *v = k->v;
-    jca_aead *e = siv ? &o->t->v[v->index].siv : &o->t->v[v->index].gcm;
+    jca_thread_engines *t = &o->t->v[v->index];
+    jca_aead *e = NULL;
+    jstring name = NULL;
+    jobject prov = NULL;
+    switch (kind) {
+    case WC_AEAD_AES_GCM: e = &t->gcm, name = v->gcm_name, prov = v->gcm_prov; break;
+    case WC_AEAD_AES_GCM_SIV: e = &t->siv, name = v->siv_name, prov = v->siv_prov; break;
+    case WC_AEAD_CHACHA20_POLY1305: e = &t->cc, name = v->cc_name, prov = v->cc_prov; break;
+    case WC_AEAD_AES_OCB: e = &t->ocb, name = v->ocb_name, prov = v->ocb_prov; break;
+    case WC_AEAD_COUNT: return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: no such AEAD");
+    }
     if (!e->c) memset(e, 0, sizeof *e);
-    webcrypto_status st = jca_cached_instance(o, jca.Cipher, jca.c_get, jca.c_get_p,
-                                          siv ? v->siv_name : v->gcm_name,
-                                          siv ? v->siv_prov : v->gcm_prov, &e->c);
+    webcrypto_status st = jca_cached_instance(o, jca.Cipher, jca.c_get, jca.c_get_p, name, prov,
+                                              &e->c);
     if (st == WEBCRYPTO_OK) *out = e;
     return st;
 }
 
 /* One AEAD pass: init, AAD, data, then doFinal over final_in (the tag when
  * decrypting), output to the sink. */
-static webcrypto_status aead_pass(jca_op *o, jca_aead *e, jint mode, const jca_key *k,
-                                  const uint8_t *iv, size_t iv_len, size_t tag_len,
-                                  const uint8_t *aad, size_t aad_len, const uint8_t *in,
-                                  size_t len, const uint8_t *final_in, size_t final_len,
-                                  sink *s) {
-    webcrypto_status st = aead_init(o, e, mode, k, iv, iv_len, tag_len);
+static webcrypto_status aead_pass(jca_op *o, jca_aead *e, wc_aead kind, jint mode,
+                                  const jca_key *k, const uint8_t *iv, size_t iv_len,
+                                  size_t tag_len, const uint8_t *aad, size_t aad_len,
+                                  const uint8_t *in, size_t len, const uint8_t *final_in,
+                                  size_t final_len, sink *s) {
+    webcrypto_status st = aead_init(o, e, kind, mode, k, iv, iv_len, tag_len);
     if (st == WEBCRYPTO_OK && aad_len)
         st = jca_feed(o, e->c, jca.c_aad, aad, aad_len, "Cipher.updateAAD");
     if (st == WEBCRYPTO_OK) st = cipher_run(o, e->c, in, len, final_in, final_len, true, s);
     return st;
 }
 
-static webcrypto_status aead_seal(const jca_key *k, bool siv, const uint8_t *iv, size_t iv_len,
+static webcrypto_status aead_seal(const jca_key *k, wc_aead kind, const uint8_t *iv, size_t iv_len,
                                   const uint8_t *aad, size_t aad_len, const uint8_t *in,
                                   size_t len, uint8_t *out, uint8_t *tag, size_t tag_len) {
     jca_op o;
     webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
     jca_aead *e = NULL;
-    st = aead_engine(&o, k, siv, &e);
+    st = aead_engine(&o, k, kind, &e);
     if (st == WEBCRYPTO_OK) {
-        if (!siv && tag_len < 12 && !k->v->gcm_short_tags) {
+        if (kind == WC_AEAD_AES_GCM && tag_len < 12 && !k->v->gcm_short_tags) {
             /* GCM's short tags are the leading bytes of the full tag
              * (SP 800-38D 7.1), for a provider that refuses them. */
             uint8_t full[16];
             sink s = {.out = out, .out_len = len, .tail = full, .tail_len = 16};
-            st = aead_pass(&o, e, ENCRYPT_MODE, k, iv, iv_len, 16, aad, aad_len, in, len, NULL, 0,
-                           &s);
+            st = aead_pass(&o, e, kind, ENCRYPT_MODE, k, iv, iv_len, 16, aad, aad_len, in, len,
+                           NULL, 0, &s);
             if (st == WEBCRYPTO_OK) memcpy(tag, full, tag_len);
         } else {
             sink s = {.out = out, .out_len = len, .tail = tag, .tail_len = tag_len};
-            st = aead_pass(&o, e, ENCRYPT_MODE, k, iv, iv_len, tag_len, aad, aad_len, in, len,
-                           NULL, 0, &s);
+            st = aead_pass(&o, e, kind, ENCRYPT_MODE, k, iv, iv_len, tag_len, aad, aad_len, in,
+                           len, NULL, 0, &s);
         }
         if (st != WEBCRYPTO_OK) jca_drop(&o, &e->c);
     }
@@ -421,14 +461,14 @@ static webcrypto_status whole_array(jca_op *o, size_t n, jbyteArray *out) {
  * decrypting in place (Cipher's methods are copy-safe), the plaintext copied
  * out. A tag mismatch may leave unauthenticated plaintext in the array (an
  * in-place engine need not clear it): it is wiped. */
-static webcrypto_status aead_open_whole(jca_op *o, jca_aead *e, const jca_key *k,
+static webcrypto_status aead_open_whole(jca_op *o, jca_aead *e, wc_aead kind, const jca_key *k,
                                         const uint8_t *iv, size_t iv_len, const uint8_t *aad,
                                         size_t aad_len, const uint8_t *in, size_t len,
                                         const uint8_t *tag, size_t tag_len, uint8_t *out) {
     if (len > (size_t)INT32_MAX - tag_len)
         return wc_error(WEBCRYPTO_ERR_OPERATION,
                         "jca: %zu bytes do not fit a Java array (at most 2147483647 bytes)", len);
-    webcrypto_status st = aead_init(o, e, DECRYPT_MODE, k, iv, iv_len, tag_len);
+    webcrypto_status st = aead_init(o, e, kind, DECRYPT_MODE, k, iv, iv_len, tag_len);
     if (st == WEBCRYPTO_OK && aad_len)
         st = jca_feed(o, e->c, jca.c_aad, aad, aad_len, "Cipher.updateAAD");
     jbyteArray a = NULL;
@@ -453,16 +493,24 @@ static webcrypto_status aead_open_whole(jca_op *o, jca_aead *e, const jca_key *k
     return st;
 }
 
-static webcrypto_status aead_open(const jca_key *k, bool siv, const uint8_t *iv, size_t iv_len,
+static webcrypto_status aead_open(const jca_key *k, wc_aead kind, const uint8_t *iv, size_t iv_len,
                                   const uint8_t *aad, size_t aad_len, const uint8_t *in,
                                   size_t len, const uint8_t *tag, size_t tag_len, uint8_t *out) {
     jca_op o;
     webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
     jca_aead *e = NULL;
-    st = aead_engine(&o, k, siv, &e);
+    st = aead_engine(&o, k, kind, &e);
+    bool whole = false;
+    switch (kind) {
+    case WC_AEAD_AES_GCM: whole = k->v->gcm_dec_whole; break;
+    case WC_AEAD_AES_GCM_SIV: whole = k->v->siv_dec_whole; break;
+    case WC_AEAD_CHACHA20_POLY1305: whole = k->v->cc_dec_whole; break;
+    case WC_AEAD_AES_OCB: whole = k->v->ocb_dec_whole; break;
+    case WC_AEAD_COUNT: break;
+    }
     if (st == WEBCRYPTO_OK) {
-        if (!siv && tag_len < 12 && !k->v->gcm_short_tags) {
+        if (kind == WC_AEAD_AES_GCM && tag_len < 12 && !k->v->gcm_short_tags) {
             /* For a provider that refuses short tags: GCM's keystream is the
              * same both ways, so encrypting the ciphertext yields the
              * plaintext; encrypting that plaintext again yields the full tag
@@ -470,21 +518,23 @@ static webcrypto_status aead_open(const jca_key *k, bool siv, const uint8_t *iv,
              * constant time. (The core wipes out if this fails.) */
             uint8_t full[16];
             sink s1 = {.out = out, .out_len = len, .tail = NULL, .tail_len = 16};
-            st = aead_pass(&o, e, ENCRYPT_MODE, k, iv, iv_len, 16, NULL, 0, in, len, NULL, 0, &s1);
+            st = aead_pass(&o, e, kind, ENCRYPT_MODE, k, iv, iv_len, 16, NULL, 0, in, len, NULL, 0,
+                           &s1);
             sink s2 = {.out = NULL, .out_len = len, .tail = full, .tail_len = 16};
             if (st == WEBCRYPTO_OK)
-                st = aead_pass(&o, e, ENCRYPT_MODE, k, iv, iv_len, 16, aad, aad_len, out, len,
-                               NULL, 0, &s2);
+                st = aead_pass(&o, e, kind, ENCRYPT_MODE, k, iv, iv_len, 16, aad, aad_len, out,
+                               len, NULL, 0, &s2);
             if (st == WEBCRYPTO_OK && !wc_equal_ct(full, tag, tag_len))
                 st = wc_error(WEBCRYPTO_ERR_OPERATION,
                               "jca: AES-GCM: the authentication tag does not match");
             wc_wipe(full, sizeof full);
-        } else if (siv ? k->v->siv_dec_whole : k->v->gcm_dec_whole) {
-            st = aead_open_whole(&o, e, k, iv, iv_len, aad, aad_len, in, len, tag, tag_len, out);
+        } else if (whole) {
+            st = aead_open_whole(&o, e, kind, k, iv, iv_len, aad, aad_len, in, len, tag, tag_len,
+                                 out);
         } else {
             sink s = {.out = out, .out_len = len};
-            st = aead_pass(&o, e, DECRYPT_MODE, k, iv, iv_len, tag_len, aad, aad_len, in, len, tag,
-                           tag_len, &s);
+            st = aead_pass(&o, e, kind, DECRYPT_MODE, k, iv, iv_len, tag_len, aad, aad_len, in,
+                           len, tag, tag_len, &s);
         }
         if (st != WEBCRYPTO_OK) jca_drop(&o, &e->c);
     }
@@ -493,44 +543,32 @@ static webcrypto_status aead_open(const jca_key *k, bool siv, const uint8_t *iv,
     if (st == WEBCRYPTO_ERR_OPERATION) {
         char detail[512];
         snprintf(detail, sizeof detail, "%s", webcrypto_error_message());
-        if (strstr(detail, "AEADBadTagException") || strstr(detail, "tag does not match"))
+        if (strstr(detail, "AEADBadTagException") || strstr(detail, "tag does not match") ||
+            strstr(detail, "mac check"))
             st = wc_error(WEBCRYPTO_ERR_OPERATION,
                           "%s: the authentication tag does not match (wrong key, %s, additional "
                           "data or tag, or altered ciphertext) [%s]",
-                          siv ? "AES-GCM-SIV" : "AES-GCM", siv ? "nonce" : "IV", detail);
+                          kind == WC_AEAD_AES_GCM_SIV         ? "AES-GCM-SIV"
+                          : kind == WC_AEAD_CHACHA20_POLY1305 ? "ChaCha20-Poly1305"
+                          : kind == WC_AEAD_AES_OCB           ? "AES-OCB"
+                                                              : "AES-GCM",
+                          kind == WC_AEAD_AES_GCM ? "IV" : "nonce", detail);
     }
     return jca_op_end(&o, st);
-}
-
-/* Whether kind is GCM-SIV (else GCM); false with an error for no AEAD. */
-static bool aead_is_siv(wc_aead kind, webcrypto_status *st) {
-    switch (kind) {
-    case WC_AEAD_AES_GCM: return false;
-    case WC_AEAD_AES_GCM_SIV: return true;
-    case WC_AEAD_COUNT: break;
-    }
-    *st = wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: no such AEAD");
-    return false;
 }
 
 webcrypto_status jca_aead_seal(const void *key_state, wc_aead kind, const uint8_t *nonce,
                                size_t nonce_len, const uint8_t *aad, size_t aad_len,
                                const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
                                size_t tag_len) {
-    webcrypto_status st = WEBCRYPTO_OK;
-    bool siv = aead_is_siv(kind, &st);
-    if (st != WEBCRYPTO_OK) return st;
-    return aead_seal(key_state, siv, nonce, nonce_len, aad, aad_len, in, len, out, tag, tag_len);
+    return aead_seal(key_state, kind, nonce, nonce_len, aad, aad_len, in, len, out, tag, tag_len);
 }
 
 webcrypto_status jca_aead_open(const void *key_state, wc_aead kind, const uint8_t *nonce,
                                size_t nonce_len, const uint8_t *aad, size_t aad_len,
                                const uint8_t *in, size_t len, const uint8_t *tag, size_t tag_len,
                                uint8_t *out) {
-    webcrypto_status st = WEBCRYPTO_OK;
-    bool siv = aead_is_siv(kind, &st);
-    if (st != WEBCRYPTO_OK) return st;
-    return aead_open(key_state, siv, nonce, nonce_len, aad, aad_len, in, len, tag, tag_len, out);
+    return aead_open(key_state, kind, nonce, nonce_len, aad, aad_len, in, len, tag, tag_len, out);
 }
 
 /* ---- AES-KW (RFC 3394) ----

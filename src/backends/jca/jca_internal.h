@@ -121,6 +121,11 @@ typedef struct jca_variant {
     jobject md_prov[JCA_N_HASH];      /* provider chosen per algorithm (global refs) */
     jobject mac_prov[JCA_N_HASH];
     jobject cbc_prov, ctr_prov, gcm_prov, siv_prov;
+    /* ChaCha20-Poly1305 (SunJCE, JDK 11+; its keys are "ChaCha20" keys) and
+     * AES-OCB (BouncyCastle): the draft "Modern Algorithms" AEADs */
+    jobject cc_prov, ocb_prov;
+    jstring cc_name, ocb_name, cc_key_name;
+    bool cc_dec_whole, ocb_dec_whole;
     jobject pbkdf2_prov[JCA_N_HASH];
     jobject kdf_prov[JCA_N_HASH]; /* javax.crypto.KDF HKDF-SHA* (JDK 25+); NULL: the JVM's order */
     bool have_kdf[JCA_N_HASH];
@@ -171,7 +176,7 @@ typedef struct jca_thread_engines {
     uint64_t mac_key[JCA_N_HASH][JCA_MAC_SLOTS]; /* key id the Mac is keyed with; 0: none */
     unsigned mac_next[JCA_N_HASH];
     jobject cbc, ctr, kw;
-    jca_aead gcm, siv;
+    jca_aead gcm, siv, cc, ocb;
     jca_sig rsa[JCA_N_HASH], pss[JCA_N_HASH], ecdsa[JCA_N_HASH], ed;
     jobject oaep, ecdh, x25519;
 } jca_thread_engines;
@@ -246,6 +251,11 @@ webcrypto_status jca_get_instance(jca_op *o, jclass cls, jmethodID get, jmethodI
                                   jstring name, jobject provider, jobject *out);
 webcrypto_status jca_cached_instance(jca_op *o, jclass cls, jmethodID get, jmethodID get_p,
                                      jstring name, jobject provider, jobject *slot);
+/* The AlgorithmParameterSpec of an AEAD init: GCMParameterSpec(tag bits,
+ * iv) for AES-GCM, -GCM-SIV and -OCB, IvParameterSpec(iv) for
+ * ChaCha20-Poly1305 (its tag is always 128 bits). A local reference. */
+webcrypto_status jca_aead_spec(jca_op *o, wc_aead kind, jbyteArray iv, size_t iv_len,
+                               size_t tag_len, jobject *out);
 webcrypto_status jca_key_spec(jca_op *o, const uint8_t *key, size_t len, jstring alg,
                               jobject *out);
 jstring jca_global_string(jca_op *o, const char *s, webcrypto_status *st);

@@ -124,6 +124,8 @@ static void engines_free(JNIEnv *env, jca_thread_engines *e) {
     jca_global_free(env, e->kw);
     jca_global_free(env, e->gcm.c);
     jca_global_free(env, e->siv.c);
+    jca_global_free(env, e->cc.c);
+    jca_global_free(env, e->ocb.c);
     for (int h = 0; h < JCA_N_HASH; h++) {
         jca_global_free(env, e->rsa[h].e);
         jca_global_free(env, e->pss[h].e);

@@ -31,6 +31,10 @@
 #include <openssl/params.h>
 #include <openssl/rand.h>
 
+#if WEBCRYPTO_HAVE_LIBARGON2
+#include <argon2.h>
+#endif
+
 #include "core/backend.h"
 #include "gcm_siv.h"
 #include "openssl_internal.h"
@@ -61,6 +65,8 @@ static EVP_CIPHER *aes_kw_ciphers[N_AES]; /* RFC 3394 ("AES-*-WRAP") */
 static EVP_KDF *kdf_pbkdf2;
 static EVP_MD *md_shake[WC_XOF_COUNT];  /* [wc_xof]: SHAKE128, SHAKE256 */
 static EVP_MAC *mac_kmac[WC_KMAC_COUNT]; /* [wc_kmac]: KMAC-128, KMAC-256 */
+static EVP_CIPHER *aes_ocb_ciphers[N_AES];
+static EVP_CIPHER *chacha20_poly1305_cipher;
 static const char *description_text;
 
 /* OpenSSL 3.0's KMAC limits (providers/implementations/macs/kmac_prov.c):
@@ -132,6 +138,7 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, uint64_t *ca
     static const char *const ctr_names[N_AES] = {"AES-128-CTR", "AES-192-CTR", "AES-256-CTR"};
     static const char *const gcm_names[N_AES] = {"AES-128-GCM", "AES-192-GCM", "AES-256-GCM"};
     static const char *const kw_names[N_AES] = {"AES-128-WRAP", "AES-192-WRAP", "AES-256-WRAP"};
+    static const char *const ocb_names[N_AES] = {"AES-128-OCB", "AES-192-OCB", "AES-256-OCB"};
     uint64_t c = 0;
     bool any_md = false;
 
@@ -146,7 +153,7 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, uint64_t *ca
             any_md = true;
         }
     }
-    bool cbc = true, ctr = true, gcm = true, kw = true;
+    bool cbc = true, ctr = true, gcm = true, kw = true, ocb = true;
     for (int i = 0; i < N_AES; i++) {
         aes_cbc_ciphers[i] = EVP_CIPHER_fetch(NULL, cbc_names[i], NULL);
         aes_ctr_ciphers[i] = EVP_CIPHER_fetch(NULL, ctr_names[i], NULL);
@@ -156,7 +163,10 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, uint64_t *ca
         gcm = gcm && aes_gcm_ciphers[i];
         aes_kw_ciphers[i] = EVP_CIPHER_fetch(NULL, kw_names[i], NULL);
         kw = kw && aes_kw_ciphers[i];
+        aes_ocb_ciphers[i] = EVP_CIPHER_fetch(NULL, ocb_names[i], NULL);
+        ocb = ocb && aes_ocb_ciphers[i];
     }
+    chacha20_poly1305_cipher = EVP_CIPHER_fetch(NULL, "ChaCha20-Poly1305", NULL);
     webcrypto_status tc = wc_tc_init();
     if (tc != WEBCRYPTO_OK) return tc;
     kdf_pbkdf2 = EVP_KDF_fetch(NULL, "PBKDF2", NULL);
@@ -192,6 +202,12 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, uint64_t *ca
     if (gcm_siv) c |= WC_CAP(WEBCRYPTO_ALG_AES_GCM_SIV);
     if (any_md) c |= WC_CAP(WEBCRYPTO_ALG_HKDF); /* built on HMAC, below */
     if (kdf_pbkdf2 && any_md) c |= WC_CAP(WEBCRYPTO_ALG_PBKDF2);
+    if (chacha20_poly1305_cipher) c |= WC_CAP(WEBCRYPTO_ALG_CHACHA20_POLY1305);
+    if (ocb) c |= WC_CAP(WEBCRYPTO_ALG_AES_OCB);
+#if WEBCRYPTO_HAVE_LIBARGON2
+    c |= WC_CAP(WEBCRYPTO_ALG_ARGON2D) | WC_CAP(WEBCRYPTO_ALG_ARGON2I) |
+         WC_CAP(WEBCRYPTO_ALG_ARGON2ID);
+#endif
     c |= wc_ossl_pkey_init(); /* RSA, EC, Ed25519, X25519: each probed */
     if (c == 0) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL: no algorithm could be fetched");
 
@@ -282,8 +298,8 @@ typedef struct hmac_state {
 } hmac_state;
 
 typedef struct aes_state {
-    wc_ossl_key_head head;   /* CIPHER, AEAD (GCM) or KEYWRAP; first */
-    EVP_CIPHER_CTX *enc;     /* keyed for encryption (CTR, GCM: both ways) */
+    wc_ossl_key_head head;   /* CIPHER, AEAD (GCM, OCB, ChaCha20-Poly1305) or KEYWRAP; first */
+    EVP_CIPHER_CTX *enc;     /* keyed for encryption (CTR and the AEADs: both ways) */
     EVP_CIPHER_CTX *dec;     /* CBC and KW: keyed for decryption */
     bool have_h;             /* GCM: h holds the hash subkey AES_K(0^128) */
     uint8_t h[16];
@@ -406,13 +422,17 @@ static webcrypto_status aes_key_new(wc_family family, unsigned member, const uin
     case 32: idx = 2; break;
     default: return wc_error(WEBCRYPTO_ERR_DATA, "AES key must be 16, 24 or 32 bytes");
     }
-    /* secret_key_new sends CIPHER, AEAD (GCM) and KEYWRAP keys here. */
+    /* secret_key_new sends CIPHER, AEAD (GCM, OCB, ChaCha20-Poly1305: one
+     * context keyed for both directions) and KEYWRAP keys here. */
     bool cbc = family == WC_FAMILY_CIPHER && member == WC_CIPHER_AES_CBC;
-    bool gcm = family == WC_FAMILY_AEAD;
+    bool aead = family == WC_FAMILY_AEAD;
+    bool gcm = aead && member == WC_AEAD_AES_GCM;
     const EVP_CIPHER *cipher = cbc                         ? aes_cbc_ciphers[idx]
                                : family == WC_FAMILY_CIPHER ? aes_ctr_ciphers[idx]
                                : gcm                        ? aes_gcm_ciphers[idx]
-                                                            : aes_kw_ciphers[idx];
+                               : aead && member == WC_AEAD_AES_OCB ? aes_ocb_ciphers[idx]
+                               : aead ? (idx == 2 ? chacha20_poly1305_cipher : NULL)
+                                      : aes_kw_ciphers[idx];
     if (!cipher)
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL: this AES mode is not available");
 
@@ -420,8 +440,10 @@ static webcrypto_status aes_key_new(wc_family family, unsigned member, const uin
     if (!s) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
     s->head = (wc_ossl_key_head){family, member};
     wc_tc_key_init(&s->tc);
-    /* CBC and KW need a key schedule per direction. */
-    bool two_way = cbc || family == WC_FAMILY_KEYWRAP;
+    /* CBC and KW need a key schedule per direction; so does OCB: OpenSSL
+     * 3.0's OCB keyed for encryption decrypts whole blocks wrongly (it has
+     * no AES decryption schedule), so it gets a context keyed to decrypt. */
+    bool two_way = cbc || family == WC_FAMILY_KEYWRAP || (aead && member == WC_AEAD_AES_OCB);
     webcrypto_status st = cipher_template(cipher, key, 1, cbc, &s->enc);
     if (st == WEBCRYPTO_OK && two_way) st = cipher_template(cipher, key, 0, cbc, &s->dec);
     if (st == WEBCRYPTO_OK && gcm && aes_ctr_ciphers[idx]) {
@@ -533,7 +555,9 @@ static webcrypto_status ossl_secret_key_new(const void *bctx, wc_family family,
     case WC_FAMILY_HMAC: return hmac_key_new((wc_hash)member, key, key_len, state);
     case WC_FAMILY_AEAD:
         switch ((wc_aead)member) {
-        case WC_AEAD_AES_GCM: return aes_key_new(family, member, key, key_len, state);
+        case WC_AEAD_AES_GCM:
+        case WC_AEAD_CHACHA20_POLY1305:
+        case WC_AEAD_AES_OCB: return aes_key_new(family, member, key, key_len, state);
         case WC_AEAD_AES_GCM_SIV: return wc_ossl_gcm_siv_key_new(key, key_len, state);
         case WC_AEAD_COUNT: break;
         }
@@ -706,14 +730,15 @@ static webcrypto_status cipher_begin(const aes_state *s, int enc, const uint8_t 
             return ossl_fail("EVP_CIPHER_CTX_copy");
         }
         *p = c;
-        e->gcm_iv_len = 0;
+        *(own_dec ? &e->dec_iv_len : &e->gcm_iv_len) = 0;
     }
     webcrypto_status st = WEBCRYPTO_OK;
-    if (iv_len != 0 && iv_len != (e->gcm_iv_len ? e->gcm_iv_len : 12)) {
+    size_t *set_len = own_dec ? &e->dec_iv_len : &e->gcm_iv_len;
+    if (iv_len != 0 && iv_len != (*set_len ? *set_len : 12)) {
         if (EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_IVLEN, (int)iv_len, NULL) != 1)
-            st = ossl_fail("setting the AES-GCM IV length");
+            st = ossl_fail("setting the AEAD IV length");
         else
-            e->gcm_iv_len = iv_len;
+            *set_len = iv_len;
     }
     if (st == WEBCRYPTO_OK && EVP_CipherInit_ex(c, NULL, NULL, NULL, iv, enc) != 1)
         st = ossl_fail("EVP_CipherInit_ex (IV)");
@@ -949,6 +974,113 @@ static webcrypto_status ossl_aes_gcm_open(const void *key_state, const uint8_t *
     return cipher_done(slot, st);
 }
 
+/* ---- ChaCha20-Poly1305 and AES-OCB ----
+ * The key's context (keyed once, both directions), per thread, as for GCM.
+ * OCB holds back a partial last block until EVP_CipherFinal_ex, so the text
+ * is fed in whole blocks (OSSL_CHUNK is a multiple of 16) and then its tail;
+ * what final writes goes to a local buffer and then to the tail's place.
+ * OCB's tag length enters its nonce block (RFC 7253 4.2), so it is set on
+ * every call, before any data. */
+
+/* *final_failed: EVP_CipherFinal_ex refused (on decryption: the tag); the
+ * status is then OPERATION with no message set, for the caller's. */
+static webcrypto_status evp_aead_run(EVP_CIPHER_CTX *c, const char *what, const uint8_t *aad,
+                                     size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
+                                     bool *final_failed) {
+    *final_failed = false;
+    int got = 0;
+    while (aad_len > 0) { /* out NULL: additional data */
+        size_t n = aad_len < OSSL_CHUNK ? aad_len : OSSL_CHUNK;
+        if (EVP_CipherUpdate(c, NULL, &got, aad, (int)n) != 1) return ossl_fail(what);
+        aad += n;
+        aad_len -= n;
+    }
+    size_t done = 0, whole = len & ~(size_t)15;
+    while (done < len) {
+        size_t n = whole > done ? whole - done : len - done;
+        if (n > OSSL_CHUNK) n = OSSL_CHUNK;
+        if (EVP_CipherUpdate(c, out + done, &got, in + done, (int)n) != 1) return ossl_fail(what);
+        if (got < 0 || (size_t)got > n) /* never more than it was given */
+            return wc_error(WEBCRYPTO_ERR_OPERATION, "OpenSSL: %s output %d bytes for %zu", what,
+                            got, n);
+        if ((size_t)got != n) { /* a held-back tail: only the last, partial block */
+            if (done + n != len || (size_t)got != n - (n & 15))
+                return wc_error(WEBCRYPTO_ERR_OPERATION, "OpenSSL: %s held back %zu bytes",
+                                what, n - (size_t)got);
+            done += (size_t)got;
+            break;
+        }
+        done += n;
+    }
+    uint8_t rest[32];
+    got = 0;
+    webcrypto_status st = WEBCRYPTO_OK;
+    if (EVP_CipherFinal_ex(c, rest, &got) != 1) {
+        st = WEBCRYPTO_ERR_OPERATION; /* the caller's message: a tag mismatch on decryption */
+        *final_failed = true;
+    } else if (got < 0 || (size_t)got != len - done) {
+        st = wc_error(WEBCRYPTO_ERR_OPERATION, "OpenSSL: %s final gave %d bytes, expected %zu",
+                      what, got, len - done);
+    } else if (got > 0) {
+        memcpy(out + done, rest, (size_t)got);
+    }
+    wc_wipe(rest, sizeof rest);
+    return st;
+}
+
+static webcrypto_status ossl_evp_aead_seal(const aes_state *s, wc_aead kind, const uint8_t *nonce,
+                                           size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                                           const uint8_t *in, size_t len, uint8_t *out,
+                                           uint8_t *tag, size_t tag_len) {
+    const char *what = kind == WC_AEAD_AES_OCB ? "AES-OCB" : "ChaCha20-Poly1305";
+    EVP_CIPHER_CTX **slot = NULL;
+    webcrypto_status st = cipher_begin(s, 1, nonce, nonce_len, &slot);
+    if (st != WEBCRYPTO_OK) return st;
+    EVP_CIPHER_CTX *c = *slot;
+    if (kind == WC_AEAD_AES_OCB &&
+        EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, (int)tag_len, NULL) != 1)
+        st = ossl_fail("setting the AES-OCB tag length");
+    bool final_failed = false;
+    if (st == WEBCRYPTO_OK) {
+        st = evp_aead_run(c, what, aad, aad_len, in, len, out, &final_failed);
+        if (final_failed) st = ossl_fail(what);
+    }
+    if (st == WEBCRYPTO_OK && EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_GET_TAG, (int)tag_len, tag) != 1)
+        st = ossl_fail("getting the AEAD tag");
+    return cipher_done(slot, st);
+}
+
+static webcrypto_status ossl_evp_aead_open(const aes_state *s, wc_aead kind, const uint8_t *nonce,
+                                           size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                                           const uint8_t *in, size_t len, const uint8_t *tag,
+                                           size_t tag_len, uint8_t *out) {
+    const char *what = kind == WC_AEAD_AES_OCB ? "AES-OCB" : "ChaCha20-Poly1305";
+    EVP_CIPHER_CTX **slot = NULL;
+    webcrypto_status st = cipher_begin(s, 0, nonce, nonce_len, &slot);
+    if (st != WEBCRYPTO_OK) return st;
+    EVP_CIPHER_CTX *c = *slot;
+    uint8_t expected[16];
+    memcpy(expected, tag, tag_len); /* the ctrl takes a non-const pointer */
+    if (kind == WC_AEAD_AES_OCB &&
+        EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, (int)tag_len, NULL) != 1)
+        st = ossl_fail("setting the AES-OCB tag length");
+    else if (EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, (int)tag_len, expected) != 1)
+        st = ossl_fail("setting the AEAD tag");
+    /* OpenSSL compares the tag in constant time (CRYPTO_memcmp) at final;
+     * what update wrote to out the core wipes on failure. */
+    bool final_failed = false;
+    if (st == WEBCRYPTO_OK) {
+        st = evp_aead_run(c, what, aad, aad_len, in, len, out, &final_failed);
+        if (final_failed) {
+            ERR_clear_error();
+            st = wc_error(WEBCRYPTO_ERR_OPERATION,
+                          "%s: the authentication tag does not match (wrong key, nonce, "
+                          "additional data or tag, or altered ciphertext)", what);
+        }
+    }
+    return cipher_done(slot, st);
+}
+
 /* ---- KDFs ---- */
 
 static webcrypto_status ossl_aead_seal(const void *key_state, wc_aead kind, const uint8_t *nonce,
@@ -961,6 +1093,10 @@ static webcrypto_status ossl_aead_seal(const void *key_state, wc_aead kind, cons
                                  tag_len);
     case WC_AEAD_AES_GCM_SIV: /* nonce 12, tag 16 bytes: the core's */
         return wc_ossl_gcm_siv_seal(key_state, nonce, aad, aad_len, in, len, out, tag);
+    case WC_AEAD_CHACHA20_POLY1305:
+    case WC_AEAD_AES_OCB:
+        return ossl_evp_aead_seal(key_state, kind, nonce, nonce_len, aad, aad_len, in, len, out,
+                                  tag, tag_len);
     case WC_AEAD_COUNT: break;
     }
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL backend: no such AEAD");
@@ -976,6 +1112,10 @@ static webcrypto_status ossl_aead_open(const void *key_state, wc_aead kind, cons
                                  tag_len, out);
     case WC_AEAD_AES_GCM_SIV:
         return wc_ossl_gcm_siv_open(key_state, nonce, aad, aad_len, in, len, tag, out);
+    case WC_AEAD_CHACHA20_POLY1305:
+    case WC_AEAD_AES_OCB:
+        return ossl_evp_aead_open(key_state, kind, nonce, nonce_len, aad, aad_len, in, len, tag,
+                                  tag_len, out);
     case WC_AEAD_COUNT: break;
     }
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL backend: no such AEAD");
@@ -1134,6 +1274,62 @@ static webcrypto_status ossl_pbkdf2(const void *bctx, wc_hash hash,
     return st;
 }
 
+/* ---- Argon2 (RFC 9106), from libargon2 ----
+ * The reference implementation's argon2_ctx, which takes the secret and the
+ * associated data. It runs up to ARGON2_THREADS threads of its own per call
+ * (pthreads it joins before returning) when parallelism > 1; the lanes, and
+ * so the result, do not depend on the thread count. */
+#if WEBCRYPTO_HAVE_LIBARGON2
+#define ARGON2_THREADS 4u
+
+static webcrypto_status ossl_argon2(const void *bctx, wc_kdf kind, const uint8_t *password,
+                                    size_t password_len, const uint8_t *nonce, size_t nonce_len,
+                                    const uint8_t *secret, size_t secret_len, const uint8_t *ad,
+                                    size_t ad_len, uint32_t parallelism, uint32_t memory,
+                                    uint32_t passes, uint32_t version, uint8_t *out,
+                                    size_t out_len) {
+    (void)bctx;
+    argon2_type type = Argon2_id;
+    switch (kind) {
+    case WC_KDF_ARGON2D: type = Argon2_d; break;
+    case WC_KDF_ARGON2I: type = Argon2_i; break;
+    case WC_KDF_ARGON2ID: type = Argon2_id; break;
+    case WC_KDF_HKDF:
+    case WC_KDF_PBKDF2:
+    case WC_KDF_COUNT:
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL backend: not an Argon2 type");
+    }
+    /* libargon2 takes non-const pointers but, without the ARGON2_FLAG_CLEAR_*
+     * flags, only reads them; an empty input still needs a non-NULL pointer
+     * for its checks. */
+    argon2_context ctx = {
+        .out = out,
+        .outlen = (uint32_t)out_len,
+        .pwd = (uint8_t *)(password_len ? password : empty_buf),
+        .pwdlen = (uint32_t)password_len,
+        .salt = (uint8_t *)nonce,
+        .saltlen = (uint32_t)nonce_len,
+        .secret = secret_len ? (uint8_t *)secret : NULL,
+        .secretlen = (uint32_t)secret_len,
+        .ad = ad_len ? (uint8_t *)ad : NULL,
+        .adlen = (uint32_t)ad_len,
+        .t_cost = passes,
+        .m_cost = memory,
+        .lanes = parallelism,
+        .threads = parallelism < ARGON2_THREADS ? parallelism : ARGON2_THREADS,
+        .version = version,
+        .allocate_cbk = NULL,
+        .free_cbk = NULL,
+        .flags = ARGON2_DEFAULT_FLAGS,
+    };
+    int rc = argon2_ctx(&ctx, type); /* wipes its memory blocks (clear_internal_memory) */
+    if (rc == ARGON2_OK) return WEBCRYPTO_OK;
+    if (rc == ARGON2_MEMORY_ALLOCATION_ERROR)
+        return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "Argon2: cannot allocate %u KiB", memory);
+    return wc_error(WEBCRYPTO_ERR_OPERATION, "libargon2: %s", argon2_error_message(rc));
+}
+#endif
+
 /* ---- AES-KW (RFC 3394) ----
  * OpenSSL's wrap ciphers take the whole input in one update and use the
  * default IV when none is given; unwrap fails the update on a bad check value. */
@@ -1208,4 +1404,7 @@ const wc_backend_ops wc_backend_openssl = {
     .pbkdf2 = ossl_pbkdf2,
     .xof = ossl_xof,
     .kmac = ossl_kmac,
+#if WEBCRYPTO_HAVE_LIBARGON2
+    .argon2 = ossl_argon2,
+#endif
 };

@@ -44,7 +44,8 @@ typedef struct wc_tc_key {
 typedef struct wc_tc_entry {
     EVP_CIPHER_CTX *enc, *dec; /* AES: keyed copies of the key's templates */
     EVP_MD_CTX *work;          /* HMAC: the key's inner then outer state is copied here */
-    size_t gcm_iv_len;         /* AES-GCM: the IV length enc is set for (0: OpenSSL's 12) */
+    size_t gcm_iv_len;         /* AES-GCM, -OCB: the IV length enc is set for (0: OpenSSL's 12) */
+    size_t dec_iv_len;         /* AES-OCB: the IV length dec is set for (0: OpenSSL's 12) */
     /* private to thread_cache.c */
     uint64_t id;
     struct wc_tc_thread *owner;
