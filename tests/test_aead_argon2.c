@@ -25,7 +25,7 @@ static webcrypto_key *import_raw(webcrypto_algorithm alg, const uint8_t *k, size
                                  bool extractable, unsigned usages) {
     webcrypto_params p = WEBCRYPTO_PARAMS(.name = alg);
     webcrypto_key *key = NULL;
-    tu_assert_status(webcrypto_import_key(tu_backend(), WEBCRYPTO_FORMAT_RAW, k, n, &p,
+    tu_assert_status(webcrypto_import_key(tu_backend(), WEBCRYPTO_FORMAT_RAW_SECRET, k, n, &p,
                                           extractable, usages, &key),
                      WEBCRYPTO_OK);
     assert_non_null(key);
@@ -168,10 +168,10 @@ static void test_chacha20_poly1305_bad_input(void **state) {
     webcrypto_key *bad = NULL;
     static const size_t bad_len[] = {0, 16, 24, 31, 33};
     for (size_t i = 0; i < sizeof bad_len / sizeof bad_len[0]; i++)
-        tu_assert_status(webcrypto_import_key(tu_backend(), WEBCRYPTO_FORMAT_RAW, k, bad_len[i],
+        tu_assert_status(webcrypto_import_key(tu_backend(), WEBCRYPTO_FORMAT_RAW_SECRET, k, bad_len[i],
                                               &kp, false, ENC_DEC, &bad),
                          WEBCRYPTO_ERR_DATA);
-    tu_assert_status(webcrypto_import_key(tu_backend(), WEBCRYPTO_FORMAT_RAW, k, 32, &kp, false,
+    tu_assert_status(webcrypto_import_key(tu_backend(), WEBCRYPTO_FORMAT_RAW_SECRET, k, 32, &kp, false,
                                           WEBCRYPTO_USAGE_SIGN, &bad),
                      WEBCRYPTO_ERR_SYNTAX);
     webcrypto_key *g = NULL;
@@ -466,10 +466,10 @@ static void test_argon2_bad_input(void **state) {
     tu_assert_status(webcrypto_import_key(tu_backend(), WEBCRYPTO_FORMAT_JWK, pw, 4, &kp, false,
                                           WEBCRYPTO_USAGE_DERIVE_BITS, &k),
                      WEBCRYPTO_ERR_NOT_SUPPORTED);
-    tu_assert_status(webcrypto_import_key(tu_backend(), WEBCRYPTO_FORMAT_RAW, pw, 4, &kp, true,
+    tu_assert_status(webcrypto_import_key(tu_backend(), WEBCRYPTO_FORMAT_RAW_SECRET, pw, 4, &kp, true,
                                           WEBCRYPTO_USAGE_DERIVE_BITS, &k),
                      WEBCRYPTO_ERR_SYNTAX);
-    tu_assert_status(webcrypto_import_key(tu_backend(), WEBCRYPTO_FORMAT_RAW, pw, 4, &kp, false,
+    tu_assert_status(webcrypto_import_key(tu_backend(), WEBCRYPTO_FORMAT_RAW_SECRET, pw, 4, &kp, false,
                                           WEBCRYPTO_USAGE_ENCRYPT, &k),
                      WEBCRYPTO_ERR_SYNTAX);
     webcrypto_params gp = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ARGON2ID);
@@ -490,7 +490,7 @@ static void test_argon2_derive_key(void **state) {
     tu_assert_status(webcrypto_derive_key(&p, key, &t, true, ENC_DEC, &derived), WEBCRYPTO_OK);
     uint8_t *raw = NULL;
     size_t raw_len = 0;
-    tu_assert_status(webcrypto_export_key(WEBCRYPTO_FORMAT_RAW, derived, &raw, &raw_len),
+    tu_assert_status(webcrypto_export_key(WEBCRYPTO_FORMAT_RAW_SECRET, derived, &raw, &raw_len),
                      WEBCRYPTO_OK);
     tu_assert_hex(raw, raw_len, "0d640df58d78766c08c037a34a8b53c9d01ef0452d75b65eb52520e96b01e659");
     webcrypto_buffer_free(raw, raw_len);

@@ -33,7 +33,7 @@ static webcrypto_key *import_raw(webcrypto_algorithm alg, webcrypto_algorithm ha
     webcrypto_params p = params_of(alg);
     p.hash = hash;
     webcrypto_key *key = NULL;
-    tu_assert_status(webcrypto_import_key(tu_backend(), WEBCRYPTO_FORMAT_RAW, k, klen, &p, false,
+    tu_assert_status(webcrypto_import_key(tu_backend(), tu_secret_raw(alg), k, klen, &p, false,
                                           usages, &key),
                      WEBCRYPTO_OK);
     assert_non_null(key);

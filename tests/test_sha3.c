@@ -323,7 +323,7 @@ static void test_kmac_keys(void **state) {
         tu_assert_status(webcrypto_import_key(tu_backend(), WEBCRYPTO_FORMAT_JWK, jwk, jn, &g,
                                               true, SV, &back),
                          WEBCRYPTO_OK);
-        tu_assert_status(webcrypto_export_key(WEBCRYPTO_FORMAT_RAW, back, &raw, &rn),
+        tu_assert_status(webcrypto_export_key(WEBCRYPTO_FORMAT_RAW_SECRET, back, &raw, &rn),
                          WEBCRYPTO_OK);
         assert_int_equal(rn, i == 0 ? 16 : 32);
         webcrypto_key_free(back);
@@ -334,21 +334,21 @@ static void test_kmac_keys(void **state) {
                          WEBCRYPTO_ERR_DATA);
         /* raw with length: equal to the data's bits, else DataError */
         webcrypto_params il = WEBCRYPTO_PARAMS(.name = kmac[i], .length = rn * 8);
-        tu_assert_status(webcrypto_import_key(tu_backend(), WEBCRYPTO_FORMAT_RAW, raw, rn, &il,
+        tu_assert_status(webcrypto_import_key(tu_backend(), WEBCRYPTO_FORMAT_RAW_SECRET, raw, rn, &il,
                                               true, SV, &back),
                          WEBCRYPTO_OK);
         webcrypto_key_free(back);
         il.length = rn * 8 - 8;
-        tu_assert_status(webcrypto_import_key(tu_backend(), WEBCRYPTO_FORMAT_RAW, raw, rn, &il,
+        tu_assert_status(webcrypto_import_key(tu_backend(), WEBCRYPTO_FORMAT_RAW_SECRET, raw, rn, &il,
                                               true, SV, &back),
                          WEBCRYPTO_ERR_DATA);
-        tu_assert_status(webcrypto_import_key(tu_backend(), WEBCRYPTO_FORMAT_RAW, raw, 0, &g,
+        tu_assert_status(webcrypto_import_key(tu_backend(), WEBCRYPTO_FORMAT_RAW_SECRET, raw, 0, &g,
                                               true, SV, &back),
                          WEBCRYPTO_ERR_DATA);
         tu_assert_status(webcrypto_import_key(tu_backend(), WEBCRYPTO_FORMAT_SPKI, raw, rn, &g,
                                               true, SV, &back),
                          WEBCRYPTO_ERR_NOT_SUPPORTED);
-        tu_assert_status(webcrypto_import_key(tu_backend(), WEBCRYPTO_FORMAT_RAW, raw, rn, &g,
+        tu_assert_status(webcrypto_import_key(tu_backend(), WEBCRYPTO_FORMAT_RAW_SECRET, raw, rn, &g,
                                               true, WEBCRYPTO_USAGE_ENCRYPT, &back),
                          WEBCRYPTO_ERR_SYNTAX);
         /* generateKey: a length that is not whole bytes */

@@ -398,7 +398,7 @@ static webcrypto_key *import_aes(wp_case *c, const wp_buf *key) {
     p.name = c->h->alg;
     webcrypto_key *k = NULL;
     unsigned usages = WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_DECRYPT;
-    webcrypto_status s = webcrypto_import_key(c->backend, WEBCRYPTO_FORMAT_RAW, key->p, key->n,
+    webcrypto_status s = webcrypto_import_key(c->backend, tu_secret_raw(p.name), key->p, key->n,
                                               &p, false, usages, &k);
     char err[512];
     if (s != WEBCRYPTO_OK) {
@@ -623,7 +623,7 @@ static void run_chacha20_poly1305(wp_case *c, const json_t *group, const json_t 
 
     webcrypto_params kp = WEBCRYPTO_PARAMS_INIT;
     kp.name = WEBCRYPTO_ALG_CHACHA20_POLY1305;
-    webcrypto_status ks = webcrypto_import_key(c->backend, WEBCRYPTO_FORMAT_RAW, key.p, key.n,
+    webcrypto_status ks = webcrypto_import_key(c->backend, WEBCRYPTO_FORMAT_RAW_SECRET, key.p, key.n,
                                                &kp, false,
                                                WEBCRYPTO_USAGE_ENCRYPT | WEBCRYPTO_USAGE_DECRYPT,
                                                &k);
@@ -910,7 +910,7 @@ static void run_kmac(wp_case *c, const json_t *group, const json_t *test) {
     }
     webcrypto_params p = WEBCRYPTO_PARAMS_INIT;
     p.name = c->h->alg;
-    webcrypto_status s = webcrypto_import_key(c->backend, WEBCRYPTO_FORMAT_RAW, key.p, key.n, &p,
+    webcrypto_status s = webcrypto_import_key(c->backend, tu_secret_raw(p.name), key.p, key.n, &p,
                                               false,
                                               WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY, &k);
     if (s != WEBCRYPTO_OK) {

@@ -165,3 +165,8 @@ int tu_run_tests(const char *name, const struct CMUnitTest *tests, size_t n,
     }
     return failed;
 }
+
+webcrypto_key_format tu_secret_raw(webcrypto_algorithm alg) {
+    return webcrypto_algorithm_has_format(alg, WEBCRYPTO_FORMAT_RAW) ? WEBCRYPTO_FORMAT_RAW
+                                                                     : WEBCRYPTO_FORMAT_RAW_SECRET;
+}

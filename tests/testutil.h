@@ -15,6 +15,11 @@
  * version than the test was registered for (tu_java_check). */
 const webcrypto_backend *tu_backend(void);
 
+/* The raw format of a secret key of alg: "raw" where the algorithm has it,
+ * else "raw-secret" (the Modern Algorithms draft's new symmetric algorithms,
+ * ChaCha20-Poly1305, AES-OCB, KMAC, Argon2, have no "raw"). */
+webcrypto_key_format tu_secret_raw(webcrypto_algorithm alg);
+
 /* For a jca backend (name "jca" or "jca:..."): prints which JVM it runs on
  * (its description, $JAVA_HOME), and if $WEBCRYPTO_TEST_JAVA_VERSION is set
  * (tests/jca.cmake sets it to the version of the JDK the test is registered
