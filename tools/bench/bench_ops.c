@@ -199,8 +199,12 @@ void bench_cell_init(bench_cell *c, const bench_op *op, const webcrypto_backend 
 static int import_secret(bench_cell *c, webcrypto_algorithm alg, webcrypto_algorithm hash,
                          const uint8_t *bytes, size_t len, unsigned usages) {
     webcrypto_params p = WEBCRYPTO_PARAMS(.name = alg, .hash = hash);
-    webcrypto_status st = webcrypto_import_key(c->backend, WEBCRYPTO_FORMAT_RAW, bytes, len, &p,
-                                               false, usages, &c->key);
+    /* raw-secret for the draft's new algorithms, which have no raw */
+    webcrypto_key_format f = webcrypto_algorithm_has_format(alg, WEBCRYPTO_FORMAT_RAW)
+                                 ? WEBCRYPTO_FORMAT_RAW
+                                 : WEBCRYPTO_FORMAT_RAW_SECRET;
+    webcrypto_status st = webcrypto_import_key(c->backend, f, bytes, len, &p, false, usages,
+                                               &c->key);
     if (st != WEBCRYPTO_OK) {
         bench_fail_wc("importKey", st);
         return -1;

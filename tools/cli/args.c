@@ -195,6 +195,11 @@ int get_backend(cli *c) {
     return st == WEBCRYPTO_OK ? EXIT_OK : crypto_error(st);
 }
 
+webcrypto_key_format secret_raw_format(webcrypto_algorithm alg) {
+    return webcrypto_algorithm_has_format(alg, WEBCRYPTO_FORMAT_RAW) ? WEBCRYPTO_FORMAT_RAW
+                                                                     : WEBCRYPTO_FORMAT_RAW_SECRET;
+}
+
 int parse_format(const char *name, webcrypto_key_format *out) {
     static const struct {
         const char *name;

@@ -143,6 +143,9 @@ int no_memory(void);
 int parse_hex(const char *opt, const char *hex, uint8_t **out, size_t *out_len);
 int parse_size(const char *opt, const char *s, size_t max, size_t *out);
 int parse_format(const char *name, webcrypto_key_format *out);
+/* The format of a secret key's bytes for alg: raw, or raw-secret for the
+ * algorithms that have no raw (the Modern Algorithms draft's new ones). */
+webcrypto_key_format secret_raw_format(webcrypto_algorithm alg);
 int parse_extractable(const cli *c, bool *out);
 int usages_option(const cli *c, unsigned def, unsigned *out);
 

@@ -120,12 +120,13 @@ static optset kdf_common(webcrypto_algorithm a) {
      OPTBIT(OPT_ITERATIONS) | OPTBIT(OPT_NONCE) | OPTBIT(OPT_MEMORY) | OPTBIT(OPT_PASSES) |  \
      OPTBIT(OPT_PARALLELISM) | OPTBIT(OPT_SECRET) | OPTBIT(OPT_AAD))
 
-/* HKDF or PBKDF2's base key: the --key-hex secret as a raw key. */
+/* HKDF, PBKDF2 or Argon2's base key: the --key-hex secret as a raw (or
+ * raw-secret) key. */
 static int import_kdf_key(const cli *c, webcrypto_algorithm alg, const kdf_bufs *b, unsigned usage,
                           webcrypto_key **key) {
     webcrypto_params ip = WEBCRYPTO_PARAMS_INIT;
     ip.name = alg;
-    webcrypto_status st = webcrypto_import_key(c->backend, WEBCRYPTO_FORMAT_RAW, b->secret,
+    webcrypto_status st = webcrypto_import_key(c->backend, secret_raw_format(alg), b->secret,
                                                b->secret_len, &ip, false, usage, key);
     return st ? crypto_error(st) : EXIT_OK;
 }

@@ -168,6 +168,7 @@ int cmd_import(cli *c) {
     webcrypto_key_format fmt = WEBCRYPTO_FORMAT_RAW;
     if (!rc) rc = lookup_algorithm(c->opt[OPT_ALG], &p.name);
     if (!rc) rc = check_key_options(p.name, c->opt[OPT_HASH], "--hash", c->opt[OPT_CURVE]);
+    if (!rc && !c->opt[OPT_FORMAT]) fmt = secret_raw_format(p.name);
     if (!rc && c->opt[OPT_FORMAT]) rc = parse_format(c->opt[OPT_FORMAT], &fmt);
     bool extractable = true;
     if (!rc) rc = parse_extractable(c, &extractable);
