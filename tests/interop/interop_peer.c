@@ -448,7 +448,11 @@ static webcrypto_key *import_secret(const char *raw_hex, const webcrypto_params 
     bytes b = {0};
     webcrypto_key *k = NULL;
     webcrypto_status st = WEBCRYPTO_ERR_INVALID_ARGUMENT;
-    if (unhex(raw_hex, &b)) st = webcrypto_import_key(backend, WEBCRYPTO_FORMAT_RAW, b.p, b.n, alg, true, usages, &k);
+    /* raw-secret for the draft's new algorithms (KMAC, ...), which have no raw */
+    webcrypto_key_format f = webcrypto_algorithm_has_format(alg->name, WEBCRYPTO_FORMAT_RAW)
+                                 ? WEBCRYPTO_FORMAT_RAW
+                                 : WEBCRYPTO_FORMAT_RAW_SECRET;
+    if (unhex(raw_hex, &b)) st = webcrypto_import_key(backend, f, b.p, b.n, alg, true, usages, &k);
     bytes_free(&b);
     if (st != WEBCRYPTO_OK) report(false, why_status(st), "import a raw %s key", webcrypto_algorithm_name(alg->name));
     return k;
@@ -794,7 +798,7 @@ static void produce_sha3_kmac(json_t *ops, const bytes *data) {
                                                            WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY, &k);
         webcrypto_params p = WEBCRYPTO_PARAMS(.name = kmacs[i].alg, .output_length = kmacs[i].out_bits,
                                               .customization = s.p, .customization_len = s.n);
-        if (st == WEBCRYPTO_OK) st = webcrypto_export_key(WEBCRYPTO_FORMAT_RAW, k, &raw, &rn);
+        if (st == WEBCRYPTO_OK) st = webcrypto_export_key(WEBCRYPTO_FORMAT_RAW_SECRET, k, &raw, &rn);
         if (st == WEBCRYPTO_OK) st = webcrypto_sign(&p, k, data->p, data->n, mac, sizeof mac, &n);
         if (st == WEBCRYPTO_OK) {
             json_t *params = json_pack("{s:s, s:I}", "name", webcrypto_algorithm_name(kmacs[i].alg),
@@ -959,7 +963,7 @@ static void check_argon2(const json_t *op) {
         webcrypto_params kp = WEBCRYPTO_PARAMS(.name = p.name);
         webcrypto_key *k = NULL;
         static const uint8_t none[1] = {0};
-        webcrypto_status st = webcrypto_import_key(backend, WEBCRYPTO_FORMAT_RAW,
+        webcrypto_status st = webcrypto_import_key(backend, WEBCRYPTO_FORMAT_RAW_SECRET,
                                                    pw.p ? pw.p : none, pw.n, &kp, false,
                                                    WEBCRYPTO_USAGE_DERIVE_BITS, &k);
         uint8_t *out = malloc(bits / 8 + 1);
@@ -1046,7 +1050,7 @@ static void produce_modern_cipher(json_t *ops, const bytes *data) {
             webcrypto_params kp = WEBCRYPTO_PARAMS(.name = p.name);
             webcrypto_key *k = NULL;
             uint8_t out[64];
-            webcrypto_status st = webcrypto_import_key(backend, WEBCRYPTO_FORMAT_RAW, pw, pw_len, &kp,
+            webcrypto_status st = webcrypto_import_key(backend, WEBCRYPTO_FORMAT_RAW_SECRET, pw, pw_len, &kp,
                                                        false, WEBCRYPTO_USAGE_DERIVE_BITS, &k);
             if (st == WEBCRYPTO_OK) st = webcrypto_derive_bits(&p, k, argon2[i].bits, out, sizeof out, &n);
             if (st == WEBCRYPTO_OK)
@@ -1284,7 +1288,7 @@ static webcrypto_key *gen_secret(webcrypto_algorithm alg, size_t bits, unsigned 
     webcrypto_status st = webcrypto_generate_key(backend, &p, true, usages, &k);
     uint8_t *out = NULL;
     size_t n = 0;
-    if (st == WEBCRYPTO_OK) st = webcrypto_export_key(WEBCRYPTO_FORMAT_RAW, k, &out, &n);
+    if (st == WEBCRYPTO_OK) st = webcrypto_export_key(WEBCRYPTO_FORMAT_RAW_SECRET, k, &out, &n);
     if (st != WEBCRYPTO_OK) {
         report(false, why_status(st), "generate a %s key", webcrypto_algorithm_name(alg));
         webcrypto_key_free(k);
@@ -1351,7 +1355,7 @@ static void produce_secret(json_t *ops, json_t *keys, const bytes *data, made *p
         size_t rn = 0, n = 0;
         webcrypto_status st =
             webcrypto_generate_key(backend, &p, true, WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY, &k);
-        if (st == WEBCRYPTO_OK) st = webcrypto_export_key(WEBCRYPTO_FORMAT_RAW, k, &raw, &rn);
+        if (st == WEBCRYPTO_OK) st = webcrypto_export_key(WEBCRYPTO_FORMAT_RAW_SECRET, k, &raw, &rn);
         if (st == WEBCRYPTO_OK) st = webcrypto_sign(&p, k, data->p, data->n, mac, sizeof mac, &n);
         if (st == WEBCRYPTO_OK)
             json_array_append_new(ops, json_pack("{s:s, s:s, s:o, s:o}", "op", "mac", "hash",

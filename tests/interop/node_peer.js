@@ -216,7 +216,8 @@ async function produce(outFile) {
     m.ops.push({ op: 'derive', a: `node-${a}`, b: `node-${b}`, length, bits: hex(bits) });
   }
   await produceSecret(m, pairs);
-  await produceModern(m);
+  await produceSha3Kmac(m);
+  await produceModernCipher(m);
   fs.writeFileSync(outFile, JSON.stringify(m, null, 1));
   pass(`wrote ${Object.keys(m.keys).length} key pairs and ${m.ops.length} operations for the C peer`);
 }
@@ -255,7 +256,7 @@ const MODERN_ARGON2 = [
   { name: 'Argon2d', length: 32, p: { parallelism: 2, memory: 40, passes: 2, associatedData: 'ab' } },
 ];
 
-async function produceModern(m) {
+async function produceModernCipher(m) {
   for (const c of MODERN_CIPHERS) {
     if (!(await hasModern(c.name))) { skip(`encrypt ${c.name} for the C peer`, `this Node's crypto.subtle has no ${c.name}`); continue; }
     const key = await subtle.generateKey(c.name === 'AES-OCB' ? { name: c.name, length: c.bits } : { name: c.name }, true, ['encrypt', 'decrypt']);
@@ -274,7 +275,7 @@ async function produceModern(m) {
   }
 }
 
-async function checkModern(op, data) {
+async function checkModernCipher(op, data) {
   const name = op.params.name;
   if (!(await hasModern(name))) return skip(`${op.op} ${JSON.stringify(op.params)}`, `this Node's crypto.subtle has no ${name}`);
   const params = fromHexParams(op.params);
@@ -369,7 +370,7 @@ const modernParams = (p) => {
 /* KMAC keys: Node 24 imports them as "raw-secret" (the draft's format), not "raw". */
 const importKmac = (raw, name) => subtle.importKey('raw-secret', unhex(raw), { name }, true, ['sign', 'verify']);
 
-async function produceModern(m) {
+async function produceSha3Kmac(m) {
   if (!(await haveModern())) return skip('SHA-3, cSHAKE, KMAC ops for the C peer', `node ${process.version} has none of them`);
   const digests = [
     { name: 'SHA3-256' }, { name: 'SHA3-384' }, { name: 'SHA3-512' },
@@ -395,7 +396,7 @@ async function produceModern(m) {
                mac: hex(await subtle.sign('HMAC', hk, DATA)) });
 }
 
-async function checkModern(op, data) {
+async function checkSha3Kmac(op, data) {
   const what = JSON.stringify(op.params || op.hash);
   if (!(await haveModern())) return skip(`${op.op} ${what}`, `node ${process.version} has no SHA-3, cSHAKE or KMAC`);
   if (op.op === 'digest') {
@@ -526,7 +527,7 @@ async function checkOp(op, keys, data) {
   }
   case 'modern-cipher':
   case 'argon2':
-    return checkModern(op, data);
+    return checkModernCipher(op, data);
   case 'cipher': {
     const params = fromHexParams(op.params);
     const key = await importSecret(op.key, op.params.name, ['encrypt', 'decrypt']);
@@ -538,7 +539,7 @@ async function checkOp(op, keys, data) {
   }
   case 'digest':
   case 'kmac':
-    return checkModern(op, data);
+    return checkSha3Kmac(op, data);
   case 'mac': {
     if (op.hash.startsWith('SHA3') && !(await haveModern())) return skip(`HMAC ${op.hash}`, `node ${process.version} has no SHA-3`);
     const key = await importSecret(op.key, { name: 'HMAC', hash: op.hash }, ['sign', 'verify']);
