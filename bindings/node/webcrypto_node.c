@@ -810,6 +810,10 @@ static napi_value run(napi_env env, napi_callback_info info) {
 napi_fail:
     throw_status(env, WEBCRYPTO_ERR_OPERATION, "Node-API call failed");
 fail:
+    /* Every way here has thrown, except a Node-API call failing inside a
+     * helper: never return without an exception (index.js would resolve
+     * undefined). */
+    throw_status(env, WEBCRYPTO_ERR_OPERATION, "Node-API call failed");
     if (j) job_release(env, j, async);
     return undef;
 }
