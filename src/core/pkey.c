@@ -436,6 +436,12 @@ static webcrypto_status okp_context(const webcrypto_params *alg, const webcrypto
         if (alg->context_len > 255)
             return wc_error(WEBCRYPTO_ERR_OPERATION,
                             "Ed448: the context is %zu bytes, more than 255", alg->context_len);
+        /* backend.h: WC_CAP_ED448_CONTEXT (OpenSSL 3.0's EdDSA has none). */
+        if (alg->context_len > 0 && !(key->backend->caps & WC_CAP_ED448_CONTEXT))
+            return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                            "Ed448: the %s backend cannot sign or verify with a context (%zu "
+                            "bytes); only the empty context",
+                            key->backend->name, alg->context_len);
         *ctx = (wc_bytes){alg->context, alg->context_len};
         return WEBCRYPTO_OK;
     case WC_OKP_ED25519:

@@ -80,9 +80,11 @@ static bool members_ok(const webcrypto_backend *b, webcrypto_operation op,
     case WEBCRYPTO_OP_SIGN:
     case WEBCRYPTO_OP_VERIFY:
         if (a->hash_for & WEBCRYPTO_USAGE_SIGN) return hash_ok(b, p->hash);
-        /* Ed448: a context of at most 255 bytes (OperationError beyond). */
+        /* Ed448: a context of at most 255 bytes (OperationError beyond), and
+         * a non-empty one only where the backend takes it. */
         return a->family != WC_FAMILY_OKP || a->member.okp != WC_OKP_ED448 ||
-               p->context_len <= 255;
+               p->context_len == 0 ||
+               (p->context_len <= 255 && (b->caps & WC_CAP_ED448_CONTEXT));
     case WEBCRYPTO_OP_DERIVE_BITS:
         if (a->hash_for & WEBCRYPTO_USAGE_DERIVE_BITS) return hash_ok(b, p->hash);
         if (a->public_key_for & WEBCRYPTO_USAGE_DERIVE_BITS) return p->public_key != NULL;
