@@ -518,6 +518,12 @@ typedef enum webcrypto_feature {
      * DataError on every backend. The public key (spki, or jwk without "d")
      * imports everywhere: it has no primes. */
     WEBCRYPTO_FEATURE_RSA_MULTI_PRIME = 1,
+    /* Ed448 sign and verify with a non-empty context (Secure Curves draft,
+     * Ed448Params.context). Without it, a non-empty context is
+     * NotSupportedError (the empty one works). Per backend: openssl no
+     * (OpenSSL 3.0's EdDSA takes no context string; 3.2 added one);
+     * boringssl and jca have no Ed448. */
+    WEBCRYPTO_FEATURE_ED448_CONTEXT = 2,
 } webcrypto_feature;
 
 /* Whether the backend has a feature (false for NULL or an unknown feature). */

@@ -398,6 +398,9 @@ static void test_ed448_rfc8032(void **state) {
         uint8_t sig[114];
         size_t sig_len = 0;
         webcrypto_status st = webcrypto_sign(&ed, priv, msg.p, msg.n, sig, sizeof sig, &sig_len);
+        assert_int_equal(st == WEBCRYPTO_ERR_NOT_SUPPORTED && ctx.n > 0,
+                         ctx.n > 0 && !webcrypto_backend_has_feature(
+                                          tu_backend(), WEBCRYPTO_FEATURE_ED448_CONTEXT));
         if (ctx.n > 0 && st == WEBCRYPTO_ERR_NOT_SUPPORTED) {
             /* openssl: OpenSSL 3.0's EdDSA takes no context string. */
             printf("# SKIP Ed448 with context on %s: %s\n", webcrypto_backend_name(tu_backend()),
@@ -1853,6 +1856,10 @@ static void test_supports(void **state) {
     assert_int_equal(webcrypto_supports(b, WEBCRYPTO_OP_SIGN, &p, FULL, NULL), ed448);
     assert_int_equal(webcrypto_supports(b, WEBCRYPTO_OP_GENERATE_KEY, &p, FULL, NULL), ed448);
     assert_false(webcrypto_supports(b, WEBCRYPTO_OP_ENCRYPT, &p, FULL, NULL));
+    p.context_len = 3;
+    p.context = (const uint8_t[3]){0x66, 0x6f, 0x6f};
+    assert_int_equal(webcrypto_supports(b, WEBCRYPTO_OP_SIGN, &p, FULL, NULL),
+                     ed448 && webcrypto_backend_has_feature(b, WEBCRYPTO_FEATURE_ED448_CONTEXT));
     p.context_len = 256;
     p.context = (const uint8_t[256]){0};
     assert_false(webcrypto_supports(b, WEBCRYPTO_OP_SIGN, &p, FULL, NULL));

@@ -87,6 +87,10 @@ static const wc_curve_info wc_curves[] = {
         .pq_public_len = pub, .pq_seed_len = WC_ML_DSA_SEED_LEN, .pq_out_len = sig,       \
         .jwk_kty = "AKP", .jwk_use = "sig", .jwk_alg = nm, OID(OID_##id) }
 
+/* An algorithm's capability bit (WC_CAP) must stay below the feature bits
+ * of backend.h (the lowest is WC_CAP_SHA3_HMAC, bit 48). */
+_Static_assert(WC_ALG_COUNT <= 48, "WC_CAP(alg) would reach the capability feature bits");
+
 static const wc_alg_info wc_algs[WC_ALG_COUNT] = {
     HASH(SHA_1, "SHA-1", 20, 512),
     HASH(SHA_256, "SHA-256", 32, 512),

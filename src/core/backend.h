@@ -55,6 +55,10 @@
 /* cSHAKE with a non-empty function name or customization (SP 800-185
  * section 3.3); without it only the SHAKE case (both empty) is offered. */
 #define WC_CAP_CSHAKE_CUSTOM (UINT64_C(1) << 55)
+/* WC_CAP_ED448_CONTEXT: okp_sign/okp_verify take a non-empty Ed448 context.
+ * Without it the core answers NotSupportedError for one, and the backend is
+ * only ever given an empty context. */
+#define WC_CAP_ED448_CONTEXT (UINT64_C(1) << 62)
 
 /*
  * Families and their members, as a backend sees them. The core's algorithm
@@ -584,9 +588,8 @@ typedef struct wc_backend_ops {
      * okp_sign / okp_verify: a signature member (wc_okp_sig_len(kind) > 0;
      * Ed25519 and Ed448: RFC 8032, pure). context is Ed448's context string
      * C (RFC 8032 5.2), 0..255 bytes (the core refused longer ones); it is
-     * always empty for Ed25519 (WebCrypto's Ed25519 has none). A backend
-     * whose library cannot take a non-empty context answers
-     * NotSupportedError for one. sig_cap >= wc_okp_sig_len(kind); *sig_len
+     * always empty for Ed25519 (WebCrypto's Ed25519 has none), and for
+     * Ed448 unless the backend reported WC_CAP_ED448_CONTEXT. sig_cap >= wc_okp_sig_len(kind); *sig_len
      * gets the length written. verify answers *valid (a wrong signature, of
      * any length, is not an error). ABI 4 added the context. */
     webcrypto_status (*okp_sign)(const void *state, wc_okp kind, const uint8_t *context,

@@ -529,8 +529,15 @@ static webcrypto_status okp_context(const webcrypto_params *alg, const webcrypto
     switch (wc_okp_of(key->alg)) {
     case WC_OKP_ED448: {
         webcrypto_status st = check_context(alg);
-        if (st == WEBCRYPTO_OK) *ctx = (wc_bytes){alg->context, alg->context_len};
-        return st;
+        if (st != WEBCRYPTO_OK) return st;
+        /* backend.h: WC_CAP_ED448_CONTEXT (OpenSSL 3.0's EdDSA has none). */
+        if (alg->context_len > 0 && !(key->backend->caps & WC_CAP_ED448_CONTEXT))
+            return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                            "Ed448: the %s backend cannot sign or verify with a context (%zu "
+                            "bytes); only the empty context",
+                            key->backend->name, alg->context_len);
+        *ctx = (wc_bytes){alg->context, alg->context_len};
+        return WEBCRYPTO_OK;
     }
     case WC_OKP_ED25519:
     case WC_OKP_X25519:

@@ -361,6 +361,7 @@ bool webcrypto_backend_has_feature(const webcrypto_backend *backend, webcrypto_f
     if (!backend) return false;
     switch (feature) {
     case WEBCRYPTO_FEATURE_RSA_MULTI_PRIME: return (backend->caps & WC_CAP_RSA_MULTI_PRIME) != 0;
+    case WEBCRYPTO_FEATURE_ED448_CONTEXT: return (backend->caps & WC_CAP_ED448_CONTEXT) != 0;
     }
     return false;
 }

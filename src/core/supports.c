@@ -95,10 +95,12 @@ static bool members_ok(const webcrypto_backend *b, webcrypto_operation op,
         if (a->hash_for & WEBCRYPTO_USAGE_SIGN) return hash_ok(b, p);
         /* KMAC: outputLength, required, in whole bytes here */
         if (a->family == WC_FAMILY_KMAC) return p->output_length && p->output_length % 8 == 0;
-        /* Ed448, ML-DSA: a context of at most 255 bytes (OperationError beyond). */
-        if (a->family == WC_FAMILY_ML_DSA ||
-            (a->family == WC_FAMILY_OKP && a->member.okp == WC_OKP_ED448))
-            return p->context_len <= 255;
+        /* ML-DSA: a context of at most 255 bytes (OperationError beyond). */
+        if (a->family == WC_FAMILY_ML_DSA) return p->context_len <= 255;
+        /* Ed448: the same, and a non-empty one only where the backend takes it. */
+        if (a->family == WC_FAMILY_OKP && a->member.okp == WC_OKP_ED448)
+            return p->context_len == 0 ||
+                   (p->context_len <= 255 && (b->caps & WC_CAP_ED448_CONTEXT));
         return true;
     case WEBCRYPTO_OP_DERIVE_BITS:
         if (a->hash_for & WEBCRYPTO_USAGE_DERIVE_BITS) return hash_ok(b, p);
