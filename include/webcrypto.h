@@ -86,7 +86,7 @@ extern "C" {
 /* The version of this header. CMakeLists.txt reads the project's version
  * from these three lines. */
 #define WEBCRYPTO_VERSION_MAJOR 0
-#define WEBCRYPTO_VERSION_MINOR 2
+#define WEBCRYPTO_VERSION_MINOR 3
 #define WEBCRYPTO_VERSION_PATCH 0
 #define WEBCRYPTO_VERSION "0.2.0"
 /* MAJOR * 1000000 + MINOR * 1000 + PATCH: 0.2.0 is 2000; compares in order. */
