@@ -769,7 +769,7 @@ WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
 webcrypto_encrypt(const webcrypto_params *alg, const webcrypto_key *key, const uint8_t *data,
                   size_t data_len, uint8_t *out, size_t out_cap, size_t *out_len);
 
-/* Decrypts as SubtleCrypto.decrypt does. A wrong AES-GCM(-SIV) tag or bad AES-CBC
+/* Decrypts as SubtleCrypto.decrypt does. A wrong AEAD tag or bad AES-CBC
  * padding is WEBCRYPTO_ERR_OPERATION, and then out holds no plaintext (it is
  * wiped). Same buffer rules as webcrypto_encrypt. */
 WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
@@ -778,7 +778,8 @@ webcrypto_decrypt(const webcrypto_params *alg, const webcrypto_key *key, const u
 
 /* Incremental encryption or decryption for AES-CBC and AES-CTR, for data
  * larger than memory; the output is byte-identical to the one-shot call on
- * the concatenated input. (AES-GCM and AES-GCM-SIV are one-shot only, so that
+ * the concatenated input. (The AEADs - AES-GCM, AES-GCM-SIV, ChaCha20-Poly1305,
+ * AES-OCB - are one-shot only, so that
  * decryption never releases plaintext before the tag verifies:
  * NotSupportedError.) update may write up to data_len + 15 bytes; final up
  * to 16. out must not overlap data. The key must outlive the context.
