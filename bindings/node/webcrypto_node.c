@@ -1085,4 +1085,13 @@ static napi_value init(napi_env env, napi_value exports) {
     return exports;
 }
 
+/* The macro defines exported functions without prior prototypes (clang's
+ * -Wmissing-prototypes names them). */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
+#endif
 NAPI_MODULE_INIT() { return init(env, exports); }
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
