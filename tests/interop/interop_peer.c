@@ -474,6 +474,9 @@ static void check_sign(const json_t *op, const bytes *data) {
     bool parsed = params_ok && sig_ok;
     if (!e && skip_unsupported(id, "verify")) {
         /* nothing to check here */
+    } else if (e && parsed && j.p.hash != WEBCRYPTO_ALG_NONE &&
+               !webcrypto_backend_supports_hash(backend, j.p.name, j.p.hash)) {
+        skip("the backend lacks the algorithm with that hash", "verify %s %s", id, what); /* SHA-3 */
     } else if (!e || !parsed) {
         report(false, "bad manifest entry", "verify %s %s", id, what);
     } else {
@@ -1216,6 +1219,33 @@ static void produce_pairs(json_t *keys, json_t *ops, const bytes *data, made *pa
     }
 }
 
+static made *made_find(made *pairs, const char *id);
+
+/* ECDSA with SHA-3 (the modern algorithms' hashes): our P-256 key signs with
+ * SHA3-256 and SHA3-512, for Node 24 to verify. */
+static void produce_modern_ecdsa(json_t *ops, const bytes *data, made *pairs) {
+    static const webcrypto_algorithm hashes[] = {WEBCRYPTO_ALG_SHA3_256, WEBCRYPTO_ALG_SHA3_512};
+    made *ec = made_find(pairs, "c-ECDSA-P-256");
+    for (size_t i = 0; i < sizeof hashes / sizeof hashes[0]; i++) {
+        if (!ec || !ec->priv || !webcrypto_backend_supports_hash(backend, WEBCRYPTO_ALG_ECDSA, hashes[i])) {
+            skip("the backend has no ECDSA with that hash (or no P-256 key)", "sign c-ECDSA-P-256 %s",
+                 webcrypto_algorithm_name(hashes[i]));
+            continue;
+        }
+        webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ECDSA, .hash = hashes[i]);
+        uint8_t sig[64];
+        size_t n = 0;
+        webcrypto_status st = webcrypto_sign(&p, ec->priv, data->p, data->n, sig, sizeof sig, &n);
+        if (st != WEBCRYPTO_OK) {
+            report(false, why_status(st), "sign c-ECDSA-P-256 %s", webcrypto_algorithm_name(hashes[i]));
+            continue;
+        }
+        json_array_append_new(ops, json_pack("{s:s, s:s, s:{s:s, s:s}, s:o}", "op", "sign", "key",
+                                             "c-ECDSA-P-256", "params", "name", "ECDSA", "hash",
+                                             webcrypto_algorithm_name(hashes[i]), "sig", hexstr(sig, n)));
+    }
+}
+
 static made *made_find(made *pairs, const char *id) {
     for (size_t i = 0; i < sizeof catalog / sizeof catalog[0]; i++)
         if (pairs[i].priv && strcmp(pairs[i].id, id) == 0) return &pairs[i];
@@ -1519,6 +1549,7 @@ static void produce(const char *path) {
     produce_derive_p521_tail(ops, pairs);
     produce_secret(ops, keys, &data, pairs);
     produce_sha3_kmac(ops, &data);
+    produce_modern_ecdsa(ops, &data, pairs);
     produce_modern_cipher(ops, &data);
     if (json_dump_file(m, path, JSON_INDENT(1)) != 0) report(false, path, "write the manifest");
     else report(true, NULL, "wrote %zu key pairs and %zu operations for Node", json_object_size(keys),
