@@ -88,13 +88,13 @@ extern "C" {
 #define WEBCRYPTO_VERSION_MAJOR 0
 #define WEBCRYPTO_VERSION_MINOR 3
 #define WEBCRYPTO_VERSION_PATCH 0
-#define WEBCRYPTO_VERSION "0.2.0"
-/* MAJOR * 1000000 + MINOR * 1000 + PATCH: 0.2.0 is 2000; compares in order. */
+#define WEBCRYPTO_VERSION "0.3.0"
+/* MAJOR * 1000000 + MINOR * 1000 + PATCH: 0.3.0 is 3000; compares in order. */
 #define WEBCRYPTO_VERSION_NUMBER                                                  \
     (WEBCRYPTO_VERSION_MAJOR * 1000000L + WEBCRYPTO_VERSION_MINOR * 1000L +       \
      WEBCRYPTO_VERSION_PATCH)
 
-/* The running library's version, "0.2.0" (static string), and its number as
+/* The running library's version, "0.3.0" (static string), and its number as
  * WEBCRYPTO_VERSION_NUMBER computes it. A program compares them with the
  * header's macros to learn what it runs against (a newer library may know
  * algorithms and params members that its header does not). */
