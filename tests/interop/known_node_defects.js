@@ -37,6 +37,26 @@ module.exports = [
     ],
   },
   {
+    id: 'ed448-jwk-alg-export',
+    nodes: ['18'],
+    what: 'exports an Ed448 key as a JWK with alg "EdDSA" (RFC 8037\'s); the Secure Curves draft writes "Ed448"',
+    symptoms: [
+      { check: /^c: node-Ed448: (public|private) [a-zA-Z0-9]+ imports; /,
+        fail: /\(the peer's JWK has alg "EdDSA"; the spec writes "Ed448"\)$/ },
+      { check: /^node: c-Ed448: (public (spki|raw)|private pkcs8) imports; /,
+        fail: /\(this Node's JWK has alg "EdDSA"; the spec writes "Ed448"\)$/ },
+    ],
+  },
+  {
+    id: 'ed448-jwk-alg-import',
+    nodes: ['18'],
+    what: 'refuses to import an Ed448 JWK with alg "Ed448", which the Secure Curves draft\'s import accepts (as it does "EdDSA")',
+    symptoms: [
+      { check: /^node: c-Ed448: (public|private) jwk imports; /,
+        fail: /\(DataError: JWK "alg" does not match the requested algorithm\)$/ },
+    ],
+  },
+  {
     id: 'ed25519-jwk-alg-import',
     nodes: ['18'],
     what: 'refuses to import an Ed25519 JWK with alg "Ed25519", which the spec\'s import accepts (as it does "EdDSA")',
