@@ -73,18 +73,23 @@ static void spki_header(wc_family family, unsigned member, size_t len, uint8_t h
     memcpy(h, head, 22);
 }
 
-static jclass pq_class(JNIEnv *env, const char *name, bool *ok) {
-    if (!*ok) return NULL;
-    jclass c = (*env)->FindClass(env, name);
-    if ((*env)->ExceptionCheck(env) || !c) {
+/* A local reference just made (FindClass, NewStringUTF) as a global one;
+ * an exception or a NULL clears *ok. */
+static jobject pq_global(JNIEnv *env, jobject local, bool *ok) {
+    if ((*env)->ExceptionCheck(env) || !local) {
         (*env)->ExceptionClear(env);
         *ok = false;
         return NULL;
     }
-    jclass g = jca_global(env, c);
-    (*env)->DeleteLocalRef(env, c);
+    jobject g = jca_global(env, local);
+    (*env)->DeleteLocalRef(env, local);
     if (!g) *ok = false;
     return g;
+}
+
+static jclass pq_class(JNIEnv *env, const char *name, bool *ok) {
+    if (!*ok) return NULL;
+    return (jclass)pq_global(env, (*env)->FindClass(env, name), ok);
 }
 
 static jmethodID pq_method(JNIEnv *env, jclass c, bool is_static, const char *name,
@@ -130,16 +135,7 @@ static jclass seed_random_class(JNIEnv *env, bool *ok) {
 
 static jstring pq_string(JNIEnv *env, const char *s, bool *ok) {
     if (!*ok) return NULL;
-    jstring l = (*env)->NewStringUTF(env, s);
-    if ((*env)->ExceptionCheck(env) || !l) {
-        (*env)->ExceptionClear(env);
-        *ok = false;
-        return NULL;
-    }
-    jstring g = jca_global(env, l);
-    (*env)->DeleteLocalRef(env, l);
-    if (!g) *ok = false;
-    return g;
+    return (jstring)pq_global(env, (*env)->NewStringUTF(env, s), ok);
 }
 
 static void resolve(JNIEnv *env) {
