@@ -538,7 +538,7 @@ const KNOWN = require('./known_differences.js');
 // is counted apart. [id, match, nodes, expect, why]; README lists them.
 const NODE_ABORTS = [
   { id: 'node18-pss-salt-abort', nodes: [18], match: /^RSA-PSS SHA-\d+ saltLength too large$/, expect: 'OperationError',
-    why: 'Node 18 aborts (V8 "Entering the V8 API without proper locking": SignTraits::DeriveBits throws a JS error from a thread-pool thread when RSA-PSS signing fails); the spec: "If the encoding operation fails, throw an OperationError" (RSA-PSS sign, EMSA-PSS: emLen < hLen + sLen + 2)' },
+    why: 'Node 18 aborts (V8 "Entering the V8 API without proper locking": SignTraits::DeriveBits throws a JS error from a thread-pool thread when RSA-PSS signing fails); the spec (RSA-PSS sign): "If performing the operation results in an error, then throw an OperationError" (EMSA-PSS: emLen < hLen + sLen + 2)' },
 ];
 const abortsFor = (name) => NODE_ABORTS.find((k) => k.match.test(name) && k.nodes.includes(nodeMajor));
 
