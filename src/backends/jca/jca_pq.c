@@ -121,16 +121,8 @@ static jclass seed_random_class(JNIEnv *env, bool *ok) {
                                 (const jbyte *)jca_seed_random_class,
                                 (jsize)sizeof jca_seed_random_class);
         (*env)->DeleteLocalRef(env, loader);
-        if ((*env)->ExceptionCheck(env) || !c) {
-            (*env)->ExceptionClear(env);
-            *ok = false;
-            return NULL;
-        }
     }
-    jclass g = jca_global(env, c);
-    (*env)->DeleteLocalRef(env, c);
-    if (!g) *ok = false;
-    return g;
+    return (jclass)pq_global(env, c, ok);
 }
 
 static jstring pq_string(JNIEnv *env, const char *s, bool *ok) {
