@@ -55,7 +55,7 @@ int read_chunk(FILE *fp, const char *path, uint8_t *buf, size_t cap, size_t *got
  * further (a key file of /dev/zero ends there). */
 int read_all(const char *path, size_t max, uint8_t **out, size_t *out_len,
              size_t *out_cap) {
-    FILE *fp;
+    FILE *fp = NULL; /* set by open_input on success; -O3 cannot see that */
     int rc = open_input(path, &fp);
     if (rc) return rc;
     size_t cap = CHUNK, len = 0;
