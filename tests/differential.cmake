@@ -2,8 +2,11 @@
 # compares every pair of backends built in, plus the jca variants when the
 # jca backend is built ($WEBCRYPTO_DIFF_EXTRA; set it by hand to add others).
 # Exits 77 (skip) with fewer than two backends.
+add_library(webcrypto_differential_common STATIC differential_common.c)
+target_link_libraries(webcrypto_differential_common PUBLIC webcrypto_static)
+target_compile_options(webcrypto_differential_common PRIVATE ${WEBCRYPTO_WARNINGS})
 add_executable(test_differential test_differential.c differential_errors.c)
-target_link_libraries(test_differential PRIVATE webcrypto_static)
+target_link_libraries(test_differential PRIVATE webcrypto_differential_common)
 target_compile_options(test_differential PRIVATE ${WEBCRYPTO_WARNINGS})
 add_test(NAME differential COMMAND test_differential)
 set_tests_properties(differential PROPERTIES
