@@ -120,7 +120,7 @@ webcrypto_key *import(const webcrypto_backend *b, const webcrypto_params *p,
                              const uint8_t *raw, size_t len, unsigned usages) {
     webcrypto_key *k = NULL;
     webcrypto_status st =
-        webcrypto_import_key(b, WEBCRYPTO_FORMAT_RAW, raw, len, p, false, usages, &k);
+        webcrypto_import_key(b, diff_secret_format(p->name), raw, len, p, false, usages, &k);
     if (st != WEBCRYPTO_OK) {
         fail("importing a %zu-byte %s key on %s: %s (%s)", len,
              webcrypto_algorithm_name(p->name), webcrypto_backend_name(b),
@@ -491,6 +491,11 @@ void derive_both(const webcrypto_params *alg, webcrypto_key *const priv[2],
     }
 }
 
+webcrypto_key_format diff_secret_format(webcrypto_algorithm alg) {
+    return webcrypto_algorithm_has_format(alg, WEBCRYPTO_FORMAT_RAW) ? WEBCRYPTO_FORMAT_RAW
+                                                                     : WEBCRYPTO_FORMAT_RAW_SECRET;
+}
+
 /* ---- the driver ---- */
 
 /* The names given in the environment, kept for the process's life (the
@@ -528,7 +533,21 @@ int diff_open_backends(const webcrypto_backend **backends, size_t *n_out) {
             total_failed++;
             continue;
         }
-        printf("backend %s: %s\n", names[i], webcrypto_backend_description(b));
+        const char *desc = webcrypto_backend_description(b);
+        printf("backend %s: %s\n", names[i], desc);
+        /* A run registered for one JDK (tests/jca.cmake's
+         * WEBCRYPTO_TEST_JAVA_VERSION) must be on it: a JAVA_HOME that did
+         * not take effect would compare the wrong JVM unnoticed. */
+        const char *want = getenv("WEBCRYPTO_TEST_JAVA_VERSION");
+        if (want && *want && strncmp(names[i], "jca", 3) == 0) {
+            char java[64];
+            snprintf(java, sizeof java, "Java %s", want);
+            if (!strstr(desc, java)) {
+                printf("backend %s: FAILED: not on %s, as the test was registered for\n",
+                       names[i], java);
+                total_failed++;
+            }
+        }
         backends[n++] = b;
     }
     *n_out = n;

@@ -70,7 +70,12 @@ void check_same(const char *what, size_t size, const uint8_t *x, size_t xl, cons
 void check_status(const char *what, size_t size, webcrypto_status got, webcrypto_status expected);
 
 /* ---- helpers over the public API ---- */
-/* A raw secret key (fails the pair and returns NULL on error). */
+/* The format of a secret key's bytes: raw, or raw-secret for the
+ * algorithms that have no raw (the drafts': ChaCha20-Poly1305, AES-OCB,
+ * KMAC, Argon2). */
+webcrypto_key_format diff_secret_format(webcrypto_algorithm alg);
+/* A secret key from its bytes, not extractable (fails the pair and
+ * returns NULL on error). */
 webcrypto_key *import(const webcrypto_backend *b, const webcrypto_params *p, const uint8_t *raw,
                       size_t len, unsigned usages);
 /* Encrypts or decrypts into a malloc'd buffer sized by a query. */
@@ -128,7 +133,8 @@ void derive_both(const webcrypto_params *alg, webcrypto_key *const priv[2],
 /* ---- the driver ---- */
 /* Opens the backends: those compiled in, or those named in
  * $WEBCRYPTO_DIFF_BACKENDS, plus any "name:variant" in $WEBCRYPTO_DIFF_EXTRA
- * (commas or spaces). One that cannot start is a failure. Returns 0 with
+ * (commas or spaces). One that cannot start is a failure, and so is a jca
+ * backend not on $WEBCRYPTO_TEST_JAVA_VERSION when that is set. Returns 0 with
  * backends[0..*n) set, else the exit code: 77 (fewer than two listed), 1
  * (fewer than two started). */
 int diff_open_backends(const webcrypto_backend **backends, size_t *n);
