@@ -141,7 +141,8 @@ int diff_open_backends(const webcrypto_backend **backends, size_t *n);
 /* The run's seed: a fixed one, or $WEBCRYPTO_DIFF_SEED; printed. */
 uint64_t diff_seed(void);
 /* run_pair on every pair (each starting from seed), with a line of counts
- * per pair. */
+ * per pair; with $WEBCRYPTO_DIFF_SELF_PAIRS=1 also each backend with
+ * itself (to exercise the comparisons of an algorithm one backend has). */
 void diff_run_pairs(const webcrypto_backend *const *backends, size_t n, uint64_t seed,
                     void (*run_pair)(const webcrypto_backend *, const webcrypto_backend *,
                                      uint64_t));
