@@ -37,13 +37,18 @@ typedef enum bench_kind {
     BK_RANDOM,
     /* Asymmetric: keys imported (pkcs8/spki) from the pairs bench_keys_get
      * generated once per process, so every target uses the same keys. */
-    BK_PKEY_SIGN,     /* RSASSA-PKCS1-v1_5, RSA-PSS, ECDSA, Ed25519 */
+    BK_PKEY_SIGN,     /* RSASSA-PKCS1-v1_5, RSA-PSS, ECDSA, Ed25519, Ed448, ML-DSA */
     BK_PKEY_VERIFY,
     BK_PKEY_ENCRYPT,  /* RSA-OAEP */
     BK_PKEY_DECRYPT,
-    BK_PKEY_DERIVE,   /* ECDH, X25519: deriveBits with the peer's public key */
+    BK_PKEY_DERIVE,   /* ECDH, X25519, X448: deriveBits with the peer's public key */
     BK_PKEY_GENERATE, /* generateKey for a key pair, both keys freed */
     BK_KMAC_SIGN,     /* KMAC128/256 sign, outputLength 256 bits, no customization */
+    /* ML-KEM: the private key imported from a fixed raw seed (the key
+     * stream's first 64 bytes), the public key its getPublicKey. */
+    BK_KEM_ENCAPSULATE, /* encapsulateBits: ciphertext || shared key */
+    BK_KEM_DECAPSULATE, /* decapsulateBits of one ciphertext made once per process */
+    BK_ARGON2,          /* Argon2id deriveBits, 256 bits, fixed cost (bench_ops.c) */
     BK_COUNT
 } bench_kind;
 
@@ -189,6 +194,10 @@ typedef enum bench_key_family {
     BKF_ED25519,
     BKF_X25519,
     BKF_X25519_PEER,
+    BKF_ED448,
+    BKF_X448,
+    BKF_X448_PEER,
+    BKF_ML_DSA_65, /* generated on the first backend that has it (jca) */
     BKF_COUNT
 } bench_key_family;
 

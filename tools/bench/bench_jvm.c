@@ -332,6 +332,9 @@ static bool java_name(const bench_op *op, int *kind, char *alg, size_t cap) {
     case BK_PKEY_DERIVE:
     case BK_PKEY_GENERATE:
     case BK_KMAC_SIGN: /* the JCA's (BouncyCastle's) KMAC has no output length or S */
+    case BK_KEM_ENCAPSULATE: /* no Java counterpart here (yet) */
+    case BK_KEM_DECAPSULATE:
+    case BK_ARGON2:
     case BK_COUNT: break;
     }
     return false;

@@ -101,6 +101,24 @@ const bench_op bench_ops[] = {
     /* "Modern Algorithms in the Web Cryptography API" */
     {"digest-sha3-256", BK_DIGEST, WEBCRYPTO_ALG_SHA3_256, NOHASH, 0, SZ_DET, NOCURVE},
     {"kmac128-sign", BK_KMAC_SIGN, WEBCRYPTO_ALG_KMAC128, NOHASH, 0, SZ_DET, NOCURVE},
+    {"aes-ocb-256-encrypt", BK_ENCRYPT, WEBCRYPTO_ALG_AES_OCB, NOHASH, 256, SZ_DET, NOCURVE},
+    {"aes-ocb-256-decrypt", BK_DECRYPT, WEBCRYPTO_ALG_AES_OCB, NOHASH, 256, SZ_DET, NOCURVE},
+    /* Argon2id at RFC 9106's and OWASP's lighter cost: 19 MiB, 2 passes, 1 lane */
+    {"argon2id-19m-t2-p1", BK_ARGON2, WEBCRYPTO_ALG_ARGON2ID, NOHASH, 0, DET, NOCURVE},
+    /* "Secure Curves in the Web Cryptography API" */
+    {"ed448-sign", BK_PKEY_SIGN, WEBCRYPTO_ALG_ED448, NOHASH, 0, DET, NOCURVE},
+    {"ed448-verify", BK_PKEY_VERIFY, WEBCRYPTO_ALG_ED448, NOHASH, 0, DET, NOCURVE},
+    {"x448-derive", BK_PKEY_DERIVE, WEBCRYPTO_ALG_X448, NOHASH, 0, DET, NOCURVE},
+    /* ML-KEM-768 and ML-DSA-65 (FIPS 203, 204). Encapsulation and ML-DSA's
+     * hedged signatures are randomized, and too large for the cross-check
+     * of one output (bench_result.output): the decapsulation (of one
+     * ciphertext for every target) and verification rows are compared. */
+    {"ml-kem-768-encapsulate", BK_KEM_ENCAPSULATE, WEBCRYPTO_ALG_ML_KEM_768, NOHASH, 0, 0,
+     NOCURVE},
+    {"ml-kem-768-decapsulate", BK_KEM_DECAPSULATE, WEBCRYPTO_ALG_ML_KEM_768, NOHASH, 0, DET,
+     NOCURVE},
+    {"ml-dsa-65-sign", BK_PKEY_SIGN, WEBCRYPTO_ALG_ML_DSA_65, NOHASH, 0, 0, NOCURVE},
+    {"ml-dsa-65-verify", BK_PKEY_VERIFY, WEBCRYPTO_ALG_ML_DSA_65, NOHASH, 0, DET, NOCURVE},
 };
 const size_t bench_op_count = sizeof bench_ops / sizeof bench_ops[0];
 _Static_assert(sizeof bench_ops / sizeof bench_ops[0] <= BENCH_MAX_OPS, "raise BENCH_MAX_OPS");
@@ -175,12 +193,16 @@ void bench_cell_init(bench_cell *c, const bench_op *op, const webcrypto_backend 
     case BK_PKEY_DERIVE:
     case BK_PKEY_GENERATE:
     case BK_KMAC_SIGN:
+    case BK_KEM_ENCAPSULATE:
+    case BK_KEM_DECAPSULATE:
     case BK_COUNT: c->key_len = 32; break;
+    case BK_ARGON2: c->key_len = 16; break;
     }
     memcpy(c->key_bytes, stream, c->key_len);
     memcpy(c->iv, stream + 32, 16);
     c->iv_len = op->alg == WEBCRYPTO_ALG_AES_GCM || op->alg == WEBCRYPTO_ALG_AES_GCM_SIV ||
-                        op->alg == WEBCRYPTO_ALG_CHACHA20_POLY1305
+                        op->alg == WEBCRYPTO_ALG_CHACHA20_POLY1305 ||
+                        op->alg == WEBCRYPTO_ALG_AES_OCB
                     ? 12
                     : 16;
     if (op->alg == WEBCRYPTO_ALG_AES_CTR) {
@@ -189,7 +211,7 @@ void bench_cell_init(bench_cell *c, const bench_op *op, const webcrypto_backend 
         memset(c->iv + 8, 0, 8);
     }
     memcpy(c->salt, stream + 48, 32);
-    c->salt_len = op->kind == BK_PBKDF2 ? 16 : 32;
+    c->salt_len = op->kind == BK_PBKDF2 || op->kind == BK_ARGON2 ? 16 : 32;
     memcpy(c->info, stream + 80, 16);
     c->info_len = 16;
 }
@@ -433,12 +455,15 @@ static bench_key_family key_family(const bench_op *op, bool peer) {
     }
     if (op->alg == WEBCRYPTO_ALG_ED25519) return BKF_ED25519;
     if (op->alg == WEBCRYPTO_ALG_X25519) return peer ? BKF_X25519_PEER : BKF_X25519;
+    if (op->alg == WEBCRYPTO_ALG_ED448) return BKF_ED448;
+    if (op->alg == WEBCRYPTO_ALG_X448) return peer ? BKF_X448_PEER : BKF_X448;
+    if (op->alg == WEBCRYPTO_ALG_ML_DSA_65) return BKF_ML_DSA_65;
     return BKF_RSA2048; /* the RSA algorithms */
 }
 
 static const char *const family_names[BKF_COUNT] = {
     "rsa-2048", "p-256", "p-384", "p-521", "p-256 peer", "p-384 peer", "p-521 peer",
-    "ed25519", "x25519", "x25519 peer"};
+    "ed25519", "x25519", "x25519 peer", "ed448", "x448", "x448 peer", "ml-dsa-65"};
 
 /* One pair of family f, generated as an extractable key of a signing (or,
  * for X25519, deriving) algorithm: pkcs8 and spki are the same whichever
@@ -468,6 +493,13 @@ static int generate_pair(bench_key_family f, const webcrypto_backend *b, bench_k
         p.name = WEBCRYPTO_ALG_X25519;
         usages = WEBCRYPTO_USAGE_DERIVE_BITS;
         break;
+    case BKF_ED448: p.name = WEBCRYPTO_ALG_ED448; break;
+    case BKF_X448:
+    case BKF_X448_PEER:
+        p.name = WEBCRYPTO_ALG_X448;
+        usages = WEBCRYPTO_USAGE_DERIVE_BITS;
+        break;
+    case BKF_ML_DSA_65: p.name = WEBCRYPTO_ALG_ML_DSA_65; break;
     case BKF_COUNT: bench_fail("no key family %d", (int)f); return -1;
     }
     webcrypto_key *pub = NULL, *priv = NULL;
@@ -532,7 +564,8 @@ static void pkey_usages(webcrypto_algorithm alg, unsigned *priv, unsigned *pub) 
     if (alg == WEBCRYPTO_ALG_RSA_OAEP) {
         *priv = WEBCRYPTO_USAGE_DECRYPT;
         *pub = WEBCRYPTO_USAGE_ENCRYPT;
-    } else if (alg == WEBCRYPTO_ALG_ECDH || alg == WEBCRYPTO_ALG_X25519) {
+    } else if (alg == WEBCRYPTO_ALG_ECDH || alg == WEBCRYPTO_ALG_X25519 ||
+               alg == WEBCRYPTO_ALG_X448) {
         *priv = WEBCRYPTO_USAGE_DERIVE_BITS;
         *pub = 0; /* a key-agreement public key has no usage */
     } else { /* the signature algorithms */
@@ -615,8 +648,9 @@ static int wc_setup_pkey(bench_cell *c) {
     c->key2 = uses_public ? priv : pub;
     if (r) return -1;
     c->params = pkey_op_params(c->op);
-    /* RSA: the modulus' size; ECDSA: 2 x 66 bytes at most; Ed25519: 64. */
-    c->out_cap = 512;
+    /* RSA: the modulus' size; ECDSA: 2 x 66 bytes at most; Ed25519: 64;
+     * Ed448: 114; ML-DSA-65: 3309. */
+    c->out_cap = c->op->alg == WEBCRYPTO_ALG_ML_DSA_65 ? 3309 : 512;
     if (c->op->kind == BK_PKEY_VERIFY || c->op->kind == BK_PKEY_DECRYPT) {
         c->aux = malloc(c->out_cap);
         if (!c->aux) {
@@ -704,7 +738,10 @@ static int wc_setup_pkey_derive(bench_cell *c) {
     /* The secret's size, found here so that the timed call is deriveBits
      * alone. */
     webcrypto_named_curve curve = webcrypto_key_get_named_curve(c->key);
-    c->aux_len = curve == WEBCRYPTO_CURVE_P384 ? 48 : curve == WEBCRYPTO_CURVE_P521 ? 66 : 32;
+    c->aux_len = c->op->alg == WEBCRYPTO_ALG_X448       ? 56
+                 : curve == WEBCRYPTO_CURVE_P384 ? 48
+                 : curve == WEBCRYPTO_CURVE_P521 ? 66
+                                                 : 32;
     return 0;
 }
 
@@ -749,6 +786,110 @@ static int wc_run_pkey_generate(const bench_cell *c, uint8_t *out, size_t *out_l
     return 0;
 }
 
+/* ---- Argon2id ----
+ * The password is the key stream's first 16 bytes, the nonce its salt (16
+ * bytes); 19456 KiB, 2 passes, 1 lane, 256 bits out. */
+static int wc_setup_argon2(bench_cell *c) {
+    c->params = (webcrypto_params)WEBCRYPTO_PARAMS(.name = c->op->alg, .nonce = c->salt,
+                                                   .nonce_len = c->salt_len, .parallelism = 1,
+                                                   .memory = 19456, .passes = 2);
+    c->out_cap = 32;
+    return import_secret(c, c->op->alg, WEBCRYPTO_ALG_NONE, c->key_bytes, c->key_len,
+                         WEBCRYPTO_USAGE_DERIVE_BITS);
+}
+
+/* ---- ML-KEM ----
+ * Every target imports the same 64-byte seed (d || z: the key stream's
+ * first 64 bytes). The decapsulated ciphertext is made once per process, by
+ * the first target that needs it, so that every target's output is the
+ * same shared key (compared across targets). */
+static uint8_t kem_ct[1568], kem_ss[32];
+static size_t kem_ct_len;
+
+static int kem_keys(bench_cell *c) {
+    uint8_t seed[64];
+    bench_stream(BENCH_KEY_SEED, seed, sizeof seed);
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = c->op->alg);
+    webcrypto_status st = webcrypto_import_key(
+        c->backend, WEBCRYPTO_FORMAT_RAW_SEED, seed, sizeof seed, &p, false,
+        WEBCRYPTO_USAGE_DECAPSULATE_BITS, &c->key2);
+    memset(seed, 0, sizeof seed);
+    if (st != WEBCRYPTO_OK) {
+        bench_fail_wc("importKey raw-seed", st);
+        return -1;
+    }
+    st = webcrypto_get_public_key(c->key2, WEBCRYPTO_USAGE_ENCAPSULATE_BITS, &c->key);
+    if (st != WEBCRYPTO_OK) {
+        bench_fail_wc("getPublicKey", st);
+        return -1;
+    }
+    c->params = p;
+    return 0;
+}
+
+static int wc_run_encapsulate(const bench_cell *c, uint8_t *out, size_t *out_len) {
+    size_t ct_len = 0, ss_len = 0;
+    size_t ct_cap = webcrypto_kem_ciphertext_size(c->op->alg);
+    webcrypto_status st = webcrypto_encapsulate_bits(&c->params, c->key, out, ct_cap, &ct_len,
+                                                     out + ct_cap, c->out_cap - ct_cap, &ss_len);
+    if (st != WEBCRYPTO_OK) {
+        bench_fail_wc("encapsulateBits", st);
+        return -1;
+    }
+    *out_len = ct_len + ss_len;
+    return 0;
+}
+
+static int wc_run_decapsulate(const bench_cell *c, uint8_t *out, size_t *out_len) {
+    webcrypto_status st = webcrypto_decapsulate_bits(&c->params, c->key2, c->aux, c->aux_len, out,
+                                                     c->out_cap, out_len);
+    if (st != WEBCRYPTO_OK) {
+        bench_fail_wc("decapsulateBits", st);
+        return -1;
+    }
+    return 0;
+}
+
+static int wc_setup_kem(bench_cell *c) {
+    if (kem_keys(c)) return -1;
+    size_t ct_size = webcrypto_kem_ciphertext_size(c->op->alg);
+    c->out_cap = c->op->kind == BK_KEM_ENCAPSULATE ? ct_size + 32 : 32;
+    if (c->op->kind == BK_KEM_ENCAPSULATE) return 0;
+    if (!kem_ct_len) {
+        /* the process's ciphertext: this target's encapsulation */
+        uint8_t both[1568 + 32];
+        size_t n = 0;
+        bench_cell maker = *c;
+        maker.out_cap = ct_size + 32;
+        if (wc_run_encapsulate(&maker, both, &n)) return -1;
+        memcpy(kem_ct, both, ct_size);
+        memcpy(kem_ss, both + ct_size, 32);
+        kem_ct_len = ct_size;
+    }
+    c->aux = malloc(kem_ct_len);
+    if (!c->aux) {
+        bench_fail("out of memory");
+        return -1;
+    }
+    memcpy(c->aux, kem_ct, kem_ct_len);
+    c->aux_len = kem_ct_len;
+    /* this target decapsulates it to the encapsulated key */
+    uint8_t ss[32];
+    size_t n = 0;
+    if (wc_run_decapsulate(c, ss, &n)) return -1;
+    if (n != 32 || memcmp(ss, kem_ss, 32) != 0) {
+        bench_fail("decapsulateBits: not the encapsulated key");
+        return -1;
+    }
+    return 0;
+}
+
+static void wc_teardown_kem(bench_cell *c) {
+    webcrypto_key_free(c->key2);
+    c->key2 = NULL;
+    wc_teardown(c);
+}
+
 /* Per kind: {setup, run, teardown, check, batch}, as in bench_impl. */
 static const bench_impl wc_impls[BK_COUNT] = {
     [BK_DIGEST] = {wc_setup_digest, wc_run_digest, wc_teardown, NULL, NULL},
@@ -769,6 +910,9 @@ static const bench_impl wc_impls[BK_COUNT] = {
     [BK_PKEY_DECRYPT] = {wc_setup_pkey, wc_run_pkey_decrypt, wc_teardown_pkey, NULL, NULL},
     [BK_PKEY_DERIVE] = {wc_setup_pkey_derive, wc_run_pkey_derive, wc_teardown_pkey, NULL, NULL},
     [BK_PKEY_GENERATE] = {wc_setup_pkey_generate, wc_run_pkey_generate, wc_teardown, NULL, NULL},
+    [BK_KEM_ENCAPSULATE] = {wc_setup_kem, wc_run_encapsulate, wc_teardown_kem, NULL, NULL},
+    [BK_KEM_DECAPSULATE] = {wc_setup_kem, wc_run_decapsulate, wc_teardown_kem, NULL, NULL},
+    [BK_ARGON2] = {wc_setup_argon2, wc_run_derive, wc_teardown, NULL, NULL},
 };
 
 const bench_impl *bench_wc_impl(const bench_op *op) {

@@ -152,6 +152,52 @@ ops.push({ name: 'kmac128-sign', sized: true, det: true, setup: async () => {
   const k = await subtle.importKey('raw-secret', keyStream.slice(0, 32), { name: 'KMAC128' }, false, ['sign']);
   return { run: d => subtle.sign({ name: 'KMAC128', outputLength: 256 }, k, d) };
 } });
+// The AEADs of the draft: the same key bytes and 12-byte iv as bench_ops.c,
+// so that ciphertexts are compared (raw-secret: Node 24 has no raw for them).
+for (const [base, name, bits] of [['chacha20-poly1305', 'ChaCha20-Poly1305', 256], ['aes-ocb-256', 'AES-OCB', 256]]) {
+  const params = { name, iv: ivFull.slice(0, 12) };
+  const imp = () => subtle.importKey('raw-secret', keyStream.slice(0, bits / 8), { name }, false, EU);
+  ops.push({ name: `${base}-encrypt`, sized: true, det: true, setup: async () => { const k = await imp(); return { run: d => subtle.encrypt(params, k, d) }; } });
+  ops.push({ name: `${base}-decrypt`, sized: true, det: true, setup: async d0 => {
+    const k = await imp(); const ct = await subtle.encrypt(params, k, d0);
+    return { run: () => subtle.decrypt(params, k, ct) };
+  } });
+}
+// Argon2id: password = the key stream's first 16 bytes, nonce = its salt's
+// first 16; 19456 KiB, 2 passes, 1 lane (as bench_ops.c: the same output).
+ops.push({ name: 'argon2id-19m-t2-p1', sized: false, det: true, setup: async () => {
+  const k = await subtle.importKey('raw-secret', keyStream.slice(0, 16), 'Argon2id', false, ['deriveBits']);
+  const params = { name: 'Argon2id', nonce: salt32.slice(0, 16), parallelism: 1, memory: 19456, passes: 2 };
+  return { run: () => subtle.deriveBits(params, k, 256) };
+} });
+// ML-KEM-768 from the same 64-byte seed as bench_ops.c (the key stream's
+// first 64 bytes); Node decapsulates its own encapsulation (a different
+// ciphertext from the C harness's: outputs not compared). ML-DSA-65 from
+// the key stream's first 32 bytes (the C harness generates its key: its
+// signatures are hedged anyway).
+ops.push({ name: 'ml-kem-768-encapsulate', sized: false, det: false, setup: async () => {
+  const sk = await subtle.importKey('raw-seed', keyStream.slice(0, 64), 'ML-KEM-768', false, ['decapsulateBits']);
+  const pk = await subtle.getPublicKey(sk, ['encapsulateBits']);
+  return { run: () => subtle.encapsulateBits('ML-KEM-768', pk).then(r => r.sharedKey) };
+} });
+ops.push({ name: 'ml-kem-768-decapsulate', sized: false, det: false, setup: async () => {
+  const sk = await subtle.importKey('raw-seed', keyStream.slice(0, 64), 'ML-KEM-768', false, ['decapsulateBits']);
+  const pk = await subtle.getPublicKey(sk, ['encapsulateBits']);
+  const { ciphertext, sharedKey } = await subtle.encapsulateBits('ML-KEM-768', pk);
+  if (fnv1a(await subtle.decapsulateBits('ML-KEM-768', sk, ciphertext)) !== fnv1a(sharedKey))
+    throw new Error('decapsulateBits: not the encapsulated key');
+  return { run: () => subtle.decapsulateBits('ML-KEM-768', sk, ciphertext) };
+} });
+ops.push({ name: 'ml-dsa-65-sign', sized: false, det: false, setup: async () => {
+  const sk = await subtle.importKey('raw-seed', keyStream.slice(0, 32), 'ML-DSA-65', false, ['sign']);
+  return { run: () => subtle.sign('ML-DSA-65', sk, stream(DATA_SEED, 64)) };
+} });
+ops.push({ name: 'ml-dsa-65-verify', sized: false, det: false, setup: async () => {
+  const sk = await subtle.importKey('raw-seed', keyStream.slice(0, 32), 'ML-DSA-65', false, ['sign']);
+  const pk = await subtle.getPublicKey(sk, ['verify']);
+  const msg = stream(DATA_SEED, 64), sig = await subtle.sign('ML-DSA-65', sk, msg);
+  return { run: async () => { if (!(await subtle.verify('ML-DSA-65', pk, sig, msg))) throw new Error('verify failed'); return new Uint8Array([1]); } };
+} });
 
 // Asymmetric operations, one cell each on the same 64-byte message. Node
 // generates its own key pairs (once per run): the C harness's pairs exist
@@ -171,6 +217,7 @@ const sigAlgs = [
   ['ecdsa-p384', { name: 'ECDSA', namedCurve: 'P-384' }, { name: 'ECDSA', hash: 'SHA-384' }],
   ['ecdsa-p521', { name: 'ECDSA', namedCurve: 'P-521' }, { name: 'ECDSA', hash: 'SHA-512' }],
   ['ed25519', { name: 'Ed25519' }, { name: 'Ed25519' }],
+  ['ed448', { name: 'Ed448' }, { name: 'Ed448' }],
 ];
 for (const [base, gen, params] of sigAlgs) {
   const kp = () => pair(base, gen, ['sign', 'verify']);
@@ -194,7 +241,7 @@ for (const [base, gen, params] of sigAlgs) {
 }
 for (const [base, gen, bits] of [['ecdh-p256', { name: 'ECDH', namedCurve: 'P-256' }, 256],
   ['ecdh-p384', { name: 'ECDH', namedCurve: 'P-384' }, 384], ['ecdh-p521', { name: 'ECDH', namedCurve: 'P-521' }, 528],
-  ['x25519', { name: 'X25519' }, 256]]) {
+  ['x25519', { name: 'X25519' }, 256], ['x448', { name: 'X448' }, 448]]) {
   ops.push({ name: `${base}-derive`, sized: false, det: false, setup: async () => {
     const me = await pair(base, gen, ['deriveBits']), peer = await pair(`${base} peer`, gen, ['deriveBits']);
     return { run: () => subtle.deriveBits({ name: gen.name, public: peer.publicKey }, me.privateKey, bits) };
