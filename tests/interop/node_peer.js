@@ -70,6 +70,17 @@ async function checkRejects(name, errorName, fn) {
   }
 }
 
+/* Making something for the C peer: fn's result, or, if it throws, a failed
+ * check "make WHAT" and undefined (the rest is still made and checked). */
+async function made(what, fn) {
+  try {
+    return await fn();
+  } catch (e) {
+    fail(`make ${what}`, errName(e));
+    return undefined;
+  }
+}
+
 const SIGN = new Set(['RSASSA-PKCS1-v1_5', 'RSA-PSS', 'ECDSA', 'Ed25519', 'Ed448']);
 function usagesFor(name, priv) {
   if (SIGN.has(name)) return priv ? ['sign'] : ['verify'];
@@ -216,39 +227,47 @@ async function produce(outFile) {
   for (const e of CATALOG) {
     if (!have.has(e.alg.name)) { skip(`generate ${e.id}`, HAS_NO(e.alg.name)); continue; }
     const gen = () => subtle.generateKey(e.alg, true, [...usagesFor(e.alg.name, true), ...usagesFor(e.alg.name, false)]);
-    let pair = await gen();
-    /* The 521-bit secret below must show whether the C peer zeroes the 7
-     * bits past its length: a new B while the full secret has them all clear
-     * (once in 128). */
-    const tail = async (p) => new Uint8Array(await subtle.deriveBits({ name: 'ECDH', public: p.publicKey }, pairs['ECDH-P-521-A'].privateKey, null))[65] & 0x7f;
-    while (e.id === 'ECDH-P-521-B' && pairs['ECDH-P-521-A'] && (await tail(pair)) === 0)
-      pair = await gen();
-    pairs[e.id] = pair;
     const id = `node-${e.id}`;
-    const alg = { ...e.alg };
-    if (alg.publicExponent) alg.publicExponent = hex(alg.publicExponent);
-    m.keys[id] = { alg, ...(await exportAll(pair, e.alg.name)) };
+    const pair = await made(`generate and export ${id}`, async () => {
+      let pair = await gen();
+      /* The 521-bit secret below must show whether the C peer zeroes the 7
+       * bits past its length: a new B while the full secret has them all clear
+       * (once in 128). */
+      const tail = async (p) => new Uint8Array(await subtle.deriveBits({ name: 'ECDH', public: p.publicKey }, pairs['ECDH-P-521-A'].privateKey, null))[65] & 0x7f;
+      while (e.id === 'ECDH-P-521-B' && pairs['ECDH-P-521-A'] && (await tail(pair)) === 0)
+        pair = await gen();
+      const alg = { ...e.alg };
+      if (alg.publicExponent) alg.publicExponent = hex(alg.publicExponent);
+      m.keys[id] = { alg, ...(await exportAll(pair, e.alg.name)) };
+      return pair;
+    });
+    if (!pair) continue;
+    pairs[e.id] = pair;
     for (const p of e.sign || []) {
       const params = signParams(e.alg, p);
-      m.ops.push({ op: 'sign', key: id, params, sig: hex(await subtle.sign(params, pair.privateKey, DATA)) });
+      await made(`sign ${id} ${JSON.stringify(params)}`, async () =>
+        m.ops.push({ op: 'sign', key: id, params, sig: hex(await subtle.sign(params, pair.privateKey, DATA)) }));
     }
     for (const p of e.encrypt || []) {
       const params = { name: 'RSA-OAEP' };
       if (p.label !== undefined) params.label = unhex(p.label);
       /* OAEP takes at most k - 2 * hLen - 2 bytes: 100 fit every key here */
-      m.ops.push({ op: 'encrypt', key: id, params: { name: 'RSA-OAEP', ...(p.label !== undefined ? { label: p.label } : {}) },
-                   dataLength: 100, ct: hex(await subtle.encrypt(params, pair.publicKey, DATA.subarray(0, 100))) });
+      await made(`encrypt RSA-OAEP ${id}${p.label !== undefined ? ` label ${p.label}` : ''}`, async () =>
+        m.ops.push({ op: 'encrypt', key: id, params: { name: 'RSA-OAEP', ...(p.label !== undefined ? { label: p.label } : {}) },
+                     dataLength: 100, ct: hex(await subtle.encrypt(params, pair.publicKey, DATA.subarray(0, 100))) }));
     }
   }
   for (const [a, b, length] of DERIVES) {
     if (!pairs[a] || !pairs[b]) continue;
     const alg = pairs[a].privateKey.algorithm;
-    const bits = await subtle.deriveBits({ name: alg.name, public: pairs[b].publicKey }, pairs[a].privateKey, length);
-    m.ops.push({ op: 'derive', a: `node-${a}`, b: `node-${b}`, length, bits: hex(bits) });
+    await made(`deriveBits node-${a} x node-${b}${length === null ? '' : ` (${length} bits)`}`, async () => {
+      const bits = await subtle.deriveBits({ name: alg.name, public: pairs[b].publicKey }, pairs[a].privateKey, length);
+      m.ops.push({ op: 'derive', a: `node-${a}`, b: `node-${b}`, length, bits: hex(bits) });
+    });
   }
-  await produceSecret(m, pairs);
-  await produceSha3Kmac(m, pairs);
-  await produceModernCipher(m);
+  await made('AES, HMAC and wrapped keys', () => produceSecret(m, pairs));
+  await made('SHA-3, cSHAKE and KMAC', () => produceSha3Kmac(m, pairs));
+  await made('ChaCha20-Poly1305, AES-OCB and Argon2', () => produceModernCipher(m));
   fs.writeFileSync(outFile, JSON.stringify(m, null, 1));
   pass(`wrote ${Object.keys(m.keys).length} key pairs and ${m.ops.length} operations for the C peer`);
 }
@@ -291,19 +310,23 @@ const MODERN_ARGON2 = [
 async function produceModernCipher(m) {
   for (const c of MODERN_CIPHERS) {
     if (!(await hasModern(c.name))) { skip(`encrypt ${c.name} for the C peer`, HAS_NO(c.name)); continue; }
-    const key = await subtle.generateKey(c.name === 'AES-OCB' ? { name: c.name, length: c.bits } : { name: c.name }, true, ['encrypt', 'decrypt']);
-    const params = { name: c.name, ...fromHexParams(c.p) };
-    const data = DATA.subarray(0, c.len || DATA.length);
-    m.ops.push({ op: 'modern-cipher', params: { name: c.name, ...c.p }, key: hex(await subtle.exportKey('raw-secret', key)),
-                 dataLength: data.length, ct: hex(await subtle.encrypt(params, key, data)) });
+    await made(`encrypt ${c.name}-${c.bits} ${JSON.stringify(c.p)}`, async () => {
+      const key = await subtle.generateKey(c.name === 'AES-OCB' ? { name: c.name, length: c.bits } : { name: c.name }, true, ['encrypt', 'decrypt']);
+      const params = { name: c.name, ...fromHexParams(c.p) };
+      const data = DATA.subarray(0, c.len || DATA.length);
+      m.ops.push({ op: 'modern-cipher', params: { name: c.name, ...c.p }, key: hex(await subtle.exportKey('raw-secret', key)),
+                   dataLength: data.length, ct: hex(await subtle.encrypt(params, key, data)) });
+    });
   }
   for (const [i, a] of MODERN_ARGON2.entries()) {
     if (!(await hasModern(a.name))) { skip(`deriveBits ${a.name} for the C peer`, HAS_NO(a.name)); continue; }
     const password = DATA.subarray(30, 30 + 8 + 5 * i);
     const p = { name: a.name, nonce: hex(DATA.subarray(3, 19 + i)), ...a.p };
-    const key = await subtle.importKey('raw-secret', password, a.name, false, ['deriveBits']);
-    m.ops.push({ op: 'argon2', params: p, password: hex(password), length: a.length,
-                 bits: hex(await subtle.deriveBits(fromHexParams(p), key, a.length)) });
+    await made(`deriveBits ${JSON.stringify(p)} (${a.length} bits)`, async () => {
+      const key = await subtle.importKey('raw-secret', password, a.name, false, ['deriveBits']);
+      m.ops.push({ op: 'argon2', params: p, password: hex(password), length: a.length,
+                   bits: hex(await subtle.deriveBits(fromHexParams(p), key, a.length)) });
+    });
   }
 }
 
@@ -343,17 +366,21 @@ async function produceSecret(m, pairs) {
     { name: 'AES-CTR', bits: 256, p: { counter: 'f0f1f2f3f4f5f6f7f8f9fafbfcfdfefe', length: 8 } },
   ];
   for (const c of ciphers) {
-    const [key, raw] = await aes(c.name, c.bits);
-    const params = { name: c.name };
-    for (const [k, v] of Object.entries(c.p)) params[k] = typeof v === 'string' ? unhex(v) : v;
-    const data = c.name === 'AES-CTR' && c.p.length === 8 ? DATA.subarray(0, 16 * 200) : DATA;
-    m.ops.push({ op: 'cipher', params: { name: c.name, ...c.p }, key: raw, dataLength: data.length,
-                 ct: hex(await subtle.encrypt(params, key, data)) });
+    await made(`encrypt ${c.name}-${c.bits} ${JSON.stringify(c.p)}`, async () => {
+      const [key, raw] = await aes(c.name, c.bits);
+      const params = { name: c.name };
+      for (const [k, v] of Object.entries(c.p)) params[k] = typeof v === 'string' ? unhex(v) : v;
+      const data = c.name === 'AES-CTR' && c.p.length === 8 ? DATA.subarray(0, 16 * 200) : DATA;
+      m.ops.push({ op: 'cipher', params: { name: c.name, ...c.p }, key: raw, dataLength: data.length,
+                   ct: hex(await subtle.encrypt(params, key, data)) });
+    });
   }
   for (const [hash, length] of [['SHA-256', undefined], ['SHA-384', 256], ['SHA-512', undefined], ['SHA-1', 160]]) {
-    const k = await subtle.generateKey({ name: 'HMAC', hash, ...(length ? { length } : {}) }, true, ['sign', 'verify']);
-    m.ops.push({ op: 'mac', hash, key: hex(await subtle.exportKey('raw', k)),
-                 mac: hex(await subtle.sign('HMAC', k, DATA)) });
+    await made(`sign HMAC ${hash}${length ? ` (${length} bits)` : ''}`, async () => {
+      const k = await subtle.generateKey({ name: 'HMAC', hash, ...(length ? { length } : {}) }, true, ['sign', 'verify']);
+      m.ops.push({ op: 'mac', hash, key: hex(await subtle.exportKey('raw', k)),
+                   mac: hex(await subtle.sign('HMAC', k, DATA)) });
+    });
   }
   /* Wrapped keys: an AES key as raw and jwk, an EC private key as pkcs8.
    * AES-KW takes whole 64-bit blocks and the spec's wrapKey pads nothing:
@@ -389,20 +416,22 @@ async function produceSecret(m, pairs) {
   for (const w of wraps) {
     const params = { name: w.wrapAlg.name };
     for (const [k, v] of Object.entries(w.wrapAlg)) if (k !== 'name') params[k] = unhex(v);
-    m.ops.push({ op: 'wrap', format: w.format, wrapAlg: w.wrapAlg, wrappingKey: w.wrappingKey,
-                 inner: w.spec || { alg: { name: 'AES-GCM' }, usages: ['encrypt', 'decrypt'], raw: innerRaw },
-                 wrapped: hex(await subtle.wrapKey(w.format, w.inner || inner, w.key, params)) });
+    await made(`wrapKey ${w.format} with ${JSON.stringify(w.wrapAlg)}`, async () =>
+      m.ops.push({ op: 'wrap', format: w.format, wrapAlg: w.wrapAlg, wrappingKey: w.wrappingKey,
+                   inner: w.spec || { alg: { name: 'AES-GCM' }, usages: ['encrypt', 'decrypt'], raw: innerRaw },
+                   wrapped: hex(await subtle.wrapKey(w.format, w.inner || inner, w.key, params)) }));
   }
   /* The same AES-KW wrap of a JWK that is not whole blocks (the AES-256-GCM
    * key with usages encrypt and decrypt: 122 bytes) must fail, unpadded. */
   await checkRejects(`wrapKey jwk with AES-KW of a ${n122}-byte JWK (not whole 64-bit blocks): OperationError, unpadded as the spec says`,
                      'OperationError', () => subtle.wrapKey('jwk', inner, kw, { name: 'AES-KW' }));
   if (pairs['ECDSA-P-384']) {
-    m.ops.push({ op: 'wrap', format: 'pkcs8', wrapAlg: { name: 'AES-GCM', iv: '0f0e0d0c0b0a090807060506' },
-                 wrappingKey: { raw: gcmRaw },
-                 inner: { alg: { name: 'ECDSA', namedCurve: 'P-384' }, usages: ['sign'], pkcs8: m.keys['node-ECDSA-P-384'].pkcs8 },
-                 wrapped: hex(await subtle.wrapKey('pkcs8', pairs['ECDSA-P-384'].privateKey, gcm,
-                                                  { name: 'AES-GCM', iv: unhex('0f0e0d0c0b0a090807060506') })) });
+    await made('wrapKey pkcs8 with {"name":"AES-GCM","iv":"0f0e0d0c0b0a090807060506"}', async () =>
+      m.ops.push({ op: 'wrap', format: 'pkcs8', wrapAlg: { name: 'AES-GCM', iv: '0f0e0d0c0b0a090807060506' },
+                   wrappingKey: { raw: gcmRaw },
+                   inner: { alg: { name: 'ECDSA', namedCurve: 'P-384' }, usages: ['sign'], pkcs8: m.keys['node-ECDSA-P-384'].pkcs8 },
+                   wrapped: hex(await subtle.wrapKey('pkcs8', pairs['ECDSA-P-384'].privateKey, gcm,
+                                                    { name: 'AES-GCM', iv: unhex('0f0e0d0c0b0a090807060506') })) }));
   }
 }
 
@@ -436,7 +465,8 @@ async function produceSha3Kmac(m, pairs) {
     for (const hash of ['SHA3-256', 'SHA3-512']) {
       if (await lacks(hash, `ECDSA P-256 with ${hash}`)) continue;
       const params = { name: 'ECDSA', hash };
-      m.ops.push({ op: 'sign', key: 'node-ECDSA-P-256', params, sig: hex(await subtle.sign(params, pairs['ECDSA-P-256'].privateKey, DATA)) });
+      await made(`sign node-ECDSA-P-256 ${JSON.stringify(params)}`, async () =>
+        m.ops.push({ op: 'sign', key: 'node-ECDSA-P-256', params, sig: hex(await subtle.sign(params, pairs['ECDSA-P-256'].privateKey, DATA)) }));
     }
   const digests = [
     { name: 'SHA3-256' }, { name: 'SHA3-384' }, { name: 'SHA3-512' },
@@ -446,7 +476,8 @@ async function produceSha3Kmac(m, pairs) {
   ];
   for (const p of digests)
     if (!(await lacks(p.name, `digest ${JSON.stringify(p)}`)))
-      m.ops.push({ op: 'digest', params: p, digest: hex(await subtle.digest(modernParams(p), DATA)) });
+      await made(`digest ${JSON.stringify(p)}`, async () =>
+        m.ops.push({ op: 'digest', params: p, digest: hex(await subtle.digest(modernParams(p), DATA)) }));
   const kmacs = [
     { name: 'KMAC128', length: undefined, p: { outputLength: 256 } },
     { name: 'KMAC128', length: 320, p: { outputLength: 128, customization: '4d7920546167676564204170706c69636174696f6e' } },
@@ -454,15 +485,19 @@ async function produceSha3Kmac(m, pairs) {
   ];
   for (const k of kmacs) {
     if (await lacks(k.name, `${k.name} ${JSON.stringify(k.p)}`)) continue;
-    const key = await subtle.generateKey({ name: k.name, ...(k.length ? { length: k.length } : {}) }, true, ['sign', 'verify']);
     const params = { name: k.name, ...k.p };
-    m.ops.push({ op: 'kmac', params, key: hex(await subtle.exportKey('raw-secret', key)),
-                 mac: hex(await subtle.sign(modernParams(params), key, DATA)) });
+    await made(`sign ${JSON.stringify(params)}`, async () => {
+      const key = await subtle.generateKey({ name: k.name, ...(k.length ? { length: k.length } : {}) }, true, ['sign', 'verify']);
+      m.ops.push({ op: 'kmac', params, key: hex(await subtle.exportKey('raw-secret', key)),
+                   mac: hex(await subtle.sign(modernParams(params), key, DATA)) });
+    });
   }
   if (await lacks('SHA3-256', 'HMAC with SHA3-256')) return;
-  const hk = await subtle.generateKey({ name: 'HMAC', hash: 'SHA3-256', length: 256 }, true, ['sign', 'verify']);
-  m.ops.push({ op: 'mac', hash: 'SHA3-256', key: hex(await subtle.exportKey('raw', hk)),
-               mac: hex(await subtle.sign('HMAC', hk, DATA)) });
+  await made('sign HMAC SHA3-256', async () => {
+    const hk = await subtle.generateKey({ name: 'HMAC', hash: 'SHA3-256', length: 256 }, true, ['sign', 'verify']);
+    m.ops.push({ op: 'mac', hash: 'SHA3-256', key: hex(await subtle.exportKey('raw', hk)),
+                 mac: hex(await subtle.sign('HMAC', hk, DATA)) });
+  });
 }
 
 async function checkSha3Kmac(op, data) {
@@ -519,7 +554,10 @@ async function consume(peerFile, ownFile) {
     try {
       await checkOp(op, keys, data);
     } catch (e) {
-      fail(`${op.op} ${op.key || op.a || op.params && op.params.name || ''}`, errName(e));
+      /* named by what it is: key ids, not raw key bytes */
+      const label = [op.op, /^(node|c)-/.test(op.key || '') ? op.key : null, op.a ? `${op.b} x ${op.a}` : null,
+                     op.params ? JSON.stringify(op.params) : op.hash].filter(Boolean).join(' ');
+      fail(label, errName(e));
     }
   }
 }
