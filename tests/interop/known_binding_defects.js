@@ -34,7 +34,7 @@ module.exports = [
   {
     id: 'binding-cshake-digest',
     backends: 'all',
-    what: 'digest with cSHAKE128/cSHAKE256: NotSupportedError ("not a digest algorithm"); the Modern Algorithms draft\'s digest takes CShakeParams (outputLength, functionName, customization)',
+    what: 'digest with cSHAKE128/cSHAKE256: NotSupportedError ("not a digest algorithm": the addon calls webcrypto_digest, which takes hashes, not webcrypto_digest_params); the Modern Algorithms draft\'s digest takes CShakeParams (outputLength, functionName, customization)',
     symptoms: [
       { check: /^binding: (make )?digest \{"name":"cSHAKE(128|256)"/,
         fail: /\(NotSupportedError: digest: cSHAKE(128|256) is not a digest algorithm\)$/ },
