@@ -23,7 +23,7 @@ const fs = require('fs');
 const path = require('path');
 
 /* The implementation under test: SIDE names it on every line, IMPL in
- * reasons, has(name) says whether it has an algorithm (null: probe). */
+ * reasons and in the manifest's "producer". */
 let argv = process.argv.slice(2);
 let SIDE = 'node', IMPL = `node ${process.version}`, impl, binding = null, bindingBackend;
 if (argv[0] === '--binding') {
@@ -178,7 +178,8 @@ const DERIVES = [
   ['X448-A', 'X448-B', null], ['X448-A', 'X448-B', 200],
 ];
 
-/* Which asymmetric algorithms this Node has in crypto.subtle (Node 18 lacks some). */
+/* Which asymmetric algorithms the JS side has: the binding's backend lists
+ * them; Node's crypto.subtle is probed (Node 18 lacks some). */
 async function probe() {
   const have = new Set();
   if (binding) {
