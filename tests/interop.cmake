@@ -38,6 +38,33 @@ foreach(b ${WEBCRYPTO_TEST_BACKENDS})
   endforeach()
 endforeach()
 
+# The same exchange with the JS side being the library's Node binding
+# (bindings/node/index.js, withBackend(<backend>).crypto.subtle, over the addon
+# CMake built) instead of Node's crypto.subtle, when the addon is built:
+# interop.binding.<node>.<backend>, on the same two Nodes. node_peer.js is the
+# same script, given --binding <backend>; the binding's known departures are
+# in tests/interop/known_binding_defects.js. Labels: interop, node and the
+# backend's (tests/CMakeLists.txt gives interop and the backend's by name).
+get_property(_interop_node_built GLOBAL PROPERTY WEBCRYPTO_NODE_BUILT)
+if(_interop_node_built)
+  foreach(b ${WEBCRYPTO_TEST_BACKENDS})
+    string(REPLACE ":" "-" tb ${b})
+    foreach(node node${_interop_node_major} node-system)
+      if(node STREQUAL "node-system")
+        set(which --node-system)
+      else()
+        set(which --node-pinned ${WEBCRYPTO_INTEROP_NODE_VERSION})
+      endif()
+      add_test(NAME interop.binding.${node}.${tb}
+               COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/interop/interop_test.sh ${which}
+                       --binding $<TARGET_FILE:webcrypto_node> $<TARGET_FILE:interop_peer> ${b})
+      set_tests_properties(interop.binding.${node}.${tb} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600
+        LABELS node
+        ENVIRONMENT "WEBCRYPTO_MODULE_DIR=${WEBCRYPTO_MODULE_BUILD_DIR};${WEBCRYPTO_TEST_ENVIRONMENT}")
+    endforeach()
+  endforeach()
+endif()
+
 # ML-KEM-768 and ML-DSA-65 with the pinned Node 24 (tests/interop/
 # pq_interop_test.sh), the library through the CLI, on each backend (those
 # without the algorithms skip, saying so).

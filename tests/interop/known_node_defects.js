@@ -78,4 +78,14 @@ module.exports = [
         fail: /\(this Node's result sets bits past the length 521 \(the spec zeroes them\)\)$/ },
     ],
   },
+  {
+    id: 'aes-kw-pads-jwk',
+    nodes: ['18', '20', '24'],
+    what: 'AES-KW wrapKey("jwk", ...) of a JWK whose JSON text is not a multiple of 8 bytes pads the text with spaces and wraps it; the spec wraps the text as it is, and AES-KW\'s wrap key throws an OperationError when "plaintext is not a multiple of 64 bits in length"',
+    symptoms: [
+      /* Node's side: the 122-byte JWK of an AES-256-GCM key (encrypt, decrypt) */
+      { check: /^node: wrapKey jwk with AES-KW of a [0-9]+-byte JWK \(not whole 64-bit blocks\): OperationError/,
+        fail: /\(no error, want OperationError\)$/ },
+    ],
+  },
 ];

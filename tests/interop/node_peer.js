@@ -1,25 +1,51 @@
 'use strict';
 /*
- * node_peer.js - Node's crypto.subtle as the other side of the interop test.
+ * node_peer.js - the JavaScript side of the interop test: Node's own
+ * crypto.subtle, or libwebcrypto's Node binding (bindings/node/) on a backend.
  *
- *   node node_peer.js produce DIR/node.json       phase 1: Node's keys, signatures,
- *                                                 ciphertexts, secrets, wrapped keys
- *   node node_peer.js consume DIR/c.json DIR/node.json
- *                                                 phase 2: check what the C peer wrote
+ *   node node_peer.js [--binding BACKEND] produce DIR/node.json
+ *                          phase 1: the JS side's keys, signatures,
+ *                          ciphertexts, secrets, wrapped keys
+ *   node node_peer.js [--binding BACKEND] consume DIR/c.json DIR/node.json
+ *                          phase 2: check what the C peer wrote
+ *
+ * Without --binding the subtle implementation is Node's (crypto.webcrypto);
+ * with it, require('bindings/node/index.js').withBackend(BACKEND).crypto
+ * (the addon: $WEBCRYPTO_NODE_ADDON, as index.js finds it). The same code
+ * drives either. Its check lines say "node: " or "binding: ".
  *
  * Both peers write and read the same manifest (see README.md beside this
  * file): keys in every format, then operations whose results the other side
  * checks with its own implementation. Each check prints one line; the last
- * line is "node: N passed, N failed, N skipped". Exit status 1 if a check failed.
+ * line is "<side>: N passed, N failed, N skipped". Exit status 1 if a check failed.
  */
 const fs = require('fs');
-const { webcrypto } = require('crypto');
-const { subtle } = webcrypto;
+const path = require('path');
+
+/* The implementation under test: SIDE names it on every line, IMPL in
+ * reasons and in the manifest's "producer". */
+let argv = process.argv.slice(2);
+let SIDE = 'node', IMPL = `node ${process.version}`, impl, binding = null, bindingBackend;
+if (argv[0] === '--binding') {
+  bindingBackend = argv[1];
+  argv = argv.slice(2);
+  binding = require(path.join(__dirname, '..', '..', 'bindings', 'node', 'index.js'));
+  impl = binding.withBackend(bindingBackend).crypto;
+  SIDE = 'binding';
+  IMPL = `the binding on ${bindingBackend} (node ${process.version})`;
+} else {
+  impl = require('crypto').webcrypto;
+}
+const subtle = impl.subtle;
+/* Whether the binding's backend has an algorithm (the library's own list:
+ * withBackend's support); undefined for Node's crypto.subtle, which is probed. */
+const listed = (name) => (binding ? binding.supports(bindingBackend, name) : undefined);
+const HAS_NO = (name) => (binding ? `${IMPL} has no ${name}` : `this Node's crypto.subtle has no ${name}`);
 
 let passed = 0, failed = 0, skipped = 0;
-const pass = (name) => { passed++; console.log(`ok   - node: ${name}`); };
-const fail = (name, why) => { failed++; console.log(`FAIL - node: ${name}${why ? ` (${why})` : ''}`); };
-const skip = (name, why) => { skipped++; console.log(`skip - node: ${name} (${why})`); };
+const pass = (name) => { passed++; console.log(`ok   - ${SIDE}: ${name}`); };
+const fail = (name, why) => { failed++; console.log(`FAIL - ${SIDE}: ${name}${why ? ` (${why})` : ''}`); };
+const skip = (name, why) => { skipped++; console.log(`skip - ${SIDE}: ${name} (${why})`); };
 
 const hex = (b) => Buffer.from(b instanceof ArrayBuffer ? new Uint8Array(b) : b).toString('hex');
 const unhex = (h) => new Uint8Array(Buffer.from(h, 'hex'));
@@ -41,6 +67,17 @@ async function checkRejects(name, errorName, fn) {
     fail(name, `no error, want ${errorName}`);
   } catch (e) {
     if (e && e.name === errorName) pass(name); else fail(name, `got ${errName(e)}, want ${errorName}`);
+  }
+}
+
+/* Making something for the C peer: fn's result, or, if it throws, a failed
+ * check "make WHAT" and undefined (the rest is still made and checked). */
+async function made(what, fn) {
+  try {
+    return await fn();
+  } catch (e) {
+    fail(`make ${what}`, errName(e));
+    return undefined;
   }
 }
 
@@ -102,7 +139,7 @@ function sameBits(own, peerHex, length) {
 
 /* ---------------------------------------------------------------- what is made */
 
-const DATA = new Uint8Array(Buffer.concat([Buffer.from('libwebcrypto interop: '), webcrypto.getRandomValues(Buffer.alloc(1000))]));
+const DATA = new Uint8Array(Buffer.concat([Buffer.from('libwebcrypto interop: '), impl.getRandomValues(Buffer.alloc(1000))]));
 const E65537 = new Uint8Array([1, 0, 1]);
 const RSA = (name, hash, bits, e, extra) => ({ alg: { name, hash, modulusLength: bits, publicExponent: e || E65537 }, ...extra });
 
@@ -141,9 +178,15 @@ const DERIVES = [
   ['X448-A', 'X448-B', null], ['X448-A', 'X448-B', 200],
 ];
 
-/* Which asymmetric algorithms this Node has in crypto.subtle (Node 18 lacks some). */
+/* Which asymmetric algorithms the JS side has: the binding's backend lists
+ * them; Node's crypto.subtle is probed (Node 18 lacks some). */
 async function probe() {
   const have = new Set();
+  if (binding) {
+    for (const name of ['RSASSA-PKCS1-v1_5', 'RSA-PSS', 'RSA-OAEP', 'ECDSA', 'ECDH', 'Ed25519', 'X25519', 'Ed448', 'X448'])
+      if (listed(name)) have.add(name);
+    return have;
+  }
   const tries = {
     'RSASSA-PKCS1-v1_5': null, 'RSA-PSS': null, 'RSA-OAEP': null,
     ECDSA: [{ name: 'ECDSA', namedCurve: 'P-256' }, ['sign', 'verify']],
@@ -180,44 +223,52 @@ function signParams(alg, p) {
 
 async function produce(outFile) {
   const have = await probe();
-  const m = { producer: `node ${process.version}`, data: hex(DATA), keys: {}, ops: [] };
+  const m = { producer: IMPL, data: hex(DATA), keys: {}, ops: [] };
   const pairs = {};
   for (const e of CATALOG) {
-    if (!have.has(e.alg.name)) { skip(`generate ${e.id}`, `this Node's crypto.subtle has no ${e.alg.name}`); continue; }
+    if (!have.has(e.alg.name)) { skip(`generate ${e.id}`, HAS_NO(e.alg.name)); continue; }
     const gen = () => subtle.generateKey(e.alg, true, [...usagesFor(e.alg.name, true), ...usagesFor(e.alg.name, false)]);
-    let pair = await gen();
-    /* The 521-bit secret below must show whether the C peer zeroes the 7
-     * bits past its length: a new B while the full secret has them all clear
-     * (once in 128). */
-    const tail = async (p) => new Uint8Array(await subtle.deriveBits({ name: 'ECDH', public: p.publicKey }, pairs['ECDH-P-521-A'].privateKey, null))[65] & 0x7f;
-    while (e.id === 'ECDH-P-521-B' && pairs['ECDH-P-521-A'] && (await tail(pair)) === 0)
-      pair = await gen();
-    pairs[e.id] = pair;
     const id = `node-${e.id}`;
-    const alg = { ...e.alg };
-    if (alg.publicExponent) alg.publicExponent = hex(alg.publicExponent);
-    m.keys[id] = { alg, ...(await exportAll(pair, e.alg.name)) };
+    const pair = await made(`generate and export ${id}`, async () => {
+      let pair = await gen();
+      /* The 521-bit secret below must show whether the C peer zeroes the 7
+       * bits past its length: a new B while the full secret has them all clear
+       * (once in 128). */
+      const tail = async (p) => new Uint8Array(await subtle.deriveBits({ name: 'ECDH', public: p.publicKey }, pairs['ECDH-P-521-A'].privateKey, null))[65] & 0x7f;
+      while (e.id === 'ECDH-P-521-B' && pairs['ECDH-P-521-A'] && (await tail(pair)) === 0)
+        pair = await gen();
+      const alg = { ...e.alg };
+      if (alg.publicExponent) alg.publicExponent = hex(alg.publicExponent);
+      m.keys[id] = { alg, ...(await exportAll(pair, e.alg.name)) };
+      return pair;
+    });
+    if (!pair) continue;
+    pairs[e.id] = pair;
     for (const p of e.sign || []) {
       const params = signParams(e.alg, p);
-      m.ops.push({ op: 'sign', key: id, params, sig: hex(await subtle.sign(params, pair.privateKey, DATA)) });
+      await made(`sign ${id} ${JSON.stringify(params)}`, async () =>
+        m.ops.push({ op: 'sign', key: id, params, sig: hex(await subtle.sign(params, pair.privateKey, DATA)) }));
     }
     for (const p of e.encrypt || []) {
       const params = { name: 'RSA-OAEP' };
       if (p.label !== undefined) params.label = unhex(p.label);
       /* OAEP takes at most k - 2 * hLen - 2 bytes: 100 fit every key here */
-      m.ops.push({ op: 'encrypt', key: id, params: { name: 'RSA-OAEP', ...(p.label !== undefined ? { label: p.label } : {}) },
-                   dataLength: 100, ct: hex(await subtle.encrypt(params, pair.publicKey, DATA.subarray(0, 100))) });
+      await made(`encrypt RSA-OAEP ${id}${p.label !== undefined ? ` label ${p.label}` : ''}`, async () =>
+        m.ops.push({ op: 'encrypt', key: id, params: { name: 'RSA-OAEP', ...(p.label !== undefined ? { label: p.label } : {}) },
+                     dataLength: 100, ct: hex(await subtle.encrypt(params, pair.publicKey, DATA.subarray(0, 100))) }));
     }
   }
   for (const [a, b, length] of DERIVES) {
     if (!pairs[a] || !pairs[b]) continue;
     const alg = pairs[a].privateKey.algorithm;
-    const bits = await subtle.deriveBits({ name: alg.name, public: pairs[b].publicKey }, pairs[a].privateKey, length);
-    m.ops.push({ op: 'derive', a: `node-${a}`, b: `node-${b}`, length, bits: hex(bits) });
+    await made(`deriveBits node-${a} x node-${b}${length === null ? '' : ` (${length} bits)`}`, async () => {
+      const bits = await subtle.deriveBits({ name: alg.name, public: pairs[b].publicKey }, pairs[a].privateKey, length);
+      m.ops.push({ op: 'derive', a: `node-${a}`, b: `node-${b}`, length, bits: hex(bits) });
+    });
   }
-  await produceSecret(m, pairs);
-  await produceSha3Kmac(m, pairs);
-  await produceModernCipher(m);
+  await made('AES, HMAC and wrapped keys', () => produceSecret(m, pairs));
+  await made('SHA-3, cSHAKE and KMAC', () => produceSha3Kmac(m, pairs));
+  await made('ChaCha20-Poly1305, AES-OCB and Argon2', () => produceModernCipher(m));
   fs.writeFileSync(outFile, JSON.stringify(m, null, 1));
   pass(`wrote ${Object.keys(m.keys).length} key pairs and ${m.ops.length} operations for the C peer`);
 }
@@ -228,6 +279,7 @@ async function produce(outFile) {
  * A Node without one skips it, saying so. Node 24 imports these keys from
  * "raw-secret" only (the draft's format), not "raw". */
 async function hasModern(name) {
+  if (binding) return listed(name);
   const tries = {
     'ChaCha20-Poly1305': [new Uint8Array(32), ['encrypt']],
     'AES-OCB': [new Uint8Array(16), ['encrypt']],
@@ -258,26 +310,30 @@ const MODERN_ARGON2 = [
 
 async function produceModernCipher(m) {
   for (const c of MODERN_CIPHERS) {
-    if (!(await hasModern(c.name))) { skip(`encrypt ${c.name} for the C peer`, `this Node's crypto.subtle has no ${c.name}`); continue; }
-    const key = await subtle.generateKey(c.name === 'AES-OCB' ? { name: c.name, length: c.bits } : { name: c.name }, true, ['encrypt', 'decrypt']);
-    const params = { name: c.name, ...fromHexParams(c.p) };
-    const data = DATA.subarray(0, c.len || DATA.length);
-    m.ops.push({ op: 'modern-cipher', params: { name: c.name, ...c.p }, key: hex(await subtle.exportKey('raw-secret', key)),
-                 dataLength: data.length, ct: hex(await subtle.encrypt(params, key, data)) });
+    if (!(await hasModern(c.name))) { skip(`encrypt ${c.name} for the C peer`, HAS_NO(c.name)); continue; }
+    await made(`encrypt ${c.name}-${c.bits} ${JSON.stringify(c.p)}`, async () => {
+      const key = await subtle.generateKey(c.name === 'AES-OCB' ? { name: c.name, length: c.bits } : { name: c.name }, true, ['encrypt', 'decrypt']);
+      const params = { name: c.name, ...fromHexParams(c.p) };
+      const data = DATA.subarray(0, c.len || DATA.length);
+      m.ops.push({ op: 'modern-cipher', params: { name: c.name, ...c.p }, key: hex(await subtle.exportKey('raw-secret', key)),
+                   dataLength: data.length, ct: hex(await subtle.encrypt(params, key, data)) });
+    });
   }
   for (const [i, a] of MODERN_ARGON2.entries()) {
-    if (!(await hasModern(a.name))) { skip(`deriveBits ${a.name} for the C peer`, `this Node's crypto.subtle has no ${a.name}`); continue; }
+    if (!(await hasModern(a.name))) { skip(`deriveBits ${a.name} for the C peer`, HAS_NO(a.name)); continue; }
     const password = DATA.subarray(30, 30 + 8 + 5 * i);
     const p = { name: a.name, nonce: hex(DATA.subarray(3, 19 + i)), ...a.p };
-    const key = await subtle.importKey('raw-secret', password, a.name, false, ['deriveBits']);
-    m.ops.push({ op: 'argon2', params: p, password: hex(password), length: a.length,
-                 bits: hex(await subtle.deriveBits(fromHexParams(p), key, a.length)) });
+    await made(`deriveBits ${JSON.stringify(p)} (${a.length} bits)`, async () => {
+      const key = await subtle.importKey('raw-secret', password, a.name, false, ['deriveBits']);
+      m.ops.push({ op: 'argon2', params: p, password: hex(password), length: a.length,
+                   bits: hex(await subtle.deriveBits(fromHexParams(p), key, a.length)) });
+    });
   }
 }
 
 async function checkModernCipher(op, data) {
   const name = op.params.name;
-  if (!(await hasModern(name))) return skip(`${op.op} ${JSON.stringify(op.params)}`, `this Node's crypto.subtle has no ${name}`);
+  if (!(await hasModern(name))) return skip(`${op.op} ${JSON.stringify(op.params)}`, HAS_NO(name));
   const params = fromHexParams(op.params);
   if (op.op === 'argon2') {
     const key = await subtle.importKey('raw-secret', unhex(op.password), name, false, ['deriveBits']);
@@ -311,25 +367,45 @@ async function produceSecret(m, pairs) {
     { name: 'AES-CTR', bits: 256, p: { counter: 'f0f1f2f3f4f5f6f7f8f9fafbfcfdfefe', length: 8 } },
   ];
   for (const c of ciphers) {
-    const [key, raw] = await aes(c.name, c.bits);
-    const params = { name: c.name };
-    for (const [k, v] of Object.entries(c.p)) params[k] = typeof v === 'string' ? unhex(v) : v;
-    const data = c.name === 'AES-CTR' && c.p.length === 8 ? DATA.subarray(0, 16 * 200) : DATA;
-    m.ops.push({ op: 'cipher', params: { name: c.name, ...c.p }, key: raw, dataLength: data.length,
-                 ct: hex(await subtle.encrypt(params, key, data)) });
+    await made(`encrypt ${c.name}-${c.bits} ${JSON.stringify(c.p)}`, async () => {
+      const [key, raw] = await aes(c.name, c.bits);
+      const params = { name: c.name };
+      for (const [k, v] of Object.entries(c.p)) params[k] = typeof v === 'string' ? unhex(v) : v;
+      const data = c.name === 'AES-CTR' && c.p.length === 8 ? DATA.subarray(0, 16 * 200) : DATA;
+      m.ops.push({ op: 'cipher', params: { name: c.name, ...c.p }, key: raw, dataLength: data.length,
+                   ct: hex(await subtle.encrypt(params, key, data)) });
+    });
   }
   for (const [hash, length] of [['SHA-256', undefined], ['SHA-384', 256], ['SHA-512', undefined], ['SHA-1', 160]]) {
-    const k = await subtle.generateKey({ name: 'HMAC', hash, ...(length ? { length } : {}) }, true, ['sign', 'verify']);
-    m.ops.push({ op: 'mac', hash, key: hex(await subtle.exportKey('raw', k)),
-                 mac: hex(await subtle.sign('HMAC', k, DATA)) });
+    await made(`sign HMAC ${hash}${length ? ` (${length} bits)` : ''}`, async () => {
+      const k = await subtle.generateKey({ name: 'HMAC', hash, ...(length ? { length } : {}) }, true, ['sign', 'verify']);
+      m.ops.push({ op: 'mac', hash, key: hex(await subtle.exportKey('raw', k)),
+                   mac: hex(await subtle.sign('HMAC', k, DATA)) });
+    });
   }
-  /* Wrapped keys: an AES key as raw and jwk, an EC private key as pkcs8. */
+  /* Wrapped keys: an AES key as raw and jwk, an EC private key as pkcs8.
+   * AES-KW takes whole 64-bit blocks and the spec's wrapKey pads nothing:
+   * it wraps the JWK's JSON text as it is, and AES-KW's wrap key throws an
+   * OperationError when "plaintext is not a multiple of 64 bits in length".
+   * So the JWK wrapped with AES-KW is, by construction, 112 bytes (14
+   * blocks): an AES-256-GCM key with the one usage "encrypt", whose JWK has
+   * exactly the members alg "A256GCM", ext true, k (32 bytes: 43 base64url
+   * characters), key_ops ["encrypt"] and kty "oct" - a length that depends
+   * neither on the key's bytes nor on the members' order. (Node pads a JWK
+   * of another length with spaces; the check after the wraps holds the JS
+   * side to the spec: known_node_defects.js, aes-kw-pads-jwk.) */
   const [inner, innerRaw] = await aes('AES-GCM', 256);
+  const [inner112, inner112Raw] = await aes('AES-GCM', 256, ['encrypt']);
   const [kw, kwRaw] = await aes('AES-KW', 256, ['wrapKey', 'unwrapKey']);
   const [gcm, gcmRaw] = await aes('AES-GCM', 128, ['wrapKey', 'unwrapKey']);
+  const jwkBytes = (jwk) => Buffer.byteLength(JSON.stringify(jwk), 'utf8');
+  const n112 = jwkBytes(await subtle.exportKey('jwk', inner112));
+  const n122 = jwkBytes(await subtle.exportKey('jwk', inner));
+  if (n112 !== 112) fail('the JWK wrapped with AES-KW', `${n112} bytes of JSON, not 112 as constructed`);
   const wraps = [
     { format: 'raw', wrapAlg: { name: 'AES-KW' }, wrappingKey: { raw: kwRaw }, key: kw },
-    { format: 'jwk', wrapAlg: { name: 'AES-KW' }, wrappingKey: { raw: kwRaw }, key: kw },
+    { format: 'jwk', wrapAlg: { name: 'AES-KW' }, wrappingKey: { raw: kwRaw }, key: kw,
+      inner: inner112, spec: { alg: { name: 'AES-GCM' }, usages: ['encrypt'], raw: inner112Raw } },
     { format: 'raw', wrapAlg: { name: 'AES-GCM', iv: '0f0e0d0c0b0a090807060504' }, wrappingKey: { raw: gcmRaw }, key: gcm },
     { format: 'jwk', wrapAlg: { name: 'AES-GCM', iv: '0f0e0d0c0b0a090807060505', additionalData: '01' }, wrappingKey: { raw: gcmRaw }, key: gcm },
   ];
@@ -341,16 +417,22 @@ async function produceSecret(m, pairs) {
   for (const w of wraps) {
     const params = { name: w.wrapAlg.name };
     for (const [k, v] of Object.entries(w.wrapAlg)) if (k !== 'name') params[k] = unhex(v);
-    m.ops.push({ op: 'wrap', format: w.format, wrapAlg: w.wrapAlg, wrappingKey: w.wrappingKey,
-                 inner: { alg: { name: 'AES-GCM' }, usages: ['encrypt', 'decrypt'], raw: innerRaw },
-                 wrapped: hex(await subtle.wrapKey(w.format, inner, w.key, params)) });
+    await made(`wrapKey ${w.format} with ${JSON.stringify(w.wrapAlg)}`, async () =>
+      m.ops.push({ op: 'wrap', format: w.format, wrapAlg: w.wrapAlg, wrappingKey: w.wrappingKey,
+                   inner: w.spec || { alg: { name: 'AES-GCM' }, usages: ['encrypt', 'decrypt'], raw: innerRaw },
+                   wrapped: hex(await subtle.wrapKey(w.format, w.inner || inner, w.key, params)) }));
   }
+  /* The same AES-KW wrap of a JWK that is not whole blocks (the AES-256-GCM
+   * key with usages encrypt and decrypt: 122 bytes) must fail, unpadded. */
+  await checkRejects(`wrapKey jwk with AES-KW of a ${n122}-byte JWK (not whole 64-bit blocks): OperationError, unpadded as the spec says`,
+                     'OperationError', () => subtle.wrapKey('jwk', inner, kw, { name: 'AES-KW' }));
   if (pairs['ECDSA-P-384']) {
-    m.ops.push({ op: 'wrap', format: 'pkcs8', wrapAlg: { name: 'AES-GCM', iv: '0f0e0d0c0b0a090807060506' },
-                 wrappingKey: { raw: gcmRaw },
-                 inner: { alg: { name: 'ECDSA', namedCurve: 'P-384' }, usages: ['sign'], pkcs8: m.keys['node-ECDSA-P-384'].pkcs8 },
-                 wrapped: hex(await subtle.wrapKey('pkcs8', pairs['ECDSA-P-384'].privateKey, gcm,
-                                                  { name: 'AES-GCM', iv: unhex('0f0e0d0c0b0a090807060506') })) });
+    await made('wrapKey pkcs8 with {"name":"AES-GCM","iv":"0f0e0d0c0b0a090807060506"}', async () =>
+      m.ops.push({ op: 'wrap', format: 'pkcs8', wrapAlg: { name: 'AES-GCM', iv: '0f0e0d0c0b0a090807060506' },
+                   wrappingKey: { raw: gcmRaw },
+                   inner: { alg: { name: 'ECDSA', namedCurve: 'P-384' }, usages: ['sign'], pkcs8: m.keys['node-ECDSA-P-384'].pkcs8 },
+                   wrapped: hex(await subtle.wrapKey('pkcs8', pairs['ECDSA-P-384'].privateKey, gcm,
+                                                    { name: 'AES-GCM', iv: unhex('0f0e0d0c0b0a090807060506') })) }));
   }
 }
 
@@ -359,7 +441,10 @@ async function produceSecret(m, pairs) {
  * 20 and 18 do not: their checks are skips there). Ops: "digest" {params,
  * digest}, "kmac" {params, key (raw), mac}; HMAC with SHA3-256 is a "mac".
  * Hex members of params: customization, functionName. */
-async function haveModern() {
+/* Whether the JS side has one of them: the binding's backend lists each;
+ * a Node has all of them (24) or none (20, 18). */
+async function haveModern(name) {
+  if (binding) return listed(name);
   try { await subtle.digest('SHA3-256', new Uint8Array(0)); return true; } catch (e) { return false; }
 }
 const modernParams = (p) => {
@@ -371,11 +456,18 @@ const modernParams = (p) => {
 const importKmac = (raw, name) => subtle.importKey('raw-secret', unhex(raw), { name }, true, ['sign', 'verify']);
 
 async function produceSha3Kmac(m, pairs) {
-  if (!(await haveModern())) return skip('SHA-3, cSHAKE, KMAC ops for the C peer', `node ${process.version} has none of them`);
+  if (!binding && !(await haveModern('SHA3-256'))) return skip('SHA-3, cSHAKE, KMAC ops for the C peer', `${IMPL} has none of them`);
+  const lacks = async (name, what) => {
+    if (await haveModern(name)) return false;
+    skip(`${what} for the C peer`, HAS_NO(name));
+    return true;
+  };
   if (pairs['ECDSA-P-256'])
     for (const hash of ['SHA3-256', 'SHA3-512']) {
+      if (await lacks(hash, `ECDSA P-256 with ${hash}`)) continue;
       const params = { name: 'ECDSA', hash };
-      m.ops.push({ op: 'sign', key: 'node-ECDSA-P-256', params, sig: hex(await subtle.sign(params, pairs['ECDSA-P-256'].privateKey, DATA)) });
+      await made(`sign node-ECDSA-P-256 ${JSON.stringify(params)}`, async () =>
+        m.ops.push({ op: 'sign', key: 'node-ECDSA-P-256', params, sig: hex(await subtle.sign(params, pairs['ECDSA-P-256'].privateKey, DATA)) }));
     }
   const digests = [
     { name: 'SHA3-256' }, { name: 'SHA3-384' }, { name: 'SHA3-512' },
@@ -384,26 +476,34 @@ async function produceSha3Kmac(m, pairs) {
     { name: 'cSHAKE128', outputLength: 256, customization: '456d61696c205369676e6174757265' },
   ];
   for (const p of digests)
-    m.ops.push({ op: 'digest', params: p, digest: hex(await subtle.digest(modernParams(p), DATA)) });
+    if (!(await lacks(p.name, `digest ${JSON.stringify(p)}`)))
+      await made(`digest ${JSON.stringify(p)}`, async () =>
+        m.ops.push({ op: 'digest', params: p, digest: hex(await subtle.digest(modernParams(p), DATA)) }));
   const kmacs = [
     { name: 'KMAC128', length: undefined, p: { outputLength: 256 } },
     { name: 'KMAC128', length: 320, p: { outputLength: 128, customization: '4d7920546167676564204170706c69636174696f6e' } },
     { name: 'KMAC256', length: undefined, p: { outputLength: 512, customization: '00' } },
   ];
   for (const k of kmacs) {
-    const key = await subtle.generateKey({ name: k.name, ...(k.length ? { length: k.length } : {}) }, true, ['sign', 'verify']);
+    if (await lacks(k.name, `${k.name} ${JSON.stringify(k.p)}`)) continue;
     const params = { name: k.name, ...k.p };
-    m.ops.push({ op: 'kmac', params, key: hex(await subtle.exportKey('raw-secret', key)),
-                 mac: hex(await subtle.sign(modernParams(params), key, DATA)) });
+    await made(`sign ${JSON.stringify(params)}`, async () => {
+      const key = await subtle.generateKey({ name: k.name, ...(k.length ? { length: k.length } : {}) }, true, ['sign', 'verify']);
+      m.ops.push({ op: 'kmac', params, key: hex(await subtle.exportKey('raw-secret', key)),
+                   mac: hex(await subtle.sign(modernParams(params), key, DATA)) });
+    });
   }
-  const hk = await subtle.generateKey({ name: 'HMAC', hash: 'SHA3-256', length: 256 }, true, ['sign', 'verify']);
-  m.ops.push({ op: 'mac', hash: 'SHA3-256', key: hex(await subtle.exportKey('raw', hk)),
-               mac: hex(await subtle.sign('HMAC', hk, DATA)) });
+  if (await lacks('SHA3-256', 'HMAC with SHA3-256')) return;
+  await made('sign HMAC SHA3-256', async () => {
+    const hk = await subtle.generateKey({ name: 'HMAC', hash: 'SHA3-256', length: 256 }, true, ['sign', 'verify']);
+    m.ops.push({ op: 'mac', hash: 'SHA3-256', key: hex(await subtle.exportKey('raw', hk)),
+                 mac: hex(await subtle.sign('HMAC', hk, DATA)) });
+  });
 }
 
 async function checkSha3Kmac(op, data) {
   const what = JSON.stringify(op.params || op.hash);
-  if (!(await haveModern())) return skip(`${op.op} ${what}`, `node ${process.version} has no SHA-3, cSHAKE or KMAC`);
+  if (!(await haveModern(op.params.name))) return skip(`${op.op} ${what}`, HAS_NO(op.params.name));
   if (op.op === 'digest') {
     await check(`digest ${what}: same bytes as the peer`, async () => sameHex(await subtle.digest(modernParams(op.params), data), op.digest));
     return;
@@ -427,13 +527,13 @@ async function consume(peerFile, ownFile) {
   const m = JSON.parse(fs.readFileSync(peerFile, 'utf8'));
   const own = ownFile ? JSON.parse(fs.readFileSync(ownFile, 'utf8')) : { keys: {} };
   const data = unhex(m.data);
-  console.log(`# node ${process.version} checks ${m.producer}`);
+  console.log(`# ${IMPL} checks ${m.producer}`);
   /* ids of keys this Node can use, and their imported forms */
   const keys = {};
   const allKeys = { ...own.keys, ...m.keys };
   for (const [id, k] of Object.entries(allKeys)) {
     if (!have.has(k.alg.name)) {
-      if (m.keys[id]) skip(`key ${id}`, `this Node's crypto.subtle has no ${k.alg.name}`);
+      if (m.keys[id]) skip(`key ${id}`, HAS_NO(k.alg.name));
       continue;
     }
     const alg = importAlg(k.alg);
@@ -455,7 +555,10 @@ async function consume(peerFile, ownFile) {
     try {
       await checkOp(op, keys, data);
     } catch (e) {
-      fail(`${op.op} ${op.key || op.a || op.params && op.params.name || ''}`, errName(e));
+      /* named by what it is: key ids, not raw key bytes */
+      const label = [op.op, /^(node|c)-/.test(op.key || '') ? op.key : null, op.a ? `${op.b} x ${op.a}` : null,
+                     op.params ? JSON.stringify(op.params) : op.hash].filter(Boolean).join(' ');
+      fail(label, errName(e));
     }
   }
 }
@@ -503,8 +606,8 @@ async function checkOp(op, keys, data) {
     const k = keys[op.key];
     const what = `${op.key} ${JSON.stringify(op.params)}`;
     if (!k) return skip(`verify ${what}`, 'key unusable here');
-    if (op.params.hash && op.params.hash.startsWith('SHA3') && !(await haveModern()))
-      return skip(`verify ${what}`, `node ${process.version} has no SHA-3`);
+    if (op.params.hash && op.params.hash.startsWith('SHA3') && !(await haveModern(op.params.hash)))
+      return skip(`verify ${what}`, HAS_NO(op.params.hash));
     const sig = unhex(op.sig);
     await check(`verify ${what}: the peer's signature is valid`, () => subtle.verify(op.params, k.pub, sig, data));
     const bad = sig.slice(); bad[bad.length >> 1] ^= 0x10;
@@ -548,7 +651,7 @@ async function checkOp(op, keys, data) {
   case 'kmac':
     return checkSha3Kmac(op, data);
   case 'mac': {
-    if (op.hash.startsWith('SHA3') && !(await haveModern())) return skip(`HMAC ${op.hash}`, `node ${process.version} has no SHA-3`);
+    if (op.hash.startsWith('SHA3') && !(await haveModern(op.hash))) return skip(`HMAC ${op.hash}`, HAS_NO(op.hash));
     const key = await importSecret(op.key, { name: 'HMAC', hash: op.hash }, ['sign', 'verify']);
     const what = `HMAC ${op.hash} (${op.key.length * 4} bits)`;
     await check(`verify ${what}: the peer's MAC is valid`, () => subtle.verify('HMAC', key, unhex(op.mac), data));
@@ -578,10 +681,10 @@ async function checkOp(op, keys, data) {
 }
 
 (async () => {
-  const [phase, file, own] = process.argv.slice(2);
+  const [phase, file, own] = argv;
   if (phase === 'produce') await produce(file);
   else if (phase === 'consume') await consume(file, own);
-  else { console.error('usage: node node_peer.js produce OUT.json | consume PEER.json [OWN.json]'); process.exit(2); }
-  console.log(`node: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+  else { console.error('usage: node node_peer.js [--binding BACKEND] produce OUT.json | consume PEER.json [OWN.json]'); process.exit(2); }
+  console.log(`${SIDE}: ${passed} passed, ${failed} failed, ${skipped} skipped`);
   process.exit(failed ? 1 : 0);
-})().catch((e) => { console.log(`FAIL - node: ${errName(e)}`); console.error(e.stack); console.log(`node: ${passed} passed, ${failed + 1} failed, ${skipped} skipped`); process.exit(1); });
+})().catch((e) => { console.log(`FAIL - ${SIDE}: ${errName(e)}`); console.error(e.stack); console.log(`${SIDE}: ${passed} passed, ${failed + 1} failed, ${skipped} skipped`); process.exit(1); });
