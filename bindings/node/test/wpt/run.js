@@ -144,11 +144,12 @@ function classify(wptDir) {
           continue;
         }
       }
-      run.push({ file: rel, kind: 'any', meta });
+      // "META: variant=?1-1000": wptserve makes a test of each variant.
+      for (const v of meta.variants.length ? meta.variants : ['']) run.push({ file: rel, variant: v, kind: 'any', meta });
     } else if (base.endsWith('.worker.js')) {
       const src = fs.readFileSync(f, 'utf8');
       if (!/importScripts\(\s*["'][^"']*testharness\.js["']/.test(src)) continue; // a helper, not a test
-      run.push({ file: rel, kind: 'worker', meta: readMeta(src) });
+      run.push({ file: rel, variant: '', kind: 'worker', meta: readMeta(src) });
     }
     // Other *.js files are the tests' helpers and vectors.
   }
@@ -158,7 +159,7 @@ function classify(wptDir) {
 function runFile(o, entry, mode) {
   const soft = Math.round((entry.meta.timeout === 'long' ? TIMEOUT_LONG : TIMEOUT_NORMAL) * o.mult);
   return new Promise((resolve) => {
-    const args = ['--child', entry.file, '--wpt-dir', o.wptDir, '--context', o.context];
+    const args = ['--child', entry.file + entry.variant, '--wpt-dir', o.wptDir, '--context', o.context];
     if (mode.native) args.push('--native');
     else if (mode.backend !== undefined) args.push('--backend', mode.backend);
     const child = fork(__filename, args, {
@@ -185,7 +186,7 @@ function runFile(o, entry, mode) {
           ? { status: 'TIMEOUT', message: `killed after ${soft + HARD_EXTRA} ms (the harness did not finish)` }
           : { status: 'CRASH', message: `the child exited (${signal || `code ${code}`}) before the harness finished: ${tail}` };
       }
-      resolve({ file: entry.file, harness, subtests, ms: Date.now() - t0 });
+      resolve({ file: entry.file + entry.variant, harness, subtests, ms: Date.now() - t0 });
     });
   });
 }
@@ -232,9 +233,10 @@ async function parent(o) {
     process.exit(1);
   }
   const { run, skipped } = classify(o.wptDir);
-  const list = o.filter ? run.filter((e) => o.filter.test(e.file)) : run;
+  const list = o.filter ? run.filter((e) => o.filter.test(e.file + e.variant)) : run;
   const mode = { native: o.native, backend: o.backend };
-  console.log(`# WPT ${o.wptDir}: ${run.length} test files in a worker scope, ${list.length} selected; ` +
+  const nFiles = new Set(run.map((e) => e.file)).size;
+  console.log(`# WPT ${o.wptDir}: ${nFiles} test files in a worker scope (${run.length} with their variants), ${list.length} selected; ` +
               `on ${label(mode)}; node ${process.version}; context ${o.context}`);
   const bySkip = new Map();
   for (const s of skipped) bySkip.set(s.reason, (bySkip.get(s.reason) || 0) + 1);
@@ -299,9 +301,11 @@ async function parent(o) {
 
 function child(o) {
   const wptDir = path.resolve(o.wptDir);
-  const file = o.child;
+  const q = o.child.indexOf('?');
+  const file = q < 0 ? o.child : o.child.slice(0, q);
+  const variant = q < 0 ? '' : o.child.slice(q);
   const secure = /\.https\./.test(file) || /\.https\//.test(file);
-  const location = new URL(`${secure ? 'https' : 'http'}://web-platform.test:${secure ? 8443 : 8000}/${file}`);
+  const location = new URL(`${secure ? 'https' : 'http'}://web-platform.test:${secure ? 8443 : 8000}/${file}${variant}`);
 
   const send = (m) => new Promise((res) => process.send(m, () => res()));
   const toPath = (url) => {
