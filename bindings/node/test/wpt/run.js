@@ -167,13 +167,15 @@ function runFile(o, entry, mode) {
       env: { ...process.env, WEBCRYPTO_WPT_SOFT_TIMEOUT: String(soft) },
     });
     const subtests = [];
+    const started = [];
     let harness = null;
     let stderr = '';
     const t0 = Date.now();
     child.stdout.on('data', (d) => { stderr += d; });
     child.stderr.on('data', (d) => { stderr += d; });
     child.on('message', (m) => {
-      if (m.type === 'result') subtests.push({ name: m.name, status: m.status, message: m.message });
+      if (m.type === 'started') started.push(m.name);
+      else if (m.type === 'result') subtests.push({ name: m.name, status: m.status, message: m.message });
       else if (m.type === 'done') harness = { status: m.status, message: m.message };
     });
     let killed = false;
@@ -185,6 +187,14 @@ function runFile(o, entry, mode) {
         harness = killed
           ? { status: 'TIMEOUT', message: `killed after ${soft + HARD_EXTRA} ms (the harness did not finish)` }
           : { status: 'CRASH', message: `the child exited (${signal || `code ${code}`}) before the harness finished: ${tail}` };
+        // The subtests it had begun and not finished.
+        const done = new Set(subtests.map((t) => t.name));
+        for (const name of started) {
+          if (done.has(name)) continue;
+          done.add(name);
+          subtests.push(killed ? { name, status: 'TIMEOUT', message: 'the file was killed at its timeout' }
+                               : { name, status: 'NOTRUN', message: 'the child crashed before this subtest finished' });
+        }
       }
       resolve({ file: entry.file + entry.variant, harness, subtests, ms: Date.now() - t0 });
     });
@@ -290,7 +300,7 @@ async function parent(o) {
     console.log(`# JSON: ${o.json}`);
   }
   // The closing line CTest's log readers know: subtests, not files.
-  const failed = control ? regressions.length : tot.fail + tot.timeout;
+  const failed = control ? regressions.length : tot.total - tot.pass;
   console.log(`${control ? tot.total - regressions.length : tot.pass} passed, ${failed} failed`);
   const crashed = results.some((r) => r.harness.status === 'CRASH' ||
                                         (r.harness.status === 'TIMEOUT' && /killed/.test(r.harness.message)));
@@ -417,6 +427,13 @@ function child(o) {
   function hook() {
     if (hooked || typeof G.add_result_callback !== 'function') return;
     hooked = true;
+    // Each subtest as it is made, so that a crash or a kill still names it.
+    const seen = new Set();
+    G.add_test_state_callback((t) => {
+      if (seen.has(t)) return;
+      seen.add(t);
+      pending.push(send({ type: 'started', name: t.name }));
+    });
     G.add_result_callback((t) => {
       reported.add(t);
       pending.push(send({ type: 'result', name: t.name, status: SUBTEST[t.status] || String(t.status),
