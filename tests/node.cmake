@@ -5,10 +5,14 @@
 #    (bindings/node/test/differential.js).
 #  - node.load.<node>.<backend>: thousands of operations in flight, keys
 #    collected while their operations run, heap and RSS flat (~25 s).
+#  - node.wpt.<node>.<backend>: WPT's WebCryptoAPI suite, given a checkout
+#    (WEBCRYPTO_WPT_DIR), against the binding and the same Node's own.
 # Each on two Nodes: node<major>, the release tools/fetch-node.sh pins (fetched
 # once from npm's registry into ~/.cache/libwebcrypto), and node-system, the
 # machine's. A Node that cannot be had skips (77, saying why), except under
 # CI=true, where it fails.
+set(WEBCRYPTO_WPT_DIR "" CACHE PATH
+  "A web-platform-tests/wpt checkout for the node.wpt.* tests (empty: $WEBCRYPTO_WPT_DIR when they run)")
 get_property(_wc_node_built GLOBAL PROPERTY WEBCRYPTO_NODE_BUILT)
 if(NOT _wc_node_built)
   return()
@@ -29,6 +33,16 @@ foreach(node node${_wc_node_major} node-system)
              COMMAND bash ${_wc_node_run} ${which} $<TARGET_FILE:webcrypto_node> differential.js ${b})
     set_tests_properties(node.differential.${node}.${tb} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
       ENVIRONMENT "WEBCRYPTO_MODULE_DIR=${WEBCRYPTO_MODULE_BUILD_DIR}")
+    # node.wpt.<node>.<backend>: WPT's WebCryptoAPI suite from a checkout
+    # (WEBCRYPTO_WPT_DIR, the cache variable or, at test time, the
+    # environment; skips saying so when neither is set, CI too) on <backend>,
+    # failing on any subtest that this Node's own webcrypto passes and the
+    # binding does not (bindings/node/test/wpt/run.js --compare-native).
+    add_test(NAME node.wpt.${node}.${tb}
+             COMMAND bash ${PROJECT_SOURCE_DIR}/bindings/node/test/wpt/ctest.sh "${WEBCRYPTO_WPT_DIR}"
+                     ${which} $<TARGET_FILE:webcrypto_node> ${b})
+    set_tests_properties(node.wpt.${node}.${tb} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 3600
+      LABELS wpt ENVIRONMENT "WEBCRYPTO_MODULE_DIR=${WEBCRYPTO_MODULE_BUILD_DIR}")
   endforeach()
   # On openssl (else boringssl): a C library's memory, which RSS measures. Not
   # on jca alone (a jca-only build has no load test): the JVM's heap grows
