@@ -638,6 +638,69 @@ static void test_jwk_mismatches(void **state) {
     json_decref(j);
 }
 
+/* Ed448 and X448: a private JWK whose x is another key's is DataError (the
+ * backend derives the public key from d and compares); with its own x, or
+ * as PKCS #8 (no x), it imports and exports the generated public key. */
+static void test_okp448_jwk_mismatch(void **state) {
+    (void)state;
+    tu_require(WEBCRYPTO_ALG_ED448, WEBCRYPTO_ALG_X448);
+    static const struct {
+        webcrypto_algorithm alg;
+        unsigned usages, priv_usage;
+    } cases[] = {
+        {WEBCRYPTO_ALG_ED448, WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY, WEBCRYPTO_USAGE_SIGN},
+        {WEBCRYPTO_ALG_X448, WEBCRYPTO_USAGE_DERIVE_BITS, WEBCRYPTO_USAGE_DERIVE_BITS},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        webcrypto_params p = alg2(cases[i].alg, WEBCRYPTO_CURVE_NONE);
+        webcrypto_key *pub1 = NULL, *priv1 = NULL, *pub2 = NULL, *priv2 = NULL;
+        tu_assert_status(webcrypto_generate_key_pair(tu_backend(), &p, true, cases[i].usages,
+                                                     &pub1, &priv1),
+                         WEBCRYPTO_OK);
+        tu_assert_status(webcrypto_generate_key_pair(tu_backend(), &p, true, cases[i].usages,
+                                                     &pub2, &priv2),
+                         WEBCRYPTO_OK);
+        bytes j1 = export_ok(WEBCRYPTO_FORMAT_JWK, priv1), j2 = export_ok(WEBCRYPTO_FORMAT_JWK, pub2);
+        json_t *a = jwk_of(&j1), *b = jwk_of(&j2);
+        json_t *mixed = json_deep_copy(a);
+        json_object_set(mixed, "x", json_object_get(b, "x"));
+        expect_jwk(mixed, &p, cases[i].priv_usage, WEBCRYPTO_ERR_DATA,
+                   cases[i].alg == WEBCRYPTO_ALG_ED448 ? "Ed448 d with another key's x"
+                                                       : "X448 d with another key's x");
+        expect_jwk(a, &p, cases[i].priv_usage, WEBCRYPTO_OK, "its own x");
+        /* PKCS #8 carries no public key: it is derived, and equals pub1's. */
+        bytes p8 = export_ok(WEBCRYPTO_FORMAT_PKCS8, priv1), raw1 = export_ok(WEBCRYPTO_FORMAT_RAW, pub1);
+        webcrypto_key *k = NULL;
+        tu_assert_status(webcrypto_import_key(tu_backend(), WEBCRYPTO_FORMAT_PKCS8, p8.p, p8.n, &p,
+                                              true, cases[i].priv_usage, &k),
+                         WEBCRYPTO_OK);
+        webcrypto_key *kp = NULL;
+        tu_assert_status(webcrypto_get_public_key(k, cases[i].alg == WEBCRYPTO_ALG_ED448
+                                                         ? WEBCRYPTO_USAGE_VERIFY
+                                                         : 0,
+                                                  &kp),
+                         WEBCRYPTO_OK);
+        bytes raw = export_ok(WEBCRYPTO_FORMAT_RAW, kp);
+        assert_int_equal(raw.n, cases[i].alg == WEBCRYPTO_ALG_ED448 ? 57 : 56);
+        assert_int_equal(raw.n, raw1.n);
+        assert_memory_equal(raw.p, raw1.p, raw.n);
+        bytes_free(&raw);
+        bytes_free(&raw1);
+        bytes_free(&p8);
+        webcrypto_key_free(kp);
+        webcrypto_key_free(k);
+        json_decref(mixed);
+        json_decref(a);
+        json_decref(b);
+        bytes_free(&j1);
+        bytes_free(&j2);
+        webcrypto_key_free(pub1);
+        webcrypto_key_free(priv1);
+        webcrypto_key_free(pub2);
+        webcrypto_key_free(priv2);
+    }
+}
+
 /* ------------------------------------------------------------------------ */
 /* Usages                                                                   */
 /* ------------------------------------------------------------------------ */
@@ -1191,6 +1254,7 @@ int main(void) {
         cmocka_unit_test(test_jwk_garbage),
         cmocka_unit_test(test_jwk_private_members),
         cmocka_unit_test(test_jwk_mismatches),
+        cmocka_unit_test(test_okp448_jwk_mismatch),
         cmocka_unit_test(test_import_usages),
         cmocka_unit_test(test_key_type_vs_operation),
         cmocka_unit_test(test_derive_peer_errors),

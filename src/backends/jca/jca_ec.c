@@ -335,7 +335,7 @@ webcrypto_status jca_ecdsa_verify(const void *state, wc_hash hash,
 webcrypto_status jca_ecdh(const void *private_state, const void *public_state, uint8_t *out,
                           size_t *out_len) {
     const jca_pkey *priv = private_state;
-    webcrypto_status st = jca_agree(priv, public_state, false, out, priv->size);
+    webcrypto_status st = jca_agree(priv, public_state, out, priv->size);
     if (st == WEBCRYPTO_OK) *out_len = priv->size;
     return st;
 }

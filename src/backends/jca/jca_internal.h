@@ -73,13 +73,18 @@ typedef struct jca_refs {
     jmethodID point_new, point_x, point_y, ec_pub_spec_new, ec_priv_spec_new, ec_gen_new,
         ecps_curve, ecps_order, ecps_generator, curve_field, curve_a, curve_b, fp_p, ec_w, ec_s;
     jmethodID x509_new, pkcs8_new, pss_new, oaep_new, psrc_new;
+    /* KeyPairGenerator.initialize(int, SecureRandom); EdDSAParameterSpec
+     * (JDK 15+; NULL before) and its (boolean, byte[]) constructor */
+    jmethodID kpg_init_size_random;
+    jclass EdDSAParameterSpec;
+    jmethodID eddsa_spec_new;
 } jca_refs;
 
 extern JavaVM *jca_vm;
 extern jca_refs jca;
 
 /* Key types of the asymmetric algorithms. */
-enum { JCA_KT_RSA, JCA_KT_EC, JCA_KT_ED, JCA_KT_X, JCA_N_KT };
+enum { JCA_KT_RSA, JCA_KT_EC, JCA_KT_ED, JCA_KT_X, JCA_KT_ED448, JCA_KT_X448, JCA_N_KT };
 #define JCA_N_CURVE 4 /* indexed by webcrypto_named_curve P256..P521 (1..3) */
 #define JCA_MAX_FIELD 66
 
@@ -98,14 +103,21 @@ typedef struct jca_curve {
  * absent) and the Java names, fixed by init. */
 typedef struct jca_pkey_variant {
     jobject kf_prov[JCA_N_KT], kpg_prov[JCA_N_KT];
-    jstring kt_name[JCA_N_KT]; /* "RSA", "EC", "Ed25519", "X25519" */
+    jstring kt_name[JCA_N_KT]; /* "RSA", "EC", "Ed25519", "X25519", "Ed448", "X448" */
     jobject rsa_prov[JCA_N_HASH], pss_prov, ecdsa_prov[JCA_N_HASH], ed_prov;
     jstring rsa_name[JCA_N_HASH], pss_name, ecdsa_name[JCA_N_HASH], ed_name;
     bool ecdsa_der[JCA_N_HASH]; /* the engine speaks DER: r || s converted here */
     jobject oaep_prov, ecdh_prov, x_prov;
     jstring oaep_name, ecdh_name, x_name, mgf1_name;
+    /* Ed448 and X448 (SunEC, BouncyCastle): Signature "Ed448", KeyAgreement
+     * "X448"; ed448_context: the Signature takes EdDSAParameterSpec(false,
+     * context) (checked against RFC 8032 7.4 at init) */
+    jobject ed448_prov, x448_prov;
+    jstring ed448_name, x448_name;
+    bool ed448_context;
     jca_curve curve[JCA_N_CURVE]; /* params NULL: the curve is unavailable */
     jobject x_base;  /* X25519 public key u = 9 (global): public keys from private ones */
+    jobject x448_base; /* X448 public key u = 5 (global), the same for X448 */
     jobject ed_p;    /* BigInteger 2^255 - 19 */
     jobject one;     /* BigInteger 1 */
 } jca_pkey_variant;
@@ -177,8 +189,8 @@ typedef struct jca_thread_engines {
     unsigned mac_next[JCA_N_HASH];
     jobject cbc, ctr, kw;
     jca_aead gcm, siv, cc, ocb;
-    jca_sig rsa[JCA_N_HASH], pss[JCA_N_HASH], ecdsa[JCA_N_HASH], ed;
-    jobject oaep, ecdh, x25519;
+    jca_sig rsa[JCA_N_HASH], pss[JCA_N_HASH], ecdsa[JCA_N_HASH], ed, ed448;
+    jobject oaep, ecdh, x25519, x448;
 } jca_thread_engines;
 
 typedef struct jca_thread {

@@ -132,9 +132,11 @@ static void engines_free(JNIEnv *env, jca_thread_engines *e) {
         jca_global_free(env, e->ecdsa[h].e);
     }
     jca_global_free(env, e->ed.e);
+    jca_global_free(env, e->ed448.e);
     jca_global_free(env, e->oaep);
     jca_global_free(env, e->ecdh);
     jca_global_free(env, e->x25519);
+    jca_global_free(env, e->x448);
 }
 
 void jca_thread_engines_reset(jca_thread *t, int index) {
@@ -590,7 +592,12 @@ webcrypto_status jca_resolve_pkey(JNIEnv *env) {
       "(Ljava/lang/String;Ljava/lang/String;Ljava/security/spec/AlgorithmParameterSpec;"
       "Ljavax/crypto/spec/PSource;)V");
     M(psrc_new, PSpecified, "<init>", "([B)V");
+    M(kpg_init_size_random, KeyPairGenerator, "initialize", "(ILjava/security/SecureRandom;)V");
 #undef M
+    /* Ed448's context (JDK 15+): without the class, no context. */
+    jca.EdDSAParameterSpec = find_class(env, "java/security/spec/EdDSAParameterSpec", true, &st);
+    if (jca.EdDSAParameterSpec)
+        jca.eddsa_spec_new = method(env, jca.EdDSAParameterSpec, false, "<init>", "(Z[B)V", &st);
     static const char *const mgf1[JCA_N_HASH] = {"SHA1",     "SHA256",   "SHA384",  "SHA512",
                                                  "SHA3_256", "SHA3_384", "SHA3_512"};
     for (int h = 0; h < JCA_N_HASH && st == WEBCRYPTO_OK; h++) {

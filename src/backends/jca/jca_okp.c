@@ -1,6 +1,7 @@
 /*
- * jca_okp.c - the jca backend's Ed25519 and X25519: import (public keys
- * from private ones), Ed25519 signatures, X25519.
+ * jca_okp.c - the jca backend's Ed25519, X25519, Ed448 and X448: import
+ * (public keys from private ones), Ed25519 and Ed448 signatures (Ed448 with
+ * its context where the provider takes EdDSAParameterSpec), X25519, X448.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -9,26 +10,66 @@
 
 #include "jca_pkey.h"
 
-static webcrypto_status x25519_base(jca_op *o, const jca_variant *v, jobject priv,
-                                    uint8_t out[OKP_LEN]) {
+/* X25519(priv, 9) or X448(priv, 5): the public key of an X25519 or X448
+ * private key (kt), okp_len(kt) bytes. */
+static webcrypto_status x_base(jca_op *o, const jca_variant *v, int kt, jobject priv,
+                               uint8_t out[OKP_MAX]) {
     webcrypto_status st = WEBCRYPTO_OK;
     jobject ka = NULL;
-    if ((st = jca_get_instance(o, jca.KeyAgreement, jca.ka_get, jca.ka_get_p, v->pk.x_name,
-                               v->pk.x_prov, &ka)) != WEBCRYPTO_OK)
+    bool x448 = kt == JCA_KT_X448;
+    size_t n = okp_len(kt);
+    if ((st = jca_get_instance(o, jca.KeyAgreement, jca.ka_get, jca.ka_get_p,
+                               x448 ? v->pk.x448_name : v->pk.x_name,
+                               x448 ? v->pk.x448_prov : v->pk.x_prov, &ka)) != WEBCRYPTO_OK)
         return st;
     (*o->env)->CallVoidMethod(o->env, ka, jca.ka_init, priv);
     JCHECK(o, "KeyAgreement.init");
-    (*o->env)->CallObjectMethod(o->env, ka, jca.ka_phase, v->pk.x_base, JNI_TRUE);
+    (*o->env)->CallObjectMethod(o->env, ka, jca.ka_phase, x448 ? v->pk.x448_base : v->pk.x_base,
+                                JNI_TRUE);
     JCHECK(o, "KeyAgreement.doPhase");
     jint got = (*o->env)->CallIntMethod(o->env, ka, jca.ka_secret, o->t->out_buf, 0);
     JCHECK(o, "KeyAgreement.generateSecret");
-    if (got != OKP_LEN) {
-        st = wc_error(WEBCRYPTO_ERR_OPERATION, "jca: X25519 gave %d bytes", (int)got);
+    if ((size_t)got != n) {
+        st = wc_error(WEBCRYPTO_ERR_OPERATION, "jca: %s gave %d bytes", x448 ? "X448" : "X25519",
+                      (int)got);
         goto done;
     }
-    st = jca_get_bytes(o, o->t->out_buf, 0, OKP_LEN, out);
+    st = jca_get_bytes(o, o->t->out_buf, 0, n, out);
 done:
     (*o->env)->DeleteLocalRef(o->env, ka);
+    return st;
+}
+
+/* The Ed448 public key of private key d (57 bytes; RFC 8032 5.2.5): the
+ * variant's KeyPairGenerator "Ed448" drawing d from WebcryptoSeedRandom
+ * (SunEC and BouncyCastle take the private key as the 57 bytes they draw
+ * and compute its public key). The JCA offers no other way: Ed448's
+ * A = sB on edwards448 has no Montgomery shortcut through X448 as
+ * Ed25519's has through X25519 (curve448 is 4-isogenous to it). */
+static webcrypto_status ed448_public(jca_op *o, const jca_variant *v, const uint8_t *d,
+                                     uint8_t out[OKP_MAX]) {
+    webcrypto_status st = WEBCRYPTO_OK;
+    jobject kpg = NULL, kp = NULL, pub = NULL;
+    uint8_t der[128];
+    size_t n = 0;
+    if ((st = jca_get_instance(o, jca.KeyPairGenerator, jca.kpg_get, jca.kpg_get_p,
+                               v->pk.kt_name[JCA_KT_ED448], v->pk.kpg_prov[JCA_KT_ED448], &kpg)) !=
+        WEBCRYPTO_OK)
+        return st;
+    if ((st = jca_seed_pair(o, kpg, NULL, 448, d, 57, "Ed448", &kp)) != WEBCRYPTO_OK) goto done;
+    pub = (*o->env)->CallObjectMethod(o->env, kp, jca.kp_public);
+    JCHECK(o, "KeyPair.getPublic");
+    if (!pub) {
+        st = wc_error(WEBCRYPTO_ERR_OPERATION, "jca: the Ed448 key pair has no public key");
+        goto done;
+    }
+    if ((st = jca_encoded(o, pub, false, der, sizeof der, &n)) == WEBCRYPTO_OK &&
+        !jca_okp_raw(der, n, false, JCA_KT_ED448, out))
+        st = wc_error(WEBCRYPTO_ERR_OPERATION, "jca: unexpected Ed448 public key encoding");
+done:
+    (*o->env)->DeleteLocalRef(o->env, pub);
+    (*o->env)->DeleteLocalRef(o->env, kp);
+    (*o->env)->DeleteLocalRef(o->env, kpg);
     return st;
 }
 
@@ -40,7 +81,7 @@ static webcrypto_status ed25519_public(jca_op *o, const jca_variant *v, const ui
                                        jobject priv, const uint8_t *given,
                                        uint8_t out[OKP_LEN]) {
     webcrypto_status st = WEBCRYPTO_OK;
-    uint8_t h[64], u_le[OKP_LEN], be[OKP_LEN];
+    uint8_t h[64], u_le[OKP_MAX], be[OKP_LEN];
     jobject md = NULL, xpriv = NULL, u = NULL, t1 = NULL, t2 = NULL, t3 = NULL, t4 = NULL,
             y = NULL;
     /* SHA-512 through the variant's MessageDigest. */
@@ -63,7 +104,7 @@ static webcrypto_status ed25519_public(jca_op *o, const jca_variant *v, const ui
     h[31] &= 127;
     h[31] |= 64;
     if ((st = jca_okp_key(o, v, JCA_KT_X, true, h, &xpriv)) != WEBCRYPTO_OK ||
-        (st = x25519_base(o, v, xpriv, u_le)) != WEBCRYPTO_OK)
+        (st = x_base(o, v, JCA_KT_X, xpriv, u_le)) != WEBCRYPTO_OK)
         goto done;
     for (int i = 0; i < OKP_LEN; i++) be[i] = u_le[OKP_LEN - 1 - i];
     if ((st = jca_bi_from(o, be, OKP_LEN, false, &u)) || (st = jca_bi_op(o, u, jca.bi_sub, v->pk.one, NULL, &t1)) ||
@@ -109,32 +150,35 @@ done:
 
 webcrypto_status jca_okp_import(jca_op *o, const jca_variant *v, int kt,
                                    const wc_pkey_fields *f, void **state) {
-    /* The contract: d of 32 bytes for a private key; x of 32 bytes, or empty
-     * for a private key. */
+    /* The contract: d of okp_len(kt) bytes for a private key; x of as many,
+     * or empty for a private key. */
     jca_pkey *s = jca_state_new(v, kt, f->is_private);
     if (!s) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
-    s->size = OKP_LEN;
+    size_t kl = okp_len(kt);
+    s->size = kl;
     webcrypto_status st = WEBCRYPTO_OK;
     jobject key = NULL;
-    uint8_t pub[OKP_LEN];
+    uint8_t pub[OKP_MAX];
     if (!f->is_private) {
-        memcpy(pub, f->x.p, OKP_LEN);
+        memcpy(pub, f->x.p, kl);
         st = jca_okp_key(o, v, kt, false, f->x.p, &key);
     } else {
         st = jca_okp_key(o, v, kt, true, f->d.p, &key);
-        if (st == WEBCRYPTO_OK && kt == JCA_KT_X) {
-            st = x25519_base(o, v, key, pub);
-            jca_zero_array(o, o->t->out_buf, OKP_LEN);
-            if (st == WEBCRYPTO_OK && f->x.n && !wc_equal_ct(pub, f->x.p, OKP_LEN))
-                st = wc_error(WEBCRYPTO_ERR_DATA,
-                              "X25519 key: the public key does not match the private key");
-        } else if (st == WEBCRYPTO_OK) {
+        if (st == WEBCRYPTO_OK && kt == JCA_KT_ED) {
             st = ed25519_public(o, v, f->d.p, key, f->x.n ? f->x.p : NULL, pub);
+        } else if (st == WEBCRYPTO_OK) {
+            st = kt == JCA_KT_ED448 ? ed448_public(o, v, f->d.p, pub)
+                                    : x_base(o, v, kt, key, pub);
+            jca_zero_array(o, o->t->out_buf, kl);
+            if (st == WEBCRYPTO_OK && f->x.n && !wc_equal_ct(pub, f->x.p, kl))
+                st = wc_error(WEBCRYPTO_ERR_DATA,
+                              "%s key: the public key does not match the private key",
+                              kt == JCA_KT_ED448 ? "Ed448" : kt == JCA_KT_X448 ? "X448" : "X25519");
         }
     }
     if (st == WEBCRYPTO_OK) st = jca_keep_key(o, s, key);
     if (st == WEBCRYPTO_OK) {
-        const wc_bytes src[2] = {{pub, OKP_LEN}, f->d};
+        const wc_bytes src[2] = {{pub, kl}, f->d};
         wc_bytes *dst[2] = {&s->f.x, &s->f.d};
         st = jca_keep_fields(s, dst, src, f->is_private ? 2 : 1, false);
     }
@@ -146,14 +190,14 @@ webcrypto_status jca_okp_import(jca_op *o, const jca_variant *v, int kt,
     return WEBCRYPTO_OK;
 }
 
-/* ---- OKP signatures: Ed25519 ---- */
+/* ---- OKP signatures: Ed25519, Ed448 ---- */
 
-/* Whether kind signs (Ed25519, the one this backend has); else an error. */
+/* Whether kind signs; else an error. */
 static bool okp_signs(wc_okp kind, webcrypto_status *st) {
     switch (kind) {
-    case WC_OKP_ED25519: return true;
+    case WC_OKP_ED25519:
+    case WC_OKP_ED448: return true;
     case WC_OKP_X25519:
-    case WC_OKP_ED448: /* not offered by this backend yet (capability unset) */
     case WC_OKP_X448:
     case WC_OKP_COUNT: break;
     }
@@ -161,70 +205,221 @@ static bool okp_signs(wc_okp kind, webcrypto_status *st) {
     return false;
 }
 
-/* context is always empty: Ed25519 is the one signature offered here. */
+/* The thread's Signature for the key, initialised for mode; for Ed448 with
+ * the context set (EdDSAParameterSpec(false, context), empty or not) where
+ * the variant's provider takes it. Ed25519 has no context (the core gives
+ * none). */
+static webcrypto_status okp_engine(jca_op *o, const jca_pkey *s, wc_okp kind, int mode,
+                                   const uint8_t *context, size_t context_len, jca_sig **out) {
+    const jca_variant *v = s->v;
+    bool ed448 = kind == WC_OKP_ED448;
+    webcrypto_status st = WEBCRYPTO_OK;
+    if (ed448 && context_len > 0 && !v->pk.ed448_context)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: %s's Ed448 takes no context",
+                        v->label);
+    jca_sig *slot = ed448 ? &o->t->v[v->index].ed448 : &o->t->v[v->index].ed;
+    st = jca_sig_engine(o, slot, ed448 ? v->pk.ed448_name : v->pk.ed_name,
+                        ed448 ? v->pk.ed448_prov : v->pk.ed_prov, s, mode, NULL, 0);
+    if (st != WEBCRYPTO_OK) return st;
+    if (ed448 && v->pk.ed448_context) {
+        jbyteArray c = NULL;
+        jobject spec = NULL;
+        if ((st = jca_new_array(o, context, context_len, &c)) != WEBCRYPTO_OK) goto done;
+        spec = (*o->env)->NewObject(o->env, jca.EdDSAParameterSpec, jca.eddsa_spec_new,
+                                    JNI_FALSE, c);
+        JCHECK(o, "new EdDSAParameterSpec");
+        (*o->env)->CallVoidMethod(o->env, slot->e, jca.sig_set_param, spec);
+        JCHECK(o, "Signature.setParameter");
+    done:
+        (*o->env)->DeleteLocalRef(o->env, spec);
+        (*o->env)->DeleteLocalRef(o->env, c);
+        if (st != WEBCRYPTO_OK) {
+            jca_sig_drop(o, slot);
+            return st;
+        }
+    }
+    *out = slot;
+    return WEBCRYPTO_OK;
+}
+
 webcrypto_status jca_okp_sign(const void *state, wc_okp kind, const uint8_t *context,
                               size_t context_len, const uint8_t *msg, size_t len, uint8_t *sig,
                               size_t sig_cap, size_t *sig_len) {
-    (void)context, (void)context_len;
     const jca_pkey *s = state;
-    const jca_variant *v = s->v;
     webcrypto_status st = WEBCRYPTO_OK;
     if (!okp_signs(kind, &st)) return st;
-    if (sig_cap < 64) return wc_error(WEBCRYPTO_ERR_OPERATION, "jca: no room for the signature");
+    size_t want = wc_okp_sig_len(kind);
+    if (sig_cap < want) return wc_error(WEBCRYPTO_ERR_OPERATION, "jca: no room for the signature");
     jca_op o;
     st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
-    jca_sig *slot = &o.t->v[v->index].ed;
-    st = jca_sig_engine(&o, slot, v->pk.ed_name, v->pk.ed_prov, s, MODE_SIGN, NULL, 0);
+    jca_sig *slot = NULL;
+    st = okp_engine(&o, s, kind, MODE_SIGN, context, context_len, &slot);
     size_t n = 0;
     if (st == WEBCRYPTO_OK) st = jca_sig_sign_raw(&o, slot->e, msg, len, &n);
-    if (st == WEBCRYPTO_OK && n != 64)
-        st = wc_error(WEBCRYPTO_ERR_OPERATION, "jca: Ed25519 signature of %zu bytes", n);
-    if (st == WEBCRYPTO_OK) st = jca_get_bytes(&o, o.t->out_buf, 0, 64, sig);
-    if (st == WEBCRYPTO_OK) *sig_len = 64;
-    if (st != WEBCRYPTO_OK) jca_sig_drop(&o, slot);
+    if (st == WEBCRYPTO_OK && n != want)
+        st = wc_error(WEBCRYPTO_ERR_OPERATION, "jca: %s signature of %zu bytes", wc_okp_name(kind),
+                      n);
+    if (st == WEBCRYPTO_OK) st = jca_get_bytes(&o, o.t->out_buf, 0, want, sig);
+    if (st == WEBCRYPTO_OK) *sig_len = want;
+    if (st != WEBCRYPTO_OK && slot) jca_sig_drop(&o, slot);
     return jca_op_end(&o, st);
 }
 
 webcrypto_status jca_okp_verify(const void *state, wc_okp kind, const uint8_t *context,
                                 size_t context_len, const uint8_t *msg, size_t len,
                                 const uint8_t *sig, size_t sig_len, bool *valid) {
-    (void)context, (void)context_len;
     const jca_pkey *s = state;
-    const jca_variant *v = s->v;
     *valid = false;
     webcrypto_status st = WEBCRYPTO_OK;
     if (!okp_signs(kind, &st)) return st;
+    if (kind == WC_OKP_ED448 && context_len > 0 && !s->v->pk.ed448_context)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: %s's Ed448 takes no context",
+                        s->v->label);
     if (sig_len != wc_okp_sig_len(kind)) return WEBCRYPTO_OK;
     jca_op o;
     st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
-    jca_sig *slot = &o.t->v[v->index].ed;
-    st = jca_sig_engine(&o, slot, v->pk.ed_name, v->pk.ed_prov, s, MODE_VERIFY, NULL, 0);
+    jca_sig *slot = NULL;
+    st = okp_engine(&o, s, kind, MODE_VERIFY, context, context_len, &slot);
     bool broken = false;
     if (st == WEBCRYPTO_OK) st = jca_sig_verify_raw(&o, slot->e, msg, len, sig, sig_len, valid, &broken);
-    if (st != WEBCRYPTO_OK || broken) jca_sig_drop(&o, slot);
+    if (slot && (st != WEBCRYPTO_OK || broken)) jca_sig_drop(&o, slot);
     return jca_op_end(&o, st);
 }
 
-/* ---- OKP key agreement: X25519 ---- */
+/* ---- OKP key agreement: X25519, X448 ---- */
 
 /* The core refuses an all-zero result (backend.h). */
 webcrypto_status jca_okp_derive(const void *private_state, const void *public_state, wc_okp kind,
                                 uint8_t *out, size_t out_cap, size_t *out_len) {
     switch (kind) {
-    case WC_OKP_X25519: break;
+    case WC_OKP_X25519:
+    case WC_OKP_X448: break;
     case WC_OKP_ED25519:
     case WC_OKP_ED448:
-    case WC_OKP_X448:
     case WC_OKP_COUNT: return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: no such key agreement");
     }
-    if (out_cap < 32) return wc_error(WEBCRYPTO_ERR_OPERATION, "jca: no room for the secret");
-    webcrypto_status st = jca_agree(private_state, public_state, true, out, 32);
+    size_t n = wc_okp_key_len(kind);
+    if (out_cap < n) return wc_error(WEBCRYPTO_ERR_OPERATION, "jca: no room for the secret");
+    webcrypto_status st = jca_agree(private_state, public_state, out, n);
     if (st != WEBCRYPTO_OK) {
         /* The JDK refuses small-order points itself (InvalidKeyException). */
         return st == WEBCRYPTO_ERR_NO_MEMORY ? st : WEBCRYPTO_ERR_OPERATION;
     }
-    *out_len = 32;
+    *out_len = n;
+    return WEBCRYPTO_OK;
+}
+
+/* ---- init: Ed448 and X448 ---- */
+
+/* A fresh Signature "Ed448" of the variant signs msg with priv (the
+ * context set first when ctx is not NULL) into sig (114 bytes). */
+static webcrypto_status ed448_sign_once(jca_op *o, const jca_variant *v, jobject priv,
+                                        const uint8_t *ctx, size_t ctx_len, const uint8_t *msg,
+                                        size_t len, uint8_t sig[114]) {
+    webcrypto_status st = WEBCRYPTO_OK;
+    jobject e = NULL, spec = NULL;
+    jbyteArray c = NULL;
+    size_t n = 0;
+    if ((st = jca_new_sig(o, v->pk.ed448_name, v->pk.ed448_prov, &e)) != WEBCRYPTO_OK) return st;
+    if (ctx) {
+        if ((st = jca_new_array(o, ctx, ctx_len, &c)) != WEBCRYPTO_OK) goto done;
+        spec = (*o->env)->NewObject(o->env, jca.EdDSAParameterSpec, jca.eddsa_spec_new, JNI_FALSE,
+                                    c);
+        JCHECK(o, "new EdDSAParameterSpec");
+        (*o->env)->CallVoidMethod(o->env, e, jca.sig_set_param, spec);
+        JCHECK(o, "Signature.setParameter");
+    }
+    if ((st = jca_sig_init(o, e, MODE_SIGN, priv, NULL, 0)) != WEBCRYPTO_OK ||
+        (st = jca_sig_sign_raw(o, e, msg, len, &n)) != WEBCRYPTO_OK)
+        goto done;
+    if (n != 114) {
+        st = wc_error(WEBCRYPTO_ERR_OPERATION, "jca: Ed448 signature of %zu bytes", n);
+        goto done;
+    }
+    st = jca_get_bytes(o, o->t->out_buf, 0, 114, sig);
+done:
+    (*o->env)->DeleteLocalRef(o->env, spec);
+    (*o->env)->DeleteLocalRef(o->env, c);
+    (*o->env)->DeleteLocalRef(o->env, e);
+    return st;
+}
+
+static void unhex(const char *h, uint8_t *out, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        unsigned b = 0;
+        for (int k = 0; k < 2; k++) {
+            char ch = h[2 * i + (size_t)k];
+            b = b * 16 + (unsigned)(ch <= '9' ? ch - '0' : ch - 'a' + 10);
+        }
+        out[i] = (uint8_t)b;
+    }
+}
+
+/* Ed448 and X448 where the variant's providers have every engine they need
+ * and their answers are RFC 8032 7.4's and RFC 7748 6.2's: X448's public key
+ * of Alice's private key through X448 with u = 5 (how an X448 private key
+ * gets its public key here); Ed448's public key of "1 octet"'s private key
+ * through the KeyPairGenerator on WebcryptoSeedRandom, and its signature;
+ * the context where "1 octet (with context)" signs right through
+ * EdDSAParameterSpec (SunEC; BouncyCastle 1.72's EdDSA Signature takes no
+ * parameters). Adds WC_CAP_ED448_CONTEXT too. */
+webcrypto_status jca_okp448_setup(jca_op *o, jca_variant *v, uint64_t *caps) {
+    jca_pkey_variant *pk = &v->pk;
+    if (pk->x448_prov && pk->kf_prov[JCA_KT_X448] && pk->kpg_prov[JCA_KT_X448]) {
+        if ((*o->env)->PushLocalFrame(o->env, 32) != 0)
+            return jca_exception(o->env, "PushLocalFrame");
+        static const uint8_t five[56] = {5};
+        uint8_t sk[56], want[56], got[OKP_MAX];
+        unhex("9a8f4925d1519f5775cf46b04b5800d4ee9ee8bae8bc5565d498c28dd9c9baf5"
+              "74a9419744897391006382a6f127ab1d9ac2d8c0a598726b",
+              sk, 56);
+        unhex("9b08f7cc31b7e3e67d22d5aea121074a273bd2b83de09c63faa73d2c22c5d9bb"
+              "c836647241d953d40c5b12da88120d53177f80e532c41fa0",
+              want, 56);
+        jobject base = NULL, priv = NULL;
+        if (jca_okp_key(o, v, JCA_KT_X448, false, five, &base) == WEBCRYPTO_OK &&
+            (pk->x448_base = jca_global(o->env, base)) != NULL &&
+            jca_okp_key(o, v, JCA_KT_X448, true, sk, &priv) == WEBCRYPTO_OK &&
+            x_base(o, v, JCA_KT_X448, priv, got) == WEBCRYPTO_OK && memcmp(got, want, 56) == 0)
+            *caps |= WC_CAP(WEBCRYPTO_ALG_X448);
+        jca_zero_array(o, o->t->out_buf, 56);
+        (*o->env)->PopLocalFrame(o->env, NULL);
+    }
+    if (pk->ed448_prov && pk->kf_prov[JCA_KT_ED448] && pk->kpg_prov[JCA_KT_ED448] &&
+        jca_seed_ready(o->env)) {
+        if ((*o->env)->PushLocalFrame(o->env, 32) != 0)
+            return jca_exception(o->env, "PushLocalFrame");
+        uint8_t sk[57], want_pk[57], want[114], want_ctx[114], pub[OKP_MAX], sig[114];
+        static const uint8_t msg[1] = {0x03}, foo[3] = {0x66, 0x6f, 0x6f};
+        unhex("c4eab05d357007c632f3dbb48489924d552b08fe0c353a0d4a1f00acda2c463a"
+              "fbea67c5e8d2877c5e3bc397a659949ef8021e954e0a12274e",
+              sk, 57);
+        unhex("43ba28f430cdff456ae531545f7ecd0ac834a55d9358c0372bfa0c6c6798c086"
+              "6aea01eb00742802b8438ea4cb82169c235160627b4c3a9480",
+              want_pk, 57);
+        unhex("26b8f91727bd62897af15e41eb43c377efb9c610d48f2335cb0bd0087810f435"
+              "2541b143c4b981b7e18f62de8ccdf633fc1bf037ab7cd779805e0dbcc0aae1cb"
+              "cee1afb2e027df36bc04dcecbf154336c19f0af7e0a6472905e799f1953d2a0f"
+              "f3348ab21aa4adafd1d234441cf807c03a00",
+              want, 114);
+        unhex("d4f8f6131770dd46f40867d6fd5d5055de43541f8c5e35abbcd001b32a89f7d2"
+              "151f7647f11d8ca2ae279fb842d607217fce6e042f6815ea000c85741de5c8da"
+              "1144a6a1aba7f96de42505d7a7298524fda538fccbbb754f578c1cad10d54d0d"
+              "5428407e85dcbc98a49155c13764e66c3c00",
+              want_ctx, 114);
+        jobject priv = NULL;
+        bool ok = ed448_public(o, v, sk, pub) == WEBCRYPTO_OK && memcmp(pub, want_pk, 57) == 0 &&
+                  jca_okp_key(o, v, JCA_KT_ED448, true, sk, &priv) == WEBCRYPTO_OK &&
+                  ed448_sign_once(o, v, priv, NULL, 0, msg, 1, sig) == WEBCRYPTO_OK &&
+                  memcmp(sig, want, 114) == 0;
+        if (ok) *caps |= WC_CAP(WEBCRYPTO_ALG_ED448);
+        pk->ed448_context = ok && jca.EdDSAParameterSpec &&
+                            ed448_sign_once(o, v, priv, foo, 3, msg, 1, sig) == WEBCRYPTO_OK &&
+                            memcmp(sig, want_ctx, 114) == 0;
+        if (pk->ed448_context) *caps |= WC_CAP_ED448_CONTEXT;
+        (*o->env)->PopLocalFrame(o->env, NULL);
+    }
     return WEBCRYPTO_OK;
 }

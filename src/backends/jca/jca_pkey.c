@@ -3,7 +3,7 @@
  * share: key state, BigInteger helpers, keys from specs, the Signature
  * engines, key agreement, import dispatch and generation. The families are
  * in jca_rsa.c (PKCS#1 v1.5 and PSS signatures, OAEP), jca_ec.c (ECDSA and
- * ECDH on P-256/384/521) and jca_okp.c (Ed25519, X25519); init in
+ * ECDH on P-256/384/521) and jca_okp.c (Ed25519, X25519, Ed448, X448); init in
  * jca_pkey_setup.c; all through java.security / javax.crypto.
  *
  * Design (the same as jca_backend.c's, see there):
@@ -200,19 +200,16 @@ webcrypto_status jca_gen_key(jca_op *o, jobject kf, jobject spec, bool priv, job
     return WEBCRYPTO_OK;
 }
 
-/* An X.509 or PKCS #8 encoding prefix || 32 bytes as an OKP key. */
+/* An X.509 or PKCS #8 encoding prefix || okp_len(kt) bytes as an OKP key. */
 webcrypto_status jca_okp_key(jca_op *o, const jca_variant *v, int kt, bool priv,
                                 const uint8_t *raw, jobject *out) {
-    uint8_t der[16 + OKP_LEN];
-    const uint8_t *prefix = priv ? (kt == JCA_KT_ED ? pkcs8_ed : pkcs8_x)
-                                 : (kt == JCA_KT_ED ? spki_ed : spki_x);
-    size_t pl = priv ? 16 : 12;
-    memcpy(der, prefix, pl);
-    memcpy(der + pl, raw, OKP_LEN);
+    uint8_t der[16 + OKP_MAX];
+    size_t pl = okp_header(kt, priv, der), kl = okp_len(kt);
+    memcpy(der + pl, raw, kl);
     jobject kf = NULL, spec = NULL;
     jbyteArray a = NULL;
     webcrypto_status st = jca_key_factory(o, v, kt, &kf);
-    if (st == WEBCRYPTO_OK) st = jca_new_array(o, der, pl + OKP_LEN, &a);
+    if (st == WEBCRYPTO_OK) st = jca_new_array(o, der, pl + kl, &a);
     wc_wipe(der, sizeof der);
     if (st != WEBCRYPTO_OK) return st;
     spec = (*o->env)->NewObject(o->env, priv ? jca.PKCS8EncodedKeySpec : jca.X509EncodedKeySpec,
@@ -220,7 +217,7 @@ webcrypto_status jca_okp_key(jca_op *o, const jca_variant *v, int kt, bool priv,
     JCHECK(o, "new EncodedKeySpec");
     st = jca_gen_key(o, kf, spec, priv, out);
 done:
-    if (priv) jca_zero_array(o, a, pl + OKP_LEN);
+    if (priv) jca_zero_array(o, a, pl + kl);
     (*o->env)->DeleteLocalRef(o->env, a);
     (*o->env)->DeleteLocalRef(o->env, spec);
     (*o->env)->DeleteLocalRef(o->env, kf);
@@ -383,28 +380,44 @@ webcrypto_status jca_pkey_import(const void *bctx, wc_family family, unsigned me
 
 /* ---- generate ---- */
 
-/* The DER of an OKP key (spki or PKCS #8, v1 or v2 with the public key):
- * the 32-byte key after the fixed prefix; false if not of that shape. */
-static bool okp_raw(const uint8_t *der, size_t n, bool priv, int kt, uint8_t out[OKP_LEN]) {
-    uint8_t oid = kt == JCA_KT_ED ? 0x70 : 0x6e;
+/* A DER length at der[*i] (short form, or 0x81 with one byte: the OKP
+ * encodings are under 256 bytes); false if neither. */
+static bool der_len(const uint8_t *der, size_t n, size_t *i, size_t *len) {
+    if (*i >= n) return false;
+    if (der[*i] < 0x80) {
+        *len = der[(*i)++];
+        return true;
+    }
+    if (der[*i] != 0x81 || *i + 1 >= n || der[*i + 1] < 0x80) return false;
+    *len = der[*i + 1];
+    *i += 2;
+    return true;
+}
+
+/* The DER of an OKP key (spki, or PKCS #8 v1 or v2 with the public key, as
+ * BouncyCastle writes it): the okp_len(kt)-byte key; false if not of that
+ * shape. */
+bool jca_okp_raw(const uint8_t *der, size_t n, bool priv, int kt, uint8_t out[OKP_MAX]) {
+    uint8_t h[16];
+    size_t kl = okp_len(kt), hl = okp_header(kt, priv, h);
     if (!priv) {
-        if (n != 12 + OKP_LEN || memcmp(der, kt == JCA_KT_ED ? spki_ed : spki_x, 12) != 0)
-            return false;
-        memcpy(out, der + 12, OKP_LEN);
+        if (n != hl + kl || memcmp(der, h, hl) != 0) return false;
+        memcpy(out, der + hl, kl);
         return true;
     }
     /* SEQUENCE { INTEGER 0|1, SEQUENCE { OID }, OCTET STRING { OCTET STRING } ... } */
-    if (n < 16 + OKP_LEN || der[0] != 0x30 || der[1] != n - 2 || der[2] != 0x02 ||
-        der[3] != 0x01 || der[4] > 1 || memcmp(der + 5, pkcs8_ed + 5, 6) != 0 || der[11] != oid ||
-        memcmp(der + 12, pkcs8_ed + 12, 4) != 0)
+    size_t i = 1, len = 0;
+    if (n < 2 || der[0] != 0x30 || !der_len(der, n, &i, &len) || len != n - i || n - i < 14 + kl)
         return false;
-    memcpy(out, der + 16, OKP_LEN);
+    const uint8_t *p = der + i;
+    if (p[0] != 0x02 || p[1] != 0x01 || p[2] > 1 || memcmp(p + 3, h + 5, 11) != 0) return false;
+    memcpy(out, p + 14, kl);
     return true;
 }
 
 /* key.getEncoded() into buf (cap bytes); wipes the Java copy if secret. */
-static webcrypto_status encoded(jca_op *o, jobject key, bool secret, uint8_t *buf, size_t cap,
-                                size_t *n) {
+webcrypto_status jca_encoded(jca_op *o, jobject key, bool secret, uint8_t *buf, size_t cap,
+                             size_t *n) {
     jbyteArray a = (*o->env)->CallObjectMethod(o->env, key, jca.key_encoded);
     if ((*o->env)->ExceptionCheck(o->env) || !a) return jca_exception(o->env, "Key.getEncoded");
     size_t len = (size_t)(*o->env)->GetArrayLength(o->env, a);
@@ -420,7 +433,8 @@ static webcrypto_status generate(jca_op *o, const jca_variant *v,
                                  size_t modulus_bits, wc_bytes e, webcrypto_named_curve curve,
                                  jca_pkey *s) {
     int kt = s->type;
-    static const char *const kt_label[JCA_N_KT] = {"RSA", "EC", "Ed25519", "X25519"};
+    static const char *const kt_label[JCA_N_KT] = {"RSA", "EC", "Ed25519", "X25519", "Ed448",
+                                                    "X448"};
     webcrypto_status st = WEBCRYPTO_OK;
     jobject kpg = NULL, spec = NULL, kp = NULL, priv = NULL, pub = NULL, be = NULL;
     const jca_curve *c = NULL;
@@ -510,22 +524,22 @@ static webcrypto_status generate(jca_op *o, const jca_variant *v,
         s->size = fs;
         s->f.curve = curve;
     } else {
-        uint8_t der[128], raw[2 * OKP_LEN];
-        size_t n = 0;
-        if ((st = encoded(o, pub, false, der, sizeof der, &n)) == WEBCRYPTO_OK &&
-            !okp_raw(der, n, false, kt, raw))
+        uint8_t der[256], raw[2 * OKP_MAX];
+        size_t n = 0, kl = okp_len(kt);
+        if ((st = jca_encoded(o, pub, false, der, sizeof der, &n)) == WEBCRYPTO_OK &&
+            !jca_okp_raw(der, n, false, kt, raw))
             st = wc_error(WEBCRYPTO_ERR_OPERATION, "jca: unexpected public key encoding");
-        if (st == WEBCRYPTO_OK && (st = encoded(o, priv, true, der, sizeof der, &n)) == WEBCRYPTO_OK &&
-            !okp_raw(der, n, true, kt, raw + OKP_LEN))
+        if (st == WEBCRYPTO_OK && (st = jca_encoded(o, priv, true, der, sizeof der, &n)) == WEBCRYPTO_OK &&
+            !jca_okp_raw(der, n, true, kt, raw + kl))
             st = wc_error(WEBCRYPTO_ERR_OPERATION, "jca: unexpected private key encoding");
         if (st == WEBCRYPTO_OK) {
-            const wc_bytes src[2] = {{raw, OKP_LEN}, {raw + OKP_LEN, OKP_LEN}};
+            const wc_bytes src[2] = {{raw, kl}, {raw + kl, kl}};
             wc_bytes *dst[2] = {&s->f.x, &s->f.d};
             st = jca_keep_fields(s, dst, src, 2, false);
         }
         wc_wipe(der, sizeof der);
         wc_wipe(raw, sizeof raw);
-        s->size = OKP_LEN;
+        s->size = kl;
     }
 done:
     return st;
@@ -560,17 +574,22 @@ webcrypto_status jca_pkey_fields(const void *state, wc_pkey_fields *out) {
 void jca_pkey_free(void *state) { jca_state_free(state); }
 /* ---- key agreement ---- */
 
-webcrypto_status jca_agree(const jca_pkey *priv, const jca_pkey *pub, bool x25519,
-                              uint8_t *out, size_t want) {
+webcrypto_status jca_agree(const jca_pkey *priv, const jca_pkey *pub, uint8_t *out, size_t want) {
     const jca_variant *v = priv->v;
     jca_op o;
     webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
-    jobject *slot = x25519 ? &o.t->v[v->index].x25519 : &o.t->v[v->index].ecdh;
     jint got = 0;
-    if ((st = jca_cached_instance(&o, jca.KeyAgreement, jca.ka_get, jca.ka_get_p,
-                                  x25519 ? v->pk.x_name : v->pk.ecdh_name,
-                                  x25519 ? v->pk.x_prov : v->pk.ecdh_prov, slot)) != WEBCRYPTO_OK)
+    jca_thread_engines *e = &o.t->v[v->index];
+    jobject *slot = priv->type == JCA_KT_X ? &e->x25519 : priv->type == JCA_KT_X448 ? &e->x448 : &e->ecdh;
+    jstring name = priv->type == JCA_KT_X      ? v->pk.x_name
+                   : priv->type == JCA_KT_X448 ? v->pk.x448_name
+                                               : v->pk.ecdh_name;
+    jobject prov = priv->type == JCA_KT_X      ? v->pk.x_prov
+                   : priv->type == JCA_KT_X448 ? v->pk.x448_prov
+                                               : v->pk.ecdh_prov;
+    if ((st = jca_cached_instance(&o, jca.KeyAgreement, jca.ka_get, jca.ka_get_p, name, prov,
+                                  slot)) != WEBCRYPTO_OK)
         goto done;
     (*o.env)->CallVoidMethod(o.env, *slot, jca.ka_init, priv->key);
     JCHECK(&o, "KeyAgreement.init");

@@ -7,10 +7,12 @@
 #ifndef WEBCRYPTO_JCA_PKEY_H
 #define WEBCRYPTO_JCA_PKEY_H
 
+#include <string.h>
+
 #include "jca_internal.h"
 
 enum { MODE_SIGN = 1, MODE_VERIFY = 2 };
-enum { OKP_LEN = 32, PKEY_FRAME = 128 };
+enum { OKP_LEN = 32, OKP_MAX = 57, PKEY_FRAME = 128 };
 
 static const char *const hash_jname[JCA_N_HASH] = {"SHA1",     "SHA256",   "SHA384", "SHA512",
                                                    "SHA3-256", "SHA3-384", "SHA3-512"};
@@ -18,16 +20,35 @@ static const char *const curve_jname[JCA_N_CURVE] = {NULL, "secp256r1", "secp384
                                                      "secp521r1"};
 static const size_t curve_fs[JCA_N_CURVE] = {0, 32, 48, 66};
 
-/* RFC 8410 encodings around a raw 32-byte key: SubjectPublicKeyInfo and
- * PKCS #8 v1 (OneAsymmetricKey without attributes or public key). */
-static const uint8_t spki_ed[12] = {0x30, 0x2a, 0x30, 0x05, 0x06, 0x03,
-                                    0x2b, 0x65, 0x70, 0x03, 0x21, 0x00};
-static const uint8_t spki_x[12] = {0x30, 0x2a, 0x30, 0x05, 0x06, 0x03,
-                                   0x2b, 0x65, 0x6e, 0x03, 0x21, 0x00};
-static const uint8_t pkcs8_ed[16] = {0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06,
-                                     0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20};
-static const uint8_t pkcs8_x[16] = {0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06,
-                                    0x03, 0x2b, 0x65, 0x6e, 0x04, 0x22, 0x04, 0x20};
+/* OKP keys: Ed25519, X25519 (32 bytes), Ed448 (57), X448 (56). */
+static inline bool kt_is_okp(int kt) {
+    return kt == JCA_KT_ED || kt == JCA_KT_X || kt == JCA_KT_ED448 || kt == JCA_KT_X448;
+}
+static inline bool kt_signs(int kt) { return kt == JCA_KT_ED || kt == JCA_KT_ED448; }
+static inline size_t okp_len(int kt) {
+    return kt == JCA_KT_ED448 ? 57 : kt == JCA_KT_X448 ? 56 : OKP_LEN;
+}
+/* The last arc of the RFC 8410 OID 1.3.101.x. */
+static inline uint8_t okp_oid(int kt) {
+    return kt == JCA_KT_ED ? 0x70 : kt == JCA_KT_X ? 0x6e : kt == JCA_KT_ED448 ? 0x71 : 0x6f;
+}
+
+/* The RFC 8410 encoding around a raw key of okp_len(kt) bytes, into h:
+ * SubjectPublicKeyInfo (12 bytes) or PKCS #8 v1 (OneAsymmetricKey without
+ * attributes or public key; 16 bytes). Returns the header's length. */
+static inline size_t okp_header(int kt, bool priv, uint8_t h[16]) {
+    uint8_t L = (uint8_t)okp_len(kt), oid = okp_oid(kt);
+    if (!priv) {
+        const uint8_t spki[12] = {0x30, (uint8_t)(L + 10), 0x30, 0x05, 0x06, 0x03,
+                                  0x2b, 0x65, oid, 0x03, (uint8_t)(L + 1), 0x00};
+        memcpy(h, spki, 12);
+        return 12;
+    }
+    const uint8_t p8[16] = {0x30, (uint8_t)(L + 14), 0x02, 0x01, 0x00, 0x30, 0x05, 0x06,
+                            0x03, 0x2b, 0x65, oid, 0x04, (uint8_t)(L + 2), 0x04, L};
+    memcpy(h, p8, 16);
+    return 16;
+}
 
 /* The key type (JCA_KT_*) of a family and member; false for none. */
 static inline bool key_type_of(wc_family family, unsigned member, int *kt) {
@@ -38,8 +59,8 @@ static inline bool key_type_of(wc_family family, unsigned member, int *kt) {
         switch ((wc_okp)member) {
         case WC_OKP_ED25519: *kt = JCA_KT_ED; return true;
         case WC_OKP_X25519: *kt = JCA_KT_X; return true;
-        case WC_OKP_ED448: /* capability unset: never called */
-        case WC_OKP_X448: break;
+        case WC_OKP_ED448: *kt = JCA_KT_ED448; return true;
+        case WC_OKP_X448: *kt = JCA_KT_X448; return true;
         case WC_OKP_COUNT: break;
         }
         break;
@@ -63,7 +84,7 @@ typedef struct jca_pkey {
     uint64_t id;       /* never reused: the per-thread engines remember it */
     jobject key;       /* PublicKey or PrivateKey, global */
     const jca_curve *curve;
-    size_t size;       /* RSA: modulus bytes; EC: field size; OKP: 32 */
+    size_t size;       /* RSA: modulus bytes; EC: field size; OKP: okp_len */
     wc_pkey_fields f;  /* pointers into mem */
     uint8_t *mem;
     size_t mem_len;
@@ -83,6 +104,12 @@ webcrypto_status jca_key_factory(jca_op *o, const jca_variant *v, int kt, jobjec
 webcrypto_status jca_gen_key(jca_op *o, jobject kf, jobject spec, bool priv, jobject *out);
 webcrypto_status jca_okp_key(jca_op *o, const jca_variant *v, int kt, bool priv, const uint8_t *raw,
                              jobject *out);
+/* The raw key inside an OKP key's DER (spki, or PKCS #8 v1 or v2); false if
+ * the DER is not of that shape. */
+bool jca_okp_raw(const uint8_t *der, size_t n, bool priv, int kt, uint8_t out[OKP_MAX]);
+/* key.getEncoded() into buf (cap bytes); wipes the Java copy if secret. */
+webcrypto_status jca_encoded(jca_op *o, jobject key, bool secret, uint8_t *buf, size_t cap,
+                             size_t *n);
 webcrypto_status jca_ec_public_key(jca_op *o, const jca_variant *v, const jca_curve *c, jobject x,
                                    jobject y, jobject *out);
 webcrypto_status jca_new_sig(jca_op *o, jstring name, jobject prov, jobject *out);
@@ -96,8 +123,8 @@ webcrypto_status jca_sig_engine(jca_op *o, jca_sig *slot, jstring name, jobject 
                                 const jca_pkey *s, int mode, const wc_hash *pss_hash,
                                 size_t salt);
 void jca_sig_drop(jca_op *o, jca_sig *slot);
-webcrypto_status jca_agree(const jca_pkey *priv, const jca_pkey *pub, bool x25519, uint8_t *out,
-                           size_t want);
+/* ECDH (kt JCA_KT_EC), X25519 or X448 (the keys' type) into out. */
+webcrypto_status jca_agree(const jca_pkey *priv, const jca_pkey *pub, uint8_t *out, size_t want);
 size_t jca_bit_len(wc_bytes b);
 webcrypto_status jca_rsa_import(jca_op *o, const jca_variant *v, int kt,
                                 const wc_pkey_fields *f, void **state);
@@ -111,6 +138,16 @@ webcrypto_status jca_okp_import(jca_op *o, const jca_variant *v, int kt,
 /* jca_pq.c: ML-KEM and ML-DSA (JDK 24+). setup adds their WC_CAP bits when
  * the variant's JVM and provider have them. */
 webcrypto_status jca_pq_setup(jca_op *o, const jca_variant *v, uint64_t *caps);
+/* jca_okp.c: Ed448 and X448, probed with RFC 8032 7.4 and RFC 7748 6.2
+ * (pk's Ed448/X448 providers and names set); adds their WC_CAP bits. */
+webcrypto_status jca_okp448_setup(jca_op *o, jca_variant *v, uint64_t *caps);
+/* WebcryptoSeedRandom (jca_pq.c): whether this JVM has it (resolved once),
+ * and a key pair from a KeyPairGenerator drawing exactly the n bytes of
+ * seed (initialize(spec, random), or initialize(keysize, random) when spec
+ * is NULL). */
+bool jca_seed_ready(JNIEnv *env);
+webcrypto_status jca_seed_pair(jca_op *o, jobject kpg, jobject spec, int keysize,
+                               const uint8_t *seed, size_t n, const char *what, jobject *kp);
 webcrypto_status jca_pq_import(const jca_variant *v, wc_family family, unsigned member,
                                const wc_pkey_fields *f, void **state);
 

@@ -135,7 +135,8 @@ static jobject probe(jca_op *o, const jca_variant *v, jclass cls, jmethodID get,
 webcrypto_status jca_pkey_setup(jca_op *o, jca_variant *v, uint64_t *caps) {
     jca_pkey_variant *pk = &v->pk;
     webcrypto_status st = WEBCRYPTO_OK;
-    static const char *const kt_names[JCA_N_KT] = {"RSA", "EC", "Ed25519", "X25519"};
+    static const char *const kt_names[JCA_N_KT] = {"RSA", "EC", "Ed25519", "X25519", "Ed448",
+                                                   "X448"};
     for (int k = 0; k < JCA_N_KT; k++) pk->kt_name[k] = gstr(o, kt_names[k], &st);
     char buf[64];
     for (int h = 0; h < JCA_N_HASH; h++) {
@@ -147,6 +148,8 @@ webcrypto_status jca_pkey_setup(jca_op *o, jca_variant *v, uint64_t *caps) {
     pk->oaep_name = gstr(o, "RSA/ECB/OAEPPadding", &st);
     pk->ecdh_name = gstr(o, "ECDH", &st);
     pk->x_name = gstr(o, "X25519", &st);
+    pk->ed448_name = gstr(o, "Ed448", &st);
+    pk->x448_name = gstr(o, "X448", &st);
     pk->mgf1_name = gstr(o, "MGF1", &st);
     if (st != WEBCRYPTO_OK) return st;
 
@@ -194,6 +197,10 @@ webcrypto_status jca_pkey_setup(jca_op *o, jca_variant *v, uint64_t *caps) {
                           pk->ecdh_name);
     pk->x_prov = probe(o, v, jca.KeyAgreement, jca.ka_get, jca.ka_get_p, jca.ka_provider,
                        pk->x_name);
+    pk->ed448_prov = probe(o, v, jca.Signature, jca.sig_get, jca.sig_get_p, jca.sig_provider,
+                           pk->ed448_name);
+    pk->x448_prov = probe(o, v, jca.KeyAgreement, jca.ka_get, jca.ka_get_p, jca.ka_provider,
+                          pk->x448_name);
     bool pss_sha3 = false;
     if (pk->pss_prov) {
         if ((*o->env)->PushLocalFrame(o->env, 16) != 0) return jca_exception(o->env, "PushLocalFrame");
@@ -278,6 +285,8 @@ webcrypto_status jca_pkey_setup(jca_op *o, jca_variant *v, uint64_t *caps) {
         v->md_prov[WC_HASH_SHA_512])
         c |= WC_CAP(WEBCRYPTO_ALG_ED25519);
     if (pk->kpg_prov[JCA_KT_X] && okp) c |= WC_CAP(WEBCRYPTO_ALG_X25519);
+    /* Ed448 and X448: the engines and known answers (jca_okp.c). */
+    if ((st = jca_okp448_setup(o, v, &c)) != WEBCRYPTO_OK) return st;
     *caps |= c;
     return jca_pq_setup(o, v, caps); /* ML-KEM, ML-DSA: JDK 24+ */
 }
@@ -297,7 +306,8 @@ void jca_pkey_variant_free(JNIEnv *env, jca_pkey_variant *pk) {
     jobject one_each[] = {pk->pss_prov, pk->pss_name, pk->ed_prov,   pk->ed_name,
                           pk->oaep_prov, pk->ecdh_prov, pk->x_prov,  pk->oaep_name,
                           pk->ecdh_name, pk->x_name,    pk->mgf1_name, pk->x_base,
-                          pk->ed_p,      pk->one};
+                          pk->ed_p,      pk->one,       pk->ed448_prov, pk->ed448_name,
+                          pk->x448_prov, pk->x448_name, pk->x448_base};
     for (size_t i = 0; i < sizeof one_each / sizeof one_each[0]; i++)
         jca_global_free(env, one_each[i]);
     for (int ci = 0; ci < JCA_N_CURVE; ci++) {

@@ -26,7 +26,7 @@
  * the registry serialises); ready false: this JVM has no ML-KEM/ML-DSA
  * API (before JDK 21 there is no javax.crypto.KEM). */
 static struct {
-    bool tried, ready;
+    bool tried, ready, seed_ready;
     jclass SeedRandom, KEM, Encapsulator, Decapsulator, Encapsulated, NamedParameterSpec,
         ClassLoader;
     jmethodID sr_new, sr_used, sr_wipe;
@@ -133,7 +133,21 @@ static jstring pq_string(JNIEnv *env, const char *s, bool *ok) {
 static void resolve(JNIEnv *env) {
     if (pq.tried) return;
     pq.tried = true;
+    /* WebcryptoSeedRandom first, on its own: Ed448 keys from their private
+     * bytes need it on any JDK (jca_okp.c), ML-KEM and ML-DSA on JDK 24+. */
     bool ok = true;
+    pq.ClassLoader = pq_class(env, "java/lang/ClassLoader", &ok);
+    pq.cl_system = pq_method(env, pq.ClassLoader, true, "getSystemClassLoader",
+                             "()Ljava/lang/ClassLoader;", &ok);
+    pq.SeedRandom = seed_random_class(env, &ok);
+    pq.sr_new = pq_method(env, pq.SeedRandom, false, "<init>", "([B)V", &ok);
+    pq.sr_used = pq_method(env, pq.SeedRandom, false, "used", "()I", &ok);
+    pq.sr_wipe = pq_method(env, pq.SeedRandom, false, "wipe", "()V", &ok);
+    pq.kpg_init_random =
+        pq_method(env, jca.KeyPairGenerator, false, "initialize",
+                  "(Ljava/security/spec/AlgorithmParameterSpec;Ljava/security/SecureRandom;)V",
+                  &ok);
+    pq.seed_ready = ok;
     /* javax.crypto.KEM is JDK 21+; ML-KEM and ML-DSA themselves 24+ (the
      * probe below finds out). */
     pq.KEM = pq_class(env, "javax/crypto/KEM", &ok);
@@ -141,7 +155,6 @@ static void resolve(JNIEnv *env) {
     pq.Decapsulator = pq_class(env, "javax/crypto/KEM$Decapsulator", &ok);
     pq.Encapsulated = pq_class(env, "javax/crypto/KEM$Encapsulated", &ok);
     pq.NamedParameterSpec = pq_class(env, "java/security/spec/NamedParameterSpec", &ok);
-    pq.ClassLoader = pq_class(env, "java/lang/ClassLoader", &ok);
     pq.kem_get = pq_method(env, pq.KEM, true, "getInstance",
                            "(Ljava/lang/String;)Ljavax/crypto/KEM;", &ok);
     pq.kem_get_p = pq_method(env, pq.KEM, true, "getInstance",
@@ -158,16 +171,6 @@ static void resolve(JNIEnv *env) {
                               "([B)Ljavax/crypto/SecretKey;", &ok);
     pq.nps_new = pq_method(env, pq.NamedParameterSpec, false, "<init>", "(Ljava/lang/String;)V",
                            &ok);
-    pq.kpg_init_random =
-        pq_method(env, jca.KeyPairGenerator, false, "initialize",
-                  "(Ljava/security/spec/AlgorithmParameterSpec;Ljava/security/SecureRandom;)V",
-                  &ok);
-    pq.cl_system = pq_method(env, pq.ClassLoader, true, "getSystemClassLoader",
-                             "()Ljava/lang/ClassLoader;", &ok);
-    pq.SeedRandom = seed_random_class(env, &ok);
-    pq.sr_new = pq_method(env, pq.SeedRandom, false, "<init>", "([B)V", &ok);
-    pq.sr_used = pq_method(env, pq.SeedRandom, false, "used", "()I", &ok);
-    pq.sr_wipe = pq_method(env, pq.SeedRandom, false, "wipe", "()V", &ok);
     pq.kem_name = pq_string(env, "ML-KEM", &ok);
     pq.dsa_name = pq_string(env, "ML-DSA", &ok);
     for (unsigned i = 0; i < 3; i++) {
@@ -175,6 +178,46 @@ static void resolve(JNIEnv *env) {
         pq.set_name[1][i] = pq_string(env, wc_ml_dsa_name((wc_ml_dsa)i), &ok);
     }
     pq.ready = ok;
+}
+
+bool jca_seed_ready(JNIEnv *env) {
+    resolve(env);
+    return pq.seed_ready;
+}
+
+/* kpg initialised with spec (or, if spec is NULL, keysize) and
+ * WebcryptoSeedRandom(seed), then generateKeyPair: *kp. The generator must
+ * draw all n bytes of the seed (what names the key for the message). */
+webcrypto_status jca_seed_pair(jca_op *o, jobject kpg, jobject spec, int keysize,
+                               const uint8_t *seed, size_t n, const char *what, jobject *kp) {
+    webcrypto_status st = WEBCRYPTO_OK;
+    jobject sr = NULL;
+    jbyteArray arr = NULL;
+    if (!pq.seed_ready)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: WebcryptoSeedRandom is not available");
+    if ((st = jca_new_array(o, seed, n, &arr)) != WEBCRYPTO_OK) return st;
+    sr = (*o->env)->NewObject(o->env, pq.SeedRandom, pq.sr_new, arr);
+    JCHECK(o, "new WebcryptoSeedRandom");
+    if (spec)
+        (*o->env)->CallVoidMethod(o->env, kpg, pq.kpg_init_random, spec, sr);
+    else
+        (*o->env)->CallVoidMethod(o->env, kpg, jca.kpg_init_size_random, (jint)keysize, sr);
+    JCHECK(o, "KeyPairGenerator.initialize");
+    *kp = (*o->env)->CallObjectMethod(o->env, kpg, jca.kpg_generate);
+    JCHECK(o, "KeyPairGenerator.generateKeyPair");
+    jint used = (*o->env)->CallIntMethod(o->env, sr, pq.sr_used);
+    JCHECK(o, "WebcryptoSeedRandom.used");
+    if ((size_t)used != n || !*kp)
+        st = wc_error(WEBCRYPTO_ERR_OPERATION,
+                      "jca: the %s key generation drew %d bytes, not the %zu of the seed", what,
+                      (int)used, n);
+done:
+    if (sr) {
+        (*o->env)->CallVoidMethod(o->env, sr, pq.sr_wipe);
+        if ((*o->env)->ExceptionCheck(o->env)) (*o->env)->ExceptionClear(o->env);
+    }
+    if (arr) jca_zero_array(o, arr, n);
+    return st;
 }
 
 static jstring family_name(wc_family family) { return is_kem(family) ? pq.kem_name : pq.dsa_name; }
@@ -215,43 +258,24 @@ static webcrypto_status private_from_seed(jca_op *o, const jca_variant *v, wc_fa
                                           unsigned member, const uint8_t *seed, jobject *priv,
                                           uint8_t **pub, size_t *pub_len) {
     webcrypto_status st = WEBCRYPTO_OK;
-    size_t sl = seed_len(family);
-    jobject kpg = NULL, spec = NULL, sr = NULL, kp = NULL, pk = NULL;
-    jbyteArray arr = NULL;
+    jobject kpg = NULL, spec = NULL, kp = NULL, pk = NULL;
     if ((st = jca_get_instance(o, jca.KeyPairGenerator, jca.kpg_get, jca.kpg_get_p,
                                family_name(family), v->provider, &kpg)) != WEBCRYPTO_OK)
         return st;
     spec = (*o->env)->NewObject(o->env, pq.NamedParameterSpec, pq.nps_new,
                                 pq.set_name[is_kem(family) ? 0 : 1][member]);
     JCHECK(o, "new NamedParameterSpec");
-    if ((st = jca_new_array(o, seed, sl, &arr)) != WEBCRYPTO_OK) return st;
-    sr = (*o->env)->NewObject(o->env, pq.SeedRandom, pq.sr_new, arr);
-    JCHECK(o, "new WebcryptoSeedRandom");
-    (*o->env)->CallVoidMethod(o->env, kpg, pq.kpg_init_random, spec, sr);
-    JCHECK(o, "KeyPairGenerator.initialize");
-    kp = (*o->env)->CallObjectMethod(o->env, kpg, jca.kpg_generate);
-    JCHECK(o, "KeyPairGenerator.generateKeyPair");
-    jint used = (*o->env)->CallIntMethod(o->env, sr, pq.sr_used);
-    JCHECK(o, "WebcryptoSeedRandom.used");
     /* FIPS 203 KeyGen draws d and z (32 bytes each), FIPS 204 xi (32): all
      * of the seed, nothing else, or the key is not the seed's. */
-    if ((size_t)used != sl) {
-        st = wc_error(WEBCRYPTO_ERR_OPERATION,
-                      "jca: the JDK's %s key generation drew %d bytes, not the %zu of the seed",
-                      is_kem(family) ? "ML-KEM" : "ML-DSA", (int)used, sl);
+    if ((st = jca_seed_pair(o, kpg, spec, 0, seed, seed_len(family),
+                            is_kem(family) ? "ML-KEM" : "ML-DSA", &kp)) != WEBCRYPTO_OK)
         goto done;
-    }
     *priv = (*o->env)->CallObjectMethod(o->env, kp, jca.kp_private);
     JCHECK(o, "KeyPair.getPrivate");
     pk = (*o->env)->CallObjectMethod(o->env, kp, jca.kp_public);
     JCHECK(o, "KeyPair.getPublic");
     st = public_raw(o, family, member, pk, pub, pub_len);
 done:
-    if (sr) {
-        (*o->env)->CallVoidMethod(o->env, sr, pq.sr_wipe);
-        if ((*o->env)->ExceptionCheck(o->env)) (*o->env)->ExceptionClear(o->env);
-    }
-    if (arr) jca_zero_array(o, arr, sl);
     return st;
 }
 

@@ -5,8 +5,11 @@
  * seed (d, then z; or xi) from the SecureRandom: so the pair it makes is
  * KeyGen_internal of the seed, which is how a seed-form key (raw-seed,
  * PKCS #8 seed, JWK "priv") is imported. The JDK has no other way to make a
- * key from a seed. Compiled at build time and defined through JNI
- * DefineClass (jca_pq.c); never on a class path.
+ * key from a seed. It also gives an Ed448 private key its public key: a
+ * KeyPairGenerator "Ed448" (SunEC, BouncyCastle) draws the 57 private-key
+ * bytes from it and computes their public key (jca_okp.c). Compiled at
+ * build time and defined through JNI DefineClass (jca_pq.c); never on a
+ * class path.
  */
 public final class WebcryptoSeedRandom extends java.security.SecureRandom {
     private static final long serialVersionUID = 1L;
