@@ -3,10 +3,12 @@
  * AEADs (GCM, GCM-SIV) and AES-KW (javax.crypto.Cipher).
  */
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "jca_aead_class.h" /* jca_aead_class: WebcryptoAead's bytes (java/) */
 #include "jca_internal.h"
 
 /* ---- secret keys ---- */
@@ -367,6 +369,34 @@ done:
     return st;
 }
 
+/* The init with another IV that must precede an init repeating the key and
+ * IV the engine refuses to see again (see aead_init). */
+static webcrypto_status aead_dodge(jca_op *o, jca_aead *e, wc_aead kind, jint mode,
+                                   const jca_key *k, const uint8_t *iv, size_t iv_len,
+                                   jca_iv_seen now) {
+    /* SunJCE's ChaCha20-Poly1305 refuses a repeat in either direction
+     * ("Matching key and nonce from previous initialization"). */
+    bool any_dir = kind == WC_AEAD_CHACHA20_POLY1305;
+    if (!((mode == ENCRYPT_MODE || any_dir) &&
+          (seen_eq(now, e->last_enc) || seen_eq(now, e->last_any))))
+        return WEBCRYPTO_OK;
+    uint8_t small[64];
+    uint8_t *other = iv_len <= sizeof small ? small : malloc(iv_len);
+    if (!other) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
+    memcpy(other, iv, iv_len);
+    jca_iv_seen d;
+    for (uint8_t flip = 1;; flip++) {
+        other[0] = (uint8_t)(iv[0] ^ flip);
+        d = iv_seen(k, other, iv_len);
+        if (!seen_eq(d, e->last_enc) && !seen_eq(d, e->last_any)) break;
+    }
+    webcrypto_status st = aead_init_raw(o, e->c, kind, ENCRYPT_MODE, k, other, iv_len, 16);
+    if (other != small) free(other);
+    if (st != WEBCRYPTO_OK) return st;
+    e->last_enc = e->last_any = d;
+    return WEBCRYPTO_OK;
+}
+
 /* Inits an AEAD engine. SunJCE refuses an encryption init with the key and
  * IV of its previous encryption init (ChaCha20-Poly1305: any init with those
  * of its previous init), BouncyCastle those of its previous init of either
@@ -377,31 +407,113 @@ static webcrypto_status aead_init(jca_op *o, jca_aead *e, wc_aead kind, jint mod
                                   const jca_key *k, const uint8_t *iv, size_t iv_len,
                                   size_t tag_len) {
     jca_iv_seen now = iv_seen(k, iv, iv_len);
-    webcrypto_status st = WEBCRYPTO_OK;
-    /* SunJCE's ChaCha20-Poly1305 refuses a repeat in either direction
-     * ("Matching key and nonce from previous initialization"). */
-    bool any_dir = kind == WC_AEAD_CHACHA20_POLY1305;
-    if ((mode == ENCRYPT_MODE || any_dir) &&
-        (seen_eq(now, e->last_enc) || seen_eq(now, e->last_any))) {
-        uint8_t small[64];
-        uint8_t *other = iv_len <= sizeof small ? small : malloc(iv_len);
-        if (!other) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
-        memcpy(other, iv, iv_len);
-        jca_iv_seen d;
-        for (uint8_t flip = 1;; flip++) {
-            other[0] = (uint8_t)(iv[0] ^ flip);
-            d = iv_seen(k, other, iv_len);
-            if (!seen_eq(d, e->last_enc) && !seen_eq(d, e->last_any)) break;
-        }
-        st = aead_init_raw(o, e->c, kind, ENCRYPT_MODE, k, other, iv_len, 16);
-        if (other != small) free(other);
-        if (st != WEBCRYPTO_OK) return st;
-        e->last_enc = e->last_any = d;
-    }
+    webcrypto_status st = aead_dodge(o, e, kind, mode, k, iv, iv_len, now);
+    if (st != WEBCRYPTO_OK) return st;
     st = aead_init_raw(o, e->c, kind, mode, k, iv, iv_len, tag_len);
     if (st != WEBCRYPTO_OK) return st;
     e->last_any = now;
     if (mode == ENCRYPT_MODE) e->last_enc = now;
+    return WEBCRYPTO_OK;
+}
+
+/* ---- AES-GCM encryption in one call into Java (java/WebcryptoAead.java) ----
+ * A message that fits the thread's input array with its IV and additional
+ * data is encrypted by WebcryptoAead.seal, which makes the JCA calls
+ * aead_pass makes from C (init, updateAAD, update, doFinal) in one call:
+ * each call from C into Java costs a few tenths of a microsecond, about what
+ * SunJCE takes for 1 KiB. The class is defined once per process in the
+ * system class loader; where DefineClass is refused (Android's runtime
+ * loads dex, not class files) or WEBCRYPTO_JCA_AEAD_HELPER=0, the calls are
+ * made from C. */
+static struct {
+    pthread_mutex_t lock;
+    bool tried;
+    jclass cls; /* global ref; NULL: not available */
+    jmethodID seal;
+} helper = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static jclass helper_define(JNIEnv *env) {
+    const char *off = getenv("WEBCRYPTO_JCA_AEAD_HELPER");
+    if (off && strcmp(off, "0") == 0) return NULL;
+    jclass c = (*env)->FindClass(env, "WebcryptoAead");
+    if ((*env)->ExceptionCheck(env) || !c) {
+        (*env)->ExceptionClear(env);
+        c = NULL;
+        jclass cl = (*env)->FindClass(env, "java/lang/ClassLoader");
+        jmethodID sys = cl ? (*env)->GetStaticMethodID(env, cl, "getSystemClassLoader",
+                                                        "()Ljava/lang/ClassLoader;")
+                           : NULL;
+        jobject loader = sys ? (*env)->CallStaticObjectMethod(env, cl, sys) : NULL;
+        if (!(*env)->ExceptionCheck(env) && loader)
+            c = (*env)->DefineClass(env, "WebcryptoAead", loader, (const jbyte *)jca_aead_class,
+                                    (jsize)sizeof jca_aead_class);
+        if ((*env)->ExceptionCheck(env)) {
+            (*env)->ExceptionClear(env);
+            c = NULL;
+        }
+        if (loader) (*env)->DeleteLocalRef(env, loader);
+        if (cl) (*env)->DeleteLocalRef(env, cl);
+    }
+    if (!c) return NULL;
+    helper.seal = (*env)->GetStaticMethodID(
+        env, c, "seal", "(Ljavax/crypto/Cipher;Ljava/security/Key;I[BIII[B)J");
+    if ((*env)->ExceptionCheck(env) || !helper.seal) {
+        (*env)->ExceptionClear(env);
+        (*env)->DeleteLocalRef(env, c);
+        return NULL;
+    }
+    jclass g = jca_global(env, c);
+    (*env)->DeleteLocalRef(env, c);
+    return g;
+}
+
+static bool helper_ready(JNIEnv *env) {
+    pthread_mutex_lock(&helper.lock);
+    if (!helper.tried) {
+        helper.cls = helper_define(env);
+        helper.tried = true;
+    }
+    bool ok = helper.cls != NULL;
+    pthread_mutex_unlock(&helper.lock);
+    return ok;
+}
+
+/* Whether a GCM encryption goes through WebcryptoAead.seal. */
+static bool seal_fits(jca_op *o, size_t iv_len, size_t aad_len, size_t len) {
+    return iv_len <= JCA_CHUNK && aad_len <= JCA_CHUNK && len <= JCA_CHUNK &&
+           len + iv_len + aad_len <= JCA_CHUNK && helper_ready(o->env);
+}
+
+static webcrypto_status seal_helper(jca_op *o, jca_aead *e, const jca_key *k, const uint8_t *iv,
+                                    size_t iv_len, const uint8_t *aad, size_t aad_len,
+                                    const uint8_t *in, size_t len, size_t tag_len, sink *s) {
+    jca_iv_seen now = iv_seen(k, iv, iv_len);
+    webcrypto_status st = aead_dodge(o, e, WC_AEAD_AES_GCM, ENCRYPT_MODE, k, iv, iv_len, now);
+    if (st != WEBCRYPTO_OK) return st;
+    jbyteArray buf = o->t->in_buf;
+    size_t total = s->out_len + s->tail_len;
+    if ((st = jca_set_bytes(o, buf, 0, len, in)) == WEBCRYPTO_OK &&
+        (st = jca_set_bytes(o, buf, len, iv_len, iv)) == WEBCRYPTO_OK &&
+        (st = jca_set_bytes(o, buf, len + iv_len, aad_len, aad)) == WEBCRYPTO_OK) {
+        jlong r = (*o->env)->CallStaticLongMethod(o->env, helper.cls, helper.seal, e->c, k->spec,
+                                                  (jint)(tag_len * 8), buf, (jint)len,
+                                                  (jint)iv_len, (jint)aad_len, o->t->out_buf);
+        if ((*o->env)->ExceptionCheck(o->env)) {
+            st = jca_exception(o->env, "WebcryptoAead.seal");
+            /* It may have stopped before the plaintext was overwritten. */
+            jca_zero_array(o, buf, len);
+        } else {
+            jint got = (jint)(r >> 32), fin = (jint)(r & 0xffffffff);
+            /* update()'s output is in buf (what the engine kept back was
+             * cleared in Java), doFinal()'s in the output array. */
+            if ((st = sink_put(o, s, buf, got)) == WEBCRYPTO_OK &&
+                (st = sink_put(o, s, o->t->out_buf, fin)) == WEBCRYPTO_OK && s->pos != total)
+                st = wc_error(WEBCRYPTO_ERR_OPERATION,
+                              "jca: the provider returned %zu bytes, expected %zu", s->pos, total);
+        }
+    }
+    if (st != WEBCRYPTO_OK) return st;
+    e->last_any = e->last_enc = now;
     return WEBCRYPTO_OK;
 }
 
@@ -456,6 +568,9 @@ static webcrypto_status aead_seal(const jca_key *k, wc_aead kind, const uint8_t 
             st = aead_pass(&o, e, kind, ENCRYPT_MODE, k, iv, iv_len, 16, aad, aad_len, in, len,
                            NULL, 0, true, &s);
             if (st == WEBCRYPTO_OK) memcpy(tag, full, tag_len);
+        } else if (kind == WC_AEAD_AES_GCM && seal_fits(&o, iv_len, aad_len, len)) {
+            sink s = {.out = out, .out_len = len, .tail = tag, .tail_len = tag_len};
+            st = seal_helper(&o, e, k, iv, iv_len, aad, aad_len, in, len, tag_len, &s);
         } else {
             sink s = {.out = out, .out_len = len, .tail = tag, .tail_len = tag_len};
             st = aead_pass(&o, e, kind, ENCRYPT_MODE, k, iv, iv_len, tag_len, aad, aad_len, in,
