@@ -2,6 +2,7 @@
  * jca_cipher.c - the jca backend's secret keys and AES modes: CBC, CTR, the
  * AEADs (GCM, GCM-SIV) and AES-KW (javax.crypto.Cipher).
  */
+#define _GNU_SOURCE /* secure_getenv */
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -10,6 +11,10 @@
 
 #include "jca_aead_class.h" /* jca_aead_class: WebcryptoAead's bytes (java/) */
 #include "jca_internal.h"
+
+#ifdef __ANDROID__ /* Bionic has no secure_getenv (see jca_jvm.c) */
+#define secure_getenv getenv
+#endif
 
 /* ---- secret keys ---- */
 
@@ -433,7 +438,7 @@ static struct {
 } helper = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 static jclass helper_define(JNIEnv *env) {
-    const char *off = getenv("WEBCRYPTO_JCA_AEAD_HELPER");
+    const char *off = secure_getenv("WEBCRYPTO_JCA_AEAD_HELPER");
     if (off && strcmp(off, "0") == 0) return NULL;
     jclass c = (*env)->FindClass(env, "WebcryptoAead");
     if ((*env)->ExceptionCheck(env) || !c) {
