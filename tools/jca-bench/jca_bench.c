@@ -10,7 +10,10 @@
  * ("jvm") on the same input, key and provider, after a warm-up, and reports
  * medians of the per-operation times. --bounds adds what bounds the boundary:
  * the input copy into a Java array alone, a minimal copying JNI call and a
- * zero-copy one over direct buffers. See docs/JCA.md.
+ * zero-copy one over direct buffers. The warm-up lasts until the JIT has
+ * compiled nothing for a while (--jit-quiet), and each cell reports the
+ * per-round ratio, interquartile ranges, and the JIT and collector activity
+ * during its rounds. See docs/JCA.md.
  */
 #define _GNU_SOURCE /* dl_iterate_phdr, RTLD_NOLOAD, sched_setaffinity */
 #include <dlfcn.h>
