@@ -432,8 +432,8 @@ static webcrypto_status aead_init(jca_op *o, jca_aead *e, wc_aead kind, jint mod
  * made from C. */
 static struct {
     pthread_mutex_t lock;
-    bool tried;
-    jclass cls; /* global ref; NULL: not available */
+    atomic_int state; /* 0: not tried; 1: ready; 2: not available */
+    jclass cls;       /* global ref for the process's life, like a loaded class */
     jmethodID seal;
 } helper = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -467,20 +467,26 @@ static jclass helper_define(JNIEnv *env) {
         (*env)->DeleteLocalRef(env, c);
         return NULL;
     }
-    jclass g = jca_global(env, c);
+    /* Not jca_global: the reference is never let go (the class stays
+     * defined in the system class loader), so it is not one of the
+     * references the stress test counts back to their start. */
+    jclass g = (*env)->NewGlobalRef(env, c);
     (*env)->DeleteLocalRef(env, c);
     return g;
 }
 
 static bool helper_ready(JNIEnv *env) {
+    int st = atomic_load_explicit(&helper.state, memory_order_acquire);
+    if (st != 0) return st == 1;
     pthread_mutex_lock(&helper.lock);
-    if (!helper.tried) {
+    st = atomic_load_explicit(&helper.state, memory_order_relaxed);
+    if (st == 0) {
         helper.cls = helper_define(env);
-        helper.tried = true;
+        st = helper.cls ? 1 : 2;
+        atomic_store_explicit(&helper.state, st, memory_order_release);
     }
-    bool ok = helper.cls != NULL;
     pthread_mutex_unlock(&helper.lock);
-    return ok;
+    return st == 1;
 }
 
 /* Whether a GCM encryption goes through WebcryptoAead.seal. */
