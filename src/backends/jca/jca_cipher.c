@@ -202,10 +202,11 @@ static webcrypto_status sink_put(jca_op *o, sink *s, jbyteArray a, jint got) {
  * thread's input array (Cipher's methods are copy-safe), so the plaintext
  * is overwritten by the ciphertext and only what the engine has not yet
  * returned is wiped; the output array, which holds ciphertext and tag, is
- * not. Otherwise (decryption; CTR, whose direction the engine does not
- * tell) the prefixes this call used of both arrays are wiped: wiping them
- * whole cost two more passes over the data, a third of an AES-GCM
- * encryption's time at 64 KiB (docs/JCA.md). */
+ * not. Otherwise (decryption, CTR called as decrypt included: the engine
+ * does not know the direction, the caller does) the prefixes this call used
+ * of both arrays are wiped. Wiping both after an encryption too cost two
+ * more passes over the data, about a third of SunJCE's AES-GCM time at
+ * 64 KiB (docs/JCA.md). */
 
 static webcrypto_status cipher_run(jca_op *o, jobject c, const uint8_t *in, size_t len,
                                    const uint8_t *final_in, size_t final_len, bool final,
