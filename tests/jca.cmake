@@ -222,6 +222,17 @@ set_tests_properties(test_jca_stress.jca-checkjni PROPERTIES
   SKIP_RETURN_CODE 77 TIMEOUT 300 FAIL_REGULAR_EXPRESSION "WARNING")
 webcrypto_jca_env(test_jca_stress.jca-checkjni ${WEBCRYPTO_JCA_JDK})
 
+# AES-GCM encryption with its JCA calls made from C, as where the backend's
+# WebcryptoAead class cannot be defined (Android): WEBCRYPTO_JCA_AEAD_HELPER=0.
+# (Without it, messages over 256 KiB take that path too: test_jca_stress.)
+foreach(t test_kat test_wycheproof)
+  add_test(NAME ${t}.jca-nohelper COMMAND ${t})
+  set_tests_properties(${t}.jca-nohelper PROPERTIES LABELS "jca"
+    ENVIRONMENT "WEBCRYPTO_TEST_BACKEND=jca;WEBCRYPTO_JCA_AEAD_HELPER=0;${jca_common_env}"
+    SKIP_RETURN_CODE 77)
+  webcrypto_jca_env(${t}.jca-nohelper ${WEBCRYPTO_JCA_JDK})
+endforeach()
+
 # The backend's SipHash-2-4 (key-reuse bookkeeping) against published vectors.
 add_executable(test_jca_siphash test_jca_siphash.c)
 target_link_libraries(test_jca_siphash PRIVATE webcrypto_testutil)

@@ -174,6 +174,10 @@ int bench_jvm_has_provider(const char *provider, char *why, size_t cap);
 void bench_jvm_describe(const char *provider, char *buf, size_t cap);
 /* The Java-side warm-up per cell (see bench_jvm.c). */
 void bench_jvm_set_warmup(double warmup_ms, unsigned warmup_calls, double max_ms);
+/* The JIT's total compilation time so far in the JVM the bench started (ms),
+ * or -1 when there is none or it does not count: the warm-up of jca and jvm
+ * cells lasts until it stops growing (bench.c, measure_cell). */
+long bench_jvm_jit_ms(void);
 /* Whether the provider has op, and the implementation (NULL: no Java
  * counterpart). */
 bool bench_jvm_supports(const bench_op *op, const char *provider);

@@ -39,7 +39,7 @@ static struct {
     char version[128];
     JavaVM *vm;
     jclass bench, cell;
-    jmethodID supports, has_provider, make, run, warmup, output, provider;
+    jmethodID supports, has_provider, make, run, warmup, output, provider, jit_ms;
     double warmup_ms, max_ms;
     unsigned warmup_calls;
 } jvm;
@@ -214,7 +214,8 @@ static bool start(void) {
         !method(env, jvm.cell, false, "run", "(I)J", &jvm.run) ||
         !method(env, jvm.cell, false, "warmup", "(JJJ)J", &jvm.warmup) ||
         !method(env, jvm.cell, false, "output", "()[B", &jvm.output) ||
-        !method(env, jvm.cell, false, "provider", "()Ljava/lang/String;", &jvm.provider))
+        !method(env, jvm.cell, false, "provider", "()Ljava/lang/String;", &jvm.provider) ||
+        !method(env, jvm.bench, true, "jitMillis", "()J", &jvm.jit_ms))
         return false;
     jmethodID ver;
     if (!method(env, jvm.bench, true, "javaVersion", "()Ljava/lang/String;", &ver)) return false;
@@ -270,6 +271,17 @@ void bench_jvm_describe(const char *provider, char *buf, size_t cap) {
     snprintf(buf, cap, "JCA in the jca backend's JVM (%s), %s; timed in Java around the JCA "
                        "calls (JcaBench.Cell)",
              jvm.version, provider && *provider ? provider : "the JVM's provider order");
+}
+
+long bench_jvm_jit_ms(void) {
+    JNIEnv *env = jvm.ok ? get_env() : NULL;
+    if (!env) return -1;
+    jlong v = (*env)->CallStaticLongMethod(env, jvm.bench, jvm.jit_ms);
+    if ((*env)->ExceptionCheck(env)) {
+        (*env)->ExceptionClear(env);
+        return -1;
+    }
+    return (long)v;
 }
 
 void bench_jvm_set_warmup(double warmup_ms, unsigned warmup_calls, double max_ms) {

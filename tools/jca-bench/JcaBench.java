@@ -15,6 +15,9 @@
  * It also runs alone (main) for a JVM-only figure:
  *   java -cp jca-bench.jar JcaBench [--provider BC] [--sizes 1024,65536]
  */
+import java.lang.management.CompilationMXBean;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.security.Provider;
@@ -106,6 +109,22 @@ public final class JcaBench {
         if (md != null) return md.getProvider().getName();
         if (mac != null) return mac.getProvider().getName();
         return cipher.getProvider().getName();
+    }
+
+    /* The JIT's total compilation time so far (ms; -1 if the JVM does not
+     * count it): the driver warms up until it stops growing. */
+    public static long jitMillis() {
+        CompilationMXBean b = ManagementFactory.getCompilationMXBean();
+        return b != null && b.isCompilationTimeMonitoringSupported() ? b.getTotalCompilationTime()
+                                                                    : -1;
+    }
+
+    /* Collections so far, all collectors. */
+    public static long gcCount() {
+        long n = 0;
+        for (GarbageCollectorMXBean g : ManagementFactory.getGarbageCollectorMXBeans())
+            n += Math.max(0, g.getCollectionCount());
+        return n;
     }
 
     public static String javaVersion() {

@@ -10,10 +10,14 @@
  * ("jvm") on the same input, key and provider, after a warm-up, and reports
  * medians of the per-operation times. --bounds adds what bounds the boundary:
  * the input copy into a Java array alone, a minimal copying JNI call and a
- * zero-copy one over direct buffers. See docs/JCA.md.
+ * zero-copy one over direct buffers. The warm-up lasts until the JIT has
+ * compiled nothing for a while (--jit-quiet), and each cell reports the
+ * per-round ratio, interquartile ranges, and the JIT and collector activity
+ * during its rounds. See docs/JCA.md.
  */
-#define _GNU_SOURCE /* dl_iterate_phdr, RTLD_NOLOAD */
+#define _GNU_SOURCE /* dl_iterate_phdr, RTLD_NOLOAD, sched_setaffinity */
 #include <dlfcn.h>
+#include <sched.h>
 #include <errno.h>
 #include <jni.h>
 #include <link.h>
@@ -46,9 +50,9 @@ static const char *const op_java_name[OP_COUNT] = {"SHA-256", "HMAC-SHA-256", "A
 static const char *const op_short[OP_COUNT] = {"sha256", "hmac", "gcm"};
 
 /* The measured methods of one cell. */
-enum { M_JVM, M_JCA, M_COPYIN, M_ARRAY, M_DIRECT, M_COUNT };
-static const char *const method_name[M_COUNT] = {"jvm", "jca", "copy-in", "jni-array",
-                                                 "jni-direct"};
+enum { M_JVM, M_JCA, M_COPYIN, M_COPYCRIT, M_ARRAY, M_DIRECT, M_COUNT };
+static const char *const method_name[M_COUNT] = {"jvm",       "jca",       "copy-in",
+                                                 "copy-crit", "jni-array", "jni-direct"};
 
 typedef struct options {
     const char *backend;
@@ -59,6 +63,9 @@ typedef struct options {
     double batch_ms;
     long warmup_ops;
     double warmup_seconds;
+    double jit_quiet_seconds, warmup_max_seconds;
+    const char *heap;
+    int pin; /* CPU to pin the measuring thread to; -1: none */
     bool host_jvm;
     bool bounds;
     bool json;
@@ -68,7 +75,7 @@ typedef struct options {
 } options;
 
 typedef struct stats {
-    double median, q1, q3, min; /* ns per operation */
+    double median, q1, q3, min, max; /* ns per operation */
 } stats;
 
 typedef struct cell {
@@ -77,12 +84,19 @@ typedef struct cell {
     bool measured[M_COUNT];
     stats st[M_COUNT];
     long batch;
+    /* jca over jvm per round (the two batches of a round ran side by side):
+     * median and quartiles. */
+    double pr_median, pr_q1, pr_q3;
+    double warmup_s;        /* the warm-up's wall-clock time */
+    long jit_ms, gcs;       /* JIT compilation time and collections during the rounds */
+    bool jit_quiet;         /* the warm-up ended with the JIT quiet (not at its limit) */
 } cell;
 
 /* ---- the state shared by the measurement functions ---- */
 static JNIEnv *env;
 static jclass bench_cls;
-static jmethodID mid_setup, mid_run, mid_once, mid_array, mid_direct, mid_provider, mid_version;
+static jmethodID mid_setup, mid_run, mid_once, mid_array, mid_direct, mid_provider, mid_version,
+    mid_jit, mid_gcs;
 static const webcrypto_backend *be, *ref_be;
 static webcrypto_key *hmac_key, *gcm_key, *ref_hmac_key, *ref_gcm_key;
 static uint8_t key_bytes[32];
@@ -119,6 +133,18 @@ static void check_wc(webcrypto_status st, const char *what) {
  * not counted, or the wall clock (--clock wall). Both sides of a cell are
  * timed here, in C, with the same clock. */
 static clockid_t bench_clock = CLOCK_THREAD_CPUTIME_ID;
+
+static double wall_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static long jvm_long(jmethodID m, const char *what) {
+    jlong v = (*env)->CallStaticLongMethod(env, bench_cls, m);
+    check_java(what);
+    return (long)v;
+}
 
 static double now_ns(void) {
     struct timespec ts;
@@ -179,6 +205,14 @@ static double run_batch(int m, long n) {
         case M_COPYIN:
             (*env)->SetByteArrayRegion(env, j_in, 0, (jsize)cur_len, (const jbyte *)cur_in);
             break;
+        case M_COPYCRIT: {
+            /* The same copy through GetPrimitiveArrayCritical and memcpy. */
+            void *p = (*env)->GetPrimitiveArrayCritical(env, j_in, NULL);
+            if (!p) check_java("GetPrimitiveArrayCritical");
+            memcpy(p, cur_in, cur_len);
+            (*env)->ReleasePrimitiveArrayCritical(env, j_in, p, 0);
+            break;
+        }
         case M_ARRAY: {
             (*env)->SetByteArrayRegion(env, j_in, 0, (jsize)cur_len, (const jbyte *)cur_in);
             set_iv(iv, 0x41, ctr[m]++);
@@ -214,7 +248,7 @@ static void cross_check(const bool use[M_COUNT]) {
     uint8_t iv[12], *want = malloc(cur_cap), *got = malloc(cur_cap);
     if (!want || !got) die("out of memory");
     for (int m = 0; m < M_COUNT; m++) {
-        if (!use[m] || m == M_COPYIN) continue;
+        if (!use[m] || m == M_COPYIN || m == M_COPYCRIT) continue;
         uint64_t c = 1000000u + (uint64_t)m;
         set_iv(iv, 0x58, c);
         size_t wn = wc_op(ref_be, ref_hmac_key, ref_gcm_key, cur_op, cur_in, cur_len, want,
@@ -303,15 +337,30 @@ static void measure(const options *o, cell *c, const char *dprov, const char *mp
     check_java("JcaBench.setup");
     /* JcaBench keeps j_in as its input: later copies into it change nothing. */
 
-    bool use[M_COUNT] = {true, true, o->bounds, o->bounds, o->bounds};
+    bool use[M_COUNT] = {true, true, o->bounds, o->bounds, o->bounds, o->bounds};
     cross_check(use);
 
     /* Warm-up: every method in turn, until each has done warmup_ops
-     * operations and warmup_seconds have passed, so the JIT has compiled the
-     * paths. The batch grows until one takes batch_ms. */
+     * operations, warmup_seconds have passed and the JIT has compiled nothing
+     * for jit_quiet_seconds (wall clock; its total compilation time did not
+     * grow), so that C2 has compiled the hot paths of both sides and has
+     * finished recompiling after the previous cell's profile (a new size
+     * deoptimises some of SunJCE's GCM methods); at most warmup_max_seconds.
+     * The batch grows until one takes batch_ms. */
     long batch = 1, done = 0;
-    double t_start = now_ns();
-    while (done < o->warmup_ops || now_ns() - t_start < o->warmup_seconds * 1e9) {
+    double t_start = now_ns(), w_start = wall_ns(), w_quiet = w_start;
+    long jit_last = jvm_long(mid_jit, "JcaBench.jitMillis");
+    c->jit_quiet = false;
+    for (;;) {
+        double w = wall_ns();
+        long jit = jvm_long(mid_jit, "JcaBench.jitMillis");
+        if (jit != jit_last) jit_last = jit, w_quiet = w;
+        bool quiet = jit < 0 || w - w_quiet >= o->jit_quiet_seconds * 1e9;
+        if (done >= o->warmup_ops && now_ns() - t_start >= o->warmup_seconds * 1e9 && quiet) {
+            c->jit_quiet = true;
+            break;
+        }
+        if (w - w_start >= o->warmup_max_seconds * 1e9) break;
         double slowest = 0;
         for (int m = 0; m < M_COUNT; m++) {
             if (!use[m]) continue;
@@ -321,6 +370,7 @@ static void measure(const options *o, cell *c, const char *dprov, const char *mp
         done += batch;
         if (slowest < o->batch_ms * 1e6 / 2 && batch < (1L << 24)) batch *= 2;
     }
+    c->warmup_s = (wall_ns() - w_start) / 1e9;
     /* Calibrate on the JVM's steady state: a batch of about batch_ms. */
     double t = run_batch(M_JVM, batch);
     if (t > 0) {
@@ -336,6 +386,7 @@ static void measure(const options *o, cell *c, const char *dprov, const char *mp
     }
     /* Rounds alternate the methods, in an order that flips each round so
      * that neither side always runs right after the other. */
+    long jit0 = jvm_long(mid_jit, "JcaBench.jitMillis"), gc0 = jvm_long(mid_gcs, "JcaBench.gcCount");
     for (int r = 0; r < o->rounds; r++) {
         for (int k = 0; k < M_COUNT; k++) {
             int m = (r & 1) ? M_COUNT - 1 - k : k;
@@ -343,6 +394,17 @@ static void measure(const options *o, cell *c, const char *dprov, const char *mp
             samples[m][r] = run_batch(m, batch) / (double)batch;
         }
     }
+    c->jit_ms = jvm_long(mid_jit, "JcaBench.jitMillis") - jit0;
+    c->gcs = jvm_long(mid_gcs, "JcaBench.gcCount") - gc0;
+    double *pr = calloc((size_t)o->rounds, sizeof(double));
+    if (!pr) die("out of memory");
+    for (int r = 0; r < o->rounds; r++)
+        pr[r] = samples[M_JVM][r] > 0 ? samples[M_JCA][r] / samples[M_JVM][r] : 0;
+    qsort(pr, (size_t)o->rounds, sizeof(double), cmp_double);
+    c->pr_median = quantile(pr, o->rounds, 0.5);
+    c->pr_q1 = quantile(pr, o->rounds, 0.25);
+    c->pr_q3 = quantile(pr, o->rounds, 0.75);
+    free(pr);
     for (int m = 0; m < M_COUNT; m++) {
         c->measured[m] = use[m];
         if (use[m]) {
@@ -351,6 +413,7 @@ static void measure(const options *o, cell *c, const char *dprov, const char *mp
             c->st[m].q1 = quantile(samples[m], o->rounds, 0.25);
             c->st[m].q3 = quantile(samples[m], o->rounds, 0.75);
             c->st[m].min = samples[m][0];
+            c->st[m].max = samples[m][o->rounds - 1];
         }
         free(samples[m]);
     }
@@ -414,10 +477,19 @@ static JavaVM *start_jvm(const options *o) {
     opts[n++].optionString = cp;
     /* As the backend starts its own JVM: signals stay with the program. */
     opts[n++].optionString = (char *)"-Xrs";
+    /* A fixed heap, so that G1 does not resize it between cells (options
+     * from WEBCRYPTO_JCA_OPTIONS come later and win). */
+    static char xms[64], xmx[64];
+    if (o->heap && strcmp(o->heap, "0") != 0) {
+        snprintf(xms, sizeof xms, "-Xms%s", o->heap);
+        snprintf(xmx, sizeof xmx, "-Xmx%s", o->heap);
+        opts[n++].optionString = xms;
+        opts[n++].optionString = xmx;
+    }
     const char *env_opts = getenv("WEBCRYPTO_JCA_OPTIONS");
     if (env_opts) {
         snprintf(extra, sizeof extra, "%s", env_opts);
-        n += split_options(extra, opts + n, 62);
+        n += split_options(extra, opts + n, 60);
     }
     for (int i = 0; i < n; i++) opts[i].extraInfo = NULL;
     JavaVMInitArgs args = {.version = JNI_VERSION_1_8, .nOptions = n, .options = opts,
@@ -458,6 +530,12 @@ static void usage(FILE *f) {
           "  --batch-ms X         target time of one batch (default 2)\n"
           "  --warmup-ops N       minimum warm-up operations per method (default 2000)\n"
           "  --warmup-seconds S   minimum warm-up time per cell (default 1)\n"
+          "  --jit-quiet S        warm up until the JIT has compiled nothing for S seconds\n"
+          "                       (default 1; 0: do not wait)\n"
+          "  --warmup-max S       at most S seconds of warm-up per cell (default 20)\n"
+          "  --heap SIZE          -Xms and -Xmx of the JVM this program starts (default\n"
+          "                       512m; 0: the JVM's default)\n"
+          "  --pin CPU            pin the measuring thread to one CPU\n"
           "  --jvm host|backend   who starts the JVM (default host: this program, handed\n"
           "                       over with webcrypto_jca_set_java_vm)\n"
           "  --bounds             also time the input copy alone, a minimal copying JNI\n"
@@ -494,6 +572,10 @@ static void parse(int argc, char **argv, options *o) {
     o->batch_ms = 2;
     o->warmup_ops = 2000;
     o->warmup_seconds = 1;
+    o->jit_quiet_seconds = 1;
+    o->warmup_max_seconds = 20;
+    o->heap = "512m";
+    o->pin = -1;
     o->host_jvm = true;
     const char *jar = getenv("WEBCRYPTO_JCA_BENCH_JAR");
     o->jar = jar && *jar ? jar : WEBCRYPTO_JCA_BENCH_JAR;
@@ -545,6 +627,20 @@ static void parse(int argc, char **argv, options *o) {
             NEED_ARG();
             o->warmup_seconds = atof(v);
             if (!(o->warmup_seconds >= 0)) die("bad --warmup-seconds");
+        } else if (strcmp(a, "--jit-quiet") == 0) {
+            NEED_ARG();
+            o->jit_quiet_seconds = atof(v);
+            if (!(o->jit_quiet_seconds >= 0)) die("bad --jit-quiet");
+        } else if (strcmp(a, "--warmup-max") == 0) {
+            NEED_ARG();
+            o->warmup_max_seconds = atof(v);
+            if (!(o->warmup_max_seconds > 0)) die("bad --warmup-max");
+        } else if (strcmp(a, "--heap") == 0) {
+            NEED_ARG();
+            o->heap = v;
+        } else if (strcmp(a, "--pin") == 0) {
+            NEED_ARG();
+            o->pin = (int)parse_long(v, "CPU");
         } else if (strcmp(a, "--jvm") == 0) {
             NEED_ARG();
             if (strcmp(v, "host") == 0) o->host_jvm = true;
@@ -625,11 +721,13 @@ static void report(const options *o, const cell *cells, size_t ncells, const cha
         printf(",\n  \"java_version\": ");
         print_json_string(java_version);
         printf(",\n  \"jvm\": \"%s\",\n  \"clock\": \"%s\",\n  \"build_type\": \"%s\",\n  \"rounds\": %d,\n"
-               "  \"warmup_ops\": %ld,\n  \"warmup_seconds\": %g,\n  \"batch_ms\": %g,\n"
+               "  \"warmup_ops\": %ld,\n  \"warmup_seconds\": %g,\n  \"jit_quiet_seconds\": %g,\n"
+               "  \"heap\": \"%s\",\n  \"pin\": %d,\n  \"batch_ms\": %g,\n"
                "  \"cells\": [\n",
                o->host_jvm ? "host" : "backend", o->wall ? "wall" : "thread-cpu",
                WEBCRYPTO_JCA_BENCH_BUILD_TYPE, o->rounds,
-               o->warmup_ops, o->warmup_seconds, o->batch_ms);
+               o->warmup_ops, o->warmup_seconds, o->jit_quiet_seconds, o->heap ? o->heap : "0",
+               o->pin, o->batch_ms);
         for (size_t i = 0; i < ncells; i++) {
             const cell *c = &cells[i];
             char why[128];
@@ -638,18 +736,22 @@ static void report(const options *o, const cell *cells, size_t ncells, const cha
                    c->size);
             print_json_string(provider_of[i]);
             printf(", \"batch\": %ld, \"ratio\": %.4f, \"overhead_us\": %.4f, "
+                   "\"round_ratio\": {\"median\": %.4f, \"q1\": %.4f, \"q3\": %.4f}, "
+                   "\"warmup_s\": %.2f, \"jit_quiet\": %s, \"jit_ms_in_rounds\": %ld, "
+                   "\"gcs_in_rounds\": %ld, "
                    "\"target\": \"%s\", \"target_met\": %s, \"methods\": {",
                    c->batch, c->st[M_JCA].median / c->st[M_JVM].median,
-                   (c->st[M_JCA].median - c->st[M_JVM].median) / 1e3, why,
-                   met ? "true" : "false");
+                   (c->st[M_JCA].median - c->st[M_JVM].median) / 1e3, c->pr_median, c->pr_q1,
+                   c->pr_q3, c->warmup_s, c->jit_quiet ? "true" : "false", c->jit_ms, c->gcs,
+                   why, met ? "true" : "false");
             bool first = true;
             for (int m = 0; m < M_COUNT; m++) {
                 if (!c->measured[m]) continue;
                 printf("%s\"%s\": {\"median_us\": %.4f, \"q1_us\": %.4f, \"q3_us\": %.4f, "
-                       "\"min_us\": %.4f, \"mb_per_s\": %.1f}",
+                       "\"min_us\": %.4f, \"max_us\": %.4f, \"mb_per_s\": %.1f}",
                        first ? "" : ", ", method_name[m], c->st[m].median / 1e3,
                        c->st[m].q1 / 1e3, c->st[m].q3 / 1e3, c->st[m].min / 1e3,
-                       mbps(c->size, c->st[m].median));
+                       c->st[m].max / 1e3, mbps(c->size, c->st[m].median));
                 first = false;
             }
             printf("}}%s\n", i + 1 < ncells ? "," : "");
@@ -676,15 +778,33 @@ static void report(const options *o, const cell *cells, size_t ncells, const cha
                (jca - jvm) / 1e3, mbps(c->size, jvm), mbps(c->size, jca),
                met ? "met" : "MISSED", why);
     }
+    printf("\nstability: per-round jca/jvm (the two batches of a round ran side by side), "
+           "interquartile ranges,\nand what the JIT and the collector did during the rounds:\n");
+    printf("%-13s %8s %8s %17s %15s %15s %9s %7s %5s\n", "operation", "size", "ratio",
+           "round ratio q1..q3", "jvm IQR", "jca IQR", "warm-up", "JIT ms", "GCs");
+    for (size_t i = 0; i < ncells; i++) {
+        const cell *c = &cells[i];
+        const stats *j = &c->st[M_JVM], *k = &c->st[M_JCA];
+        char jr[40], kr[40];
+        snprintf(jr, sizeof jr, "%+.1f%%..%+.1f%%", 100 * (j->q1 / j->median - 1),
+                 100 * (j->q3 / j->median - 1));
+        snprintf(kr, sizeof kr, "%+.1f%%..%+.1f%%", 100 * (k->q1 / k->median - 1),
+                 100 * (k->q3 / k->median - 1));
+        printf("%-13s %8zu %8.3f %8.3f..%-8.3f %15s %15s %7.1fs%s %7ld %5ld\n",
+               op_java_name[c->op], c->size, c->pr_median, c->pr_q1, c->pr_q3, jr, kr,
+               c->warmup_s, c->jit_quiet ? " " : "!", c->jit_ms, c->gcs);
+    }
+    printf("(warm-up marked ! ended at --warmup-max with the JIT still compiling)\n");
     if (o->bounds) {
         printf("\nwhat bounds the boundary (medians, us per operation):\n");
-        printf("%-13s %8s %11s %11s %11s %11s %11s\n", "operation", "size", "jvm", "jca",
-               "copy-in", "jni-array", "jni-direct");
+        printf("%-13s %8s %11s %11s %11s %11s %11s %11s\n", "operation", "size", "jvm", "jca",
+               "copy-in", "copy-crit", "jni-array", "jni-direct");
         for (size_t i = 0; i < ncells; i++) {
             const cell *c = &cells[i];
-            printf("%-13s %8zu %11.3f %11.3f %11.3f %11.3f %11.3f\n", op_java_name[c->op],
-                   c->size, c->st[M_JVM].median / 1e3, c->st[M_JCA].median / 1e3,
-                   c->st[M_COPYIN].median / 1e3, c->st[M_ARRAY].median / 1e3,
+            printf("%-13s %8zu %11.3f %11.3f %11.3f %11.3f %11.3f %11.3f\n",
+                   op_java_name[c->op], c->size, c->st[M_JVM].median / 1e3,
+                   c->st[M_JCA].median / 1e3, c->st[M_COPYIN].median / 1e3,
+                   c->st[M_COPYCRIT].median / 1e3, c->st[M_ARRAY].median / 1e3,
                    c->st[M_DIRECT].median / 1e3);
         }
     }
@@ -716,6 +836,15 @@ int main(int argc, char **argv) {
         find_backend_jvm();
     }
     check_wc(webcrypto_backend_get("openssl", &ref_be), "openssl (the reference)");
+    if (o.pin >= 0) {
+        /* This thread only (the JVM's threads, started before, keep their
+         * CPUs, so that its JIT and collector do not share this one). */
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(o.pin, &one);
+        if (sched_setaffinity(0, sizeof one, &one) != 0)
+            die("--pin %d: %s", o.pin, strerror(errno));
+    }
 
     bench_cls = (*env)->FindClass(env, "JcaBench");
     check_java("FindClass JcaBench");
@@ -729,6 +858,8 @@ int main(int argc, char **argv) {
                                            "(Ljava/nio/ByteBuffer;Ljava/nio/ByteBuffer;[B)I");
     mid_provider = (*env)->GetStaticMethodID(env, bench_cls, "providerName", "()Ljava/lang/String;");
     mid_version = (*env)->GetStaticMethodID(env, bench_cls, "javaVersion", "()Ljava/lang/String;");
+    mid_jit = (*env)->GetStaticMethodID(env, bench_cls, "jitMillis", "()J");
+    mid_gcs = (*env)->GetStaticMethodID(env, bench_cls, "gcCount", "()J");
     check_java("GetStaticMethodID");
 
     char java_version[128] = "?";

@@ -2,12 +2,19 @@
  * jca_cipher.c - the jca backend's secret keys and AES modes: CBC, CTR, the
  * AEADs (GCM, GCM-SIV) and AES-KW (javax.crypto.Cipher).
  */
+#define _GNU_SOURCE /* secure_getenv */
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "jca_aead_class.h" /* jca_aead_class: WebcryptoAead's bytes (java/) */
 #include "jca_internal.h"
+
+#ifdef __ANDROID__ /* Bionic has no secure_getenv (see jca_jvm.c) */
+#define secure_getenv getenv
+#endif
 
 /* ---- secret keys ---- */
 
@@ -140,6 +147,20 @@ typedef struct sink {
     size_t pos;
 } sink;
 
+/* Overwrites a[off..off+n) (n is at most a few blocks: what an engine kept
+ * back of an update's input). */
+static void zero_range(jca_op *o, jbyteArray a, size_t off, size_t n) {
+    static const jbyte zeros[256];
+    for (size_t done = 0; done < n; done += sizeof zeros) {
+        size_t k = n - done < sizeof zeros ? n - done : sizeof zeros;
+        (*o->env)->SetByteArrayRegion(o->env, a, (jsize)(off + done), (jsize)k, zeros);
+        if ((*o->env)->ExceptionCheck(o->env)) {
+            (*o->env)->ExceptionClear(o->env); /* cannot fail within an array we sized */
+            return;
+        }
+    }
+}
+
 static webcrypto_status sink_put(jca_op *o, sink *s, jbyteArray a, jint got) {
     size_t total = s->out_len + s->tail_len;
     if (got < 0 || (size_t)got > total - s->pos)
@@ -174,32 +195,50 @@ static webcrypto_status sink_put(jca_op *o, sink *s, jbyteArray a, jint got) {
  * separate doFinal(data) path for small messages left the update path cold
  * for large ones (1 MiB: 14-20 ms instead of 0.3 ms, measured on JDK 17).
  * Input is read before the output that replaces it is written, so out may
- * equal in. */
+ * equal in.
+ *
+ * public_out: the input is the secret and the output is not (an
+ * encryption). Each update() then writes its output over its input in the
+ * thread's input array (Cipher's methods are copy-safe), so the plaintext
+ * is overwritten by the ciphertext and only what the engine has not yet
+ * returned is wiped; the output array, which holds ciphertext and tag, is
+ * not. Otherwise (decryption, CTR called as decrypt included: the engine
+ * does not know the direction, the caller does) the prefixes this call used
+ * of both arrays are wiped. Wiping both after an encryption too cost two
+ * more passes over the data, about a third of SunJCE's AES-GCM time at
+ * 64 KiB (docs/JCA.md). */
 
 static webcrypto_status cipher_run(jca_op *o, jobject c, const uint8_t *in, size_t len,
                                    const uint8_t *final_in, size_t final_len, bool final,
-                                   sink *s) {
+                                   bool public_out, sink *s) {
     const size_t out_cap = JCA_CHUNK + JCA_OUT_SLACK;
     webcrypto_status st = WEBCRYPTO_OK;
     size_t total = s->out_len + s->tail_len;
-    /* One side of the arrays holds plaintext (which side, CTR does not
-     * tell), so the prefixes this call used of both are wiped on every
-     * exit. A call that throws may have written output first: the bound is
-     * what a call can write (its input plus what a mode holds back, at most
-     * JCA_OUT_SLACK), not what it returned. */
+    /* The prefixes of the arrays that may hold secrets at exit. A call that
+     * throws may have written output first: the bound is what a call can
+     * write (its input plus what a mode holds back, at most JCA_OUT_SLACK),
+     * not what it returned. */
     size_t in_used = 0, out_used = 0;
     jbyteArray outa = NULL;
     size_t outa_len = 0; /* the size of a local outa */
+    jbyteArray upd_out = public_out ? o->t->in_buf : o->t->out_buf;
     while (len > 0) {
         size_t n = len < JCA_CHUNK ? len : JCA_CHUNK;
         in_used = max_size(in_used, n);
-        out_used = max_size(out_used, min_size(n + JCA_OUT_SLACK, out_cap));
+        if (!public_out) out_used = max_size(out_used, min_size(n + JCA_OUT_SLACK, out_cap));
         if ((st = jca_put_in(o, in, n)) != WEBCRYPTO_OK) goto done;
         jint got = (*o->env)->CallIntMethod(o->env, c, jca.c_update, o->t->in_buf, 0, (jint)n,
-                                            o->t->out_buf, 0);
+                                            upd_out, 0);
         JCHECK(o, "Cipher.update");
-        if (got > 0) out_used = max_size(out_used, min_size((size_t)got, out_cap));
-        if ((st = sink_put(o, s, o->t->out_buf, got)) != WEBCRYPTO_OK) goto done;
+        if (got > 0 && !public_out) out_used = max_size(out_used, min_size((size_t)got, out_cap));
+        if ((st = sink_put(o, s, upd_out, got)) != WEBCRYPTO_OK) goto done;
+        if (public_out) {
+            /* in_buf[0..got) is ciphertext now; what the engine kept back
+             * is still plaintext in in_buf[got..n). */
+            size_t g = got > 0 ? (size_t)got : 0;
+            if (g < n) zero_range(o, o->t->in_buf, g, n - g);
+            in_used = 0;
+        }
         in += n;
         len -= n;
     }
@@ -213,14 +252,15 @@ static webcrypto_status cipher_run(jca_op *o, jobject c, const uint8_t *in, size
             outa_len = need;
         } else {
             outa = o->t->out_buf;
-            out_used = max_size(out_used, min_size(need + JCA_OUT_SLACK, out_cap));
+            if (!public_out)
+                out_used = max_size(out_used, min_size(need + JCA_OUT_SLACK, out_cap));
         }
         in_used = max_size(in_used, final_len);
         if ((st = jca_put_in(o, final_in, final_len)) != WEBCRYPTO_OK) goto done;
         jint got = (*o->env)->CallIntMethod(o->env, c, jca.c_final, o->t->in_buf, 0,
                                             (jint)final_len, outa, 0);
         JCHECK(o, "Cipher.doFinal");
-        if (got > 0 && outa == o->t->out_buf)
+        if (got > 0 && outa == o->t->out_buf && !public_out)
             out_used = max_size(out_used, min_size((size_t)got, out_cap));
         if ((st = sink_put(o, s, outa, got)) != WEBCRYPTO_OK) goto done;
     }
@@ -251,8 +291,9 @@ done:
     return st;
 }
 
-static webcrypto_status raw_mode(const jca_key *k, bool cbc, jint mode, const uint8_t iv[16],
-                                 const uint8_t *in, size_t len, uint8_t *out) {
+static webcrypto_status raw_mode(const jca_key *k, bool cbc, jint mode, bool public_out,
+                                 const uint8_t iv[16], const uint8_t *in, size_t len,
+                                 uint8_t *out) {
     const jca_variant *v = k->v;
     jca_op o;
     webcrypto_status st = jca_op_begin(&o);
@@ -262,7 +303,8 @@ static webcrypto_status raw_mode(const jca_key *k, bool cbc, jint mode, const ui
                          cbc ? v->cbc_prov : v->ctr_prov, slot);
     if (st == WEBCRYPTO_OK) st = iv_init(&o, *slot, mode, k, iv);
     sink s = {.out = out, .out_len = len};
-    if (st == WEBCRYPTO_OK) st = cipher_run(&o, *slot, in, len, NULL, 0, false, &s);
+    /* Encryption (CBC, or CTR called as encrypt): the output is public. */
+    if (st == WEBCRYPTO_OK) st = cipher_run(&o, *slot, in, len, NULL, 0, false, public_out, &s);
     if (st != WEBCRYPTO_OK) jca_drop(&o, slot);
     return jca_op_end(&o, st);
 }
@@ -271,8 +313,10 @@ webcrypto_status jca_cipher(const void *key_state, wc_cipher kind, bool encrypt,
                             const uint8_t iv[16], const uint8_t *in, size_t len, uint8_t *out) {
     switch (kind) {
     case WC_CIPHER_AES_CBC:
-        return raw_mode(key_state, true, encrypt ? ENCRYPT_MODE : DECRYPT_MODE, iv, in, len, out);
-    case WC_CIPHER_AES_CTR: return raw_mode(key_state, false, ENCRYPT_MODE, iv, in, len, out);
+        return raw_mode(key_state, true, encrypt ? ENCRYPT_MODE : DECRYPT_MODE, encrypt, iv, in,
+                        len, out);
+    case WC_CIPHER_AES_CTR:
+        return raw_mode(key_state, false, ENCRYPT_MODE, encrypt, iv, in, len, out);
     case WC_CIPHER_COUNT: break;
     }
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: no such cipher mode");
@@ -331,6 +375,34 @@ done:
     return st;
 }
 
+/* The init with another IV that must precede an init repeating the key and
+ * IV the engine refuses to see again (see aead_init). */
+static webcrypto_status aead_dodge(jca_op *o, jca_aead *e, wc_aead kind, jint mode,
+                                   const jca_key *k, const uint8_t *iv, size_t iv_len,
+                                   jca_iv_seen now) {
+    /* SunJCE's ChaCha20-Poly1305 refuses a repeat in either direction
+     * ("Matching key and nonce from previous initialization"). */
+    bool any_dir = kind == WC_AEAD_CHACHA20_POLY1305;
+    if (!((mode == ENCRYPT_MODE || any_dir) &&
+          (seen_eq(now, e->last_enc) || seen_eq(now, e->last_any))))
+        return WEBCRYPTO_OK;
+    uint8_t small[64];
+    uint8_t *other = iv_len <= sizeof small ? small : malloc(iv_len);
+    if (!other) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
+    memcpy(other, iv, iv_len);
+    jca_iv_seen d;
+    for (uint8_t flip = 1;; flip++) {
+        other[0] = (uint8_t)(iv[0] ^ flip);
+        d = iv_seen(k, other, iv_len);
+        if (!seen_eq(d, e->last_enc) && !seen_eq(d, e->last_any)) break;
+    }
+    webcrypto_status st = aead_init_raw(o, e->c, kind, ENCRYPT_MODE, k, other, iv_len, 16);
+    if (other != small) free(other);
+    if (st != WEBCRYPTO_OK) return st;
+    e->last_enc = e->last_any = d;
+    return WEBCRYPTO_OK;
+}
+
 /* Inits an AEAD engine. SunJCE refuses an encryption init with the key and
  * IV of its previous encryption init (ChaCha20-Poly1305: any init with those
  * of its previous init), BouncyCastle those of its previous init of either
@@ -341,31 +413,119 @@ static webcrypto_status aead_init(jca_op *o, jca_aead *e, wc_aead kind, jint mod
                                   const jca_key *k, const uint8_t *iv, size_t iv_len,
                                   size_t tag_len) {
     jca_iv_seen now = iv_seen(k, iv, iv_len);
-    webcrypto_status st = WEBCRYPTO_OK;
-    /* SunJCE's ChaCha20-Poly1305 refuses a repeat in either direction
-     * ("Matching key and nonce from previous initialization"). */
-    bool any_dir = kind == WC_AEAD_CHACHA20_POLY1305;
-    if ((mode == ENCRYPT_MODE || any_dir) &&
-        (seen_eq(now, e->last_enc) || seen_eq(now, e->last_any))) {
-        uint8_t small[64];
-        uint8_t *other = iv_len <= sizeof small ? small : malloc(iv_len);
-        if (!other) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
-        memcpy(other, iv, iv_len);
-        jca_iv_seen d;
-        for (uint8_t flip = 1;; flip++) {
-            other[0] = (uint8_t)(iv[0] ^ flip);
-            d = iv_seen(k, other, iv_len);
-            if (!seen_eq(d, e->last_enc) && !seen_eq(d, e->last_any)) break;
-        }
-        st = aead_init_raw(o, e->c, kind, ENCRYPT_MODE, k, other, iv_len, 16);
-        if (other != small) free(other);
-        if (st != WEBCRYPTO_OK) return st;
-        e->last_enc = e->last_any = d;
-    }
+    webcrypto_status st = aead_dodge(o, e, kind, mode, k, iv, iv_len, now);
+    if (st != WEBCRYPTO_OK) return st;
     st = aead_init_raw(o, e->c, kind, mode, k, iv, iv_len, tag_len);
     if (st != WEBCRYPTO_OK) return st;
     e->last_any = now;
     if (mode == ENCRYPT_MODE) e->last_enc = now;
+    return WEBCRYPTO_OK;
+}
+
+/* ---- AES-GCM encryption in one call into Java (java/WebcryptoAead.java) ----
+ * A message that fits the thread's input array with its IV and additional
+ * data is encrypted by WebcryptoAead.seal, which makes the JCA calls
+ * aead_pass makes from C (init, updateAAD, update, doFinal) in one call:
+ * each call from C into Java costs a few tenths of a microsecond, about what
+ * SunJCE takes for 1 KiB. The class is defined once per process in the
+ * system class loader; where DefineClass is refused (Android's runtime
+ * loads dex, not class files) or WEBCRYPTO_JCA_AEAD_HELPER=0, the calls are
+ * made from C. */
+static struct {
+    pthread_mutex_t lock;
+    atomic_int state; /* 0: not tried; 1: ready; 2: not available */
+    jclass cls;       /* global ref for the process's life, like a loaded class */
+    jmethodID seal;
+} helper = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static jclass helper_define(JNIEnv *env) {
+    const char *off = secure_getenv("WEBCRYPTO_JCA_AEAD_HELPER");
+    if (off && strcmp(off, "0") == 0) return NULL;
+    jclass c = (*env)->FindClass(env, "WebcryptoAead");
+    if ((*env)->ExceptionCheck(env) || !c) {
+        (*env)->ExceptionClear(env);
+        c = NULL;
+        jclass cl = (*env)->FindClass(env, "java/lang/ClassLoader");
+        jmethodID sys = cl ? (*env)->GetStaticMethodID(env, cl, "getSystemClassLoader",
+                                                        "()Ljava/lang/ClassLoader;")
+                           : NULL;
+        jobject loader = sys ? (*env)->CallStaticObjectMethod(env, cl, sys) : NULL;
+        if (!(*env)->ExceptionCheck(env) && loader)
+            c = (*env)->DefineClass(env, "WebcryptoAead", loader, (const jbyte *)jca_aead_class,
+                                    (jsize)sizeof jca_aead_class);
+        if ((*env)->ExceptionCheck(env)) {
+            (*env)->ExceptionClear(env);
+            c = NULL;
+        }
+        if (loader) (*env)->DeleteLocalRef(env, loader);
+        if (cl) (*env)->DeleteLocalRef(env, cl);
+    }
+    if (!c) return NULL;
+    helper.seal = (*env)->GetStaticMethodID(
+        env, c, "seal", "(Ljavax/crypto/Cipher;Ljava/security/Key;I[BIII[B)J");
+    if ((*env)->ExceptionCheck(env) || !helper.seal) {
+        (*env)->ExceptionClear(env);
+        (*env)->DeleteLocalRef(env, c);
+        return NULL;
+    }
+    /* Not jca_global: the reference is never let go (the class stays
+     * defined in the system class loader), so it is not one of the
+     * references the stress test counts back to their start. */
+    jclass g = (*env)->NewGlobalRef(env, c);
+    (*env)->DeleteLocalRef(env, c);
+    return g;
+}
+
+static bool helper_ready(JNIEnv *env) {
+    int st = atomic_load_explicit(&helper.state, memory_order_acquire);
+    if (st != 0) return st == 1;
+    pthread_mutex_lock(&helper.lock);
+    st = atomic_load_explicit(&helper.state, memory_order_relaxed);
+    if (st == 0) {
+        helper.cls = helper_define(env);
+        st = helper.cls ? 1 : 2;
+        atomic_store_explicit(&helper.state, st, memory_order_release);
+    }
+    pthread_mutex_unlock(&helper.lock);
+    return st == 1;
+}
+
+/* Whether a GCM encryption goes through WebcryptoAead.seal. */
+static bool seal_fits(jca_op *o, size_t iv_len, size_t aad_len, size_t len) {
+    return iv_len <= JCA_CHUNK && aad_len <= JCA_CHUNK && len <= JCA_CHUNK &&
+           len + iv_len + aad_len <= JCA_CHUNK && helper_ready(o->env);
+}
+
+static webcrypto_status seal_helper(jca_op *o, jca_aead *e, const jca_key *k, const uint8_t *iv,
+                                    size_t iv_len, const uint8_t *aad, size_t aad_len,
+                                    const uint8_t *in, size_t len, size_t tag_len, sink *s) {
+    jca_iv_seen now = iv_seen(k, iv, iv_len);
+    webcrypto_status st = aead_dodge(o, e, WC_AEAD_AES_GCM, ENCRYPT_MODE, k, iv, iv_len, now);
+    if (st != WEBCRYPTO_OK) return st;
+    jbyteArray buf = o->t->in_buf;
+    size_t total = s->out_len + s->tail_len;
+    if ((st = jca_set_bytes(o, buf, 0, len, in)) == WEBCRYPTO_OK &&
+        (st = jca_set_bytes(o, buf, len, iv_len, iv)) == WEBCRYPTO_OK &&
+        (st = jca_set_bytes(o, buf, len + iv_len, aad_len, aad)) == WEBCRYPTO_OK) {
+        jlong r = (*o->env)->CallStaticLongMethod(o->env, helper.cls, helper.seal, e->c, k->spec,
+                                                  (jint)(tag_len * 8), buf, (jint)len,
+                                                  (jint)iv_len, (jint)aad_len, o->t->out_buf);
+        if ((*o->env)->ExceptionCheck(o->env)) {
+            st = jca_exception(o->env, "WebcryptoAead.seal");
+            /* It may have stopped before the plaintext was overwritten. */
+            jca_zero_array(o, buf, len);
+        } else {
+            jint got = (jint)(r >> 32), fin = (jint)(r & 0xffffffff);
+            /* update()'s output is in buf (what the engine kept back was
+             * cleared in Java), doFinal()'s in the output array. */
+            if ((st = sink_put(o, s, buf, got)) == WEBCRYPTO_OK &&
+                (st = sink_put(o, s, o->t->out_buf, fin)) == WEBCRYPTO_OK && s->pos != total)
+                st = wc_error(WEBCRYPTO_ERR_OPERATION,
+                              "jca: the provider returned %zu bytes, expected %zu", s->pos, total);
+        }
+    }
+    if (st != WEBCRYPTO_OK) return st;
+    e->last_any = e->last_enc = now;
     return WEBCRYPTO_OK;
 }
 
@@ -395,11 +555,11 @@ static webcrypto_status aead_pass(jca_op *o, jca_aead *e, wc_aead kind, jint mod
                                   const jca_key *k, const uint8_t *iv, size_t iv_len,
                                   size_t tag_len, const uint8_t *aad, size_t aad_len,
                                   const uint8_t *in, size_t len, const uint8_t *final_in,
-                                  size_t final_len, sink *s) {
+                                  size_t final_len, bool public_out, sink *s) {
     webcrypto_status st = aead_init(o, e, kind, mode, k, iv, iv_len, tag_len);
     if (st == WEBCRYPTO_OK && aad_len)
         st = jca_feed(o, e->c, jca.c_aad, aad, aad_len, "Cipher.updateAAD");
-    if (st == WEBCRYPTO_OK) st = cipher_run(o, e->c, in, len, final_in, final_len, true, s);
+    if (st == WEBCRYPTO_OK) st = cipher_run(o, e->c, in, len, final_in, final_len, true, public_out, s);
     return st;
 }
 
@@ -418,12 +578,15 @@ static webcrypto_status aead_seal(const jca_key *k, wc_aead kind, const uint8_t 
             uint8_t full[16];
             sink s = {.out = out, .out_len = len, .tail = full, .tail_len = 16};
             st = aead_pass(&o, e, kind, ENCRYPT_MODE, k, iv, iv_len, 16, aad, aad_len, in, len,
-                           NULL, 0, &s);
+                           NULL, 0, true, &s);
             if (st == WEBCRYPTO_OK) memcpy(tag, full, tag_len);
+        } else if (kind == WC_AEAD_AES_GCM && seal_fits(&o, iv_len, aad_len, len)) {
+            sink s = {.out = out, .out_len = len, .tail = tag, .tail_len = tag_len};
+            st = seal_helper(&o, e, k, iv, iv_len, aad, aad_len, in, len, tag_len, &s);
         } else {
             sink s = {.out = out, .out_len = len, .tail = tag, .tail_len = tag_len};
             st = aead_pass(&o, e, kind, ENCRYPT_MODE, k, iv, iv_len, tag_len, aad, aad_len, in,
-                           len, NULL, 0, &s);
+                           len, NULL, 0, true, &s);
         }
         if (st != WEBCRYPTO_OK) jca_drop(&o, &e->c);
     }
@@ -519,11 +682,11 @@ static webcrypto_status aead_open(const jca_key *k, wc_aead kind, const uint8_t 
             uint8_t full[16];
             sink s1 = {.out = out, .out_len = len, .tail = NULL, .tail_len = 16};
             st = aead_pass(&o, e, kind, ENCRYPT_MODE, k, iv, iv_len, 16, NULL, 0, in, len, NULL, 0,
-                           &s1);
+                           false, &s1);
             sink s2 = {.out = NULL, .out_len = len, .tail = full, .tail_len = 16};
             if (st == WEBCRYPTO_OK)
                 st = aead_pass(&o, e, kind, ENCRYPT_MODE, k, iv, iv_len, 16, aad, aad_len, out,
-                               len, NULL, 0, &s2);
+                               len, NULL, 0, false, &s2);
             if (st == WEBCRYPTO_OK && !wc_equal_ct(full, tag, tag_len))
                 st = wc_error(WEBCRYPTO_ERR_OPERATION,
                               "jca: AES-GCM: the authentication tag does not match");
@@ -534,7 +697,7 @@ static webcrypto_status aead_open(const jca_key *k, wc_aead kind, const uint8_t 
         } else {
             sink s = {.out = out, .out_len = len};
             st = aead_pass(&o, e, kind, DECRYPT_MODE, k, iv, iv_len, tag_len, aad, aad_len, in,
-                           len, tag, tag_len, &s);
+                           len, tag, tag_len, false, &s);
         }
         if (st != WEBCRYPTO_OK) jca_drop(&o, &e->c);
     }
