@@ -779,8 +779,24 @@ function supportsOn(b, op, algorithm, extra) {
   if (op === 'encapsulateKey' || op === 'decapsulateKey') {
     if (add && !native.supportsOp(b, T.operations.importKey, add, -1, null)) return false;
   }
+  // HMAC with a SHA-3 hash has no default length (no block size is defined
+  // for SHA-3: webcrypto.h, webcrypto_generate_key), so generateKey, and
+  // deriveKey to such a key, without a length is NotSupportedError, which
+  // webcrypto_supports does not see.
+  if ((op === 'generateKey' && hmacSha3NoLength(alg.params)) ||
+      (op === 'deriveKey' && add && hmacSha3NoLength(add))) return false;
   return native.supportsOp(b, T.operations[SUPPORTS_C_OP[op] || op], alg.params, length,
     op === 'encapsulateKey' || op === 'decapsulateKey' ? null : add);
+}
+function hmacSha3NoLength(params) {
+  if (algById.get(params[0]).name !== 'HMAC') return false;
+  let hash;
+  let length = false;
+  for (let i = 1; i + 1 < params.length; i += 2) {
+    if (params[i] === memberIndex.get('hash')) hash = algById.get(params[i + 1]).name;
+    if (params[i] === memberIndex.get('length')) length = true;
+  }
+  return !length && /^SHA3-/.test(hash || '');
 }
 const subclassBackend = new WeakMap();
 const backendOfClass = (cls) => subclassBackend.get(cls);
