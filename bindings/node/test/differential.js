@@ -608,12 +608,13 @@ async function main() {
     const missing = c.algs.filter((a) => !libSupports(a));
     const nodeMissing = c.algs.filter((a) => nodeLacks.has(a));
     if (!missing.length && nodeMissing.length && isModern(c) && recorded[c.name] !== undefined) {
+      const want = JSON.stringify(recorded[c.name]);
       // the binding alone, against Node 24's recorded outcome
       const b = await outcome(LIB, ctx, c);
       replayed++;
       let diff = null;
       if (b.sync) diff = `the binding ${b.sync}`;
-      else if (summary(b) !== recorded[c.name]) diff = `node 24 (recorded): ${recorded[c.name]}; binding: ${show(b)}`;
+      else if (summary(b) !== want) diff = `node 24 (recorded): ${want}; binding: ${show(b)}`;
       else if (c.cross && !b.err) {
         const x = await c.cross(LIB, ctx[LIB.name], b.value).catch((e) => `error ${e.name}`);
         if (x !== true) diff = `the binding does not accept its own output (${x})`;
@@ -646,9 +647,9 @@ async function main() {
     const a = await outcome(NODE, ctx, c);
     const b = await outcome(LIB, ctx, c);
     if (isModern(c) && nodeMajor === 24 && !a.sync) {
-      if (recording) recorded[c.name] = summary(a);
-      else if (recorded[c.name] !== undefined && recorded[c.name] !== summary(a)) {
-        failures.push(`${c.name}: node 24 answers ${summary(a)}, but node24_outcomes.json has ${recorded[c.name]} (re-record: WEBCRYPTO_DIFF_RECORD=1)`);
+      if (recording) recorded[c.name] = JSON.parse(summary(a));
+      else if (recorded[c.name] !== undefined && JSON.stringify(recorded[c.name]) !== summary(a)) {
+        failures.push(`${c.name}: node 24 answers ${summary(a)}, but node24_outcomes.json has ${JSON.stringify(recorded[c.name])} (re-record: WEBCRYPTO_DIFF_RECORD=1)`);
       }
     }
     let diff = null;
@@ -707,7 +708,7 @@ async function main() {
   if (lacking.length) console.log(`node ${process.version} lacks ${lacking.join(', ')}: ${replayed} of their calls went to the binding alone, checked against Node 24's recorded outcomes (node24_outcomes.json)`);
   if (recording) {
     const sorted = Object.fromEntries(Object.keys(recorded).sort().map((x) => [x, recorded[x]]));
-    fs.writeFileSync(RECORD_FILE, `${JSON.stringify(sorted, null, 0).replace(/","/g, '",\n"')}\n`);
+    fs.writeFileSync(RECORD_FILE, `{\n${Object.entries(sorted).map(([x, v]) => `${JSON.stringify(x)}: ${JSON.stringify(v)}`).join(',\n')}\n}\n`);
     console.log(`recorded: ${Object.keys(recorded).length} outcomes in ${RECORD_FILE}`);
   }
   for (const [id, n] of notToNode) console.log(`not made to node ${process.version}: ${n} calls [${id}]: ${NODE_ABORTS.find((k) => k.id === id).why}; the binding alone answered ${NODE_ABORTS.find((k) => k.id === id).expect}, unless listed below`);

@@ -96,4 +96,7 @@ module.exports = [
   { id: 'node24-argon2-no-enforcerange', nodes: [24],
     match: /^Argon2(d|i|id) deriveBits \| algorithm\[0\]\.(parallelism|memory|passes) 2\^32$/,
     why: 'Node 24 reads 2^32 modulo 2^32 (OperationError later); the draft\'s Argon2Params: "required [EnforceRange] unsigned long parallelism" (and memory, passes): Web IDL\'s [EnforceRange] throws a TypeError for a value outside 0..2^32-1' },
+  { id: 'jca-mldsa-context', backends: ['jca'],
+    match: /^ML-DSA-\d+ (sign context (5|255)|verify other context|sign\/verify \| algorithm\[0\]\.context a Uint8Array)$/,
+    why: 'the JDK\'s ML-DSA Signature takes no context string: a non-empty ML-DSA context is NotSupportedError on the jca backend (webcrypto.h, webcrypto_sign); Node 24 signs with it' },
 ];
