@@ -450,7 +450,7 @@ const ASYNC_BYTES = Number(process.env.WEBCRYPTO_NODE_ASYNC_BYTES) || 32 * 1024;
 // jca backend, the only one with them; importKey too, which expands the
 // seed). Cheaper ones (HMAC, KMAC, AES, ChaCha20-Poly1305, digests, X25519,
 // Ed25519 signing, EC key generation) resolve without a hop.
-// (Measured with bench-like loops of 50 awaited calls, Node 24.22.3,
+// (Measured with test/measure_slow.js: 50 awaited calls, Node 24.22.3,
 // 2026-12-01, load average 8.7 on 2 cores: figures are upper bounds.)
 const ML = ['ML-KEM-512', 'ML-KEM-768', 'ML-KEM-1024', 'ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87'];
 const MLDSA = ML.slice(3);
