@@ -678,8 +678,9 @@ class SubtleCrypto {
     try {
       checkSubtle(this);
       needArgs(2, arguments.length, 'encapsulateBits');
-      const alg = normalize('encapsulate', encapsulationAlgorithm);
+      // Web IDL converts the arguments (TypeError) before the steps normalise
       const h = keyHandle(encapsulationKey, 'encapsulationKey');
+      const alg = normalize('encapsulate', encapsulationAlgorithm);
       return call('encapsulateBits', slow('encapsulate', alg.name), true,
         (r) => ({ sharedKey: r[1], ciphertext: r[0] }), [undefined, alg.params, h]);
     } catch (e) { return Promise.reject(e); }
@@ -689,10 +690,10 @@ class SubtleCrypto {
     try {
       checkSubtle(this);
       needArgs(5, arguments.length, 'encapsulateKey');
-      const alg = normalize('encapsulate', encapsulationAlgorithm);
       const h = keyHandle(encapsulationKey, 'encapsulationKey');
       const ext = toBoolean(extractable);
       const usages = toUsages(keyUsages);
+      const alg = normalize('encapsulate', encapsulationAlgorithm);
       const keyAlg = normalize('importKey', sharedKeyAlgorithm);
       return call('encapsulateKey', slow('encapsulate', alg.name), true,
         (r) => ({ sharedKey: wrapKeyHandle(r[1]), ciphertext: r[0] }),
@@ -704,9 +705,9 @@ class SubtleCrypto {
     try {
       checkSubtle(this);
       needArgs(3, arguments.length, 'decapsulateBits');
-      const alg = normalize('decapsulate', decapsulationAlgorithm);
       const h = keyHandle(decapsulationKey, 'decapsulationKey');
       const ct = copyBytes(ciphertext, 'ciphertext');
+      const alg = normalize('decapsulate', decapsulationAlgorithm);
       return call('decapsulateBits', slow('decapsulate', alg.name), true, null,
         [undefined, alg.params, h, ct]);
     } catch (e) { return Promise.reject(e); }
@@ -717,11 +718,11 @@ class SubtleCrypto {
     try {
       checkSubtle(this);
       needArgs(6, arguments.length, 'decapsulateKey');
-      const alg = normalize('decapsulate', decapsulationAlgorithm);
       const h = keyHandle(decapsulationKey, 'decapsulationKey');
       const ct = copyBytes(ciphertext, 'ciphertext');
       const ext = toBoolean(extractable);
       const usages = toUsages(keyUsages);
+      const alg = normalize('decapsulate', decapsulationAlgorithm);
       const keyAlg = normalize('importKey', sharedKeyAlgorithm);
       return call('decapsulateKey', slow('decapsulate', alg.name), true, wrapKeyHandle,
         [undefined, alg.params, h, ct, keyAlg.params, ext, usages]);

@@ -582,7 +582,7 @@ async function main() {
   for (const a of [...modern.NEW_ALGS, ...modern.PSEUDO]) if (!nodeHasNew.has(a)) nodeLacks.add(a);
   const { ctx, material } = await fixtures();
   validCalls(material);
-  modern.modernCalls(add, bytes, hex);
+  modern.modernCalls(add, bytes, hex, new Set(lib.algorithms().map((a) => a.name)));
   for (const c of cases) if (c.mut) c.mutOp = opOf(c);
   malformedCalls();
   malformedJwks(material);
