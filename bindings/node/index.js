@@ -294,12 +294,18 @@ function normalize(op, alg) {
   return { id: entry.id, name: entry.name, params };
 }
 
-// KMAC's outputLength 0 (sign, verify): set to 8 in params, and true.
+// Where a member is in normalize's params ([id, member, value, ...]): the
+// index of its value, or -1.
+function paramAt(params, member) {
+  const m = memberIndex.get(member);
+  for (let i = 1; i + 1 < params.length; i += 2) if (params[i] === m) return i + 1;
+  return -1;
+}
+// cSHAKE's and KMAC's outputLength 0: set to 8 in params, and true.
 function zeroOutputLength(alg) {
-  if (alg.name !== 'KMAC128' && alg.name !== 'KMAC256') return false;
-  const i = alg.params.indexOf(memberIndex.get('outputLength'), 1);
-  if (i < 0 || (i % 2) !== 1 || alg.params[i + 1] !== 0) return false;
-  alg.params[i + 1] = 8;
+  const i = paramAt(alg.params, 'outputLength');
+  if (i < 0 || alg.params[i] !== 0) return false;
+  alg.params[i] = 8;
   return true;
 }
 
@@ -516,9 +522,7 @@ class SubtleCrypto {
       // cSHAKE: its members. An outputLength of 0 is an empty output (the
       // draft), which the C API cannot ask for (0 is "absent" there): the
       // same call with 8 bits makes the same checks, and the result is empty.
-      const ol = alg.params.indexOf(memberIndex.get('outputLength'), 1);
-      const empty = ol > 0 && (ol % 2) === 1 && alg.params[ol + 1] === 0;
-      if (empty) alg.params[ol + 1] = 8;
+      const empty = zeroOutputLength(alg);
       return call('digest', big, copied, empty ? () => new ArrayBuffer(0) : null, [b, alg.params, bytes]);
     } catch (e) { return Promise.reject(e); }
   }
@@ -804,13 +808,8 @@ function supportsOn(b, op, algorithm, extra) {
 }
 function hmacSha3NoLength(params) {
   if (algById.get(params[0]).name !== 'HMAC') return false;
-  let hash;
-  let length = false;
-  for (let i = 1; i + 1 < params.length; i += 2) {
-    if (params[i] === memberIndex.get('hash')) hash = algById.get(params[i + 1]).name;
-    if (params[i] === memberIndex.get('length')) length = true;
-  }
-  return !length && /^SHA3-/.test(hash || '');
+  const h = paramAt(params, 'hash');
+  return paramAt(params, 'length') < 0 && h > 0 && /^SHA3-/.test(algById.get(params[h]).name);
 }
 const subclassBackend = new WeakMap();
 const backendOfClass = (cls) => subclassBackend.get(cls);
