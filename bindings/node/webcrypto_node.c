@@ -105,6 +105,8 @@ static const member k_members[] = {
     {"memory", M_U32, F(memory), 0},
     {"passes", M_U32, F(passes), 0},
     {"version", M_U32, F(version), 0},
+    /* Argon2Params.associatedData: the draft's name for additional_data. */
+    {"associatedData", M_BYTES, F(additional_data), F(additional_data_len)},
 };
 #undef F
 #define N_MEMBERS (sizeof k_members / sizeof k_members[0])
@@ -144,6 +146,11 @@ typedef enum opcode {
     OP_DERIVE_KEY,
     OP_WRAP,
     OP_UNWRAP,
+    OP_GET_PUBLIC_KEY,
+    OP_ENCAPS_BITS,
+    OP_ENCAPS_KEY,
+    OP_DECAPS_BITS,
+    OP_DECAPS_KEY,
     OP_COUNT
 } opcode;
 
@@ -160,7 +167,7 @@ typedef struct job {
     napi_ref refs[MAX_REFS];
     size_t nrefs;
     const webcrypto_backend *backend;
-    webcrypto_algorithm alg; /* digest */
+    webcrypto_algorithm alg; /* digest by name; WEBCRYPTO_ALG_NONE: by params (a) */
     pholder a, b;            /* the params; b: deriveKey's / unwrapKey's key type */
     nkey *k1, *k2;           /* the key; wrapKey: k2 the wrapping key */
     const uint8_t *d1, *d2;  /* data; verify: d2 the signature */
@@ -178,6 +185,8 @@ typedef struct job {
     bool out_lib; /* out is the library's: webcrypto_buffer_free */
     bool valid;
     webcrypto_key *r1, *r2;
+    uint8_t shared[64]; /* encapsulateBits' shared key */
+    size_t shared_len;
     uint8_t stackbuf[1152]; /* small outputs, without a malloc */
     napi_deferred deferred;
     napi_async_work work;
@@ -211,6 +220,7 @@ static void job_free(napi_env env, job *j) {
     webcrypto_key_free(j->r1);
     webcrypto_key_free(j->r2);
     if (j->out == j->stackbuf) memset(j->stackbuf, 0, j->out_cap);
+    if (j->shared_len) memset(j->shared, 0, sizeof j->shared);
 }
 
 static webcrypto_status fail(job *j, webcrypto_status st) {
@@ -247,6 +257,15 @@ static webcrypto_status job_run(job *j) {
     j->st = WEBCRYPTO_OK;
     switch (j->op) {
     case OP_DIGEST: {
+        if (j->alg == WEBCRYPTO_ALG_NONE) {
+            /* cSHAKE (and any digest given as a dictionary with members):
+             * the size depends on outputLength. */
+            TRY(webcrypto_digest_params(j->backend, a, j->d1, j->d1_len, NULL, 0, &n));
+            OUT_OR_NOMEM(n);
+            TRY(webcrypto_digest_params(j->backend, a, j->d1, j->d1_len, j->out, j->out_cap,
+                                        &j->out_len));
+            break;
+        }
         size_t max = webcrypto_digest_size(j->alg);
         OUT_OR_NOMEM(max ? max : 64);
         TRY(webcrypto_digest(j->backend, j->alg, j->d1, j->d1_len, j->out, j->out_cap,
@@ -303,6 +322,31 @@ static webcrypto_status job_run(job *j) {
     case OP_UNWRAP:
         TRY(webcrypto_unwrap_key(j->format, j->d1, j->d1_len, key, a, &j->b.p, j->extractable,
                                  j->usages, &j->r1));
+        break;
+    case OP_GET_PUBLIC_KEY:
+        TRY(webcrypto_get_public_key(key, j->usages, &j->r1));
+        break;
+    case OP_ENCAPS_BITS:
+    case OP_ENCAPS_KEY: {
+        size_t ct = webcrypto_kem_ciphertext_size(key ? webcrypto_key_get_algorithm(key)
+                                                      : WEBCRYPTO_ALG_NONE);
+        OUT_OR_NOMEM(ct ? ct : 1);
+        if (j->op == OP_ENCAPS_BITS)
+            TRY(webcrypto_encapsulate_bits(a, key, j->out, j->out_cap, &j->out_len, j->shared,
+                                           sizeof j->shared, &j->shared_len));
+        else
+            TRY(webcrypto_encapsulate_key(a, key, &j->b.p, j->extractable, j->usages, j->out,
+                                          j->out_cap, &j->out_len, &j->r1));
+        break;
+    }
+    case OP_DECAPS_BITS:
+        OUT_OR_NOMEM(64);
+        TRY(webcrypto_decapsulate_bits(a, key, j->d1, j->d1_len, j->out, j->out_cap,
+                                       &j->out_len));
+        break;
+    case OP_DECAPS_KEY:
+        TRY(webcrypto_decapsulate_key(a, key, j->d1, j->d1_len, &j->b.p, j->extractable,
+                                      j->usages, &j->r1));
         break;
     case OP_COUNT:
         snprintf(j->msg, sizeof j->msg, "unknown operation");
@@ -568,6 +612,7 @@ static napi_value job_result(napi_env env, job *j, napi_value *err) {
     case OP_DECRYPT:
     case OP_SIGN:
     case OP_DERIVE_BITS:
+    case OP_DECAPS_BITS:
     case OP_WRAP: {
         void *data = NULL;
         /* A large output the job allocated becomes the ArrayBuffer itself
@@ -600,7 +645,35 @@ static napi_value job_result(napi_env env, job *j, napi_value *err) {
         break;
     case OP_IMPORT:
     case OP_DERIVE_KEY:
+    case OP_GET_PUBLIC_KEY:
+    case OP_DECAPS_KEY:
     case OP_UNWRAP: r = key_handle(env, &j->r1); break;
+    case OP_ENCAPS_BITS:
+    case OP_ENCAPS_KEY: {
+        /* [ciphertext, sharedKey]: index.js makes the EncapsulatedBits /
+         * EncapsulatedKey dictionary. */
+        napi_value ct, sk;
+        void *data = NULL;
+        if (napi_create_array_with_length(env, 2, &r) != napi_ok ||
+            napi_create_arraybuffer(env, j->out_len, &data, &ct) != napi_ok) {
+            r = NULL;
+            break;
+        }
+        if (j->out_len) memcpy(data, j->out, j->out_len);
+        if (j->op == OP_ENCAPS_BITS) {
+            if (napi_create_arraybuffer(env, j->shared_len, &data, &sk) != napi_ok) {
+                r = NULL;
+                break;
+            }
+            if (j->shared_len) memcpy(data, j->shared, j->shared_len);
+        } else {
+            sk = key_handle(env, &j->r1);
+        }
+        if (!sk || napi_set_element(env, r, 0, ct) != napi_ok ||
+            napi_set_element(env, r, 1, sk) != napi_ok)
+            r = NULL;
+        break;
+    }
     case OP_COUNT: break;
     }
     if (!r) *err = make_error(env, WEBCRYPTO_ERR_NO_MEMORY, "could not make the result");
@@ -641,6 +714,12 @@ static void async_complete(napi_env env, napi_status status, void *data) {
  *   DERIVE_KEY params, key, derivedKeyType params, extractable, usages
  *   WRAP       format, key, wrappingKey, params
  *   UNWRAP     format, wrapped, unwrappingKey, params, keyParams, extractable, usages
+ *   GET_PUBLIC_KEY  key, usages
+ *   ENCAPS_BITS params, key                      -> [ciphertext, sharedKey bytes]
+ *   ENCAPS_KEY params, key, sharedKeyParams, extractable, usages -> [ciphertext, key]
+ *   DECAPS_BITS params, key, ciphertext
+ *   DECAPS_KEY params, key, ciphertext, sharedKeyParams, extractable, usages
+ * DIGEST's alg is an algorithm id, or a params array (cSHAKE's members).
  * Returns the result (async false) or a Promise of it (async true); throws or
  * rejects with make_error's objects. */
 static napi_value run(napi_env env, napi_callback_info info) {
@@ -699,12 +778,24 @@ static napi_value run(napi_env env, napi_callback_info info) {
         if (!(x)) goto fail;                                                                       \
     } while (0)
     switch (j->op) {
-    case OP_DIGEST:
+    case OP_DIGEST: {
+        bool is_arr = false;
         NEED(2);
-        OK(get_u32(env, a[0], &u));
-        j->alg = (webcrypto_algorithm)u;
+        NAPI(napi_is_array(env, a[0], &is_arr));
+        if (is_arr) {
+            OK(get_params(env, j, a[0], &j->a));
+            j->alg = WEBCRYPTO_ALG_NONE;
+        } else {
+            OK(get_u32(env, a[0], &u));
+            j->alg = (webcrypto_algorithm)u;
+            if (j->alg == WEBCRYPTO_ALG_NONE) {
+                throw_type(env, "run: digest of no algorithm");
+                goto fail;
+            }
+        }
         OK(job_bytes(env, j, a[1], &j->d1, &j->d1_len, &j->d1_owned, j->copy_data));
         break;
+    }
     case OP_GENERATE:
         NEED(3);
         OK(get_params(env, j, a[0], &j->a));
@@ -784,6 +875,37 @@ static napi_value run(napi_env env, napi_callback_info info) {
         OK(get_params(env, j, a[4], &j->b));
         NAPI(napi_get_value_bool(env, a[5], &j->extractable));
         OK(get_u32(env, a[6], &j->usages));
+        break;
+    case OP_GET_PUBLIC_KEY:
+        NEED(2);
+        OK(get_key(env, a[0], &j->k1));
+        nkey_retain(j->k1);
+        OK(get_u32(env, a[1], &j->usages));
+        break;
+    case OP_ENCAPS_BITS:
+    case OP_ENCAPS_KEY:
+        NEED(j->op == OP_ENCAPS_BITS ? 2 : 5);
+        OK(get_params(env, j, a[0], &j->a));
+        OK(get_key(env, a[1], &j->k1));
+        nkey_retain(j->k1);
+        if (j->op == OP_ENCAPS_KEY) {
+            OK(get_params(env, j, a[2], &j->b));
+            NAPI(napi_get_value_bool(env, a[3], &j->extractable));
+            OK(get_u32(env, a[4], &j->usages));
+        }
+        break;
+    case OP_DECAPS_BITS:
+    case OP_DECAPS_KEY:
+        NEED(j->op == OP_DECAPS_BITS ? 3 : 6);
+        OK(get_params(env, j, a[0], &j->a));
+        OK(get_key(env, a[1], &j->k1));
+        nkey_retain(j->k1);
+        OK(job_bytes(env, j, a[2], &j->d1, &j->d1_len, &j->d1_owned, j->copy_data));
+        if (j->op == OP_DECAPS_KEY) {
+            OK(get_params(env, j, a[3], &j->b));
+            NAPI(napi_get_value_bool(env, a[4], &j->extractable));
+            OK(get_u32(env, a[5], &j->usages));
+        }
         break;
     case OP_COUNT: goto fail;
     }
@@ -980,6 +1102,49 @@ napi_fail:
     return undef;
 }
 
+/* supportsOp(backend, op, params | null, length (bits; -1: null), additional
+ * params | null) -> SubtleCrypto.supports' answer (webcrypto_supports). op is
+ * a webcrypto_operation. A params array that does not convert (a member of a
+ * wrong kind) throws, as run does; index.js converts first. */
+static napi_value supports_op(napi_env env, napi_callback_info info) {
+    napi_value argv[5], r, undef;
+    size_t argc = 5;
+    void *b = NULL;
+    uint32_t op = 0;
+    double len = -1;
+    bool is_arr = false, ok = false;
+    napi_valuetype t = napi_undefined;
+    job j; /* only its params and references: nothing runs */
+    memset(&j, 0, offsetof(job, stackbuf));
+    napi_get_undefined(env, &undef);
+    NAPI(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+    if (argc < 5) {
+        throw_type(env, "supportsOp: too few arguments");
+        return undef;
+    }
+    NAPI(napi_typeof(env, argv[0], &t));
+    if (t == napi_external) NAPI(napi_get_value_external(env, argv[0], &b));
+    if (!get_u32(env, argv[1], &op)) return undef;
+    NAPI(napi_get_value_double(env, argv[3], &len));
+    NAPI(napi_is_array(env, argv[2], &is_arr));
+    if (is_arr) {
+        if (!get_params(env, &j, argv[2], &j.a)) goto out;
+        NAPI(napi_is_array(env, argv[4], &is_arr));
+        if (is_arr && !get_params(env, &j, argv[4], &j.b)) goto out;
+        ok = webcrypto_supports(b, (webcrypto_operation)op, &j.a.p,
+                                len < 0 ? WEBCRYPTO_LENGTH_FULL : (size_t)len,
+                                is_arr ? &j.b.p : NULL);
+    }
+    if (napi_get_boolean(env, ok, &r) != napi_ok) goto napi_fail;
+    job_free(env, &j);
+    return r;
+napi_fail:
+    throw_status(env, WEBCRYPTO_ERR_OPERATION, "Node-API call failed");
+out:
+    job_free(env, &j);
+    return undef;
+}
+
 /* setErrorFactory(fn): fn(name, message) makes the error objects. */
 static napi_value set_error_factory(napi_env env, napi_callback_info info) {
     napi_value argv[1], undef;
@@ -1019,7 +1184,7 @@ static napi_value make_tables(napi_env env) {
             !set_str(env, o, "name", webcrypto_algorithm_name(alg)))
             goto napi_fail;
         NAPI(napi_create_array(env, &ops));
-        for (int op = WEBCRYPTO_OP_ENCRYPT; op <= WEBCRYPTO_OP_GET_KEY_LENGTH; op++) {
+        for (int op = WEBCRYPTO_OP_ENCRYPT; op <= WEBCRYPTO_OP_DECAPSULATE; op++) {
             if (!webcrypto_algorithm_has_operation(alg, (webcrypto_operation)op)) continue;
             const char *nm = webcrypto_operation_name((webcrypto_operation)op);
             if (!nm) continue;
@@ -1032,6 +1197,13 @@ static napi_value make_tables(napi_env env) {
         NAPI(napi_set_element(env, arr, (uint32_t)i, o));
     }
     NAPI(napi_set_named_property(env, t, "algorithms", arr));
+    /* webcrypto_operation by name ("encrypt": 1, ..., "decapsulate"). */
+    NAPI(napi_create_object(env, &arr));
+    for (int op = WEBCRYPTO_OP_ENCRYPT; op <= WEBCRYPTO_OP_DECAPSULATE; op++) {
+        const char *nm = webcrypto_operation_name((webcrypto_operation)op);
+        if (nm && !set_u32(env, arr, nm, (uint32_t)op)) goto napi_fail;
+    }
+    NAPI(napi_set_named_property(env, t, "operations", arr));
     NAPI(napi_create_array(env, &arr));
     for (size_t i = 0; i < N_MEMBERS; i++) {
         NAPI(napi_create_string_utf8(env, k_members[i].idl, NAPI_AUTO_LENGTH, &x));
@@ -1073,6 +1245,7 @@ static napi_value init(napi_env env, napi_value exports) {
         {"getRandomValues", NULL, random_values, NULL, NULL, NULL, napi_enumerable, NULL},
         {"randomUUID", NULL, random_uuid, NULL, NULL, NULL, napi_enumerable, NULL},
         {"supports", NULL, supports, NULL, NULL, NULL, napi_enumerable, NULL},
+        {"supportsOp", NULL, supports_op, NULL, NULL, NULL, napi_enumerable, NULL},
         {"setErrorFactory", NULL, set_error_factory, NULL, NULL, NULL, napi_enumerable, NULL},
     };
     if (napi_define_properties(env, exports, sizeof props / sizeof props[0], props) != napi_ok)

@@ -22,6 +22,9 @@
 
 const nodeCrypto = require('crypto');
 const lib = require('../index.js');
+const modern = require('./modern_cases.js');
+const fs = require('fs');
+const path = require('path');
 
 const backend = process.argv[2] || 'openssl';
 const mine = lib.withBackend(backend);
@@ -31,7 +34,7 @@ const nodeMajor = Number(process.versions.node.split('.')[0]);
 
 const hex = (b) => Buffer.from(b instanceof ArrayBuffer ? new Uint8Array(b) : b).toString('hex');
 const bytes = (n, seed = 1) => { const u = new Uint8Array(n); for (let i = 0; i < n; i++) u[i] = (i * 31 + seed * 7) & 0xff; return u; };
-const libSupports = (alg) => lib.supports(backend === 'openssl' ? undefined : backend, alg);
+const libSupports = (alg) => /^(op|format):/.test(alg) || lib.supports(backend === 'openssl' ? undefined : backend, alg);
 
 // ---- outcomes ---------------------------------------------------------------
 
@@ -54,7 +57,8 @@ async function describe(side, v, mode) {
       usages: [...v.usages].sort() };
     if (v.algorithm !== v.algorithm) d.algorithmNotSameObject = true;
     if (v.extractable && v.type === 'secret') {
-      const raw = await side.subtle.exportKey('raw', v);
+      // raw, else raw-secret (the draft's algorithms, KMAC and ChaCha20-Poly1305, have only it)
+      const raw = await side.subtle.exportKey('raw', v).catch(() => side.subtle.exportKey('raw-secret', v));
       d.raw = mode === 'exact' ? hex(raw) : raw.byteLength;
     }
     return d;
@@ -157,6 +161,7 @@ async function fixtures() {
         k[`${name}-${hash}.pub`] = await side.subtle.importKey('spki', material.rsa.spki, { name, hash }, true, pub).catch(() => null);
       }
     }
+    Object.assign(k, await modern.sideKeys(side, bytes, (h) => new Uint8Array(Buffer.from(h, 'hex')), material.rsa));
     ctx[side.name] = k;
   }
   return { ctx, material };
@@ -558,8 +563,8 @@ function nodeAborts(k) {
 }
 const abortsFor = (name) => NODE_ABORTS.find((k) => k.match.test(name) && k.nodes.includes(nodeMajor) && nodeAborts(k));
 
-function knownFor(name) {
-  return KNOWN.find((k) => k.match.test(name) && (!k.nodes || k.nodes.includes(nodeMajor)) &&
+function knownFor(name, major = nodeMajor) {
+  return KNOWN.find((k) => k.match.test(name) && (!k.nodes || k.nodes.includes(major)) &&
     (!k.backends || k.backends.includes(backend.split(':')[0])));
 }
 
@@ -569,22 +574,64 @@ async function main() {
   // Node 20 has no webcrypto.CryptoKey export: the class of a key it made.
   const probe = await NODE.subtle.importKey('raw', bytes(16), 'AES-GCM', false, ['encrypt']);
   NODE.CryptoKey = Object.getPrototypeOf(probe).constructor;
+  NODE.S = Object.getPrototypeOf(NODE.subtle).constructor;
+  LIB.S = mine.SubtleCrypto;
+  // The 0.3 algorithms and operations this Node lacks: their calls go to
+  // the binding alone, against Node 24's recorded outcomes.
+  const nodeHasNew = await modern.nodeHas(NODE.subtle, NODE.S, bytes);
+  for (const a of [...modern.NEW_ALGS, ...modern.PSEUDO]) if (!nodeHasNew.has(a)) nodeLacks.add(a);
   const { ctx, material } = await fixtures();
   validCalls(material);
+  modern.modernCalls(add, bytes, hex, new Set(lib.algorithms().map((a) => a.name)));
   for (const c of cases) if (c.mut) c.mutOp = opOf(c);
   malformedCalls();
   malformedJwks(material);
   const nodeAlgs = new Set();
   // What Node has: probe each name with digest/generate/import errors.
-  let pass = 0, known = 0, skipped = 0;
+  let pass = 0, known = 0, skipped = 0, replayed = 0;
   const failures = [];
+  // Node 24's outcomes of the 0.3 calls, recorded by
+  //   WEBCRYPTO_DIFF_RECORD=1 node24 differential.js BACKEND  (openssl, jca, jca:BC)
+  // (each run merges the calls its backend has). On a Node without these
+  // algorithms the binding's outcome must equal the recorded one (or be a
+  // known difference for Node 24); on Node 24 the live outcome must still
+  // equal it, so the file cannot go stale.
+  const RECORD_FILE = path.join(__dirname, 'node24_outcomes.json');
+  const recording = process.env.WEBCRYPTO_DIFF_RECORD === '1';
+  let recorded = {};
+  try { recorded = JSON.parse(fs.readFileSync(RECORD_FILE, 'utf8')); } catch { /* none yet */ }
+  const isModern = (c) => c.algs.some((x) => modern.NEW_ALGS.includes(x) || modern.PSEUDO.includes(x));
+  const summary = (o) => JSON.stringify(o.err ? { err: o.err } : o.sync ? { sync: o.sync } : { ok: o.ok });
   const skippedAlgs = new Map();
   const notToNode = new Map();
   for (const c of cases) {
     const missing = c.algs.filter((a) => !libSupports(a));
     const nodeMissing = c.algs.filter((a) => nodeLacks.has(a));
+    if (!missing.length && nodeMissing.length && isModern(c) && recorded[c.name] !== undefined) {
+      const want = JSON.stringify(recorded[c.name]);
+      // the binding alone, against Node 24's recorded outcome
+      const b = await outcome(LIB, ctx, c);
+      replayed++;
+      let diff = null;
+      if (b.sync) diff = `the binding ${b.sync}`;
+      else if (summary(b) !== want) diff = `node 24 (recorded): ${want}; binding: ${show(b)}`;
+      else if (c.cross && !b.err) {
+        const x = await c.cross(LIB, ctx[LIB.name], b.value).catch((e) => `error ${e.name}`);
+        if (x !== true) diff = `the binding does not accept its own output (${x})`;
+      }
+      if (!diff) { pass++; continue; }
+      const k = knownFor(c.name, 24);
+      if (k) {
+        known++;
+        console.log(`known difference [${k.id}] (against node 24's recorded outcome): ${c.name}: ${diff.split('\n')[0]}`);
+      } else {
+        failures.push(`${c.name} (node ${process.version} lacks ${nodeMissing.join(',')}: against node 24's recorded outcome)\n      ${diff}`);
+      }
+      continue;
+    }
     if (missing.length || nodeMissing.length) {
-      const why = missing.length ? `the ${backend} backend lacks ${missing.join(',')}` : `node ${process.version} lacks ${nodeMissing.join(',')}`;
+      const why = missing.length ? `the ${backend} backend lacks ${missing.join(',')}`
+        : `node ${process.version} lacks ${nodeMissing.join(',')}${isModern(c) ? ' and no Node 24 outcome is recorded for the call' : ''}`;
       skipped++;
       skippedAlgs.set(why, (skippedAlgs.get(why) || 0) + 1);
       continue;
@@ -599,6 +646,12 @@ async function main() {
     }
     const a = await outcome(NODE, ctx, c);
     const b = await outcome(LIB, ctx, c);
+    if (isModern(c) && nodeMajor === 24 && !a.sync) {
+      if (recording) recorded[c.name] = JSON.parse(summary(a));
+      else if (recorded[c.name] !== undefined && JSON.stringify(recorded[c.name]) !== summary(a)) {
+        failures.push(`${c.name}: node 24 answers ${summary(a)}, but node24_outcomes.json has ${JSON.stringify(recorded[c.name])} (re-record: WEBCRYPTO_DIFF_RECORD=1)`);
+      }
+    }
     let diff = null;
     if (b.sync) diff = `the binding ${b.sync}`;
     else if (a.err || b.err) {
@@ -645,14 +698,22 @@ async function main() {
   // are added as Node's side is written): say which, so that none passes
   // for compared.
   const called = new Set(cases.flatMap((c) => c.algs));
+  const NOT_IN_NODE = { 'AES-GCM-SIV': 'in no WebCrypto spec or draft, so in no Node (the C tests cover it)' };
   const uncovered = lib.algorithms().map((a) => a.name || a).filter((n) => !called.has(n));
-  if (uncovered.length) {
-    const has = uncovered.filter((n) => libSupports(n));
-    console.log(`not compared: ${uncovered.length} algorithms of the library's table have no calls in this test yet: ${uncovered.join(', ')} (the ${backend} backend has ${has.length ? has.join(', ') : 'none of them'})`);
+  for (const n of uncovered) {
+    console.log(`not compared: ${n}: ${NOT_IN_NODE[n] || 'no calls in this test'}`);
+    if (!NOT_IN_NODE[n]) failures.push(`${n}: the library's table has it, and no call here covers it`);
+  }
+  const lacking = [...nodeLacks].filter((x) => called.has(x));
+  if (lacking.length) console.log(`node ${process.version} lacks ${lacking.join(', ')}: ${replayed} of their calls went to the binding alone, checked against Node 24's recorded outcomes (node24_outcomes.json)`);
+  if (recording) {
+    const sorted = Object.fromEntries(Object.keys(recorded).sort().map((x) => [x, recorded[x]]));
+    fs.writeFileSync(RECORD_FILE, `{\n${Object.entries(sorted).map(([x, v]) => `${JSON.stringify(x)}: ${JSON.stringify(v)}`).join(',\n')}\n}\n`);
+    console.log(`recorded: ${Object.keys(recorded).length} outcomes in ${RECORD_FILE}`);
   }
   for (const [id, n] of notToNode) console.log(`not made to node ${process.version}: ${n} calls [${id}]: ${NODE_ABORTS.find((k) => k.id === id).why}; the binding alone answered ${NODE_ABORTS.find((k) => k.id === id).expect}, unless listed below`);
   for (const f of failures) console.log(`FAIL - ${f}`);
-  console.log(`node ${process.version}, backend ${backend}: ${cases.length} calls, ${pass} agree, ${failures.length} differ, ${known} known differences, ${skipped} skipped, ${[...notToNode.values()].reduce((x, y) => x + y, 0)} to the binding alone (node aborts on them)`);
+  console.log(`node ${process.version}, backend ${backend}: ${cases.length} calls, ${pass} agree, ${failures.length} differ, ${known} known differences, ${skipped} skipped, ${replayed} against node 24's recorded outcomes, ${[...notToNode.values()].reduce((x, y) => x + y, 0)} to the binding alone (node aborts on them)`);
   process.exitCode = failures.length ? 1 : 0;
 }
 function opOf(c) {
