@@ -761,8 +761,9 @@ WEBCRYPTO_API webcrypto_named_curve webcrypto_key_get_named_curve(const webcrypt
  * or 256-bit keys (JWK "A128OCB", "A192OCB", "A256OCB"), iv 1 to 15 bytes,
  * tag_length 64, 96 or 128 (0: 128); OperationError otherwise, an empty iv
  * included (the draft only bounds it above; OpenSSL, BouncyCastle and Node 24
- * refuse it too). Their keys import from WEBCRYPTO_FORMAT_RAW (the draft's
- * "raw-secret", which Node 24 requires: it refuses "raw" for them) and jwk.
+ * refuse it too). Their keys import from WEBCRYPTO_FORMAT_RAW_SECRET and
+ * jwk; WEBCRYPTO_FORMAT_RAW is NotSupportedError for them, as the draft has
+ * it and Node 24 does.
  * Which backends have them: `webcrypto backends` (ChaCha20-Poly1305:
  * openssl, boringssl, jca; AES-OCB: openssl, jca:BC). */
 WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
