@@ -68,7 +68,13 @@ static void test_hmac_sha3(void **state) {
         webcrypto_key *key = NULL;
         tu_assert_status(webcrypto_generate_key(tu_backend(), &g, true, SV, &key),
                          WEBCRYPTO_ERR_NOT_SUPPORTED); /* no length: no default */
+        /* supports() answers as generateKey does. */
+        assert_false(webcrypto_supports(tu_backend(), WEBCRYPTO_OP_GENERATE_KEY, &g,
+                                        WEBCRYPTO_LENGTH_FULL, NULL));
         g.length = 264;
+        assert_int_equal(webcrypto_supports(tu_backend(), WEBCRYPTO_OP_GENERATE_KEY, &g,
+                                            WEBCRYPTO_LENGTH_FULL, NULL),
+                         offers(WEBCRYPTO_ALG_HMAC, sha3[i]));
         if (!offers(WEBCRYPTO_ALG_HMAC, sha3[i])) {
             tu_assert_status(webcrypto_generate_key(tu_backend(), &g, true, SV, &key),
                              WEBCRYPTO_ERR_NOT_SUPPORTED);

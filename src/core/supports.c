@@ -38,7 +38,9 @@ static bool members_ok(const webcrypto_backend *b, webcrypto_operation op,
         case WC_FAMILY_AEAD:
         case WC_FAMILY_KEYWRAP:
             return p->length % 8 == 0 && wc_aes_key_len_ok(p->name, p->length / 8);
-        case WC_FAMILY_HMAC: return hash_ok(b, p);
+        /* A SHA-3 hash defines no block size, so no default length
+         * (generateKey refuses it: NotSupportedError). */
+        case WC_FAMILY_HMAC: return hash_ok(b, p) && (p->length || wc_hash_block_bits(p->hash));
         case WC_FAMILY_RSA:
             return hash_ok(b, p) && p->modulus_length && p->public_exponent &&
                    p->public_exponent_len;
