@@ -767,11 +767,15 @@ static void measure_cell(const bench_run *run, const bench_target *t, const benc
     double spent = 0, calls = 0, recent[15];
     size_t nrecent = 0;
     /* jca and jvm cells: also until the JVM's JIT has compiled nothing for
-     * JIT_QUIET_NS (wall clock), at most JIT_WAIT_MAX_NS: C2 recompiles
-     * SunJCE's paths at every new input size, for seconds on 2 shared CPUs,
-     * and a cell measured meanwhile gives a ratio of two moving targets
-     * (docs/BENCHMARKS.md, "jca over jvm"). */
-    const bool jit_wait = t->is_jvm || strncmp(t->name, "jca", 3) == 0;
+     * a second (or --max-time, if shorter; wall clock), at most 20 s (or ten
+     * times --max-time): C2 recompiles SunJCE's paths at every new input
+     * size, for seconds on 2 shared CPUs, and a cell measured meanwhile
+     * gives a ratio of two moving targets (docs/BENCHMARKS.md, "jca over
+     * jvm"). Not when --warmup asks for under 100 ms (a smoke run). */
+    const bool jit_wait =
+        (t->is_jvm || strncmp(t->name, "jca", 3) == 0) && cfg->warmup_ms >= 100;
+    const double jit_quiet_ns = fmin(JIT_QUIET_NS, cfg->max_cell_ms * 1e6),
+                 jit_wait_max_ns = fmin(JIT_WAIT_MAX_NS, 10 * cfg->max_cell_ms * 1e6);
     const double w_start = now_ns();
     double w_quiet = w_start;
     long jit_last = jit_wait ? bench_jvm_jit_ms() : -1;
@@ -794,7 +798,7 @@ static void measure_cell(const bench_run *run, const bench_target *t, const benc
             double w = now_ns();
             long jit = bench_jvm_jit_ms();
             if (jit != jit_last) jit_last = jit, w_quiet = w;
-            jit_quiet = w - w_quiet >= JIT_QUIET_NS || w - w_start >= JIT_WAIT_MAX_NS;
+            jit_quiet = w - w_quiet >= jit_quiet_ns || w - w_start >= jit_wait_max_ns;
         }
         if (spent >= cfg->warmup_ms * 1e6 &&
             (calls >= cfg->warmup_calls || spent >= cfg->max_cell_ms * 1e6 / 2) && jit_quiet)

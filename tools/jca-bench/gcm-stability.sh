@@ -14,7 +14,8 @@
 # BENCH: the webcrypto-jca-bench binary (default: the first of
 # build/release, build/dev under the repository). Environment: RUNS (5),
 # NICE (nice level of the runs: -10 as root, else 0), JAVA_HOME (the JDK),
-# WEBCRYPTO_JCA_OPTIONS (JVM options). About 15-25 s per run.
+# WEBCRYPTO_JCA_OPTIONS (JVM options). 13-17 s per run on a 2-CPU VM (about
+# 1.5 min for five).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 bench=""
