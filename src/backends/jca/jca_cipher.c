@@ -427,10 +427,10 @@ static webcrypto_status aead_init(jca_op *o, jca_aead *e, wc_aead kind, jint mod
  * data is encrypted by WebcryptoAead.seal, which makes the JCA calls
  * aead_pass makes from C (init, updateAAD, update, doFinal) in one call:
  * each call from C into Java costs a few tenths of a microsecond, about what
- * SunJCE takes for 1 KiB. The class is defined once per process in the
- * system class loader; where DefineClass is refused (Android's runtime
- * loads dex, not class files) or WEBCRYPTO_JCA_AEAD_HELPER=0, the calls are
- * made from C. */
+ * SunJCE takes for 1 KiB. The class is defined once per process, in the
+ * backend's own class loader (jca_define_class); where DefineClass is
+ * refused (Android's runtime loads dex, not class files) or
+ * WEBCRYPTO_JCA_AEAD_HELPER=0, the calls are made from C. */
 static struct {
     pthread_mutex_t lock;
     atomic_int state; /* 0: not tried; 1: ready; 2: not available */
@@ -441,39 +441,15 @@ static struct {
 static jclass helper_define(JNIEnv *env) {
     const char *off = secure_getenv("WEBCRYPTO_JCA_AEAD_HELPER");
     if (off && strcmp(off, "0") == 0) return NULL;
-    jclass c = (*env)->FindClass(env, "WebcryptoAead");
-    if ((*env)->ExceptionCheck(env) || !c) {
-        (*env)->ExceptionClear(env);
-        c = NULL;
-        jclass cl = (*env)->FindClass(env, "java/lang/ClassLoader");
-        jmethodID sys = cl ? (*env)->GetStaticMethodID(env, cl, "getSystemClassLoader",
-                                                        "()Ljava/lang/ClassLoader;")
-                           : NULL;
-        jobject loader = sys ? (*env)->CallStaticObjectMethod(env, cl, sys) : NULL;
-        if (!(*env)->ExceptionCheck(env) && loader)
-            c = (*env)->DefineClass(env, "WebcryptoAead", loader, (const jbyte *)jca_aead_class,
-                                    (jsize)sizeof jca_aead_class);
-        if ((*env)->ExceptionCheck(env)) {
-            (*env)->ExceptionClear(env);
-            c = NULL;
-        }
-        if (loader) (*env)->DeleteLocalRef(env, loader);
-        if (cl) (*env)->DeleteLocalRef(env, cl);
-    }
+    jclass c = jca_define_class(env, "WebcryptoAead", jca_aead_class, sizeof jca_aead_class);
     if (!c) return NULL;
     helper.seal = (*env)->GetStaticMethodID(
         env, c, "seal", "(Ljavax/crypto/Cipher;Ljava/security/Key;I[BIII[B)J");
     if ((*env)->ExceptionCheck(env) || !helper.seal) {
         (*env)->ExceptionClear(env);
-        (*env)->DeleteLocalRef(env, c);
-        return NULL;
+        return NULL; /* c stays defined, unused, for the JVM's life */
     }
-    /* Not jca_global: the reference is never let go (the class stays
-     * defined in the system class loader), so it is not one of the
-     * references the stress test counts back to their start. */
-    jclass g = (*env)->NewGlobalRef(env, c);
-    (*env)->DeleteLocalRef(env, c);
-    return g;
+    return c;
 }
 
 static bool helper_ready(JNIEnv *env) {

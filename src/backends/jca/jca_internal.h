@@ -221,6 +221,12 @@ void jca_frame_pop(jca_thread *t);
 /* Global references, counted for the stress test. */
 jobject jca_global(JNIEnv *env, jobject local);
 void jca_global_free(JNIEnv *env, jobject global);
+/* Defines one of the backend's own classes (the .java files in java/, compiled at build
+ * time) from its class-file bytes, in a class loader private to the backend.
+ * Returns a global reference for the JVM's life, or NULL (exception
+ * cleared) where the class cannot be defined: the caller has a fallback or
+ * goes without. Call it once per class (the caller caches the result). */
+jclass jca_define_class(JNIEnv *env, const char *name, const unsigned char *bytes, size_t len);
 /* A description of the running JVM ("Java 17.0.15 (...)"), static. */
 const char *jca_java_description(void);
 /* Drops the calling thread's engines of variant slot `index` (a variant

@@ -344,6 +344,52 @@ static webcrypto_status create_vm(create_vm_fn create, JNIEnv **env) {
     return WEBCRYPTO_OK;
 }
 
+/* ---- the backend's own Java classes (src/backends/jca/java/) ----
+ * Defined in a class loader of the backend's own, a URLClassLoader with no
+ * URLs over the bootstrap loader (the classes use only java.base), not in the
+ * host's system class loader: nothing is added to a namespace the host's
+ * code can see, and two copies of the library in one process do not clash.
+ * The loader and the classes live as long as the JVM, so their global
+ * references are not among those the stress test counts back. */
+static pthread_mutex_t own_loader_lock = PTHREAD_MUTEX_INITIALIZER;
+static jobject own_loader; /* global; NULL until the first definition */
+
+static jobject own_loader_get(JNIEnv *env) {
+    if (own_loader) return own_loader;
+    jclass url = (*env)->FindClass(env, "java/net/URL");
+    jclass ucl = url ? (*env)->FindClass(env, "java/net/URLClassLoader") : NULL;
+    jmethodID init = ucl ? (*env)->GetMethodID(env, ucl, "<init>",
+                                               "([Ljava/net/URL;Ljava/lang/ClassLoader;)V")
+                         : NULL;
+    jobjectArray none = init ? (*env)->NewObjectArray(env, 0, url, NULL) : NULL;
+    jobject l = none ? (*env)->NewObject(env, ucl, init, none, (jobject)NULL) : NULL;
+    if (!(*env)->ExceptionCheck(env) && l) own_loader = (*env)->NewGlobalRef(env, l);
+    (*env)->ExceptionClear(env);
+    if (l) (*env)->DeleteLocalRef(env, l);
+    if (none) (*env)->DeleteLocalRef(env, none);
+    if (ucl) (*env)->DeleteLocalRef(env, ucl);
+    if (url) (*env)->DeleteLocalRef(env, url);
+    return own_loader;
+}
+
+jclass jca_define_class(JNIEnv *env, const char *name, const unsigned char *bytes, size_t len) {
+    jclass g = NULL;
+    pthread_mutex_lock(&own_loader_lock);
+    jobject loader = own_loader_get(env);
+    jclass c = loader ? (*env)->DefineClass(env, name, loader, (const jbyte *)bytes, (jsize)len)
+                      : NULL;
+    if ((*env)->ExceptionCheck(env)) { /* e.g. Android's runtime takes dex, not class files */
+        (*env)->ExceptionClear(env);
+        c = NULL;
+    }
+    if (c) {
+        g = (*env)->NewGlobalRef(env, c);
+        (*env)->DeleteLocalRef(env, c);
+    }
+    pthread_mutex_unlock(&own_loader_lock);
+    return g;
+}
+
 /* ---- classes and methods ---- */
 
 static jclass find_class(JNIEnv *env, const char *name, bool optional, webcrypto_status *st) {
