@@ -27,12 +27,11 @@
  * API (before JDK 21 there is no javax.crypto.KEM). */
 static struct {
     bool tried, ready, seed_ready;
-    jclass SeedRandom, KEM, Encapsulator, Decapsulator, Encapsulated, NamedParameterSpec,
-        ClassLoader;
+    jclass SeedRandom, KEM, Encapsulator, Decapsulator, Encapsulated, NamedParameterSpec;
     jmethodID sr_new, sr_used, sr_wipe;
     jmethodID kem_get, kem_get_p, kem_new_enc, kem_new_dec, enc_encaps, enc_ct, enc_key,
         dec_decaps;
-    jmethodID nps_new, kpg_init_random, cl_system;
+    jmethodID nps_new, kpg_init_random;
     jstring kem_name, dsa_name; /* "ML-KEM", "ML-DSA" (global) */
     jstring set_name[2][3];     /* "ML-KEM-512" ... "ML-DSA-87" (global) */
 } pq;
@@ -104,25 +103,13 @@ static jmethodID pq_method(JNIEnv *env, jclass c, bool is_static, const char *na
     return m;
 }
 
-/* WebcryptoSeedRandom: found if an earlier start defined it, else defined
- * from its bytes in the system class loader. */
+/* WebcryptoSeedRandom, defined in the backend's own class loader. */
 static jclass seed_random_class(JNIEnv *env, bool *ok) {
     if (!*ok) return NULL;
-    jclass c = (*env)->FindClass(env, "WebcryptoSeedRandom");
-    if ((*env)->ExceptionCheck(env) || !c) {
-        (*env)->ExceptionClear(env);
-        jobject loader = (*env)->CallStaticObjectMethod(env, pq.ClassLoader, pq.cl_system);
-        if ((*env)->ExceptionCheck(env) || !loader) {
-            (*env)->ExceptionClear(env);
-            *ok = false;
-            return NULL;
-        }
-        c = (*env)->DefineClass(env, "WebcryptoSeedRandom", loader,
-                                (const jbyte *)jca_seed_random_class,
-                                (jsize)sizeof jca_seed_random_class);
-        (*env)->DeleteLocalRef(env, loader);
-    }
-    return (jclass)pq_global(env, c, ok);
+    jclass c = jca_define_class(env, "WebcryptoSeedRandom", jca_seed_random_class,
+                                sizeof jca_seed_random_class);
+    if (!c) *ok = false;
+    return c;
 }
 
 static jstring pq_string(JNIEnv *env, const char *s, bool *ok) {
@@ -136,9 +123,6 @@ static void resolve(JNIEnv *env) {
     /* WebcryptoSeedRandom first, on its own: Ed448 keys from their private
      * bytes need it on any JDK (jca_okp.c), ML-KEM and ML-DSA on JDK 24+. */
     bool ok = true;
-    pq.ClassLoader = pq_class(env, "java/lang/ClassLoader", &ok);
-    pq.cl_system = pq_method(env, pq.ClassLoader, true, "getSystemClassLoader",
-                             "()Ljava/lang/ClassLoader;", &ok);
     pq.SeedRandom = seed_random_class(env, &ok);
     pq.sr_new = pq_method(env, pq.SeedRandom, false, "<init>", "([B)V", &ok);
     pq.sr_used = pq_method(env, pq.SeedRandom, false, "used", "()I", &ok);
