@@ -565,7 +565,7 @@ const abortsFor = (name) => NODE_ABORTS.find((k) => k.match.test(name) && k.node
 
 function knownFor(name, major = nodeMajor) {
   return KNOWN.find((k) => k.match.test(name) && (!k.nodes || k.nodes.includes(major)) &&
-    (!k.backends || k.backends.includes(backend.split(':')[0])));
+    (!k.backends || k.backends.includes(backend) || k.backends.includes(backend.split(':')[0])));
 }
 
 // ---- the run --------------------------------------------------------------------------
