@@ -33,6 +33,7 @@ for (;;) {
     break;
   }
 }
+const WHO = SIDE === 'node' ? 'Node' : 'the binding';
 const KEM = algs.includes('ML-KEM-768');
 const DSA = algs.includes('ML-DSA-65');
 const [mode, dir] = argv;
@@ -91,7 +92,7 @@ async function consumeKem() {
   ok(hex(await subtle.exportKey('raw-seed', priv)) === hex(get('c_kem.seed')),
     "ML-KEM-768: the library's JWK has the seed of its raw-seed export");
   ok(hex(await subtle.exportKey('pkcs8', priv)) === hex(get('c_kem.pkcs8')),
-    `ML-KEM-768: ${SIDE}'s pkcs8 of the library's key equals the library's, byte for byte`);
+    `ML-KEM-768: ${WHO}'s pkcs8 of the library's key equals the library's, byte for byte`);
   const pub = await subtle.importKey('spki', get('c_kem.spki'), alg, true, ['encapsulateBits']);
   ok(hex(await subtle.exportKey('raw-public', pub)) === hex(get('c_kem.raw')),
     "ML-KEM-768: the library's spki and raw-public hold the same key");
@@ -100,7 +101,7 @@ async function consumeKem() {
     ['decapsulateBits']);
   const [ctHex, sharedHex] = get('c_encaps.txt').toString().trim().split('\n');
   const k = await subtle.decapsulateBits(alg, nodePriv, Buffer.from(ctHex, 'hex'));
-  ok(hex(k) === sharedHex, `ML-KEM-768: ${SIDE} decapsulates the library's encapsulation to its key`);
+  ok(hex(k) === sharedHex, `ML-KEM-768: ${WHO} decapsulates the library's encapsulation to its key`);
 }
 
 async function consumeDsa() {
@@ -109,12 +110,12 @@ async function consumeDsa() {
   const dpub = await subtle.importKey('jwk', JSON.parse(get('c_dsa.pub.jwk')), dalg, true,
     ['verify']);
   const sig = Buffer.from(get('c_dsa.sig').toString().trim(), 'hex');
-  ok(await subtle.verify(dalg, dpub, sig, get('msg')), `ML-DSA-65: ${SIDE} verifies the library's signature`);
+  ok(await subtle.verify(dalg, dpub, sig, get('msg')), `ML-DSA-65: ${WHO} verifies the library's signature`);
   ok(!(await subtle.verify(dalg, dpub, sig, Buffer.from('other'))),
     "ML-DSA-65: ... and not over other data");
   const dpriv = await subtle.importKey('jwk', JSON.parse(get('c_dsa.jwk')), dalg, true, ['sign']);
   ok(hex(await subtle.exportKey('pkcs8', dpriv)) === hex(get('c_dsa.pkcs8')),
-    `ML-DSA-65: ${SIDE}'s pkcs8 of the library's key equals the library's, byte for byte`);
+    `ML-DSA-65: ${WHO}'s pkcs8 of the library's key equals the library's, byte for byte`);
 }
 
 (mode === 'produce' ? produce() : consume()).catch((e) => {
