@@ -67,7 +67,7 @@ endif()
 
 # ML-KEM-768 and ML-DSA-65 with the pinned Node 24 (tests/interop/
 # pq_interop_test.sh), the library through the CLI, on each backend (those
-# without the algorithms skip, saying so).
+# without the algorithms skip, saying so; jca:SunJCE crosses ML-KEM only).
 if(WEBCRYPTO_BUILD_CLI)
   foreach(b ${WEBCRYPTO_TEST_BACKENDS})
     string(REPLACE ":" "-" tb ${b})
@@ -77,5 +77,29 @@ if(WEBCRYPTO_BUILD_CLI)
     set_tests_properties(interop.pq-node${_interop_node_major}.${tb} PROPERTIES
       SKIP_RETURN_CODE 77 TIMEOUT 300
       ENVIRONMENT "WEBCRYPTO_MODULE_DIR=${WEBCRYPTO_MODULE_BUILD_DIR};${WEBCRYPTO_TEST_ENVIRONMENT}")
+  endforeach()
+endif()
+
+# The same ML-KEM/ML-DSA exchange with the JS side being the library's Node
+# binding on <backend> (pq_node_peer.js --binding <backend>, the same script):
+# interop.pq-binding.<node>.<backend>, on the pinned Node 24 and the machine's
+# Node, which lacks the algorithms (the binding has them). Labels: interop,
+# node and the backend's.
+if(WEBCRYPTO_BUILD_CLI AND _interop_node_built)
+  foreach(b ${WEBCRYPTO_TEST_BACKENDS})
+    string(REPLACE ":" "-" tb ${b})
+    foreach(node node${_interop_node_major} node-system)
+      if(node STREQUAL "node-system")
+        set(which system)
+      else()
+        set(which ${WEBCRYPTO_INTEROP_NODE_VERSION})
+      endif()
+      add_test(NAME interop.pq-binding.${node}.${tb}
+               COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/interop/pq_interop_test.sh
+                       --binding $<TARGET_FILE:webcrypto_node> ${which} $<TARGET_FILE:webcrypto_cli> ${b})
+      set_tests_properties(interop.pq-binding.${node}.${tb} PROPERTIES
+        SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS node
+        ENVIRONMENT "WEBCRYPTO_MODULE_DIR=${WEBCRYPTO_MODULE_BUILD_DIR};${WEBCRYPTO_TEST_ENVIRONMENT}")
+    endforeach()
   endforeach()
 endif()

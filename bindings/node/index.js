@@ -210,21 +210,40 @@ function isBufferSource(v) {
   return types.isArrayBufferView(v) || types.isArrayBuffer(v);
 }
 const u8slice = Uint8Array.prototype.slice;
-// A copy of a BufferSource's bytes, as a Uint8Array.
-function copyBytes(v, what) {
-  if (types.isArrayBuffer(v)) return new Uint8Array(v.slice(0));
+const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
+const abByteLength = getter(ArrayBuffer.prototype, 'byteLength');
+const typedArrayBuffer = getter(Object.getPrototypeOf(Uint8Array.prototype), 'buffer');
+const dataViewBuffer = getter(DataView.prototype, 'buffer');
+const bufferOfView = (v) => (types.isDataView(v) ? dataViewBuffer.call(v) : typedArrayBuffer.call(v));
+// Web IDL's conversion of an argument to BufferSource: a type check only
+// (TypeError), made with the other arguments'. The bytes are read later, by
+// bytesOf or copyBytes, where the method's steps "get a copy of the bytes held
+// by" it: after normalizing the algorithm (w3c/webcrypto#426), whose getters
+// may change them.
+function checkBufferSource(v, what) {
+  if (types.isArrayBuffer(v)) return v;
   if (types.isArrayBufferView(v)) {
-    if (types.isSharedArrayBuffer(v.buffer)) throw new TypeError(`${what} is backed by a SharedArrayBuffer`);
-    if (types.isUint8Array(v)) return u8slice.call(v);
-    return new Uint8Array(v.buffer, v.byteOffset, v.byteLength).slice();
+    if (types.isSharedArrayBuffer(bufferOfView(v))) throw new TypeError(`${what} is backed by a SharedArrayBuffer`);
+    return v;
   }
   throw new TypeError(`${what} is not a BufferSource`);
 }
-// The bytes without a copy (the addon copies what it keeps past the call).
-function viewBytes(v, what) {
-  if (types.isArrayBufferView(v) && !types.isSharedArrayBuffer(v.buffer)) return v;
-  if (types.isArrayBuffer(v)) return v;
-  throw new TypeError(`${what} is not a BufferSource`);
+// The bytes held by a (checked) BufferSource now, without a copy: the addon
+// copies what it keeps past the call. A detached buffer holds no bytes (Web
+// IDL: "get a copy of the bytes held by the buffer source" gives an empty
+// byte sequence), and neither does a view on one: an empty Uint8Array then.
+// (A detached ArrayBuffer's byteLength is 0; a DataView's own byteLength
+// throws once its buffer is detached, so the buffer's is read.)
+function bytesOf(v) {
+  const buf = types.isArrayBuffer(v) ? v : bufferOfView(v);
+  return abByteLength.call(buf) === 0 ? new Uint8Array(0) : v;
+}
+// A copy of a BufferSource's bytes, as a Uint8Array.
+function copyBytes(v, what) {
+  const b = bytesOf(checkBufferSource(v, what));
+  if (types.isArrayBuffer(b)) return new Uint8Array(b.slice(0));
+  if (types.isUint8Array(b)) return u8slice.call(b);
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength).slice();
 }
 function domString(v, what) {
   if (typeof v === 'symbol') throw new TypeError(`${what} cannot be a Symbol`);
@@ -512,18 +531,18 @@ class SubtleCrypto {
     try {
       const b = checkSubtle(this);
       needArgs(2, arguments.length, 'digest');
-      // The bytes as they are now (the spec copies them before normalizing,
-      // whose getters could change them): a copy unless no getter can run.
-      const copied = typeof algorithm !== 'string';
-      const bytes = copied ? copyBytes(data, 'data') : viewBytes(data, 'data');
+      checkBufferSource(data, 'data');
       const alg = normalize('digest', algorithm);
+      // The bytes as they are after normalizing (the spec's order since
+      // w3c/webcrypto#426): no user code runs from here to the addon's read.
+      const bytes = bytesOf(data);
       const big = byteLength(bytes) >= ASYNC_BYTES;
-      if (alg.params.length === 1) return call('digest', big, copied, null, [b, alg.id, bytes]);
+      if (alg.params.length === 1) return call('digest', big, false, null, [b, alg.id, bytes]);
       // cSHAKE: its members. An outputLength of 0 is an empty output (the
       // draft), which the C API cannot ask for (0 is "absent" there): the
       // same call with 8 bits makes the same checks, and the result is empty.
       const empty = zeroOutputLength(alg);
-      return call('digest', big, copied, empty ? () => new ArrayBuffer(0) : null, [b, alg.params, bytes]);
+      return call('digest', big, false, empty ? () => new ArrayBuffer(0) : null, [b, alg.params, bytes]);
     } catch (e) { return Promise.reject(e); }
   }
 
@@ -582,14 +601,14 @@ class SubtleCrypto {
       checkSubtle(this);
       needArgs(3, argc, op);
       const h = keyHandle(key, 'key');
-      const copied = typeof algorithm !== 'string';
-      const bytes = copied ? copyBytes(data, 'data') : viewBytes(data, 'data');
+      checkBufferSource(data, 'data');
       const alg = normalize(op, algorithm);
+      const bytes = bytesOf(data); // after normalizing (see digest)
       const async = byteLength(bytes) >= ASYNC_BYTES || slow(op, alg.name);
       // KMAC with outputLength 0: an empty MAC (the draft), which the C API
       // cannot ask for (0 is "absent" there); 8 bits make the same checks.
       const empty = zeroOutputLength(alg);
-      return call(op, async, copied, empty ? () => new ArrayBuffer(0) : null, [undefined, alg.params, h, bytes]);
+      return call(op, async, false, empty ? () => new ArrayBuffer(0) : null, [undefined, alg.params, h, bytes]);
     } catch (e) { return Promise.reject(e); }
   }
 
@@ -598,14 +617,15 @@ class SubtleCrypto {
       checkSubtle(this);
       needArgs(4, arguments.length, 'verify');
       const h = keyHandle(key, 'key');
-      const copied = typeof algorithm !== 'string';
-      const sig = copied ? copyBytes(signature, 'signature') : viewBytes(signature, 'signature');
-      const bytes = copied ? copyBytes(data, 'data') : viewBytes(data, 'data');
+      checkBufferSource(signature, 'signature');
+      checkBufferSource(data, 'data');
       const alg = normalize('verify', algorithm);
+      const sig = bytesOf(signature); // after normalizing (see digest)
+      const bytes = bytesOf(data);
       const async = byteLength(bytes) >= ASYNC_BYTES || slow('verify', alg.name);
       // KMAC outputLength 0 (see #cipher): the empty MAC matches only an empty signature.
       const empty = zeroOutputLength(alg);
-      return call('verify', async, copied, empty ? () => byteLength(sig) === 0 : null,
+      return call('verify', async, false, empty ? () => byteLength(sig) === 0 : null,
         [undefined, alg.params, h, sig, bytes]);
     } catch (e) { return Promise.reject(e); }
   }
@@ -655,11 +675,12 @@ class SubtleCrypto {
       checkSubtle(this);
       needArgs(7, arguments.length, 'unwrapKey');
       const f = toFormat(format);
-      const bytes = copyBytes(wrappedKey, 'wrappedKey');
+      checkBufferSource(wrappedKey, 'wrappedKey');
       const h = keyHandle(unwrappingKey, 'unwrappingKey');
       const usages = toUsages(keyUsages);
       const alg = normalizeEither('unwrapKey', 'decrypt', unwrapAlgorithm);
       const keyAlg = normalize('importKey', unwrappedKeyAlgorithm);
+      const bytes = copyBytes(wrappedKey, 'wrappedKey'); // after normalizing (see digest)
       return call('unwrapKey', slow('decrypt', alg.name), true, wrapKeyHandle,
         [undefined, f, bytes, h, alg.params, keyAlg.params, toBoolean(extractable), usages]);
     } catch (e) { return Promise.reject(e); }
@@ -710,8 +731,9 @@ class SubtleCrypto {
       checkSubtle(this);
       needArgs(3, arguments.length, 'decapsulateBits');
       const h = keyHandle(decapsulationKey, 'decapsulationKey');
-      const ct = copyBytes(ciphertext, 'ciphertext');
+      checkBufferSource(ciphertext, 'ciphertext');
       const alg = normalize('decapsulate', decapsulationAlgorithm);
+      const ct = copyBytes(ciphertext, 'ciphertext'); // after normalizing (see digest)
       return call('decapsulateBits', slow('decapsulate', alg.name), true, null,
         [undefined, alg.params, h, ct]);
     } catch (e) { return Promise.reject(e); }
@@ -723,11 +745,12 @@ class SubtleCrypto {
       checkSubtle(this);
       needArgs(6, arguments.length, 'decapsulateKey');
       const h = keyHandle(decapsulationKey, 'decapsulationKey');
-      const ct = copyBytes(ciphertext, 'ciphertext');
+      checkBufferSource(ciphertext, 'ciphertext');
       const ext = toBoolean(extractable);
       const usages = toUsages(keyUsages);
       const alg = normalize('decapsulate', decapsulationAlgorithm);
       const keyAlg = normalize('importKey', sharedKeyAlgorithm);
+      const ct = copyBytes(ciphertext, 'ciphertext'); // after normalizing (see digest)
       return call('decapsulateKey', slow('decapsulate', alg.name), true, wrapKeyHandle,
         [undefined, alg.params, h, ct, keyAlg.params, ext, usages]);
     } catch (e) { return Promise.reject(e); }

@@ -455,6 +455,10 @@ const modernParams = (p) => {
 /* KMAC keys: Node 24 imports them as "raw-secret" (the draft's format), not "raw". */
 const importKmac = (raw, name) => subtle.importKey('raw-secret', unhex(raw), { name }, true, ['sign', 'verify']);
 
+/* cSHAKE with a customization or a function name refused as NotSupportedError. */
+const cshakeUnsupported = (p, e) => /^cSHAKE/.test(p.name) && !!(p.customization || p.functionName) &&
+  !!e && e.name === 'NotSupportedError';
+
 async function produceSha3Kmac(m, pairs) {
   if (!binding && !(await haveModern('SHA3-256'))) return skip('SHA-3, cSHAKE, KMAC ops for the C peer', `${IMPL} has none of them`);
   const lacks = async (name, what) => {
@@ -475,10 +479,22 @@ async function produceSha3Kmac(m, pairs) {
     { name: 'cSHAKE256', outputLength: 20 }, /* not whole bytes: the last byte's low bits zero */
     { name: 'cSHAKE128', outputLength: 256, customization: '456d61696c205369676e6174757265' },
   ];
-  for (const p of digests)
-    if (!(await lacks(p.name, `digest ${JSON.stringify(p)}`)))
-      await made(`digest ${JSON.stringify(p)}`, async () =>
-        m.ops.push({ op: 'digest', params: p, digest: hex(await subtle.digest(modernParams(p), DATA)) }));
+  for (const p of digests) {
+    if (await lacks(p.name, `digest ${JSON.stringify(p)}`)) continue;
+    let d;
+    try {
+      d = await subtle.digest(modernParams(p), DATA);
+    } catch (e) {
+      /* cSHAKE with a customization or function name: NotSupportedError is
+       * the library's limit (no backend's library has cSHAKE, only SHAKE),
+       * which the binding reports; a skip with its reason, as interop_peer.c
+       * skips the same digest. Any other error fails. */
+      if (cshakeUnsupported(p, e)) skip(`digest ${JSON.stringify(p)} for the C peer`, errName(e));
+      else fail(`make digest ${JSON.stringify(p)}`, errName(e));
+      continue;
+    }
+    m.ops.push({ op: 'digest', params: p, digest: hex(d) });
+  }
   const kmacs = [
     { name: 'KMAC128', length: undefined, p: { outputLength: 256 } },
     { name: 'KMAC128', length: 320, p: { outputLength: 128, customization: '4d7920546167676564204170706c69636174696f6e' } },
@@ -505,7 +521,17 @@ async function checkSha3Kmac(op, data) {
   const what = JSON.stringify(op.params || op.hash);
   if (!(await haveModern(op.params.name))) return skip(`${op.op} ${what}`, HAS_NO(op.params.name));
   if (op.op === 'digest') {
-    await check(`digest ${what}: same bytes as the peer`, async () => sameHex(await subtle.digest(modernParams(op.params), data), op.digest));
+    let d;
+    try {
+      d = await subtle.digest(modernParams(op.params), data);
+    } catch (e) {
+      if (cshakeUnsupported(op.params, e)) return skip(`digest ${what}`, errName(e));
+      d = e;
+    }
+    await check(`digest ${what}: same bytes as the peer`, async () => {
+      if (!(d instanceof ArrayBuffer)) throw d;
+      return sameHex(d, op.digest);
+    });
     return;
   }
   const key = await importKmac(op.key, op.params.name);

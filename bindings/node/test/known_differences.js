@@ -3,7 +3,7 @@
 // and the binding follows the spec (W3C Web Cryptography API, Editor's Draft;
 // "spec" below). Each entry: id, match (the call's name in differential.js),
 // nodes (the Node majors it applies to; absent: every one), backends
-// (likewise), why.
+// (likewise: 'jca' is every jca provider, 'jca:BC' that one), why.
 // bindings/node/README.md quotes the spec's text for each.
 module.exports = [
   { id: 'node-hmac-length-multiple-of-8',
@@ -81,6 +81,12 @@ module.exports = [
   { id: 'openssl-ed448-context', backends: ['openssl'],
     match: /^Ed448 (sign|verify) context (5|255)$/,
     why: 'OpenSSL 3.0\'s EdDSA takes no context string: a non-empty Ed448 context is NotSupportedError (webcrypto.h, webcrypto_sign; WEBCRYPTO_FEATURE_ED448_CONTEXT), as Node 20 answers; Node 24 (OpenSSL 3.5) signs with it' },
+  { id: 'jca-bc-ed448-context', backends: ['jca:BC'],
+    match: /^Ed448 (sign|verify) context (5|255)$/,
+    why: 'BouncyCastle 1.72\'s EdDSA Signature takes no parameters (setParameter throws UnsupportedOperationException): on jca:BC a non-empty Ed448 context is NotSupportedError, as on openssl (docs/JCA.md; WEBCRYPTO_FEATURE_ED448_CONTEXT); Node 24 signs with it' },
+  { id: 'node20-ed448-no-context', nodes: [18, 20], backends: ['jca'],
+    match: /^Ed448 (sign|verify) context (5|255)$/,
+    why: 'Node 18 and 20 take no Ed448 context (NotSupportedError: "Non zero-length context is not yet supported"); the Secure Curves draft (Ed448 sign and verify) signs with a context of up to 255 bytes, as Node 24 and the jca backend (SunEC) do' },
   { id: 'no-cshake-customization',
     match: /^cSHAKE(128|256) (customization|base \| algorithm\[0\]\.customization a Uint8Array)$/,
     why: 'no backend\'s library has cSHAKE (OpenSSL 3.0, BoringSSL, the JCA): with a non-empty customization (or function name) it is NotSupportedError (webcrypto.h, webcrypto_digest_params; issue #12: "Otherwise it is NotSupportedError"); Node 24 computes it with a customization (and answers NotSupportedError for a function name)' },
