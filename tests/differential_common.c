@@ -302,6 +302,20 @@ void blob_free(blob *b) {
     b->n = 0;
 }
 
+void pair_srcs_free(pair_src *srcs, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        blob_free(&srcs[i].priv);
+        blob_free(&srcs[i].pub);
+    }
+}
+
+size_t backend_index(const webcrypto_backend *const *backends, size_t n,
+                     const webcrypto_backend *b) {
+    size_t i = 0;
+    while (i < n && backends[i] != b) i++;
+    return i;
+}
+
 
 /* Exports key in fmt into *out (fails the pair on error). */
 bool export_to(webcrypto_key_format fmt, const webcrypto_key *key, blob *out,

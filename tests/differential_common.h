@@ -86,6 +86,11 @@ webcrypto_status do_crypt(bool encrypt, const webcrypto_params *p, const webcryp
 bool both_support(const webcrypto_backend *a, const webcrypto_backend *b, webcrypto_algorithm alg,
                   webcrypto_algorithm hash);
 void blob_free(blob *b);
+/* Frees the blobs of n key sources. */
+void pair_srcs_free(pair_src *srcs, size_t n);
+/* The index of b in backends[0..n), or n if it is not there. */
+size_t backend_index(const webcrypto_backend *const *backends, size_t n,
+                     const webcrypto_backend *b);
 /* Exports key in fmt into *out (fails the pair on error). */
 bool export_to(webcrypto_key_format fmt, const webcrypto_key *key, blob *out, const char *what);
 /* Imports data in fmt, extractable (fails the pair and returns NULL on error). */

@@ -344,21 +344,13 @@ static void material_init(const webcrypto_backend *const *bs, size_t n) {
 }
 
 static void material_free(void) {
-    for (size_t i = 0; i < N_SHARED; i++) {
-        blob_free(&shared_src[i].priv);
-        blob_free(&shared_src[i].pub);
-    }
-    for (size_t i = 0; i < n_gen_backends; i++)
-        for (size_t j = 0; j < N_GEN; j++) {
-            blob_free(&gen_src[i][j].priv);
-            blob_free(&gen_src[i][j].pub);
-        }
+    pair_srcs_free(shared_src, N_SHARED);
+    for (size_t i = 0; i < n_gen_backends; i++) pair_srcs_free(gen_src[i], N_GEN);
 }
 
 static const pair_src *gen_of(const webcrypto_backend *b, int kind) {
-    for (size_t i = 0; i < n_gen_backends; i++)
-        if (gen_backends[i] == b) return gen_src[i][kind].priv.p ? &gen_src[i][kind] : NULL;
-    return NULL;
+    size_t i = backend_index(gen_backends, n_gen_backends, b);
+    return i < n_gen_backends && gen_src[i][kind].priv.p ? &gen_src[i][kind] : NULL;
 }
 
 static const size_t sig_sizes[] = {0, 1, 64, 1000};
