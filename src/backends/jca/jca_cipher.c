@@ -488,8 +488,6 @@ static webcrypto_status seal_helper(jca_op *o, jca_aead *e, const jca_key *k, co
                                                   (jint)iv_len, (jint)aad_len, o->t->out_buf);
         if ((*o->env)->ExceptionCheck(o->env)) {
             st = jca_exception(o->env, "WebcryptoAead.seal");
-            /* It may have stopped before the plaintext was overwritten. */
-            jca_zero_array(o, buf, len);
         } else {
             jint got = (jint)(r >> 32), fin = (jint)(r & 0xffffffff);
             /* update()'s output is in buf (what the engine kept back was
@@ -500,7 +498,12 @@ static webcrypto_status seal_helper(jca_op *o, jca_aead *e, const jca_key *k, co
                               "jca: the provider returned %zu bytes, expected %zu", s->pos, total);
         }
     }
-    if (st != WEBCRYPTO_OK) return st;
+    if (st != WEBCRYPTO_OK) {
+        /* The plaintext may still be in buf (a failed copy of the IV or
+         * AAD, or a seal that stopped before overwriting it). */
+        jca_zero_array(o, buf, len);
+        return st;
+    }
     e->last_any = e->last_enc = now;
     return WEBCRYPTO_OK;
 }

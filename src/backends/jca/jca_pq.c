@@ -199,8 +199,12 @@ done:
     if (sr) {
         (*o->env)->CallVoidMethod(o->env, sr, pq.sr_wipe);
         if ((*o->env)->ExceptionCheck(o->env)) (*o->env)->ExceptionClear(o->env);
+        (*o->env)->DeleteLocalRef(o->env, sr);
     }
-    if (arr) jca_zero_array(o, arr, n);
+    if (arr) {
+        jca_zero_array(o, arr, n);
+        (*o->env)->DeleteLocalRef(o->env, arr);
+    }
     return st;
 }
 
