@@ -209,7 +209,6 @@ for (const [d, members] of Object.entries(DICTS)) {
 function isBufferSource(v) {
   return types.isArrayBufferView(v) || types.isArrayBuffer(v);
 }
-const u8slice = Uint8Array.prototype.slice;
 const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
 const abByteLength = getter(ArrayBuffer.prototype, 'byteLength');
 const typedArrayBuffer = getter(Object.getPrototypeOf(Uint8Array.prototype), 'buffer');
@@ -238,12 +237,31 @@ function bytesOf(v) {
   const buf = types.isArrayBuffer(v) ? v : bufferOfView(v);
   return abByteLength.call(buf) === 0 ? new Uint8Array(0) : v;
 }
-// A copy of a BufferSource's bytes, as a Uint8Array.
+// A copy of a BufferSource's bytes, as a Uint8Array over its own new
+// ArrayBuffer, which the addon may borrow across work on the thread pool.
+// Made with no method or property the caller can override: `slice` (of a
+// typed array or an ArrayBuffer) constructs through constructor[Symbol.species],
+// which can hand back the caller's own array, and buffer/byteOffset/byteLength
+// can be own properties; so the intrinsic getters (captured at load) and a
+// new Uint8Array filled by %TypedArray%.prototype.set.
+const typedArrayOffset = getter(Object.getPrototypeOf(Uint8Array.prototype), 'byteOffset');
+const typedArrayLength = getter(Object.getPrototypeOf(Uint8Array.prototype), 'byteLength');
+const dataViewOffset = getter(DataView.prototype, 'byteOffset');
+const dataViewLength = getter(DataView.prototype, 'byteLength');
+const u8set = Object.getPrototypeOf(Uint8Array.prototype).set;
 function copyBytes(v, what) {
   const b = bytesOf(checkBufferSource(v, what));
-  if (types.isArrayBuffer(b)) return new Uint8Array(b.slice(0));
-  if (types.isUint8Array(b)) return u8slice.call(b);
-  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength).slice();
+  let buf, off, len;
+  if (types.isArrayBuffer(b)) {
+    buf = b; off = 0; len = abByteLength.call(b);
+  } else if (types.isDataView(b)) {
+    buf = dataViewBuffer.call(b); off = dataViewOffset.call(b); len = dataViewLength.call(b);
+  } else {
+    buf = typedArrayBuffer.call(b); off = typedArrayOffset.call(b); len = typedArrayLength.call(b);
+  }
+  const out = new Uint8Array(len);
+  if (len > 0) u8set.call(out, new Uint8Array(buf, off, len));
+  return out;
 }
 function domString(v, what) {
   if (typeof v === 'symbol') throw new TypeError(`${what} cannot be a Symbol`);
@@ -496,7 +514,10 @@ function slow(op, name) {
   const set = SLOW_SETS[op];
   return set !== undefined && set.has(name);
 }
-const byteLength = (v) => v.byteLength;
+// The byte length of what bytesOf gave, through the intrinsic getters (a
+// caller's own byteLength property is not asked).
+const byteLength = (v) => (types.isArrayBuffer(v) ? abByteLength.call(v)
+  : types.isDataView(v) ? dataViewLength.call(v) : typedArrayLength.call(v));
 
 // ---- SubtleCrypto ---------------------------------------------------------------
 

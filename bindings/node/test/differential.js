@@ -731,6 +731,36 @@ async function main() {
     const rs = await S.sign('HMAC', k, detached()).then(hx, (e) => e.name);
     if (rs !== hx(await S.sign('HMAC', k, new Uint8Array(0)))) own.push(`sign of a detached view: ${rs}, not the MAC of nothing`);
   }
+  // The binding's own copies of BufferSource members (which the addon then
+  // reads on the thread pool) are its own: not made through the caller's
+  // constructor[Symbol.species], nor from own buffer/byteOffset/byteLength
+  // properties; so a salt changed or detached after the call does not count.
+  {
+    const S = LIB.subtle;
+    const hx = (b) => Buffer.from(b).toString('hex');
+    const pw = await S.importKey('raw', bytes(8), 'PBKDF2', false, ['deriveBits']);
+    const pb = (salt) => S.deriveBits({ name: 'PBKDF2', hash: 'SHA-256', salt, iterations: 20000 }, pw, 256).then(hx, (e) => e.name);
+    const want = await pb(new Uint8Array(16).fill(3));
+    const aliased = () => { const u = new Uint8Array(16).fill(3); u.constructor = { [Symbol.species]: function species() { return u; } }; return u; };
+    let s = aliased();
+    let p = pb(s);
+    s.fill(0xee);
+    if (await p !== want) own.push('a salt whose Symbol.species gives itself, changed after the call, changed the result');
+    s = aliased();
+    p = pb(s);
+    structuredClone(s.buffer, { transfer: [s.buffer] });
+    if (await p !== want) own.push('a salt whose Symbol.species gives itself, detached after the call, changed the result');
+    const evil = new Uint8Array(16).fill(3).buffer;
+    const ab = new Uint8Array(16).fill(3).buffer;
+    ab.constructor = { [Symbol.species]: function species() { return evil; } };
+    p = pb(ab);
+    new Uint8Array(evil).fill(0xee);
+    if (await p !== want) own.push('an ArrayBuffer salt copied through its Symbol.species');
+    s = new Uint8Array(16).fill(3);
+    Object.defineProperty(s, 'byteOffset', { value: 8 });
+    Object.defineProperty(s, 'byteLength', { value: 1 });
+    if (await pb(s) !== want) own.push('a salt\'s own byteOffset/byteLength properties were read');
+  }
   failures.push(...own.map((o) => `binding: ${o}`));
   for (const [why, n] of skippedAlgs) console.log(`skipped: ${n} calls: ${why}`);
   // The library's table may have algorithms no call here covers yet (they
