@@ -476,7 +476,14 @@ function wrapGenerated(r) {
   }
   return new CryptoKey(kToken, r);
 }
-const parseJwk = (ab) => JSON.parse(Buffer.from(ab).toString('utf8'));
+// An exported JWK's bytes are wiped once parsed (a private key's are secret).
+const u8fill = Uint8Array.prototype.fill;
+const utf8 = new TextEncoder();
+const utf8Decoder = new TextDecoder();
+const parseJwk = (ab) => {
+  const u = new Uint8Array(ab);
+  try { return JSON.parse(utf8Decoder.decode(u)); } finally { u8fill.call(u, 0); }
+};
 
 // ---- which calls go to the thread pool ------------------------------------------
 
@@ -593,7 +600,18 @@ class SubtleCrypto {
       let bytes;
       if (f === FORMATS.jwk) {
         if (isBytes) throw new TypeError('keyData must be a JsonWebKey for jwk');
-        bytes = Buffer.from(JSON.stringify(jwk), 'utf8');
+        // Its own ArrayBuffer (Buffer.from would put it in Node's shared
+        // pool, which any script can read, and leave a private key there),
+        // wiped when the call settles (the addon may borrow it till then).
+        bytes = utf8.encode(JSON.stringify(jwk));
+        const wipe = () => { u8fill.call(bytes, 0); };
+        let p;
+        try {
+          p = call('importKey', slow('importKey', alg.name), true, wrapKeyHandle,
+            [b, f, bytes, alg.params, ext, usages]);
+        } catch (e) { wipe(); throw e; }
+        p.then(wipe, wipe);
+        return p;
       } else {
         if (!isBytes) throw new TypeError('keyData must be a BufferSource');
         bytes = copyBytes(keyData, 'keyData');

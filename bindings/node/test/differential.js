@@ -761,6 +761,18 @@ async function main() {
     Object.defineProperty(s, 'byteLength', { value: 1 });
     if (await pb(s) !== want) own.push('a salt\'s own byteOffset/byteLength properties were read');
   }
+  // A JsonWebKey's bytes for importKey are not put in Node's shared Buffer
+  // pool (which any script reads through Buffer.from('x').buffer), where a
+  // private key's "d" would stay.
+  {
+    const S = LIB.subtle;
+    const kp = await S.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
+    const jwk = await S.exportKey('jwk', kp.privateKey);
+    const p = S.importKey('jwk', jwk, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign']);
+    if (Buffer.from(Buffer.from('x').buffer).toString('latin1').includes(jwk.d)) own.push('importKey(jwk) put the private key in Node\'s Buffer pool');
+    const r = await p.then((k) => k.type, (e) => e.name);
+    if (r !== 'private') own.push(`importKey(jwk) of a private ECDSA key: ${r}`);
+  }
   failures.push(...own.map((o) => `binding: ${o}`));
   for (const [why, n] of skippedAlgs) console.log(`skipped: ${n} calls: ${why}`);
   // The library's table may have algorithms no call here covers yet (they
