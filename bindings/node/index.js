@@ -856,17 +856,27 @@ function supportsOn(b, op, algorithm, extra) {
   } catch (e) {
     return false;
   }
-  if (op === 'encapsulateKey' || op === 'decapsulateKey') {
-    if (add && !native.supportsOp(b, T.operations.importKey, add, -1, null)) return false;
+  // KMAC's and cSHAKE's outputLength 0 is an empty output, which sign,
+  // verify and digest give (as 8 bits, emptied: see #cipher), so supported
+  // where 8 bits are.
+  zeroOutputLength(alg);
+  // The addon throws on what it cannot take (an unknown namedCurve, say):
+  // the draft's answer to that is false, never an exception.
+  try {
+    if (op === 'encapsulateKey' || op === 'decapsulateKey') {
+      if (add && !native.supportsOp(b, T.operations.importKey, add, -1, null)) return false;
+    }
+    // HMAC with a SHA-3 hash has no default length (no block size is defined
+    // for SHA-3: webcrypto.h, webcrypto_generate_key), so generateKey, and
+    // deriveKey to such a key, without a length is NotSupportedError, which
+    // webcrypto_supports does not see.
+    if ((op === 'generateKey' && hmacSha3NoLength(alg.params)) ||
+        (op === 'deriveKey' && add && hmacSha3NoLength(add))) return false;
+    return native.supportsOp(b, T.operations[SUPPORTS_C_OP[op] || op], alg.params, length,
+      op === 'encapsulateKey' || op === 'decapsulateKey' ? null : add);
+  } catch (e) {
+    return false;
   }
-  // HMAC with a SHA-3 hash has no default length (no block size is defined
-  // for SHA-3: webcrypto.h, webcrypto_generate_key), so generateKey, and
-  // deriveKey to such a key, without a length is NotSupportedError, which
-  // webcrypto_supports does not see.
-  if ((op === 'generateKey' && hmacSha3NoLength(alg.params)) ||
-      (op === 'deriveKey' && add && hmacSha3NoLength(add))) return false;
-  return native.supportsOp(b, T.operations[SUPPORTS_C_OP[op] || op], alg.params, length,
-    op === 'encapsulateKey' || op === 'decapsulateKey' ? null : add);
 }
 function hmacSha3NoLength(params) {
   if (algById.get(params[0]).name !== 'HMAC') return false;

@@ -773,6 +773,36 @@ async function main() {
     const r = await p.then((k) => k.type, (e) => e.name);
     if (r !== 'private') own.push(`importKey(jwk) of a private ECDSA key: ${r}`);
   }
+  // SubtleCrypto.supports answers, never throws (the draft's steps: false for
+  // what cannot be done), and says true for an outputLength of 0 where the
+  // call itself succeeds (with an empty output).
+  {
+    const Sup = LIB.S;
+    const names = new Set(lib.algorithms().map((a) => a.name || a));
+    const tries = [['generateKey', { name: 'ECDSA', namedCurve: 'P-999' }], ['importKey', { name: 'ECDH', namedCurve: 'no such curve at all, and long' }],
+      ['encapsulateKey', 'ML-KEM-768', { name: 'ECDSA', namedCurve: 'P-999' }], ['deriveKey', { name: 'ECDH', public: null }, 'AES-GCM']];
+    for (const [op, a, x] of tries) {
+      let r;
+      try { r = x === undefined ? Sup.supports(op, a) : Sup.supports(op, a, x); } catch (e) { r = `${e.name}: ${e.message}`; }
+      if (r !== false) own.push(`supports(${op}, ${JSON.stringify(a)}${x === undefined ? '' : `, ${JSON.stringify(x)}`}): ${r}, not false`);
+    }
+    const S = LIB.subtle;
+    const zero = [];
+    if (names.has('KMAC128')) {
+      const km = await S.generateKey({ name: 'KMAC128' }, false, ['sign', 'verify']).catch(() => null);
+      if (km) zero.push(['sign', { name: 'KMAC128', outputLength: 0 }, () => S.sign({ name: 'KMAC128', outputLength: 0 }, km, bytes(4))],
+        ['verify', { name: 'KMAC128', outputLength: 0 }, () => S.verify({ name: 'KMAC128', outputLength: 0 }, km, new Uint8Array(0), bytes(4))]);
+    }
+    if (names.has('cSHAKE128')) zero.push(['digest', { name: 'cSHAKE128', outputLength: 0 }, () => S.digest({ name: 'cSHAKE128', outputLength: 0 }, bytes(4))]);
+    for (const [op, a, run] of zero) {
+      const r = await run().then((v) => (v instanceof ArrayBuffer ? `${v.byteLength} bytes` : v), (e) => e.name);
+      let sup;
+      try { sup = Sup.supports(op, a); } catch (e) { sup = e.name; }
+      if (r !== '0 bytes' && r !== true) own.push(`${op} ${JSON.stringify(a)}: ${r}, not empty`);
+      else if (sup !== true) own.push(`supports(${op}, ${JSON.stringify(a)}): ${sup}, while the call succeeds`);
+    }
+    if (names.has('KMAC128') || names.has('cSHAKE128')) console.log(`outputLength 0: ${zero.length} calls checked against supports()`);
+  }
   failures.push(...own.map((o) => `binding: ${o}`));
   for (const [why, n] of skippedAlgs) console.log(`skipped: ${n} calls: ${why}`);
   // The library's table may have algorithms no call here covers yet (they
