@@ -338,6 +338,12 @@ function paramAt(params, member) {
   for (let i = 1; i + 1 < params.length; i += 2) if (params[i] === m) return i + 1;
   return -1;
 }
+// cSHAKE's and KMAC's output in bytes (outputLength is in bits, up to
+// 2^32-1: 512 MiB), 0 where the algorithm has no outputLength.
+function outputBytes(alg) {
+  const i = paramAt(alg.params, 'outputLength');
+  return i < 0 ? 0 : alg.params[i] / 8;
+}
 // cSHAKE's and KMAC's outputLength 0: set to 8 in params, and true.
 function zeroOutputLength(alg) {
   const i = paramAt(alg.params, 'outputLength');
@@ -564,7 +570,8 @@ class SubtleCrypto {
       // The bytes as they are after normalizing (the spec's order since
       // w3c/webcrypto#426): no user code runs from here to the addon's read.
       const bytes = bytesOf(data);
-      const big = byteLength(bytes) >= ASYNC_BYTES;
+      // A large output (cSHAKE's outputLength) as a large input: on the pool.
+      const big = byteLength(bytes) >= ASYNC_BYTES || outputBytes(alg) >= ASYNC_BYTES;
       if (alg.params.length === 1) return call('digest', big, false, null, [b, alg.id, bytes]);
       // cSHAKE: its members. An outputLength of 0 is an empty output (the
       // draft), which the C API cannot ask for (0 is "absent" there): the
@@ -643,7 +650,8 @@ class SubtleCrypto {
       checkBufferSource(data, 'data');
       const alg = normalize(op, algorithm);
       const bytes = bytesOf(data); // after normalizing (see digest)
-      const async = byteLength(bytes) >= ASYNC_BYTES || slow(op, alg.name);
+      // KMAC's outputLength as a size too (see digest).
+      const async = byteLength(bytes) >= ASYNC_BYTES || outputBytes(alg) >= ASYNC_BYTES || slow(op, alg.name);
       // KMAC with outputLength 0: an empty MAC (the draft), which the C API
       // cannot ask for (0 is "absent" there); 8 bits make the same checks.
       const empty = zeroOutputLength(alg);
@@ -661,7 +669,7 @@ class SubtleCrypto {
       const alg = normalize('verify', algorithm);
       const sig = bytesOf(signature); // after normalizing (see digest)
       const bytes = bytesOf(data);
-      const async = byteLength(bytes) >= ASYNC_BYTES || slow('verify', alg.name);
+      const async = byteLength(bytes) >= ASYNC_BYTES || outputBytes(alg) >= ASYNC_BYTES || slow('verify', alg.name);
       // KMAC outputLength 0 (see #cipher): the empty MAC matches only an empty signature.
       const empty = zeroOutputLength(alg);
       return call('verify', async, false, empty ? () => byteLength(sig) === 0 : null,
