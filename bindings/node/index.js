@@ -671,8 +671,11 @@ class SubtleCrypto {
       const bytes = bytesOf(data);
       const async = byteLength(bytes) >= ASYNC_BYTES || outputBytes(alg) >= ASYNC_BYTES || slow('verify', alg.name);
       // KMAC outputLength 0 (see #cipher): the empty MAC matches only an empty signature.
+      // Whether the signature is empty is read now: the caller may detach
+      // it before the promise settles.
       const empty = zeroOutputLength(alg);
-      return call('verify', async, false, empty ? () => byteLength(sig) === 0 : null,
+      const sigEmpty = byteLength(sig) === 0;
+      return call('verify', async, false, empty ? () => sigEmpty : null,
         [undefined, alg.params, h, sig, bytes]);
     } catch (e) { return Promise.reject(e); }
   }
