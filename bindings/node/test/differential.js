@@ -846,6 +846,30 @@ async function main() {
       }
     }
   }
+  // A 0 the operation rejects (KMAC generateKey length, Argon2 passes) is
+  // rejected in the operation's own steps, after the usage and key checks.
+  {
+    const S = LIB.subtle;
+    const names = new Set(lib.algorithms().map((a) => a.name || a));
+    const o = (p) => p.then(() => 'resolved', (e) => e.name);
+    if (names.has('KMAC128')) {
+      const r = await o(S.generateKey({ name: 'KMAC128', length: 0 }, false, ['encrypt']));
+      if (r !== 'SyntaxError') own.push(`KMAC128 generateKey, length 0 and usage encrypt: ${r}, not SyntaxError`);
+      const r2 = await o(S.generateKey({ name: 'KMAC128', length: 0 }, false, ['sign']));
+      if (r2 !== 'OperationError') own.push(`KMAC128 generateKey, length 0: ${r2}, not OperationError`);
+    }
+    if (names.has('Argon2id')) {
+      const a = { name: 'Argon2id', nonce: bytes(16), parallelism: 1, memory: 64, passes: 0 };
+      const k1 = await S.importKey('raw-secret', bytes(8), 'Argon2id', false, ['deriveKey']).catch(() => null);
+      const k2 = await S.importKey('raw-secret', bytes(8), 'Argon2id', false, ['deriveBits']).catch(() => null);
+      if (k1 && k2) {
+        const r = await o(S.deriveBits(a, k1, 256));
+        if (r !== 'InvalidAccessError') own.push(`Argon2id deriveBits, passes 0, on a key without deriveBits: ${r}, not InvalidAccessError`);
+        const r2 = await o(S.deriveBits(a, k2, 256));
+        if (r2 !== 'OperationError') own.push(`Argon2id deriveBits, passes 0: ${r2}, not OperationError`);
+      }
+    }
+  }
   failures.push(...own.map((o) => `binding: ${o}`));
   for (const [why, n] of skippedAlgs) console.log(`skipped: ${n} calls: ${why}`);
   // The library's table may have algorithms no call here covers yet (they
