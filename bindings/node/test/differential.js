@@ -735,7 +735,7 @@ async function main() {
   // reads on the thread pool) are its own: not made through the caller's
   // constructor[Symbol.species], nor from own buffer/byteOffset/byteLength
   // properties; so a salt changed or detached after the call does not count.
-  {
+  if (libSupports('PBKDF2')) {
     const S = LIB.subtle;
     const hx = (b) => Buffer.from(b).toString('hex');
     const pw = await S.importKey('raw', bytes(8), 'PBKDF2', false, ['deriveBits']);
@@ -764,7 +764,7 @@ async function main() {
   // A JsonWebKey's bytes for importKey are not put in Node's shared Buffer
   // pool (which any script reads through Buffer.from('x').buffer), where a
   // private key's "d" would stay.
-  {
+  if (libSupports('ECDSA')) {
     const S = LIB.subtle;
     const kp = await S.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
     const jwk = await S.exportKey('jwk', kp.privateKey);
@@ -778,7 +778,7 @@ async function main() {
   // call itself succeeds (with an empty output).
   {
     const Sup = LIB.S;
-    const names = new Set(lib.algorithms().map((a) => a.name || a));
+    const names = { has: libSupports }; // what this backend has
     const tries = [['generateKey', { name: 'ECDSA', namedCurve: 'P-999' }], ['importKey', { name: 'ECDH', namedCurve: 'no such curve at all, and long' }],
       ['encapsulateKey', 'ML-KEM-768', { name: 'ECDSA', namedCurve: 'P-999' }], ['deriveKey', { name: 'ECDH', public: null }, 'AES-GCM']];
     for (const [op, a, x] of tries) {
@@ -808,7 +808,7 @@ async function main() {
   // microtasks that follow the call (a call made on the main thread is).
   {
     const S = LIB.subtle;
-    const names = new Set(lib.algorithms().map((a) => a.name || a));
+    const names = { has: libSupports }; // what this backend has
     const pending = async (what, p) => {
       let settled = false;
       p.then(() => { settled = true; }, () => { settled = true; });
@@ -833,7 +833,7 @@ async function main() {
   // KMAC verify with outputLength 0 (an empty MAC): a non-empty signature
   // does not match, even when detached before the call (on the pool, for its
   // large data) settles.
-  if (new Set(lib.algorithms().map((a) => a.name || a)).has('KMAC128')) {
+  if (libSupports('KMAC128')) {
     const S = LIB.subtle;
     const km = await S.generateKey({ name: 'KMAC128' }, false, ['sign', 'verify']).catch(() => null);
     if (km) {
@@ -850,7 +850,7 @@ async function main() {
   // rejected in the operation's own steps, after the usage and key checks.
   {
     const S = LIB.subtle;
-    const names = new Set(lib.algorithms().map((a) => a.name || a));
+    const names = { has: libSupports }; // what this backend has
     const o = (p) => p.then(() => 'resolved', (e) => e.name);
     if (names.has('KMAC128')) {
       const r = await o(S.generateKey({ name: 'KMAC128', length: 0 }, false, ['encrypt']));
