@@ -193,6 +193,7 @@ const ZERO_IS_AN_ERROR = {
   'deriveBits Argon2Params version': 1, // OperationError: not 0x13
   'deriveBits Argon2Params parallelism': 0xffffffff, // OperationError: over 2^24-1
   'deriveBits Argon2Params memory': 1, // OperationError: under 8 * parallelism
+  'deriveBits Argon2Params passes': 0, // OperationError: the library rejects a 0 passes itself
 };
 // Members in the order Web IDL reads them (lexicographic).
 const DICT_MEMBERS = {};
@@ -312,6 +313,7 @@ function normalize(op, alg) {
   const dname = (reg && reg[op]) || 'Algorithm';
   const members = DICT_MEMBERS[dname];
   const params = [entry.id];
+  let rejected = false;
   for (let i = 0; i < members.length; i++) {
     const [m, idx, type, required] = members[i];
     const v = dict[m];
@@ -323,11 +325,12 @@ function normalize(op, alg) {
     if (c === 0) {
       const z = ZERO_IS_AN_ERROR[`${op} ${dname} ${m}`];
       if (typeof z === 'string') throw makeError(z, `${entry.name}: ${m} must not be 0`);
-      if (z !== undefined) c = z;
+      if (z !== undefined) { c = z; rejected = true; }
     }
     params.push(idx, c);
   }
-  return { id: entry.id, name: entry.name, params };
+  // rejected: a member's 0 that the operation fails on (supports: false).
+  return { id: entry.id, name: entry.name, params, rejected };
 }
 
 // Where a member is in normalize's params ([id, member, value, ...]): the
@@ -852,12 +855,18 @@ function supportsOn(b, op, algorithm, extra) {
         // says false without it); encapsulateKey/decapsulateKey do not.
         if (op === 'deriveKey' || op === 'wrapKey' || op === 'unwrapKey') return false;
       } else if (op === 'deriveKey') {
-        normalize('importKey', extra);
-        add = normalize('get key length', extra).params;
+        if (normalize('importKey', extra).rejected) return false;
+        const d = normalize('get key length', extra);
+        if (d.rejected) return false;
+        add = d.params;
       } else if (op === 'wrapKey') {
-        add = normalize('exportKey', extra).params;
+        const d = normalize('exportKey', extra);
+        if (d.rejected) return false;
+        add = d.params;
       } else {
-        add = normalize('importKey', extra).params;
+        const d = normalize('importKey', extra);
+        if (d.rejected) return false;
+        add = d.params;
       }
     } else if (op === 'deriveBits' && extra !== null && extra !== undefined) {
       if (typeof extra === 'object' || typeof extra === 'function') return false;
@@ -866,6 +875,8 @@ function supportsOn(b, op, algorithm, extra) {
   } catch (e) {
     return false;
   }
+  // A member's 0 that the operation fails on (ZERO_IS_AN_ERROR): false.
+  if (alg.rejected) return false;
   // KMAC's and cSHAKE's outputLength 0 is an empty output, which sign,
   // verify and digest give (as 8 bits, emptied: see #cipher), so supported
   // where 8 bits are.

@@ -847,9 +847,18 @@ async function main() {
     }
   }
   // A 0 the operation rejects (KMAC generateKey length, Argon2 passes) is
-  // rejected in the operation's own steps, after the usage and key checks.
+  // rejected in the operation's own steps, after the usage and key checks;
+  // and supports() says false for it (as for HMAC's, which Node 24 says too).
   {
     const S = LIB.subtle;
+    const zeros = [['generateKey', { name: 'KMAC128', length: 0 }], ['generateKey', { name: 'HMAC', hash: 'SHA-256', length: 0 }],
+      ['deriveBits', { name: 'Argon2id', nonce: bytes(16), parallelism: 1, memory: 64, passes: 0 }, 256]];
+    for (const [op, a, x] of zeros) {
+      if (!libSupports(a.name)) continue;
+      let r;
+      try { r = x === undefined ? LIB.S.supports(op, a) : LIB.S.supports(op, a, x); } catch (e) { r = e.name; }
+      if (r !== false) own.push(`supports(${op}, ${JSON.stringify(a)}): ${r}, not false`);
+    }
     const names = { has: libSupports }; // what this backend has
     const o = (p) => p.then(() => 'resolved', (e) => e.name);
     if (names.has('KMAC128')) {
