@@ -187,13 +187,13 @@ const ZERO_IS_AN_ERROR = {
   'decrypt AesGcmParams tagLength': 1,
   'encrypt AeadParams tagLength': 1, // OperationError: not a tag length
   'decrypt AeadParams tagLength': 1,
-  'generateKey KmacKeyGenParams length': 'OperationError',
+  'generateKey KmacKeyGenParams length': 0xfffffff8, // OperationError: too long (whole bytes, so not NotSupportedError)
   'importKey KmacImportParams length': 0xffffffff, // DataError: not the key's length
   'get key length KmacImportParams length': 'TypeError',
   'deriveBits Argon2Params version': 1, // OperationError: not 0x13
   'deriveBits Argon2Params parallelism': 0xffffffff, // OperationError: over 2^24-1
   'deriveBits Argon2Params memory': 1, // OperationError: under 8 * parallelism
-  'deriveBits Argon2Params passes': 'OperationError',
+  'deriveBits Argon2Params passes': 0, // OperationError: the library rejects a 0 passes itself
 };
 // Members in the order Web IDL reads them (lexicographic).
 const DICT_MEMBERS = {};
@@ -209,7 +209,6 @@ for (const [d, members] of Object.entries(DICTS)) {
 function isBufferSource(v) {
   return types.isArrayBufferView(v) || types.isArrayBuffer(v);
 }
-const u8slice = Uint8Array.prototype.slice;
 const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
 const abByteLength = getter(ArrayBuffer.prototype, 'byteLength');
 const typedArrayBuffer = getter(Object.getPrototypeOf(Uint8Array.prototype), 'buffer');
@@ -238,12 +237,31 @@ function bytesOf(v) {
   const buf = types.isArrayBuffer(v) ? v : bufferOfView(v);
   return abByteLength.call(buf) === 0 ? new Uint8Array(0) : v;
 }
-// A copy of a BufferSource's bytes, as a Uint8Array.
+// A copy of a BufferSource's bytes, as a Uint8Array over its own new
+// ArrayBuffer, which the addon may borrow across work on the thread pool.
+// Made with no method or property the caller can override: `slice` (of a
+// typed array or an ArrayBuffer) constructs through constructor[Symbol.species],
+// which can hand back the caller's own array, and buffer/byteOffset/byteLength
+// can be own properties; so the intrinsic getters (captured at load) and a
+// new Uint8Array filled by %TypedArray%.prototype.set.
+const typedArrayOffset = getter(Object.getPrototypeOf(Uint8Array.prototype), 'byteOffset');
+const typedArrayLength = getter(Object.getPrototypeOf(Uint8Array.prototype), 'byteLength');
+const dataViewOffset = getter(DataView.prototype, 'byteOffset');
+const dataViewLength = getter(DataView.prototype, 'byteLength');
+const u8set = Object.getPrototypeOf(Uint8Array.prototype).set;
 function copyBytes(v, what) {
   const b = bytesOf(checkBufferSource(v, what));
-  if (types.isArrayBuffer(b)) return new Uint8Array(b.slice(0));
-  if (types.isUint8Array(b)) return u8slice.call(b);
-  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength).slice();
+  let buf, off, len;
+  if (types.isArrayBuffer(b)) {
+    buf = b; off = 0; len = abByteLength.call(b);
+  } else if (types.isDataView(b)) {
+    buf = dataViewBuffer.call(b); off = dataViewOffset.call(b); len = dataViewLength.call(b);
+  } else {
+    buf = typedArrayBuffer.call(b); off = typedArrayOffset.call(b); len = typedArrayLength.call(b);
+  }
+  const out = new Uint8Array(len);
+  if (len > 0) u8set.call(out, new Uint8Array(buf, off, len));
+  return out;
 }
 function domString(v, what) {
   if (typeof v === 'symbol') throw new TypeError(`${what} cannot be a Symbol`);
@@ -295,6 +313,7 @@ function normalize(op, alg) {
   const dname = (reg && reg[op]) || 'Algorithm';
   const members = DICT_MEMBERS[dname];
   const params = [entry.id];
+  let rejected = false;
   for (let i = 0; i < members.length; i++) {
     const [m, idx, type, required] = members[i];
     const v = dict[m];
@@ -306,11 +325,12 @@ function normalize(op, alg) {
     if (c === 0) {
       const z = ZERO_IS_AN_ERROR[`${op} ${dname} ${m}`];
       if (typeof z === 'string') throw makeError(z, `${entry.name}: ${m} must not be 0`);
-      if (z !== undefined) c = z;
+      if (z !== undefined) { c = z; rejected = true; }
     }
     params.push(idx, c);
   }
-  return { id: entry.id, name: entry.name, params };
+  // rejected: a member's 0 that the operation fails on (supports: false).
+  return { id: entry.id, name: entry.name, params, rejected };
 }
 
 // Where a member is in normalize's params ([id, member, value, ...]): the
@@ -319,6 +339,12 @@ function paramAt(params, member) {
   const m = memberIndex.get(member);
   for (let i = 1; i + 1 < params.length; i += 2) if (params[i] === m) return i + 1;
   return -1;
+}
+// cSHAKE's and KMAC's output in bytes (outputLength is in bits, up to
+// 2^32-1: 512 MiB), 0 where the algorithm has no outputLength.
+function outputBytes(alg) {
+  const i = paramAt(alg.params, 'outputLength');
+  return i < 0 ? 0 : alg.params[i] / 8;
 }
 // cSHAKE's and KMAC's outputLength 0: set to 8 in params, and true.
 function zeroOutputLength(alg) {
@@ -458,7 +484,14 @@ function wrapGenerated(r) {
   }
   return new CryptoKey(kToken, r);
 }
-const parseJwk = (ab) => JSON.parse(Buffer.from(ab).toString('utf8'));
+// An exported JWK's bytes are wiped once parsed (a private key's are secret).
+const u8fill = Uint8Array.prototype.fill;
+const utf8 = new TextEncoder();
+const utf8Decoder = new TextDecoder();
+const parseJwk = (ab) => {
+  const u = new Uint8Array(ab);
+  try { return JSON.parse(utf8Decoder.decode(u)); } finally { u8fill.call(u, 0); }
+};
 
 // ---- which calls go to the thread pool ------------------------------------------
 
@@ -496,7 +529,10 @@ function slow(op, name) {
   const set = SLOW_SETS[op];
   return set !== undefined && set.has(name);
 }
-const byteLength = (v) => v.byteLength;
+// The byte length of what bytesOf gave, through the intrinsic getters (a
+// caller's own byteLength property is not asked).
+const byteLength = (v) => (types.isArrayBuffer(v) ? abByteLength.call(v)
+  : types.isDataView(v) ? dataViewLength.call(v) : typedArrayLength.call(v));
 
 // ---- SubtleCrypto ---------------------------------------------------------------
 
@@ -536,7 +572,8 @@ class SubtleCrypto {
       // The bytes as they are after normalizing (the spec's order since
       // w3c/webcrypto#426): no user code runs from here to the addon's read.
       const bytes = bytesOf(data);
-      const big = byteLength(bytes) >= ASYNC_BYTES;
+      // A large output (cSHAKE's outputLength) as a large input: on the pool.
+      const big = byteLength(bytes) >= ASYNC_BYTES || outputBytes(alg) >= ASYNC_BYTES;
       if (alg.params.length === 1) return call('digest', big, false, null, [b, alg.id, bytes]);
       // cSHAKE: its members. An outputLength of 0 is an empty output (the
       // draft), which the C API cannot ask for (0 is "absent" there): the
@@ -572,7 +609,18 @@ class SubtleCrypto {
       let bytes;
       if (f === FORMATS.jwk) {
         if (isBytes) throw new TypeError('keyData must be a JsonWebKey for jwk');
-        bytes = Buffer.from(JSON.stringify(jwk), 'utf8');
+        // Its own ArrayBuffer (Buffer.from would put it in Node's shared
+        // pool, which any script can read, and leave a private key there),
+        // wiped when the call settles (the addon may borrow it till then).
+        bytes = utf8.encode(JSON.stringify(jwk));
+        const wipe = () => { u8fill.call(bytes, 0); };
+        let p;
+        try {
+          p = call('importKey', slow('importKey', alg.name), true, wrapKeyHandle,
+            [b, f, bytes, alg.params, ext, usages]);
+        } catch (e) { wipe(); throw e; }
+        p.then(wipe, wipe);
+        return p;
       } else {
         if (!isBytes) throw new TypeError('keyData must be a BufferSource');
         bytes = copyBytes(keyData, 'keyData');
@@ -604,7 +652,8 @@ class SubtleCrypto {
       checkBufferSource(data, 'data');
       const alg = normalize(op, algorithm);
       const bytes = bytesOf(data); // after normalizing (see digest)
-      const async = byteLength(bytes) >= ASYNC_BYTES || slow(op, alg.name);
+      // KMAC's outputLength as a size too (see digest).
+      const async = byteLength(bytes) >= ASYNC_BYTES || outputBytes(alg) >= ASYNC_BYTES || slow(op, alg.name);
       // KMAC with outputLength 0: an empty MAC (the draft), which the C API
       // cannot ask for (0 is "absent" there); 8 bits make the same checks.
       const empty = zeroOutputLength(alg);
@@ -622,10 +671,13 @@ class SubtleCrypto {
       const alg = normalize('verify', algorithm);
       const sig = bytesOf(signature); // after normalizing (see digest)
       const bytes = bytesOf(data);
-      const async = byteLength(bytes) >= ASYNC_BYTES || slow('verify', alg.name);
+      const async = byteLength(bytes) >= ASYNC_BYTES || outputBytes(alg) >= ASYNC_BYTES || slow('verify', alg.name);
       // KMAC outputLength 0 (see #cipher): the empty MAC matches only an empty signature.
+      // Whether the signature is empty is read now: the caller may detach
+      // it before the promise settles.
       const empty = zeroOutputLength(alg);
-      return call('verify', async, false, empty ? () => byteLength(sig) === 0 : null,
+      const sigEmpty = byteLength(sig) === 0;
+      return call('verify', async, false, empty ? () => sigEmpty : null,
         [undefined, alg.params, h, sig, bytes]);
     } catch (e) { return Promise.reject(e); }
   }
@@ -803,12 +855,18 @@ function supportsOn(b, op, algorithm, extra) {
         // says false without it); encapsulateKey/decapsulateKey do not.
         if (op === 'deriveKey' || op === 'wrapKey' || op === 'unwrapKey') return false;
       } else if (op === 'deriveKey') {
-        normalize('importKey', extra);
-        add = normalize('get key length', extra).params;
+        if (normalize('importKey', extra).rejected) return false;
+        const d = normalize('get key length', extra);
+        if (d.rejected) return false;
+        add = d.params;
       } else if (op === 'wrapKey') {
-        add = normalize('exportKey', extra).params;
+        const d = normalize('exportKey', extra);
+        if (d.rejected) return false;
+        add = d.params;
       } else {
-        add = normalize('importKey', extra).params;
+        const d = normalize('importKey', extra);
+        if (d.rejected) return false;
+        add = d.params;
       }
     } else if (op === 'deriveBits' && extra !== null && extra !== undefined) {
       if (typeof extra === 'object' || typeof extra === 'function') return false;
@@ -817,17 +875,29 @@ function supportsOn(b, op, algorithm, extra) {
   } catch (e) {
     return false;
   }
-  if (op === 'encapsulateKey' || op === 'decapsulateKey') {
-    if (add && !native.supportsOp(b, T.operations.importKey, add, -1, null)) return false;
+  // A member's 0 that the operation fails on (ZERO_IS_AN_ERROR): false.
+  if (alg.rejected) return false;
+  // KMAC's and cSHAKE's outputLength 0 is an empty output, which sign,
+  // verify and digest give (as 8 bits, emptied: see #cipher), so supported
+  // where 8 bits are.
+  zeroOutputLength(alg);
+  // The addon throws on what it cannot take (an unknown namedCurve, say):
+  // the draft's answer to that is false, never an exception.
+  try {
+    if (op === 'encapsulateKey' || op === 'decapsulateKey') {
+      if (add && !native.supportsOp(b, T.operations.importKey, add, -1, null)) return false;
+    }
+    // HMAC with a SHA-3 hash has no default length (no block size is defined
+    // for SHA-3: webcrypto.h, webcrypto_generate_key), so generateKey, and
+    // deriveKey to such a key, without a length is NotSupportedError, which
+    // webcrypto_supports does not see.
+    if ((op === 'generateKey' && hmacSha3NoLength(alg.params)) ||
+        (op === 'deriveKey' && add && hmacSha3NoLength(add))) return false;
+    return native.supportsOp(b, T.operations[SUPPORTS_C_OP[op] || op], alg.params, length,
+      op === 'encapsulateKey' || op === 'decapsulateKey' ? null : add);
+  } catch (e) {
+    return false;
   }
-  // HMAC with a SHA-3 hash has no default length (no block size is defined
-  // for SHA-3: webcrypto.h, webcrypto_generate_key), so generateKey, and
-  // deriveKey to such a key, without a length is NotSupportedError, which
-  // webcrypto_supports does not see.
-  if ((op === 'generateKey' && hmacSha3NoLength(alg.params)) ||
-      (op === 'deriveKey' && add && hmacSha3NoLength(add))) return false;
-  return native.supportsOp(b, T.operations[SUPPORTS_C_OP[op] || op], alg.params, length,
-    op === 'encapsulateKey' || op === 'decapsulateKey' ? null : add);
 }
 function hmacSha3NoLength(params) {
   if (algById.get(params[0]).name !== 'HMAC') return false;

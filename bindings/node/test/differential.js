@@ -731,6 +731,154 @@ async function main() {
     const rs = await S.sign('HMAC', k, detached()).then(hx, (e) => e.name);
     if (rs !== hx(await S.sign('HMAC', k, new Uint8Array(0)))) own.push(`sign of a detached view: ${rs}, not the MAC of nothing`);
   }
+  // The binding's own copies of BufferSource members (which the addon then
+  // reads on the thread pool) are its own: not made through the caller's
+  // constructor[Symbol.species], nor from own buffer/byteOffset/byteLength
+  // properties; so a salt changed or detached after the call does not count.
+  if (libSupports('PBKDF2')) {
+    const S = LIB.subtle;
+    const hx = (b) => Buffer.from(b).toString('hex');
+    const pw = await S.importKey('raw', bytes(8), 'PBKDF2', false, ['deriveBits']);
+    const pb = (salt) => S.deriveBits({ name: 'PBKDF2', hash: 'SHA-256', salt, iterations: 20000 }, pw, 256).then(hx, (e) => e.name);
+    const want = await pb(new Uint8Array(16).fill(3));
+    const aliased = () => { const u = new Uint8Array(16).fill(3); u.constructor = { [Symbol.species]: function species() { return u; } }; return u; };
+    let s = aliased();
+    let p = pb(s);
+    s.fill(0xee);
+    if (await p !== want) own.push('a salt whose Symbol.species gives itself, changed after the call, changed the result');
+    s = aliased();
+    p = pb(s);
+    structuredClone(s.buffer, { transfer: [s.buffer] });
+    if (await p !== want) own.push('a salt whose Symbol.species gives itself, detached after the call, changed the result');
+    const evil = new Uint8Array(16).fill(3).buffer;
+    const ab = new Uint8Array(16).fill(3).buffer;
+    ab.constructor = { [Symbol.species]: function species() { return evil; } };
+    p = pb(ab);
+    new Uint8Array(evil).fill(0xee);
+    if (await p !== want) own.push('an ArrayBuffer salt copied through its Symbol.species');
+    s = new Uint8Array(16).fill(3);
+    Object.defineProperty(s, 'byteOffset', { value: 8 });
+    Object.defineProperty(s, 'byteLength', { value: 1 });
+    if (await pb(s) !== want) own.push('a salt\'s own byteOffset/byteLength properties were read');
+  }
+  // A JsonWebKey's bytes for importKey are not put in Node's shared Buffer
+  // pool (which any script reads through Buffer.from('x').buffer), where a
+  // private key's "d" would stay.
+  if (libSupports('ECDSA')) {
+    const S = LIB.subtle;
+    const kp = await S.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
+    const jwk = await S.exportKey('jwk', kp.privateKey);
+    const p = S.importKey('jwk', jwk, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign']);
+    if (Buffer.from(Buffer.from('x').buffer).toString('latin1').includes(jwk.d)) own.push('importKey(jwk) put the private key in Node\'s Buffer pool');
+    const r = await p.then((k) => k.type, (e) => e.name);
+    if (r !== 'private') own.push(`importKey(jwk) of a private ECDSA key: ${r}`);
+  }
+  // SubtleCrypto.supports answers, never throws (the draft's steps: false for
+  // what cannot be done), and says true for an outputLength of 0 where the
+  // call itself succeeds (with an empty output).
+  {
+    const Sup = LIB.S;
+    const names = { has: libSupports }; // what this backend has
+    const tries = [['generateKey', { name: 'ECDSA', namedCurve: 'P-999' }], ['importKey', { name: 'ECDH', namedCurve: 'no such curve at all, and long' }],
+      ['encapsulateKey', 'ML-KEM-768', { name: 'ECDSA', namedCurve: 'P-999' }], ['deriveKey', { name: 'ECDH', public: null }, 'AES-GCM']];
+    for (const [op, a, x] of tries) {
+      let r;
+      try { r = x === undefined ? Sup.supports(op, a) : Sup.supports(op, a, x); } catch (e) { r = `${e.name}: ${e.message}`; }
+      if (r !== false) own.push(`supports(${op}, ${JSON.stringify(a)}${x === undefined ? '' : `, ${JSON.stringify(x)}`}): ${r}, not false`);
+    }
+    const S = LIB.subtle;
+    const zero = [];
+    if (names.has('KMAC128')) {
+      const km = await S.generateKey({ name: 'KMAC128' }, false, ['sign', 'verify']).catch(() => null);
+      if (km) zero.push(['sign', { name: 'KMAC128', outputLength: 0 }, () => S.sign({ name: 'KMAC128', outputLength: 0 }, km, bytes(4))],
+        ['verify', { name: 'KMAC128', outputLength: 0 }, () => S.verify({ name: 'KMAC128', outputLength: 0 }, km, new Uint8Array(0), bytes(4))]);
+    }
+    if (names.has('cSHAKE128')) zero.push(['digest', { name: 'cSHAKE128', outputLength: 0 }, () => S.digest({ name: 'cSHAKE128', outputLength: 0 }, bytes(4))]);
+    for (const [op, a, run] of zero) {
+      const r = await run().then((v) => (v instanceof ArrayBuffer ? `${v.byteLength} bytes` : v), (e) => e.name);
+      let sup;
+      try { sup = Sup.supports(op, a); } catch (e) { sup = e.name; }
+      if (r !== '0 bytes' && r !== true) own.push(`${op} ${JSON.stringify(a)}: ${r}, not empty`);
+      else if (sup !== true) own.push(`supports(${op}, ${JSON.stringify(a)}): ${sup}, while the call succeeds`);
+    }
+    if (names.has('KMAC128') || names.has('cSHAKE128')) console.log(`outputLength 0: ${zero.length} calls checked against supports()`);
+  }
+  // A large outputLength (cSHAKE digest, KMAC sign/verify) runs on the
+  // thread pool as a large input does: the promise is not settled by the
+  // microtasks that follow the call (a call made on the main thread is).
+  {
+    const S = LIB.subtle;
+    const names = { has: libSupports }; // what this backend has
+    const pending = async (what, p) => {
+      let settled = false;
+      p.then(() => { settled = true; }, () => { settled = true; });
+      for (let i = 0; i < 3; i++) await null;
+      if (settled) own.push(`${what} ran on the main thread`);
+      const r = await p.then((v) => (v instanceof ArrayBuffer ? v.byteLength : v), (e) => e.name);
+      return r;
+    };
+    const BIG = 8 * 1024 * 1024; // bits: 1 MiB of output
+    if (names.has('cSHAKE128')) {
+      const r = await pending('cSHAKE128 digest of 1 MiB', S.digest({ name: 'cSHAKE128', outputLength: BIG }, bytes(4)));
+      if (r !== BIG / 8) own.push(`cSHAKE128 digest of 1 MiB: ${r}`);
+    }
+    const km = names.has('KMAC128') && await S.generateKey({ name: 'KMAC128' }, false, ['sign', 'verify']).catch(() => null);
+    if (km) {
+      const r = await pending('KMAC128 sign of 1 MiB', S.sign({ name: 'KMAC128', outputLength: BIG }, km, bytes(4)));
+      if (r !== BIG / 8) own.push(`KMAC128 sign of 1 MiB: ${r}`);
+      const v = await pending('KMAC128 verify of 1 MiB', S.verify({ name: 'KMAC128', outputLength: BIG }, km, new Uint8Array(BIG / 8), bytes(4)));
+      if (v !== false) own.push(`KMAC128 verify of a wrong 1 MiB MAC: ${v}`);
+    }
+  }
+  // KMAC verify with outputLength 0 (an empty MAC): a non-empty signature
+  // does not match, even when detached before the call (on the pool, for its
+  // large data) settles.
+  if (libSupports('KMAC128')) {
+    const S = LIB.subtle;
+    const km = await S.generateKey({ name: 'KMAC128' }, false, ['sign', 'verify']).catch(() => null);
+    if (km) {
+      for (const [what, mk] of [['a Uint8Array', () => bytes(4)], ['a DataView', () => new DataView(bytes(4).buffer)]]) {
+        const sig = mk();
+        const p = S.verify({ name: 'KMAC128', outputLength: 0 }, km, sig, new Uint8Array(64 * 1024));
+        structuredClone(sig.buffer, { transfer: [sig.buffer] });
+        const r = await p.then((v) => v, (e) => `${e.name}: ${e.message}`);
+        if (r !== false) own.push(`KMAC128 verify, outputLength 0, of ${what} of 4 bytes detached after the call: ${r}, not false`);
+      }
+    }
+  }
+  // A 0 the operation rejects (KMAC generateKey length, Argon2 passes) is
+  // rejected in the operation's own steps, after the usage and key checks;
+  // and supports() says false for it (as for HMAC's, which Node 24 says too).
+  {
+    const S = LIB.subtle;
+    const zeros = [['generateKey', { name: 'KMAC128', length: 0 }], ['generateKey', { name: 'HMAC', hash: 'SHA-256', length: 0 }],
+      ['deriveBits', { name: 'Argon2id', nonce: bytes(16), parallelism: 1, memory: 64, passes: 0 }, 256]];
+    for (const [op, a, x] of zeros) {
+      if (!libSupports(a.name)) continue;
+      let r;
+      try { r = x === undefined ? LIB.S.supports(op, a) : LIB.S.supports(op, a, x); } catch (e) { r = e.name; }
+      if (r !== false) own.push(`supports(${op}, ${JSON.stringify(a)}): ${r}, not false`);
+    }
+    const names = { has: libSupports }; // what this backend has
+    const o = (p) => p.then(() => 'resolved', (e) => e.name);
+    if (names.has('KMAC128')) {
+      const r = await o(S.generateKey({ name: 'KMAC128', length: 0 }, false, ['encrypt']));
+      if (r !== 'SyntaxError') own.push(`KMAC128 generateKey, length 0 and usage encrypt: ${r}, not SyntaxError`);
+      const r2 = await o(S.generateKey({ name: 'KMAC128', length: 0 }, false, ['sign']));
+      if (r2 !== 'OperationError') own.push(`KMAC128 generateKey, length 0: ${r2}, not OperationError`);
+    }
+    if (names.has('Argon2id')) {
+      const a = { name: 'Argon2id', nonce: bytes(16), parallelism: 1, memory: 64, passes: 0 };
+      const k1 = await S.importKey('raw-secret', bytes(8), 'Argon2id', false, ['deriveKey']).catch(() => null);
+      const k2 = await S.importKey('raw-secret', bytes(8), 'Argon2id', false, ['deriveBits']).catch(() => null);
+      if (k1 && k2) {
+        const r = await o(S.deriveBits(a, k1, 256));
+        if (r !== 'InvalidAccessError') own.push(`Argon2id deriveBits, passes 0, on a key without deriveBits: ${r}, not InvalidAccessError`);
+        const r2 = await o(S.deriveBits(a, k2, 256));
+        if (r2 !== 'OperationError') own.push(`Argon2id deriveBits, passes 0: ${r2}, not OperationError`);
+      }
+    }
+  }
   failures.push(...own.map((o) => `binding: ${o}`));
   for (const [why, n] of skippedAlgs) console.log(`skipped: ${n} calls: ${why}`);
   // The library's table may have algorithms no call here covers yet (they
