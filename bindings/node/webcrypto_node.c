@@ -111,6 +111,148 @@ static const member k_members[] = {
 #undef F
 #define N_MEMBERS (sizeof k_members / sizeof k_members[0])
 
+/* ---- memory -------------------------------------------------------------- */
+
+/* memset through a volatile pointer: a compiler may drop a plain memset of
+ * memory that is freed next (gcc -O2 did, in wipe_free and out_finalize). */
+static void *(*const volatile k_memset)(void *, int, size_t) = memset;
+static void wipe(void *p, size_t n) {
+    if (p && n) k_memset(p, 0, n);
+}
+
+/* Large blocks (BIG_MIN bytes or more): a 1 MiB copy of the data, or the
+ * output a job writes, in memory fresh from the system costs ~400 us on the
+ * development VM (256 page faults, each zeroing a page; the copy itself into
+ * memory already mapped: ~25 us), twice the AES-GCM encryption of that MiB.
+ * malloc hands such memory back to the system when it is freed (a large
+ * block is an mmap, and freed space above its trim threshold is returned),
+ * and a result's block is freed when V8 collects its ArrayBuffer, in batches
+ * (about 64 MiB of ArrayBuffers between collections on Node 24): so each one
+ * was fresh. Blocks freed go to this cache instead, up to BIG_CACHE_BYTES,
+ * and the next large buffer is taken from it; blocks left unused for a
+ * trim period are freed (big_trim, from an unref'd timer index.js runs).
+ * The process's peak memory does not grow by it: the cache fills only as
+ * results are collected. One cache for the process (worker threads
+ * included, and finalizers that may run after an environment is gone),
+ * behind a spin lock held for a few loads and stores. Every block is wiped
+ * before it is freed or cached when it may hold secret bytes (the caller's
+ * data, a decryption), and its bytes are overwritten before it is reused. */
+#define BIG_MIN ((size_t)64 * 1024)
+#define BIG_CACHE_BYTES ((size_t)64 << 20)
+#define BIG_CACHE_COUNT 96
+#define BIG_HDR 64 /* the block's capacity; keeps the bytes 64-byte aligned */
+
+static struct {
+    atomic_flag lock;
+    uint8_t *blk[BIG_CACHE_COUNT];
+    unsigned stamp[BIG_CACHE_COUNT];
+    size_t n, bytes;
+    unsigned gen;
+    size_t out; /* blocks taken and not given back */
+} g_big = {ATOMIC_FLAG_INIT, {0}, {0}, 0, 0, 0, 0};
+
+static void big_lock(void) {
+    while (atomic_flag_test_and_set_explicit(&g_big.lock, memory_order_acquire)) {
+    }
+}
+static void big_unlock(void) { atomic_flag_clear_explicit(&g_big.lock, memory_order_release); }
+
+static size_t big_cap(const uint8_t *data) {
+    size_t cap;
+    memcpy(&cap, data - BIG_HDR, sizeof cap);
+    return cap;
+}
+
+/* A block with room for n >= BIG_MIN bytes (its bytes are not zeroed), or
+ * NULL. A cached one fits if it wastes at most an eighth. */
+static uint8_t *big_take(size_t n) {
+    uint8_t *b = NULL;
+    big_lock();
+    size_t best = g_big.n;
+    for (size_t i = 0; i < g_big.n; i++) {
+        size_t cap = big_cap(g_big.blk[i]);
+        if (cap >= n && cap - n <= n / 8 && (best == g_big.n || cap < big_cap(g_big.blk[best])))
+            best = i;
+    }
+    if (best < g_big.n) {
+        b = g_big.blk[best];
+        g_big.bytes -= big_cap(b);
+        g_big.n--;
+        g_big.blk[best] = g_big.blk[g_big.n];
+        g_big.stamp[best] = g_big.stamp[g_big.n];
+    }
+    g_big.out++;
+    big_unlock();
+    if (b) return b;
+    if (n > SIZE_MAX - BIG_HDR - 4095) return NULL;
+    size_t cap = (n + 4095) & ~(size_t)4095;
+    uint8_t *m = malloc(BIG_HDR + cap);
+    if (!m) {
+        big_lock();
+        g_big.out--;
+        big_unlock();
+        return NULL;
+    }
+    memcpy(m, &cap, sizeof cap);
+    return m + BIG_HDR;
+}
+
+/* Gives back a block of big_take's: wiped first if it may hold secrets. */
+static void big_give(uint8_t *data, bool secret) {
+    if (!data) return;
+    size_t cap = big_cap(data);
+    if (secret) wipe(data, cap);
+    big_lock();
+    g_big.out--;
+    bool keep = g_big.n < BIG_CACHE_COUNT && cap <= BIG_CACHE_BYTES - g_big.bytes;
+    if (keep) {
+        g_big.blk[g_big.n] = data;
+        g_big.stamp[g_big.n] = g_big.gen;
+        g_big.n++;
+        g_big.bytes += cap;
+    }
+    big_unlock();
+    if (!keep) free(data - BIG_HDR);
+}
+
+/* Frees the cached blocks that were cached before the previous call (none
+ * was taken since); returns how many blocks stay, cached or in use (an
+ * ArrayBuffer not yet collected, a job), which later calls may trim. */
+static size_t big_trim(void) {
+    uint8_t *drop[BIG_CACHE_COUNT];
+    size_t nd = 0;
+    big_lock();
+    for (size_t i = 0; i < g_big.n;) {
+        if (g_big.stamp[i] != g_big.gen) {
+            drop[nd++] = g_big.blk[i];
+            g_big.bytes -= big_cap(g_big.blk[i]);
+            g_big.n--;
+            g_big.blk[i] = g_big.blk[g_big.n];
+            g_big.stamp[i] = g_big.stamp[g_big.n];
+        } else {
+            i++;
+        }
+    }
+    g_big.gen++;
+    size_t left = g_big.n + g_big.out;
+    big_unlock();
+    for (size_t i = 0; i < nd; i++) free(drop[i] - BIG_HDR);
+    return left;
+}
+
+/* A copy of data's bytes, and its release: large ones are blocks of the
+ * cache (wiped when given back). */
+static uint8_t *buf_alloc(size_t n) { return n >= BIG_MIN ? big_take(n) : malloc(n ? n : 1); }
+static void buf_free(uint8_t *p, size_t n, size_t cap, bool secret) {
+    if (!p) return;
+    if (n >= BIG_MIN) {
+        big_give(p, secret);
+        return;
+    }
+    if (secret) wipe(p, cap);
+    free(p);
+}
+
 /* A params as a job holds it: the struct, the byte copies it points to, and
  * the key it references. */
 typedef struct pholder {
@@ -122,10 +264,7 @@ typedef struct pholder {
 
 static void pholder_free(pholder *h) {
     for (size_t i = 0; i < N_MEMBERS; i++) {
-        if (h->owned[i]) {
-            memset(h->owned[i], 0, h->owned_len[i]);
-            free(h->owned[i]);
-        }
+        buf_free(h->owned[i], h->owned_len[i], h->owned_len[i], true);
     }
     nkey_release(h->key);
     memset(h, 0, sizeof *h);
@@ -183,6 +322,10 @@ typedef struct job {
     uint8_t *out;
     size_t out_len, out_cap;
     bool out_lib; /* out is the library's: webcrypto_buffer_free */
+    /* encrypt/decrypt of BIG_MIN bytes or more on the pool: d1 is a block of
+     * the cache holding the copy of the data, and the output is written over
+     * it (the C API allows out == data), so out == d1 == in_place. */
+    uint8_t *in_place;
     bool valid;
     webcrypto_key *r1, *r2;
     uint8_t shared[64]; /* encapsulateBits' shared key */
@@ -192,12 +335,6 @@ typedef struct job {
     napi_async_work work;
 } job;
 
-static void wipe_free(uint8_t *p, size_t n) {
-    if (p) {
-        memset(p, 0, n);
-        free(p);
-    }
-}
 
 static void job_free(napi_env env, job *j);
 static void job_release(napi_env env, job *j, bool on_heap) {
@@ -211,16 +348,19 @@ static void job_free(napi_env env, job *j) {
     pholder_free(&j->b);
     nkey_release(j->k1);
     nkey_release(j->k2);
-    wipe_free(j->d1_owned, j->d1_len);
-    wipe_free(j->d2_owned, j->d2_len);
+    buf_free(j->d1_owned, j->d1_len, j->d1_len, true);
+    buf_free(j->d2_owned, j->d2_len, j->d2_len, true);
+    /* A job whose result did not become an ArrayBuffer: its block may hold
+     * the data or unverified output. */
+    if (j->in_place) big_give(j->in_place, true);
     if (j->out_lib)
         webcrypto_buffer_free(j->out, j->out_len);
-    else if (j->out && j->out != j->stackbuf)
-        wipe_free(j->out, j->out_cap);
+    else if (j->out && j->out != j->stackbuf && j->out != j->in_place)
+        buf_free(j->out, j->out_cap, j->out_cap, true);
     webcrypto_key_free(j->r1);
     webcrypto_key_free(j->r2);
-    if (j->out == j->stackbuf) memset(j->stackbuf, 0, j->out_cap);
-    if (j->shared_len) memset(j->shared, 0, sizeof j->shared);
+    if (j->out == j->stackbuf) wipe(j->stackbuf, j->out_cap);
+    if (j->shared_len) wipe(j->shared, sizeof j->shared);
 }
 
 static webcrypto_status fail(job *j, webcrypto_status st) {
@@ -229,11 +369,12 @@ static webcrypto_status fail(job *j, webcrypto_status st) {
     return st;
 }
 
-/* Bulk output: learn the size, then write into the stack buffer or a malloc. */
+/* Bulk output: learn the size, then write into the stack buffer, a malloc
+ * or (BIG_MIN bytes or more) a block of the cache. */
 static uint8_t *out_alloc(job *j, size_t n) {
     j->out_cap = n;
     if (n <= sizeof j->stackbuf) return j->out = j->stackbuf;
-    return j->out = malloc(n ? n : 1);
+    return j->out = buf_alloc(n);
 }
 
 #define TRY(call)                                                                                  \
@@ -294,6 +435,10 @@ static webcrypto_status job_run(job *j) {
         webcrypto_status (*fn)(const webcrypto_params *, const webcrypto_key *, const uint8_t *,
                                size_t, uint8_t *, size_t, size_t *) =
             j->op == OP_ENCRYPT ? webcrypto_encrypt : webcrypto_decrypt;
+        if (j->in_place) {
+            TRY(fn(a, key, j->d1, j->d1_len, j->out, j->out_cap, &j->out_len));
+            break;
+        }
         TRY(fn(a, key, j->d1, j->d1_len, NULL, 0, &n));
         OUT_OR_NOMEM(n);
         TRY(fn(a, key, j->d1, j->d1_len, j->out, j->out_cap, &j->out_len));
@@ -431,7 +576,7 @@ static bool get_bytes(napi_env env, napi_value v, const uint8_t **p, size_t *n) 
 }
 
 static bool copy_bytes(const uint8_t *p, size_t n, uint8_t **owned) {
-    *owned = malloc(n ? n : 1);
+    *owned = buf_alloc(n);
     if (!*owned) return false;
     if (n) memcpy(*owned, p, n);
     return true;
@@ -459,6 +604,37 @@ static bool job_bytes(napi_env env, job *j, napi_value v, const uint8_t **p, siz
         }
         *p = *owned;
     }
+    return true;
+}
+
+/* encrypt/decrypt on the pool of BIG_MIN bytes or more: the copy of the
+ * data goes to a block of the cache with room for the output too, which the
+ * job writes over the data (job.in_place). *done is false when the call is
+ * not one of those (smaller data, or a size the library refuses: the job
+ * then fails as usual); false with an exception pending on failure. */
+static bool in_place_bytes(napi_env env, job *j, napi_value v, bool *done) {
+    const uint8_t *p;
+    size_t n, out_n = 0;
+    *done = false;
+    if (!get_bytes(env, v, &p, &n)) {
+        throw_type(env, "expected a BufferSource");
+        return false;
+    }
+    if (n < BIG_MIN || !j->k1) return true;
+    webcrypto_status st = (j->op == OP_ENCRYPT ? webcrypto_encrypt : webcrypto_decrypt)(
+        &j->a.p, j->k1->key, p, n, NULL, 0, &out_n);
+    if (st != WEBCRYPTO_OK) return true;
+    size_t cap = out_n > n ? out_n : n;
+    uint8_t *b = big_take(cap);
+    if (!b) {
+        throw_status(env, WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
+        return false;
+    }
+    memcpy(b, p, n);
+    j->d1 = j->out = j->in_place = b;
+    j->d1_len = n;
+    j->out_cap = cap;
+    *done = true;
     return true;
 }
 
@@ -591,10 +767,16 @@ static napi_value key_handle(napi_env env, webcrypto_key **kp) {
     return v;
 }
 
-/* An external ArrayBuffer's bytes: wiped and freed when it is collected. */
+/* An external ArrayBuffer's bytes when it is collected: a malloc (hint: its
+ * size) wiped and freed; a block of the cache (hint: non-NULL if it may
+ * hold secrets) given back. */
 static void out_finalize(napi_env env, void *data, void *hint) {
     (void)env;
-    wipe_free(data, (size_t)(uintptr_t)hint);
+    buf_free(data, 0, (size_t)(uintptr_t)hint, true);
+}
+static void big_finalize(napi_env env, void *data, void *hint) {
+    (void)env;
+    big_give(data, hint != NULL);
 }
 
 /* The job's result as a JS value, or NULL with *err set. */
@@ -617,11 +799,18 @@ static napi_value job_result(napi_env env, job *j, napi_value *err) {
         void *data = NULL;
         /* A large output the job allocated becomes the ArrayBuffer itself
          * (no zero-fill and copy of a MiB); a runtime that allows no
-         * external buffers gets the copy. */
+         * external buffers (V8's sandbox: Electron) gets the copy, and the
+         * job's release frees the output. Only a decryption's output (or a
+         * derivation's, a digest's: they may be keys) needs a wipe after. */
+        bool big = j->out == j->in_place || j->out_cap >= BIG_MIN;
+        bool secret = j->op != OP_ENCRYPT && j->op != OP_WRAP;
         if (j->out_len >= 4096 && !j->out_lib && j->out != j->stackbuf &&
-            napi_create_external_arraybuffer(env, j->out, j->out_len, out_finalize,
-                                             (void *)(uintptr_t)j->out_cap, &r) == napi_ok) {
-            j->out = NULL; /* the ArrayBuffer owns it now */
+            napi_create_external_arraybuffer(
+                env, j->out, j->out_len, big ? big_finalize : out_finalize,
+                big ? (void *)(uintptr_t)secret : (void *)(uintptr_t)j->out_cap, &r) == napi_ok) {
+            /* the ArrayBuffer owns it now */
+            if (j->out == j->in_place) j->in_place = NULL;
+            j->out = NULL;
             break;
         }
         r = NULL;
@@ -820,13 +1009,16 @@ static napi_value run(napi_env env, napi_callback_info info) {
         break;
     case OP_ENCRYPT:
     case OP_DECRYPT:
-    case OP_SIGN:
+    case OP_SIGN: {
+        bool done = false;
         NEED(3);
         OK(get_params(env, j, a[0], &j->a));
         OK(get_key(env, a[1], &j->k1));
         nkey_retain(j->k1);
-        OK(job_bytes(env, j, a[2], &j->d1, &j->d1_len, &j->d1_owned, j->copy_data));
+        if (j->op != OP_SIGN && j->async && j->copy_data) OK(in_place_bytes(env, j, a[2], &done));
+        if (!done) OK(job_bytes(env, j, a[2], &j->d1, &j->d1_len, &j->d1_owned, j->copy_data));
         break;
+    }
     case OP_VERIFY:
         NEED(4);
         OK(get_params(env, j, a[0], &j->a));
@@ -1145,6 +1337,15 @@ out:
     return undef;
 }
 
+/* trimCache() -> how many blocks the cache of large buffers still holds,
+ * after freeing those that no call took since the previous trimCache. */
+static napi_value trim_cache(napi_env env, napi_callback_info info) {
+    napi_value r;
+    (void)info;
+    if (napi_create_uint32(env, (uint32_t)big_trim(), &r) != napi_ok) return NULL;
+    return r;
+}
+
 /* setErrorFactory(fn): fn(name, message) makes the error objects. */
 static napi_value set_error_factory(napi_env env, napi_callback_info info) {
     napi_value argv[1], undef;
@@ -1247,6 +1448,7 @@ static napi_value init(napi_env env, napi_value exports) {
         {"supports", NULL, supports, NULL, NULL, NULL, napi_enumerable, NULL},
         {"supportsOp", NULL, supports_op, NULL, NULL, NULL, napi_enumerable, NULL},
         {"setErrorFactory", NULL, set_error_factory, NULL, NULL, NULL, napi_enumerable, NULL},
+        {"trimCache", NULL, trim_cache, NULL, NULL, NULL, napi_enumerable, NULL},
     };
     if (napi_define_properties(env, exports, sizeof props / sizeof props[0], props) != napi_ok)
         return NULL;
