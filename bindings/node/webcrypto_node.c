@@ -132,15 +132,23 @@ static void wipe(void *p, size_t n) {
  * and the next large buffer is taken from it; blocks left unused for a
  * trim period are freed (big_trim, from an unref'd timer index.js runs).
  * The process's peak memory does not grow by it: the cache fills only as
- * results are collected. One cache for the process (worker threads
- * included, and finalizers that may run after an environment is gone),
- * behind a spin lock held for a few loads and stores. Every block is wiped
- * before it is freed or cached when it may hold secret bytes (the caller's
- * data, a decryption), and its bytes are overwritten before it is reused. */
+ * results are collected, as the ArrayBuffers holding the same bytes go. One
+ * cache for the process (worker threads included, and finalizers that may
+ * run after an environment is gone), behind a spin lock held for a scan of
+ * at most BIG_CACHE_COUNT entries. A block that may hold secret bytes (the
+ * caller's data, a decryption's output) is marked so when given back, and
+ * wiped before it is freed (trimmed, or the cache full) or reused (but for
+ * the bytes the next user overwrites at once): not when given back, since a
+ * collection gives back dozens of blocks at once on the main thread, ~100 us
+ * each to wipe a cold MiB. */
 #define BIG_MIN ((size_t)64 * 1024)
 #define BIG_CACHE_BYTES ((size_t)64 << 20)
 #define BIG_CACHE_COUNT 96
-#define BIG_HDR 64 /* the block's capacity; keeps the bytes 64-byte aligned */
+#define BIG_HDR 64 /* big_hdr; keeps the bytes 64-byte aligned */
+typedef struct big_hdr {
+    size_t cap;
+    bool secret; /* may hold secret bytes: wiped before it is freed or reused */
+} big_hdr;
 
 static struct {
     atomic_flag lock;
@@ -157,19 +165,19 @@ static void big_lock(void) {
 }
 static void big_unlock(void) { atomic_flag_clear_explicit(&g_big.lock, memory_order_release); }
 
-static size_t big_cap(const uint8_t *data) {
-    size_t cap;
-    memcpy(&cap, data - BIG_HDR, sizeof cap);
-    return cap;
-}
+static big_hdr *big_of(uint8_t *data) { return (big_hdr *)(void *)(data - BIG_HDR); }
+static size_t big_cap(uint8_t *data) { return big_of(data)->cap; }
 
-/* A block with room for n >= BIG_MIN bytes (its bytes are not zeroed), or
- * NULL. A cached one fits if it wastes at most an eighth. */
-static uint8_t *big_take(size_t n) {
+/* A block with room for n >= BIG_MIN bytes, or NULL. Its bytes are not
+ * zeroed: a cached block that held secrets is wiped but for its first
+ * `filled` bytes, which the caller overwrites at once (filled <= n). A
+ * cached one fits if it wastes at most an eighth; of those that fit best,
+ * the one cached last (the likeliest to be in a CPU cache still). */
+static uint8_t *big_take(size_t n, size_t filled) {
     uint8_t *b = NULL;
     big_lock();
     size_t best = g_big.n;
-    for (size_t i = 0; i < g_big.n; i++) {
+    for (size_t i = g_big.n; i-- > 0;) {
         size_t cap = big_cap(g_big.blk[i]);
         if (cap >= n && cap - n <= n / 8 && (best == g_big.n || cap < big_cap(g_big.blk[best])))
             best = i;
@@ -178,12 +186,20 @@ static uint8_t *big_take(size_t n) {
         b = g_big.blk[best];
         g_big.bytes -= big_cap(b);
         g_big.n--;
-        g_big.blk[best] = g_big.blk[g_big.n];
-        g_big.stamp[best] = g_big.stamp[g_big.n];
+        /* keep the order (the last cached is found first) */
+        memmove(&g_big.blk[best], &g_big.blk[best + 1], (g_big.n - best) * sizeof g_big.blk[0]);
+        memmove(&g_big.stamp[best], &g_big.stamp[best + 1], (g_big.n - best) * sizeof g_big.stamp[0]);
     }
     g_big.out++;
     big_unlock();
-    if (b) return b;
+    if (b) {
+        big_hdr *h = big_of(b);
+        if (h->secret) {
+            wipe(b + filled, h->cap - filled);
+            h->secret = false;
+        }
+        return b;
+    }
     if (n > SIZE_MAX - BIG_HDR - 4095) return NULL;
     size_t cap = (n + 4095) & ~(size_t)4095;
     uint8_t *m = malloc(BIG_HDR + cap);
@@ -193,15 +209,23 @@ static uint8_t *big_take(size_t n) {
         big_unlock();
         return NULL;
     }
-    memcpy(m, &cap, sizeof cap);
+    big_of(m + BIG_HDR)->cap = cap;
+    big_of(m + BIG_HDR)->secret = false;
     return m + BIG_HDR;
 }
 
-/* Gives back a block of big_take's: wiped first if it may hold secrets. */
+static void big_free(uint8_t *data) {
+    if (big_of(data)->secret) wipe(data, big_cap(data));
+    free(data - BIG_HDR);
+}
+
+/* Gives back a block of big_take's; `secret`: it may hold secret bytes (it
+ * is wiped before it is freed or reused, not now: a collection gives back
+ * dozens at once, on the main thread). */
 static void big_give(uint8_t *data, bool secret) {
     if (!data) return;
     size_t cap = big_cap(data);
-    if (secret) wipe(data, cap);
+    if (secret) big_of(data)->secret = true;
     big_lock();
     g_big.out--;
     bool keep = g_big.n < BIG_CACHE_COUNT && cap <= BIG_CACHE_BYTES - g_big.bytes;
@@ -212,7 +236,7 @@ static void big_give(uint8_t *data, bool secret) {
         g_big.bytes += cap;
     }
     big_unlock();
-    if (!keep) free(data - BIG_HDR);
+    if (!keep) big_free(data);
 }
 
 /* Frees the cached blocks that were cached before the previous call (none
@@ -222,27 +246,29 @@ static size_t big_trim(void) {
     uint8_t *drop[BIG_CACHE_COUNT];
     size_t nd = 0;
     big_lock();
-    for (size_t i = 0; i < g_big.n;) {
+    size_t kept = 0;
+    for (size_t i = 0; i < g_big.n; i++) {
         if (g_big.stamp[i] != g_big.gen) {
             drop[nd++] = g_big.blk[i];
             g_big.bytes -= big_cap(g_big.blk[i]);
-            g_big.n--;
-            g_big.blk[i] = g_big.blk[g_big.n];
-            g_big.stamp[i] = g_big.stamp[g_big.n];
         } else {
-            i++;
+            g_big.blk[kept] = g_big.blk[i];
+            g_big.stamp[kept++] = g_big.stamp[i];
         }
     }
+    g_big.n = kept;
     g_big.gen++;
     size_t left = g_big.n + g_big.out;
     big_unlock();
-    for (size_t i = 0; i < nd; i++) free(drop[i] - BIG_HDR);
+    for (size_t i = 0; i < nd; i++) big_free(drop[i]);
     return left;
 }
 
-/* A copy of data's bytes, and its release: large ones are blocks of the
- * cache (wiped when given back). */
-static uint8_t *buf_alloc(size_t n) { return n >= BIG_MIN ? big_take(n) : malloc(n ? n : 1); }
+/* A copy of data's bytes (`filled`: n, the caller writes them all at once)
+ * or an output (0), and its release: large ones are blocks of the cache. */
+static uint8_t *buf_alloc(size_t n, size_t filled) {
+    return n >= BIG_MIN ? big_take(n, filled) : malloc(n ? n : 1);
+}
 static void buf_free(uint8_t *p, size_t n, size_t cap, bool secret) {
     if (!p) return;
     if (n >= BIG_MIN) {
@@ -374,7 +400,7 @@ static webcrypto_status fail(job *j, webcrypto_status st) {
 static uint8_t *out_alloc(job *j, size_t n) {
     j->out_cap = n;
     if (n <= sizeof j->stackbuf) return j->out = j->stackbuf;
-    return j->out = buf_alloc(n);
+    return j->out = buf_alloc(n, 0);
 }
 
 #define TRY(call)                                                                                  \
@@ -576,7 +602,7 @@ static bool get_bytes(napi_env env, napi_value v, const uint8_t **p, size_t *n) 
 }
 
 static bool copy_bytes(const uint8_t *p, size_t n, uint8_t **owned) {
-    *owned = buf_alloc(n);
+    *owned = buf_alloc(n, n);
     if (!*owned) return false;
     if (n) memcpy(*owned, p, n);
     return true;
@@ -625,7 +651,7 @@ static bool in_place_bytes(napi_env env, job *j, napi_value v, bool *done) {
         &j->a.p, j->k1->key, p, n, NULL, 0, &out_n);
     if (st != WEBCRYPTO_OK) return true;
     size_t cap = out_n > n ? out_n : n;
-    uint8_t *b = big_take(cap);
+    uint8_t *b = big_take(cap, n);
     if (!b) {
         throw_status(env, WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
         return false;
