@@ -175,6 +175,7 @@ static size_t big_cap(uint8_t *data) { return big_of(data)->cap; }
  * the one cached last (the likeliest to be in a CPU cache still). */
 static uint8_t *big_take(size_t n, size_t filled) {
     uint8_t *b = NULL;
+    if (n > SIZE_MAX - BIG_HDR - 4095) return NULL;
     big_lock();
     size_t best = g_big.n;
     for (size_t i = g_big.n; i-- > 0;) {
@@ -200,7 +201,6 @@ static uint8_t *big_take(size_t n, size_t filled) {
         }
         return b;
     }
-    if (n > SIZE_MAX - BIG_HDR - 4095) return NULL;
     size_t cap = (n + 4095) & ~(size_t)4095;
     uint8_t *m = malloc(BIG_HDR + cap);
     if (!m) {
