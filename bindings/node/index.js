@@ -540,12 +540,27 @@ function needArgs(n, got, what) {
   if (got < n) throw new TypeError(`${what}: ${n} arguments required, ${got} given`);
 }
 
+// The addon keeps the large blocks (64 KiB or more) that collected results
+// and finished calls give back, for the next large call (webcrypto_node.c,
+// "Large blocks"): this timer, which does not keep the process alive, frees
+// those that no call took for a second, and runs while the addon holds any.
+let trimTimer = null;
+function trimLater() {
+  if (trimTimer !== null) return;
+  trimTimer = setTimeout(() => {
+    trimTimer = null;
+    if (native.trimCache() > 0) trimLater();
+  }, 1000);
+  trimTimer.unref();
+}
+
 // Runs an op now (resolving at once) or on the pool; result mapped by `map`.
 // On the pool, the addon copies the data arguments unless `copied` says
 // they are this file's own copies already (which it then borrows).
 function call(op, async, copied, map, args) {
   if (async) {
     const p = native.run(OP[op], copied ? 2 : 1, ...args);
+    trimLater();
     return map ? p.then(map) : p;
   }
   const r = native.run(OP[op], 0, ...args);

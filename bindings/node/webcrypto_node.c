@@ -111,6 +111,174 @@ static const member k_members[] = {
 #undef F
 #define N_MEMBERS (sizeof k_members / sizeof k_members[0])
 
+/* ---- memory -------------------------------------------------------------- */
+
+/* memset through a volatile pointer: a compiler may drop a plain memset of
+ * memory that is freed next (gcc -O2 did, in wipe_free and out_finalize). */
+static void *(*const volatile k_memset)(void *, int, size_t) = memset;
+static void wipe(void *p, size_t n) {
+    if (p && n) k_memset(p, 0, n);
+}
+
+/* Large blocks (BIG_MIN bytes or more): a 1 MiB copy of the data, or the
+ * output a job writes, in memory fresh from the system costs ~400 us on the
+ * development VM (256 page faults, each zeroing a page; the copy itself into
+ * memory already mapped: ~25 us), twice the AES-GCM encryption of that MiB.
+ * malloc hands such memory back to the system when it is freed (a large
+ * block is an mmap, and freed space above its trim threshold is returned),
+ * and a result's block is freed when V8 collects its ArrayBuffer, in batches
+ * (about 64 MiB of ArrayBuffers between collections on Node 24): so each one
+ * was fresh. Blocks freed go to this cache instead, up to BIG_CACHE_BYTES,
+ * and the next large buffer is taken from it; blocks left unused for a
+ * trim period are freed (big_trim, from an unref'd timer index.js runs).
+ * The process's peak memory does not grow by it: the cache fills only as
+ * results are collected, as the ArrayBuffers holding the same bytes go. One
+ * cache for the process (worker threads included, and finalizers that may
+ * run after an environment is gone), behind a spin lock held for a scan of
+ * at most BIG_CACHE_COUNT entries. A block that may hold secret bytes (the
+ * caller's data, a decryption's output) is marked so when given back, and
+ * wiped before it is freed (trimmed, or the cache full) or reused (but for
+ * the bytes the next user overwrites at once): not when given back, since a
+ * collection gives back dozens of blocks at once on the main thread, ~100 us
+ * each to wipe a cold MiB. */
+#define BIG_MIN ((size_t)64 * 1024)
+#define BIG_CACHE_BYTES ((size_t)64 << 20)
+#define BIG_CACHE_COUNT 96
+#define BIG_HDR 64 /* big_hdr; keeps the bytes 64-byte aligned */
+typedef struct big_hdr {
+    size_t cap;
+    bool secret; /* may hold secret bytes: wiped before it is freed or reused */
+} big_hdr;
+
+static struct {
+    atomic_flag lock;
+    uint8_t *blk[BIG_CACHE_COUNT];
+    unsigned stamp[BIG_CACHE_COUNT];
+    size_t n, bytes;
+    unsigned gen;
+    size_t out; /* blocks taken and not given back */
+} g_big = {ATOMIC_FLAG_INIT, {0}, {0}, 0, 0, 0, 0};
+
+static void big_lock(void) {
+    while (atomic_flag_test_and_set_explicit(&g_big.lock, memory_order_acquire)) {
+    }
+}
+static void big_unlock(void) { atomic_flag_clear_explicit(&g_big.lock, memory_order_release); }
+
+static big_hdr *big_of(uint8_t *data) { return (big_hdr *)(void *)(data - BIG_HDR); }
+static size_t big_cap(uint8_t *data) { return big_of(data)->cap; }
+
+/* A block with room for n >= BIG_MIN bytes, or NULL. Its bytes are not
+ * zeroed: a cached block that held secrets is wiped but for its first
+ * `filled` bytes, which the caller overwrites at once (filled <= n). A
+ * cached one fits if it wastes at most an eighth; of those that fit best,
+ * the one cached last (the likeliest to be in a CPU cache still). */
+static uint8_t *big_take(size_t n, size_t filled) {
+    uint8_t *b = NULL;
+    if (n > SIZE_MAX - BIG_HDR - 4095) return NULL;
+    big_lock();
+    size_t best = g_big.n;
+    for (size_t i = g_big.n; i-- > 0;) {
+        size_t cap = big_cap(g_big.blk[i]);
+        if (cap >= n && cap - n <= n / 8 && (best == g_big.n || cap < big_cap(g_big.blk[best])))
+            best = i;
+    }
+    if (best < g_big.n) {
+        b = g_big.blk[best];
+        g_big.bytes -= big_cap(b);
+        g_big.n--;
+        /* keep the order (the last cached is found first) */
+        memmove(&g_big.blk[best], &g_big.blk[best + 1], (g_big.n - best) * sizeof g_big.blk[0]);
+        memmove(&g_big.stamp[best], &g_big.stamp[best + 1], (g_big.n - best) * sizeof g_big.stamp[0]);
+    }
+    g_big.out++;
+    big_unlock();
+    if (b) {
+        big_hdr *h = big_of(b);
+        if (h->secret) {
+            wipe(b + filled, h->cap - filled);
+            h->secret = false;
+        }
+        return b;
+    }
+    size_t cap = (n + 4095) & ~(size_t)4095;
+    uint8_t *m = malloc(BIG_HDR + cap);
+    if (!m) {
+        big_lock();
+        g_big.out--;
+        big_unlock();
+        return NULL;
+    }
+    big_of(m + BIG_HDR)->cap = cap;
+    big_of(m + BIG_HDR)->secret = false;
+    return m + BIG_HDR;
+}
+
+static void big_free(uint8_t *data) {
+    if (big_of(data)->secret) wipe(data, big_cap(data));
+    free(data - BIG_HDR);
+}
+
+/* Gives back a block of big_take's; `secret`: it may hold secret bytes (it
+ * is wiped before it is freed or reused, not now: a collection gives back
+ * dozens at once, on the main thread). */
+static void big_give(uint8_t *data, bool secret) {
+    if (!data) return;
+    size_t cap = big_cap(data);
+    if (secret) big_of(data)->secret = true;
+    big_lock();
+    g_big.out--;
+    bool keep = g_big.n < BIG_CACHE_COUNT && cap <= BIG_CACHE_BYTES - g_big.bytes;
+    if (keep) {
+        g_big.blk[g_big.n] = data;
+        g_big.stamp[g_big.n] = g_big.gen;
+        g_big.n++;
+        g_big.bytes += cap;
+    }
+    big_unlock();
+    if (!keep) big_free(data);
+}
+
+/* Frees the cached blocks that were cached before the previous call (none
+ * was taken since); returns how many blocks stay, cached or in use (an
+ * ArrayBuffer not yet collected, a job), which later calls may trim. */
+static size_t big_trim(void) {
+    uint8_t *drop[BIG_CACHE_COUNT];
+    size_t nd = 0;
+    big_lock();
+    size_t kept = 0;
+    for (size_t i = 0; i < g_big.n; i++) {
+        if (g_big.stamp[i] != g_big.gen) {
+            drop[nd++] = g_big.blk[i];
+            g_big.bytes -= big_cap(g_big.blk[i]);
+        } else {
+            g_big.blk[kept] = g_big.blk[i];
+            g_big.stamp[kept++] = g_big.stamp[i];
+        }
+    }
+    g_big.n = kept;
+    g_big.gen++;
+    size_t left = g_big.n + g_big.out;
+    big_unlock();
+    for (size_t i = 0; i < nd; i++) big_free(drop[i]);
+    return left;
+}
+
+/* A copy of data's bytes (`filled`: n, the caller writes them all at once)
+ * or an output (0), and its release: large ones are blocks of the cache. */
+static uint8_t *buf_alloc(size_t n, size_t filled) {
+    return n >= BIG_MIN ? big_take(n, filled) : malloc(n ? n : 1);
+}
+static void buf_free(uint8_t *p, size_t n, size_t cap, bool secret) {
+    if (!p) return;
+    if (n >= BIG_MIN) {
+        big_give(p, secret);
+        return;
+    }
+    if (secret) wipe(p, cap);
+    free(p);
+}
+
 /* A params as a job holds it: the struct, the byte copies it points to, and
  * the key it references. */
 typedef struct pholder {
@@ -122,10 +290,7 @@ typedef struct pholder {
 
 static void pholder_free(pholder *h) {
     for (size_t i = 0; i < N_MEMBERS; i++) {
-        if (h->owned[i]) {
-            memset(h->owned[i], 0, h->owned_len[i]);
-            free(h->owned[i]);
-        }
+        buf_free(h->owned[i], h->owned_len[i], h->owned_len[i], true);
     }
     nkey_release(h->key);
     memset(h, 0, sizeof *h);
@@ -183,6 +348,10 @@ typedef struct job {
     uint8_t *out;
     size_t out_len, out_cap;
     bool out_lib; /* out is the library's: webcrypto_buffer_free */
+    /* encrypt/decrypt of BIG_MIN bytes or more on the pool: d1 is a block of
+     * the cache holding the copy of the data, and the output is written over
+     * it (the C API allows out == data), so out == d1 == in_place. */
+    uint8_t *in_place;
     bool valid;
     webcrypto_key *r1, *r2;
     uint8_t shared[64]; /* encapsulateBits' shared key */
@@ -192,12 +361,6 @@ typedef struct job {
     napi_async_work work;
 } job;
 
-static void wipe_free(uint8_t *p, size_t n) {
-    if (p) {
-        memset(p, 0, n);
-        free(p);
-    }
-}
 
 static void job_free(napi_env env, job *j);
 static void job_release(napi_env env, job *j, bool on_heap) {
@@ -211,16 +374,19 @@ static void job_free(napi_env env, job *j) {
     pholder_free(&j->b);
     nkey_release(j->k1);
     nkey_release(j->k2);
-    wipe_free(j->d1_owned, j->d1_len);
-    wipe_free(j->d2_owned, j->d2_len);
+    buf_free(j->d1_owned, j->d1_len, j->d1_len, true);
+    buf_free(j->d2_owned, j->d2_len, j->d2_len, true);
+    /* A job whose result did not become an ArrayBuffer: its block may hold
+     * the data or unverified output. */
+    if (j->in_place) big_give(j->in_place, true);
     if (j->out_lib)
         webcrypto_buffer_free(j->out, j->out_len);
-    else if (j->out && j->out != j->stackbuf)
-        wipe_free(j->out, j->out_cap);
+    else if (j->out && j->out != j->stackbuf && j->out != j->in_place)
+        buf_free(j->out, j->out_cap, j->out_cap, true);
     webcrypto_key_free(j->r1);
     webcrypto_key_free(j->r2);
-    if (j->out == j->stackbuf) memset(j->stackbuf, 0, j->out_cap);
-    if (j->shared_len) memset(j->shared, 0, sizeof j->shared);
+    if (j->out == j->stackbuf) wipe(j->stackbuf, j->out_cap);
+    if (j->shared_len) wipe(j->shared, sizeof j->shared);
 }
 
 static webcrypto_status fail(job *j, webcrypto_status st) {
@@ -229,11 +395,12 @@ static webcrypto_status fail(job *j, webcrypto_status st) {
     return st;
 }
 
-/* Bulk output: learn the size, then write into the stack buffer or a malloc. */
+/* Bulk output: learn the size, then write into the stack buffer, a malloc
+ * or (BIG_MIN bytes or more) a block of the cache. */
 static uint8_t *out_alloc(job *j, size_t n) {
     j->out_cap = n;
     if (n <= sizeof j->stackbuf) return j->out = j->stackbuf;
-    return j->out = malloc(n ? n : 1);
+    return j->out = buf_alloc(n, 0);
 }
 
 #define TRY(call)                                                                                  \
@@ -294,6 +461,10 @@ static webcrypto_status job_run(job *j) {
         webcrypto_status (*fn)(const webcrypto_params *, const webcrypto_key *, const uint8_t *,
                                size_t, uint8_t *, size_t, size_t *) =
             j->op == OP_ENCRYPT ? webcrypto_encrypt : webcrypto_decrypt;
+        if (j->in_place) {
+            TRY(fn(a, key, j->d1, j->d1_len, j->out, j->out_cap, &j->out_len));
+            break;
+        }
         TRY(fn(a, key, j->d1, j->d1_len, NULL, 0, &n));
         OUT_OR_NOMEM(n);
         TRY(fn(a, key, j->d1, j->d1_len, j->out, j->out_cap, &j->out_len));
@@ -431,7 +602,7 @@ static bool get_bytes(napi_env env, napi_value v, const uint8_t **p, size_t *n) 
 }
 
 static bool copy_bytes(const uint8_t *p, size_t n, uint8_t **owned) {
-    *owned = malloc(n ? n : 1);
+    *owned = buf_alloc(n, n);
     if (!*owned) return false;
     if (n) memcpy(*owned, p, n);
     return true;
@@ -459,6 +630,37 @@ static bool job_bytes(napi_env env, job *j, napi_value v, const uint8_t **p, siz
         }
         *p = *owned;
     }
+    return true;
+}
+
+/* encrypt/decrypt on the pool of BIG_MIN bytes or more: the copy of the
+ * data goes to a block of the cache with room for the output too, which the
+ * job writes over the data (job.in_place). *done is false when the call is
+ * not one of those (smaller data, or a size the library refuses: the job
+ * then fails as usual); false with an exception pending on failure. */
+static bool in_place_bytes(napi_env env, job *j, napi_value v, bool *done) {
+    const uint8_t *p;
+    size_t n, out_n = 0;
+    *done = false;
+    if (!get_bytes(env, v, &p, &n)) {
+        throw_type(env, "expected a BufferSource");
+        return false;
+    }
+    if (n < BIG_MIN || !j->k1) return true;
+    webcrypto_status st = (j->op == OP_ENCRYPT ? webcrypto_encrypt : webcrypto_decrypt)(
+        &j->a.p, j->k1->key, p, n, NULL, 0, &out_n);
+    if (st != WEBCRYPTO_OK) return true;
+    size_t cap = out_n > n ? out_n : n;
+    uint8_t *b = big_take(cap, n);
+    if (!b) {
+        throw_status(env, WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
+        return false;
+    }
+    memcpy(b, p, n);
+    j->d1 = j->out = j->in_place = b;
+    j->d1_len = n;
+    j->out_cap = cap;
+    *done = true;
     return true;
 }
 
@@ -591,10 +793,16 @@ static napi_value key_handle(napi_env env, webcrypto_key **kp) {
     return v;
 }
 
-/* An external ArrayBuffer's bytes: wiped and freed when it is collected. */
+/* An external ArrayBuffer's bytes when it is collected: a malloc (hint: its
+ * size) wiped and freed; a block of the cache (hint: non-NULL if it may
+ * hold secrets) given back. */
 static void out_finalize(napi_env env, void *data, void *hint) {
     (void)env;
-    wipe_free(data, (size_t)(uintptr_t)hint);
+    buf_free(data, 0, (size_t)(uintptr_t)hint, true);
+}
+static void big_finalize(napi_env env, void *data, void *hint) {
+    (void)env;
+    big_give(data, hint != NULL);
 }
 
 /* The job's result as a JS value, or NULL with *err set. */
@@ -617,11 +825,18 @@ static napi_value job_result(napi_env env, job *j, napi_value *err) {
         void *data = NULL;
         /* A large output the job allocated becomes the ArrayBuffer itself
          * (no zero-fill and copy of a MiB); a runtime that allows no
-         * external buffers gets the copy. */
+         * external buffers (V8's sandbox: Electron) gets the copy, and the
+         * job's release frees the output. Only a decryption's output (or a
+         * derivation's, a digest's: they may be keys) needs a wipe after. */
+        bool big = j->out == j->in_place || j->out_cap >= BIG_MIN;
+        bool secret = j->op != OP_ENCRYPT && j->op != OP_WRAP;
         if (j->out_len >= 4096 && !j->out_lib && j->out != j->stackbuf &&
-            napi_create_external_arraybuffer(env, j->out, j->out_len, out_finalize,
-                                             (void *)(uintptr_t)j->out_cap, &r) == napi_ok) {
-            j->out = NULL; /* the ArrayBuffer owns it now */
+            napi_create_external_arraybuffer(
+                env, j->out, j->out_len, big ? big_finalize : out_finalize,
+                big ? (void *)(uintptr_t)secret : (void *)(uintptr_t)j->out_cap, &r) == napi_ok) {
+            /* the ArrayBuffer owns it now */
+            if (j->out == j->in_place) j->in_place = NULL;
+            j->out = NULL;
             break;
         }
         r = NULL;
@@ -820,13 +1035,16 @@ static napi_value run(napi_env env, napi_callback_info info) {
         break;
     case OP_ENCRYPT:
     case OP_DECRYPT:
-    case OP_SIGN:
+    case OP_SIGN: {
+        bool done = false;
         NEED(3);
         OK(get_params(env, j, a[0], &j->a));
         OK(get_key(env, a[1], &j->k1));
         nkey_retain(j->k1);
-        OK(job_bytes(env, j, a[2], &j->d1, &j->d1_len, &j->d1_owned, j->copy_data));
+        if (j->op != OP_SIGN && j->async && j->copy_data) OK(in_place_bytes(env, j, a[2], &done));
+        if (!done) OK(job_bytes(env, j, a[2], &j->d1, &j->d1_len, &j->d1_owned, j->copy_data));
         break;
+    }
     case OP_VERIFY:
         NEED(4);
         OK(get_params(env, j, a[0], &j->a));
@@ -1145,6 +1363,15 @@ out:
     return undef;
 }
 
+/* trimCache() -> how many blocks the cache of large buffers still holds,
+ * after freeing those that no call took since the previous trimCache. */
+static napi_value trim_cache(napi_env env, napi_callback_info info) {
+    napi_value r;
+    (void)info;
+    if (napi_create_uint32(env, (uint32_t)big_trim(), &r) != napi_ok) return NULL;
+    return r;
+}
+
 /* setErrorFactory(fn): fn(name, message) makes the error objects. */
 static napi_value set_error_factory(napi_env env, napi_callback_info info) {
     napi_value argv[1], undef;
@@ -1247,6 +1474,7 @@ static napi_value init(napi_env env, napi_value exports) {
         {"supports", NULL, supports, NULL, NULL, NULL, napi_enumerable, NULL},
         {"supportsOp", NULL, supports_op, NULL, NULL, NULL, napi_enumerable, NULL},
         {"setErrorFactory", NULL, set_error_factory, NULL, NULL, NULL, napi_enumerable, NULL},
+        {"trimCache", NULL, trim_cache, NULL, NULL, NULL, napi_enumerable, NULL},
     };
     if (napi_define_properties(env, exports, sizeof props / sizeof props[0], props) != napi_ok)
         return NULL;
