@@ -136,18 +136,16 @@ static void wipe(void *p, size_t n) {
  * cache for the process (worker threads included, and finalizers that may
  * run after an environment is gone), behind a spin lock held for a scan of
  * at most BIG_CACHE_COUNT entries. A block that may hold secret bytes (the
- * caller's data, a decryption's output) is marked so when given back, and
- * wiped before it is freed (trimmed, or the cache full) or reused (but for
- * the bytes the next user overwrites at once): not when given back, since a
- * collection gives back dozens of blocks at once on the main thread, ~100 us
- * each to wipe a cold MiB. */
+ * caller's data, a decryption's output) is wiped when it is given back, so
+ * the cache never holds a secret: that costs a collection ~25-100 us per
+ * MiB of such results, on the main thread, and is what a crypto library
+ * owes its caller. */
 #define BIG_MIN ((size_t)64 * 1024)
 #define BIG_CACHE_BYTES ((size_t)64 << 20)
 #define BIG_CACHE_COUNT 96
 #define BIG_HDR 64 /* big_hdr; keeps the bytes 64-byte aligned */
 typedef struct big_hdr {
     size_t cap;
-    bool secret; /* may hold secret bytes: wiped before it is freed or reused */
 } big_hdr;
 
 static struct {
@@ -168,12 +166,11 @@ static void big_unlock(void) { atomic_flag_clear_explicit(&g_big.lock, memory_or
 static big_hdr *big_of(uint8_t *data) { return (big_hdr *)(void *)(data - BIG_HDR); }
 static size_t big_cap(uint8_t *data) { return big_of(data)->cap; }
 
-/* A block with room for n >= BIG_MIN bytes, or NULL. Its bytes are not
- * zeroed: a cached block that held secrets is wiped but for its first
- * `filled` bytes, which the caller overwrites at once (filled <= n). A
- * cached one fits if it wastes at most an eighth; of those that fit best,
- * the one cached last (the likeliest to be in a CPU cache still). */
-static uint8_t *big_take(size_t n, size_t filled) {
+/* A block with room for n >= BIG_MIN bytes, or NULL; its bytes are not
+ * zeroed (a block that held secrets was wiped when given back). A cached
+ * one fits if it wastes at most an eighth; of those that fit best, the one
+ * cached last (the likeliest to be in a CPU cache still). */
+static uint8_t *big_take(size_t n) {
     uint8_t *b = NULL;
     if (n > SIZE_MAX - BIG_HDR - 4095) return NULL;
     big_lock();
@@ -193,14 +190,7 @@ static uint8_t *big_take(size_t n, size_t filled) {
     }
     g_big.out++;
     big_unlock();
-    if (b) {
-        big_hdr *h = big_of(b);
-        if (h->secret) {
-            wipe(b + filled, h->cap - filled);
-            h->secret = false;
-        }
-        return b;
-    }
+    if (b) return b;
     size_t cap = (n + 4095) & ~(size_t)4095;
     uint8_t *m = malloc(BIG_HDR + cap);
     if (!m) {
@@ -210,22 +200,17 @@ static uint8_t *big_take(size_t n, size_t filled) {
         return NULL;
     }
     big_of(m + BIG_HDR)->cap = cap;
-    big_of(m + BIG_HDR)->secret = false;
     return m + BIG_HDR;
 }
 
-static void big_free(uint8_t *data) {
-    if (big_of(data)->secret) wipe(data, big_cap(data));
-    free(data - BIG_HDR);
-}
+static void big_free(uint8_t *data) { free(data - BIG_HDR); }
 
-/* Gives back a block of big_take's; `secret`: it may hold secret bytes (it
- * is wiped before it is freed or reused, not now: a collection gives back
- * dozens at once, on the main thread). */
+/* Gives back a block of big_take's; `secret`: it may hold secret bytes,
+ * wiped now, before the cache or free has it. */
 static void big_give(uint8_t *data, bool secret) {
     if (!data) return;
     size_t cap = big_cap(data);
-    if (secret) big_of(data)->secret = true;
+    if (secret) wipe(data, cap);
     big_lock();
     g_big.out--;
     bool keep = g_big.n < BIG_CACHE_COUNT && cap <= BIG_CACHE_BYTES - g_big.bytes;
@@ -264,11 +249,9 @@ static size_t big_trim(void) {
     return left;
 }
 
-/* A copy of data's bytes (`filled`: n, the caller writes them all at once)
- * or an output (0), and its release: large ones are blocks of the cache. */
-static uint8_t *buf_alloc(size_t n, size_t filled) {
-    return n >= BIG_MIN ? big_take(n, filled) : malloc(n ? n : 1);
-}
+/* A buffer for a copy of data's bytes or an output, and its release:
+ * large ones are blocks of the cache. */
+static uint8_t *buf_alloc(size_t n) { return n >= BIG_MIN ? big_take(n) : malloc(n ? n : 1); }
 static void buf_free(uint8_t *p, size_t n, size_t cap, bool secret) {
     if (!p) return;
     if (n >= BIG_MIN) {
@@ -400,7 +383,7 @@ static webcrypto_status fail(job *j, webcrypto_status st) {
 static uint8_t *out_alloc(job *j, size_t n) {
     j->out_cap = n;
     if (n <= sizeof j->stackbuf) return j->out = j->stackbuf;
-    return j->out = buf_alloc(n, 0);
+    return j->out = buf_alloc(n);
 }
 
 #define TRY(call)                                                                                  \
@@ -602,7 +585,7 @@ static bool get_bytes(napi_env env, napi_value v, const uint8_t **p, size_t *n) 
 }
 
 static bool copy_bytes(const uint8_t *p, size_t n, uint8_t **owned) {
-    *owned = buf_alloc(n, n);
+    *owned = buf_alloc(n);
     if (!*owned) return false;
     if (n) memcpy(*owned, p, n);
     return true;
@@ -651,7 +634,7 @@ static bool in_place_bytes(napi_env env, job *j, napi_value v, bool *done) {
         &j->a.p, j->k1->key, p, n, NULL, 0, &out_n);
     if (st != WEBCRYPTO_OK) return true;
     size_t cap = out_n > n ? out_n : n;
-    uint8_t *b = big_take(cap, n);
+    uint8_t *b = big_take(cap);
     if (!b) {
         throw_status(env, WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
         return false;
