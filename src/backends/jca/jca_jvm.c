@@ -122,6 +122,8 @@ static void engines_free(JNIEnv *env, jca_thread_engines *e) {
     jca_global_free(env, e->cbc);
     jca_global_free(env, e->ctr);
     jca_global_free(env, e->kw);
+    for (int k = 0; k < WC_KMAC_COUNT; k++) jca_global_free(env, e->kmac[k]);
+    for (int x = 0; x < WC_XOF_COUNT; x++) jca_global_free(env, e->shake[x]);
     jca_global_free(env, e->gcm.c);
     jca_global_free(env, e->siv.c);
     jca_global_free(env, e->cc.c);
