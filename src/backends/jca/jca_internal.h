@@ -37,7 +37,7 @@
 typedef struct jca_refs {
     jclass MessageDigest, Mac, Cipher, SecretKeySpec, IvParameterSpec, GCMParameterSpec,
         SecureRandom, Security, Provider, SecretKeyFactory, PBEKeySpec, Key, Throwable, System;
-    jclass AEADBadTagException, BadPaddingException, InvalidKeySpecException,
+    jclass AEADBadTagException, BadPaddingException, InvalidKeySpecException, InvalidKeyException,
         NoSuchAlgorithmException, NoSuchProviderException, OutOfMemoryError;
     jclass KDF, HKDFParameterSpec, HKDFBuilder; /* NULL before JDK 25 */
 
@@ -222,6 +222,14 @@ jca_thread *jca_thread_get(void);
 /* Maps and clears the pending Java exception: the one place where Java
  * exceptions become statuses. `what` names the failed step. */
 webcrypto_status jca_exception(JNIEnv *env, const char *what);
+/* The same for Signature.initVerify of an Ed25519 or Ed448 public key:
+ * SunEC decodes the key's point only there and throws InvalidKeyException
+ * for bytes that are no point on the curve, where openssl and BouncyCastle
+ * answer false in verify. The key imported, so it is a key, and WebCrypto's
+ * verify answers false for a signature that does not verify: that
+ * exception sets *refused and is OK (cleared); any other is mapped as by
+ * jca_exception (*refused false). */
+webcrypto_status jca_exception_verify_key(JNIEnv *env, const char *what, bool *refused);
 /* Local frames, counted for the stress test's balance check. */
 webcrypto_status jca_frame_push(jca_thread *t, jint capacity);
 void jca_frame_pop(jca_thread *t);
