@@ -282,7 +282,8 @@ webcrypto_status jca_ecdsa_sign(const void *state, wc_hash hash, const uint8_t *
     webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
     jca_sig *slot = &o.t->v[v->index].ecdsa[hash];
-    st = jca_sig_engine(&o, slot, v->pk.ecdsa_name[hash], v->pk.ecdsa_prov[hash], s, MODE_SIGN, NULL, 0, NULL);
+    st = jca_sig_engine(&o, slot, v->pk.ecdsa_name[hash], v->pk.ecdsa_prov[hash], s, MODE_SIGN, NULL, 0,
+                        NULL);
     size_t n = 0;
     if (st == WEBCRYPTO_OK) st = jca_sig_sign_raw(&o, slot->e, msg, len, &n);
     if (st == WEBCRYPTO_OK) {
@@ -322,7 +323,8 @@ webcrypto_status jca_ecdsa_verify(const void *state, wc_hash hash,
     webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
     jca_sig *slot = &o.t->v[v->index].ecdsa[hash];
-    st = jca_sig_engine(&o, slot, v->pk.ecdsa_name[hash], v->pk.ecdsa_prov[hash], s, MODE_VERIFY, NULL, 0, NULL);
+    st = jca_sig_engine(&o, slot, v->pk.ecdsa_name[hash], v->pk.ecdsa_prov[hash], s, MODE_VERIFY, NULL, 0,
+                        NULL);
     bool broken = false;
     if (st == WEBCRYPTO_OK) st = jca_sig_verify_raw(&o, slot->e, msg, len, sig, sig_len, valid, &broken);
     /* The provider's answer stands, right or wrong (docs/JCA.md lists the

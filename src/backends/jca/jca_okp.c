@@ -220,7 +220,8 @@ static webcrypto_status okp_engine(jca_op *o, const jca_pkey *s, wc_okp kind, in
                         v->label);
     jca_sig *slot = ed448 ? &o->t->v[v->index].ed448 : &o->t->v[v->index].ed;
     st = jca_sig_engine(o, slot, ed448 ? v->pk.ed448_name : v->pk.ed_name,
-                        ed448 ? v->pk.ed448_prov : v->pk.ed_prov, s, mode, NULL, 0, key_refused);
+                        ed448 ? v->pk.ed448_prov : v->pk.ed_prov, s, mode, NULL, 0,
+                        key_refused);
     if (st != WEBCRYPTO_OK || (key_refused && *key_refused)) return st;
     if (ed448 && v->pk.ed448_context) {
         jbyteArray c = NULL;
