@@ -255,6 +255,24 @@ webcrypto_status jca_xof(const void *bctx, wc_xof kind, const uint8_t *n, size_t
     return jca_op_end(&o, st);
 }
 
+/* A KMAC of in through the thread's Mac in slot (made from name and prov if
+ * needed), keyed with spec for this call (KMAC.init copies the key and
+ * resets): size bytes to out. */
+static webcrypto_status kmac_once(jca_op *o, jobject *slot, jstring name, jobject prov,
+                                  jobject spec, const uint8_t *in, size_t len, size_t size,
+                                  uint8_t *out) {
+    webcrypto_status st =
+        jca_cached_instance(o, jca.Mac, jca.mac_get, jca.mac_get_p, name, prov, slot);
+    if (st == WEBCRYPTO_OK) {
+        (*o->env)->CallVoidMethod(o->env, *slot, jca.mac_init, spec);
+        if ((*o->env)->ExceptionCheck(o->env)) st = jca_exception(o->env, "Mac.init");
+    }
+    if (st == WEBCRYPTO_OK) st = jca_feed(o, *slot, jca.mac_update, in, len, "Mac.update");
+    if (st == WEBCRYPTO_OK) st = jca_mac_finish(o, *slot, size, out);
+    if (st != WEBCRYPTO_OK) jca_drop(o, slot);
+    return st;
+}
+
 webcrypto_status jca_kmac(const void *key_state, wc_kmac kind, const uint8_t *s, size_t s_len,
                           const uint8_t *in, size_t len, uint8_t *out, size_t out_len) {
     (void)s;
@@ -271,21 +289,13 @@ webcrypto_status jca_kmac(const void *key_state, wc_kmac kind, const uint8_t *s,
     jca_op o;
     webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
-    jobject *slot = &o.t->v[k->v->index].kmac[kind];
-    st = jca_cached_instance(&o, jca.Mac, jca.mac_get, jca.mac_get_p, k->v->kmac_name[kind],
-                             k->v->kmac_prov[kind], slot);
-    if (st == WEBCRYPTO_OK) {
-        /* keyed per call: KMAC.init copies the key and resets */
-        (*o.env)->CallVoidMethod(o.env, *slot, jca.mac_init, k->spec);
-        if ((*o.env)->ExceptionCheck(o.env)) st = jca_exception(o.env, "Mac.init");
-    }
-    if (st == WEBCRYPTO_OK) st = jca_feed(&o, *slot, jca.mac_update, in, len, "Mac.update");
-    if (st == WEBCRYPTO_OK) st = jca_mac_finish(&o, *slot, out_len, out);
-    if (st != WEBCRYPTO_OK) jca_drop(&o, slot);
+    st = kmac_once(&o, &o.t->v[k->v->index].kmac[kind], k->v->kmac_name[kind],
+                   k->v->kmac_prov[kind], k->spec, in, len, out_len, out);
     return jca_op_end(&o, st);
 }
 
-/* Known answers, through the operations above: SHAKE128("") and
+/* Known answers, through the engines the operations above use, in init's
+ * local frame (an operation's own would nest in it): SHAKE128("") and
  * SHAKE256("") (FIPS 202's examples), KMAC SP 800-185 samples #1 (KMAC128,
  * data 00..03) and #5 (KMAC256, data 00..c7), both with key 40..5f and no
  * customization. An engine that fails its answer is not offered. */
@@ -330,7 +340,8 @@ void jca_sp800185_setup(jca_op *o, jca_variant *v, uint64_t *caps) {
                                               jca.md_provider, v->shake_name[x], false);
         size_t n = wc_xof_fixed_bits((wc_xof)x) / 8;
         if (v->shake_prov[x] &&
-            (jca_xof(v, (wc_xof)x, NULL, 0, NULL, 0, NULL, 0, got, n) != WEBCRYPTO_OK ||
+            (md_once(o, &o->t->v[v->index].shake[x], v->shake_name[x], v->shake_prov[x], NULL,
+                     0, n, got) != WEBCRYPTO_OK ||
              memcmp(got, shake_empty[x], n) != 0)) {
             jca_global_free(o->env, v->shake_prov[x]);
             v->shake_prov[x] = NULL;
@@ -342,13 +353,12 @@ void jca_sp800185_setup(jca_op *o, jca_variant *v, uint64_t *caps) {
                                              jca.mac_provider, v->kmac_name[k], true);
         if (!v->kmac_prov[k]) continue;
         size_t n = wc_kmac_fixed_bits((wc_kmac)k) / 8;
-        void *ks = NULL;
-        bool ok = jca_secret_key_new(v, WC_FAMILY_KMAC, (unsigned)k, key, sizeof key, &ks) ==
-                      WEBCRYPTO_OK &&
-                  jca_kmac(ks, (wc_kmac)k, NULL, 0, data, kmac_data_len[k], got, n) ==
-                      WEBCRYPTO_OK &&
+        jobject spec = NULL;
+        bool ok = jca_key_spec(o, key, sizeof key, v->kmac_name[k], &spec) == WEBCRYPTO_OK &&
+                  kmac_once(o, &o->t->v[v->index].kmac[k], v->kmac_name[k], v->kmac_prov[k],
+                            spec, data, kmac_data_len[k], n, got) == WEBCRYPTO_OK &&
                   memcmp(got, kmac_sample[k], n) == 0;
-        jca_secret_key_free(ks);
+        (*o->env)->DeleteLocalRef(o->env, spec);
         if (ok) {
             *caps |= WC_CAP(kmac_alg[k]);
         } else {
