@@ -500,6 +500,63 @@ static void test_ed448_rfc8032(void **state) {
 
 /* Ed25519 has no context in WebCrypto: a context member is ignored (the
  * same signature as without), as in Node 24. */
+/* WebCrypto's Ed25519/Ed448 verify returns false when the public key A or
+ * the signature's R is a small-order point, even where the cofactorless
+ * equation [S]B = R + [k]A holds. These signatures were made for that: with
+ * A the identity (y = 1), R = A_rfc and S = s_rfc mod L, where A_rfc =
+ * [s_rfc]B is RFC 8032's first test key (TEST 1, "-----TEST blank" for
+ * Ed448); with R the identity, A = A_rfc and S = k s_rfc mod L (k of R, A
+ * and MSG as RFC 8032 computes it). OpenSSL 3.0 accepts them, so the rule
+ * is the core's. */
+static const struct {
+    webcrypto_algorithm alg;
+    const char *pk, *sig;
+} SMALL_ORDER[] = {
+    {WEBCRYPTO_ALG_ED25519, "0100000000000000000000000000000000000000000000000000000000000000",
+     "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"
+     "7c2cac12e69be96ae9065065462385e8fcff2768d980c0a3a520f006904de90f"},
+    {WEBCRYPTO_ALG_ED25519, "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a",
+     "0100000000000000000000000000000000000000000000000000000000000000"
+     "d37f3f205ea49cc858d51579e4fab59d9763b4314a95c29c70e018511cb6640d"},
+    {WEBCRYPTO_ALG_ED448,
+     "0100000000000000000000000000000000000000000000000000000000000000000000000000"
+     "00000000000000000000000000000000000000",
+     "5fd7449b59b461fd2ce787ec616ad46a1da1342485a70e1f8a0ea75d80e96778edf124769b46"
+     "c7061bd6783df1e50f6cd1fa1abeafe825618002b07f49a91b8f471dcfdb4b0feecb4594a443"
+     "f7c7ed5566a2bac92339519cb905c036d81eeed17483f9f56615ceee4fa70501a71fc0bb3700"},
+    {WEBCRYPTO_ALG_ED448,
+     "5fd7449b59b461fd2ce787ec616ad46a1da1342485a70e1f8a0ea75d80e96778edf124769b46"
+     "c7061bd6783df1e50f6cd1fa1abeafe8256180",
+     "0100000000000000000000000000000000000000000000000000000000000000000000000000"
+     "0000000000000000000000000000000000000074302553d73aa3caae24d18c652ba06651f9a5"
+     "56681fcccdfe500c46e6c46b49c8b57d09882a3e2b5b4d0732683e5279911ffc4300153d2e00"},
+};
+
+static void test_eddsa_small_order(void **state) {
+    (void)state;
+    tu_require(WEBCRYPTO_ALG_ED25519);
+    for (size_t i = 0; i < sizeof SMALL_ORDER / sizeof SMALL_ORDER[0]; i++) {
+        if (!webcrypto_backend_supports(tu_backend(), SMALL_ORDER[i].alg)) {
+            printf("# SKIP small-order case %zu: %s lacks %s\n", i,
+                   webcrypto_backend_name(tu_backend()),
+                   webcrypto_algorithm_name(SMALL_ORDER[i].alg));
+            continue;
+        }
+        webcrypto_params ed = plain_alg(SMALL_ORDER[i].alg);
+        bytes pk = unhex(SMALL_ORDER[i].pk);
+        bytes sig = unhex(SMALL_ORDER[i].sig);
+        webcrypto_key *pub = import_ok(WEBCRYPTO_FORMAT_RAW, pk.p, pk.n, &ed, true,
+                                       WEBCRYPTO_USAGE_VERIFY);
+        bool valid = true;
+        assert_int_equal(webcrypto_verify(&ed, pub, sig.p, sig.n, MSG, sizeof MSG - 1, &valid),
+                         WEBCRYPTO_OK);
+        assert_false(valid);
+        webcrypto_key_free(pub);
+        bytes_free(&pk);
+        bytes_free(&sig);
+    }
+}
+
 static void test_ed25519_context_ignored(void **state) {
     (void)state;
     tu_require(WEBCRYPTO_ALG_ED25519);
@@ -1923,9 +1980,10 @@ static void test_supports(void **state) {
 }
 
 int main(void) {
-    struct CMUnitTest tests[20 + N_CASES] = {
+    struct CMUnitTest tests[21 + N_CASES] = {
         cmocka_unit_test(test_ed25519_rfc8032),
         cmocka_unit_test(test_eddsa_off_curve_public_key),
+        cmocka_unit_test(test_eddsa_small_order),
         cmocka_unit_test(test_ed25519_context_ignored),
         cmocka_unit_test(test_ed448_rfc8032),
         cmocka_unit_test(test_x448_rfc7748_5_2),
@@ -1942,7 +2000,7 @@ int main(void) {
         cmocka_unit_test(test_rsa_oaep_wrap),
         cmocka_unit_test(test_wrap_private_key),
     };
-    size_t n = 17;
+    size_t n = 18;
     for (size_t i = 0; i < N_CASES; i++)
         tests[n++] = (struct CMUnitTest){CASES[i].name, test_roundtrip, NULL, NULL,
                                          (void *)&CASES[i]};

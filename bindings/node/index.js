@@ -918,6 +918,37 @@ const typedArrayTag = Object.getOwnPropertyDescriptor(
 const INTEGER_ARRAYS = new Set(['Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array',
   'Uint16Array', 'Int32Array', 'Uint32Array', 'BigInt64Array', 'BigUint64Array']);
 
+// Web IDL's QuotaExceededError: a DOMException named "QuotaExceededError"
+// (code 22) with `quota` and `requested`, null unless given. The host's
+// class when it has one (so that `e.constructor === QuotaExceededError` holds
+// in its realm), else this one: Node 24 has none yet.
+const QuotaExceededError = globalThis.QuotaExceededError || class QuotaExceededError extends DOMException {
+  #quota = null;
+  #requested = null;
+  constructor(message = '', options = {}) {
+    super(message === undefined ? '' : String(message), 'QuotaExceededError');
+    if (options === null || options === undefined) options = {};
+    if (typeof options !== 'object' && typeof options !== 'function') {
+      throw new TypeError('QuotaExceededError options must be an object');
+    }
+    const member = (name) => {
+      const v = options[name];
+      if (v === undefined) return null;
+      const n = Number(v);
+      if (!Number.isFinite(n)) throw new TypeError(`QuotaExceededError ${name} must be a finite number`);
+      if (n < 0) throw new RangeError(`QuotaExceededError ${name} must not be negative`);
+      return n;
+    };
+    this.#quota = member('quota');
+    this.#requested = member('requested');
+    if (this.#quota !== null && this.#requested !== null && this.#requested < this.#quota) {
+      throw new RangeError('QuotaExceededError requested must not be below quota');
+    }
+  }
+  get quota() { return this.#quota; }
+  get requested() { return this.#requested; }
+};
+
 class Crypto {
   #backend;
   #subtle;
@@ -935,7 +966,7 @@ class Crypto {
       throw new DOMException('array is not an integer TypedArray', 'TypeMismatchError');
     }
     if (array.byteLength > 65536) {
-      throw new DOMException(`getRandomValues: ${array.byteLength} bytes is over 65536`, 'QuotaExceededError');
+      throw new QuotaExceededError(`getRandomValues: ${array.byteLength} bytes is over 65536`);
     }
     return native.getRandomValues(this.#backend, array);
   }
@@ -967,7 +998,7 @@ function withBackend(name) {
       defaultHandle = b;
     }
     handles.set(key || 'openssl', b);
-    e = Object.freeze({ crypto: new Crypto(kToken, b, cls), CryptoKey, SubtleCrypto: cls, Crypto,
+    e = Object.freeze({ crypto: new Crypto(kToken, b, cls), CryptoKey, SubtleCrypto: cls, Crypto, QuotaExceededError,
       withBackend, backend: key || 'openssl' });
     byBackend.set(key, e);
   }
@@ -995,6 +1026,7 @@ module.exports.CryptoKey = CryptoKey;
 module.exports.SubtleCrypto = SubtleCrypto;
 module.exports.Crypto = Crypto;
 module.exports.withBackend = withBackend;
+module.exports.QuotaExceededError = QuotaExceededError;
 // Not WebCrypto: what the library knows (names, operations) and was built with.
 module.exports.algorithms = () => T.algorithms.map((a) => ({ name: a.name, operations: [...a.operations] }));
 module.exports.backends = () => [...T.backends];

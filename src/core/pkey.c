@@ -590,6 +590,63 @@ webcrypto_status wc_pkey_sign(const webcrypto_params *alg, const webcrypto_key *
     return st;
 }
 
+/* WebCrypto's Ed25519 and Ed448 verify: "If the key data of key represents
+ * an invalid point or a small-order element on the Elliptic Curve ...,
+ * return false", and the same for R, the signature's first half. OpenSSL
+ * 3.0 and the JDK accept some of them (WPT eddsa_small_order_points), so
+ * the rule is kept here, once. A point is of small order when it lies in
+ * the curve's torsion subgroup: Ed25519's 8 points have y in {0, 1, p-1,
+ * and the two y of the order-8 points}, Ed448's 4 points y in {0, 1, p-1}.
+ * y is the encoding without the x sign bit; an encoding of y >= p
+ * (non-canonical) names y - p, so p and p+1 are listed too. Public data:
+ * memcmp is fine. The values follow from the curves' equations (RFC 8032,
+ * 5.1 and 5.2). */
+static const uint8_t ed25519_small_y[][32] = {
+    {0},
+    {0x01},
+    {0xec, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f},
+    {0x26, 0xe8, 0x95, 0x8f, 0xc2, 0xb2, 0x27, 0xb0, 0x45, 0xc3, 0xf4, 0x89, 0xf2, 0xef, 0x98, 0xf0,
+     0xd5, 0xdf, 0xac, 0x05, 0xd3, 0xc6, 0x33, 0x39, 0xb1, 0x38, 0x02, 0x88, 0x6d, 0x53, 0xfc, 0x05},
+    {0xc7, 0x17, 0x6a, 0x70, 0x3d, 0x4d, 0xd8, 0x4f, 0xba, 0x3c, 0x0b, 0x76, 0x0d, 0x10, 0x67, 0x0f,
+     0x2a, 0x20, 0x53, 0xfa, 0x2c, 0x39, 0xcc, 0xc6, 0x4e, 0xc7, 0xfd, 0x77, 0x92, 0xac, 0x03, 0x7a},
+    {0xed, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f},
+    {0xee, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f},
+};
+
+/* Whether a 28-byte half of Ed448's y is first, rest, rest, ... */
+static bool half_is(const uint8_t *h, uint8_t first, uint8_t rest) {
+    if (h[0] != first) return false;
+    for (size_t i = 1; i < 28; i++)
+        if (h[i] != rest) return false;
+    return true;
+}
+
+/* Ed448's y (56 bytes, little-endian; p = 2^448 - 2^224 - 1): 0, 1, p-1, p
+ * or p+1, written as a low and a high 224-bit half. */
+static bool ed448_small_y(const uint8_t y[56]) {
+    const uint8_t *lo = y, *hi = y + 28;
+    return (half_is(hi, 0, 0) && (half_is(lo, 0, 0) || half_is(lo, 1, 0))) ||     /* 0, 1 */
+           (half_is(hi, 0xfe, 0xff) && (half_is(lo, 0xfe, 0xff) ||               /* p-1 */
+                                        half_is(lo, 0xff, 0xff))) ||             /* p */
+           (half_is(hi, 0xff, 0xff) && half_is(lo, 0, 0));                       /* p+1 */
+}
+
+static bool okp_small_order(wc_okp kind, const uint8_t *point) {
+    if (kind == WC_OKP_ED448) {
+        if (point[56] & 0x7f) return false; /* not an encoding: the backend says so */
+        return ed448_small_y(point);
+    }
+    uint8_t y[32];
+    memcpy(y, point, 32);
+    y[31] &= 0x7f;
+    for (size_t i = 0; i < sizeof ed25519_small_y / sizeof ed25519_small_y[0]; i++)
+        if (memcmp(y, ed25519_small_y[i], 32) == 0) return true;
+    return false;
+}
+
 webcrypto_status wc_pkey_verify(const webcrypto_params *alg, const webcrypto_key *key,
                                 const uint8_t *sig, size_t sig_len, const uint8_t *data,
                                 size_t len, bool *valid) {
@@ -609,6 +666,16 @@ webcrypto_status wc_pkey_verify(const webcrypto_params *alg, const webcrypto_key
     case WC_FAMILY_OKP: {
         wc_bytes ctx;
         if ((st = okp_context(alg, key, &ctx)) != WEBCRYPTO_OK) return st;
+        wc_okp kind = wc_okp_of(key->alg);
+        size_t klen = wc_okp_key_len(kind);
+        if (sig_len == wc_okp_sig_len(kind)) {
+            wc_pkey_fields f;
+            if ((st = ops->pkey_fields(key->state, &f)) != WEBCRYPTO_OK) return st;
+            if (f.x.n == klen && (okp_small_order(kind, f.x.p) || okp_small_order(kind, sig))) {
+                *valid = false;
+                return WEBCRYPTO_OK;
+            }
+        }
         return ops->okp_verify(key->state, wc_okp_of(key->alg), ctx.p, ctx.n, data, len, sig,
                                sig_len, valid);
     }

@@ -359,6 +359,9 @@ function child(o) {
   let G;
   const base = {
     crypto: api.crypto, CryptoKey: api.CryptoKey, SubtleCrypto: api.SubtleCrypto, Crypto: api.Crypto,
+    // Web IDL's QuotaExceededError, where the host or the binding has one.
+    ...(api.QuotaExceededError || globalThis.QuotaExceededError
+      ? { QuotaExceededError: api.QuotaExceededError || globalThis.QuotaExceededError } : {}),
     GLOBAL: { isWindow: () => false, isWorker: () => true, isShadowRealm: () => false },
     location, isSecureContext: secure,
     addEventListener: events.addEventListener, removeEventListener: events.removeEventListener,
