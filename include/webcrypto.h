@@ -604,7 +604,10 @@ webcrypto_digest(const webcrypto_backend *backend, webcrypto_algorithm hash, con
  * With N and S both empty cSHAKE is SHAKE128 / SHAKE256 (FIPS 202). A
  * backend whose library has SHAKE but no cSHAKE answers NotSupportedError
  * for a non-empty N or S (today every backend: OpenSSL 3.0 has no cSHAKE,
- * and the JCA backend has neither). Any other algorithm is
+ * nor has the JCA). The jca variants' SHAKE (MessageDigest "SHAKE128-256" /
+ * "SHAKE256-512") has one output_length, 256 (cSHAKE128) or 512
+ * (cSHAKE256) bits: NotSupportedError for any other (webcrypto_supports
+ * answers the same). Any other algorithm is
  * webcrypto_digest(backend, alg->name, ...). out_cap must be at least the
  * output's size (output_length / 8); out == NULL asks for it. */
 WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
@@ -825,7 +828,10 @@ WEBCRYPTO_API void webcrypto_cipher_ctx_free(webcrypto_cipher_ctx *ctx);
  * length is false. openssl (OpenSSL 3.0's KMAC) takes keys of 4 to 512
  * bytes, a customization of at most 512 bytes and at most 2097151 output
  * bytes: NotSupportedError beyond (importKey for the key; Node 24 takes
- * any key). */
+ * any key). jca:BC (BouncyCastle's Mac "KMAC128" / "KMAC256") takes an
+ * output_length of 256 (KMAC128) or 512 (KMAC256) bits and an empty
+ * customization only: NotSupportedError otherwise, for sign and verify
+ * (webcrypto_supports answers the same). */
 WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status webcrypto_sign(const webcrypto_params *alg,
                                                                    const webcrypto_key *key,
                                                                    const uint8_t *data,

@@ -365,6 +365,41 @@ static const struct {
      "5428407e85dcbc98a49155c13764e66c3c00"},
 };
 
+/* An Ed25519 or Ed448 public key whose y has no x on the curve (y = 2 for
+ * both: (y^2 - 1) / (d y^2 + 1), resp. (y^2 - 1) / (d y^2 - 1), is not a
+ * square mod p; checked in Python with pow(a, (p - 1) / 2, p)) imports on
+ * every backend (none decodes the point at import), and verify answers
+ * false for any signature under it: OK, not OperationError (JDK's SunEC
+ * refuses the key in Signature.initVerify; openssl and BouncyCastle decode
+ * it in verify). */
+static void test_eddsa_off_curve_public_key(void **state) {
+    (void)state;
+    static const webcrypto_algorithm algs[] = {WEBCRYPTO_ALG_ED25519, WEBCRYPTO_ALG_ED448};
+    static const size_t key_len[] = {32, 57}, sig_len[] = {64, 114};
+    static const uint8_t msg[] = "off the curve";
+    int ran = 0;
+    for (size_t i = 0; i < 2; i++) {
+        if (!webcrypto_backend_supports(tu_backend(), algs[i])) {
+            printf("%s: not on %s\n", webcrypto_algorithm_name(algs[i]),
+                   webcrypto_backend_name(tu_backend()));
+            continue;
+        }
+        uint8_t pk[57] = {2}, sig[114] = {0};
+        webcrypto_params ed = plain_alg(algs[i]);
+        webcrypto_key *pub =
+            import_ok(WEBCRYPTO_FORMAT_RAW, pk, key_len[i], &ed, true, WEBCRYPTO_USAGE_VERIFY);
+        for (int k = 0; k < 2; k++) { /* twice: the engine is reusable after it */
+            bool valid = true;
+            tu_assert_status(webcrypto_verify(&ed, pub, sig, sig_len[i], msg, sizeof msg, &valid),
+                             WEBCRYPTO_OK);
+            assert_false(valid);
+        }
+        webcrypto_key_free(pub);
+        ran++;
+    }
+    if (!ran) skip();
+}
+
 static void test_ed448_rfc8032(void **state) {
     (void)state;
     tu_require(WEBCRYPTO_ALG_ED448);
@@ -1855,7 +1890,9 @@ static void test_supports(void **state) {
         p = plain_alg(a);
         p.hash = WEBCRYPTO_ALG_SHA_256;
         p.named_curve = WEBCRYPTO_CURVE_P256;
-        p.output_length = 256; /* cSHAKE's digest needs it */
+        /* cSHAKE's digest needs it: the length every backend with it takes
+         * (the jca variants' SHAKE256 has only 512 bits) */
+        p.output_length = a == WEBCRYPTO_ALG_CSHAKE256 ? 512 : 256;
         webcrypto_operation op = webcrypto_algorithm_has_operation(a, WEBCRYPTO_OP_DIGEST)
                                      ? WEBCRYPTO_OP_DIGEST
                                      : WEBCRYPTO_OP_IMPORT_KEY;
@@ -1943,8 +1980,9 @@ static void test_supports(void **state) {
 }
 
 int main(void) {
-    struct CMUnitTest tests[20 + N_CASES] = {
+    struct CMUnitTest tests[21 + N_CASES] = {
         cmocka_unit_test(test_ed25519_rfc8032),
+        cmocka_unit_test(test_eddsa_off_curve_public_key),
         cmocka_unit_test(test_eddsa_small_order),
         cmocka_unit_test(test_ed25519_context_ignored),
         cmocka_unit_test(test_ed448_rfc8032),
@@ -1962,7 +2000,7 @@ int main(void) {
         cmocka_unit_test(test_rsa_oaep_wrap),
         cmocka_unit_test(test_wrap_private_key),
     };
-    size_t n = 17;
+    size_t n = 18;
     for (size_t i = 0; i < N_CASES; i++)
         tests[n++] = (struct CMUnitTest){CASES[i].name, test_roundtrip, NULL, NULL,
                                          (void *)&CASES[i]};

@@ -51,6 +51,11 @@ typedef struct wp_stats {
     unsigned known; /* known provider defects (known_defects below) */
     wp_reason reasons[WP_MAX_REASONS];
     size_t n_reasons;
+    /* cases the backend cannot run though WebCrypto can express them (a JCA
+     * provider's KMAC has one output length): neither passes nor skips */
+    unsigned not_applicable;
+    wp_reason na_reasons[WP_MAX_REASONS];
+    size_t n_na_reasons;
 } wp_stats;
 
 typedef enum wp_result { WP_VALID, WP_INVALID, WP_ACCEPTABLE } wp_result;
@@ -239,6 +244,15 @@ static void case_skip(wp_case *c, const char *reason) {
     c->done = true;
     c->st->skipped++;
     add_reason(c->st->reasons, &c->st->n_reasons, reason, 1);
+}
+
+/* The backend cannot run the case (webcrypto_supports says so, and the
+ * operation answered NotSupportedError): counted and printed on its own. */
+static void case_not_applicable(wp_case *c, const char *reason) {
+    if (c->done) return;
+    c->done = true;
+    c->st->not_applicable++;
+    add_reason(c->st->na_reasons, &c->st->n_na_reasons, reason, 1);
 }
 
 /* "<op> returned <StatusName>: <message>", taken right after the call (the
@@ -925,6 +939,20 @@ static void run_kmac(wp_case *c, const json_t *group, const json_t *test) {
     mac = malloc(mac_size);
     if (!mac) {
         case_fail(c, "out of memory");
+        goto out;
+    }
+    /* A backend whose KMAC has one output length (a JCA provider's: 256
+     * bits for KMAC128, 512 for KMAC256) cannot make this tag: a KMAC tag
+     * is not a truncation of a longer one. supports() says so, and sign
+     * must then be NotSupportedError. */
+    if (!webcrypto_supports(c->backend, WEBCRYPTO_OP_SIGN, &sp, 0, NULL)) {
+        s = webcrypto_sign(&sp, k, msg.p, msg.n, mac, mac_size, &mac_len);
+        if (s != WEBCRYPTO_ERR_NOT_SUPPORTED) {
+            describe(err, sizeof err, "sign", s);
+            case_fail(c, "supports() is false for tagSize %lld but %s", (long long)tag_bits, err);
+        } else {
+            case_not_applicable(c, "tagSize other than the provider's one KMAC length");
+        }
         goto out;
     }
     s = webcrypto_sign(&sp, k, msg.p, msg.n, mac, mac_size, &mac_len);
@@ -1691,6 +1719,10 @@ static void print_counts(const wp_stats *st) {
            st->acceptable_accepted + st->acceptable_rejected, st->acceptable_accepted,
            st->acceptable_rejected, st->skipped);
     print_reasons(st->reasons, st->n_reasons);
+    if (st->not_applicable) {
+        printf(", %u not applicable: ", st->not_applicable);
+        print_reasons(st->na_reasons, st->n_na_reasons);
+    }
     if (st->known) printf(", %u KNOWN PROVIDER DEFECTS", st->known);
     printf(", %u FAILED", st->failed);
 }
@@ -1902,6 +1934,10 @@ int main(void) {
         for (size_t r = 0; r < st->n_reasons; r++) {
             add_reason(total.reasons, &total.n_reasons, st->reasons[r].text, st->reasons[r].count);
         }
+        total.not_applicable += st->not_applicable;
+        for (size_t r = 0; r < st->n_na_reasons; r++)
+            add_reason(total.na_reasons, &total.n_na_reasons, st->na_reasons[r].text,
+                       st->na_reasons[r].count);
         if (g_missing[i]) missing++;
         if (!g_ran[i]) not_run++;
     }

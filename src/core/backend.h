@@ -55,6 +55,16 @@
 /* cSHAKE with a non-empty function name or customization (SP 800-185
  * section 3.3); without it only the SHAKE case (both empty) is offered. */
 #define WC_CAP_CSHAKE_CUSTOM (UINT64_C(1) << 55)
+/* WC_CAP_XOF_ANY_LENGTH: xof takes any out_len. Without it (a JCA provider
+ * whose MessageDigest "SHAKE128-256" / "SHAKE256-512" has a fixed length)
+ * the core calls xof only with wc_xof_fixed_bits(kind) / 8 bytes and answers
+ * NotSupportedError for any other outputLength. */
+#define WC_CAP_XOF_ANY_LENGTH (UINT64_C(1) << 56)
+/* WC_CAP_KMAC_ANY: kmac takes any out_len and customization. Without it (a
+ * JCA provider whose Mac "KMAC128" / "KMAC256" fixes both) the core calls
+ * kmac only with wc_kmac_fixed_bits(kind) / 8 bytes and an empty
+ * customization, and answers NotSupportedError for anything else. */
+#define WC_CAP_KMAC_ANY (UINT64_C(1) << 57)
 /* WC_CAP_ED448_CONTEXT: okp_sign/okp_verify take a non-empty Ed448 context.
  * Without it the core answers NotSupportedError for one, and the backend is
  * only ever given an empty context. */
@@ -287,6 +297,12 @@ static inline const char *wc_kmac_name(wc_kmac k) {
     }
     return "?";
 }
+
+/* The one output length, in bits, of a backend without WC_CAP_XOF_ANY_LENGTH
+ * (cSHAKE) or WC_CAP_KMAC_ANY (KMAC): twice the member's security strength,
+ * the length of SHAKE128-256 / SHAKE256-512 and of BouncyCastle's KMAC. */
+static inline size_t wc_xof_fixed_bits(wc_xof x) { return x == WC_XOF_CSHAKE128 ? 256 : 512; }
+static inline size_t wc_kmac_fixed_bits(wc_kmac k) { return k == WC_KMAC_128 ? 256 : 512; }
 
 /* An OKP member's key length (public and private alike), in bytes. */
 static inline size_t wc_okp_key_len(wc_okp k) {

@@ -78,6 +78,13 @@ webcrypto_status webcrypto_digest_params(const webcrypto_backend *backend,
                         "digest: the %s backend has %s only with an empty function_name and "
                         "customization (SHAKE): its library has no cSHAKE",
                         backend->name, webcrypto_algorithm_name(alg->name));
+    size_t fixed = wc_xof_fixed_bits(wc_xof_of(alg->name));
+    if (!(backend->caps & WC_CAP_XOF_ANY_LENGTH) && alg->output_length != fixed)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "digest: the %s backend has %s only with output_length %zu, not %zu: its "
+                        "provider's SHAKE has that fixed length",
+                        backend->name, webcrypto_algorithm_name(alg->name), fixed,
+                        alg->output_length);
     if (wc_output_check(n, out, out_cap, out_len, &st)) return st;
     st = backend->ops->xof(backend->bctx, wc_xof_of(alg->name), alg->function_name,
                            alg->function_name_len, alg->customization, alg->customization_len,

@@ -5,7 +5,8 @@
 
 /* KMAC's outputLength (KmacParams): required, whole bytes; and its
  * customization. */
-static webcrypto_status kmac_length(const webcrypto_params *alg, const char *op, size_t *n) {
+static webcrypto_status kmac_length(const webcrypto_params *alg, const webcrypto_key *key,
+                                    const char *op, size_t *n) {
     if (alg->output_length == 0)
         return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT,
                         "%s: %s needs output_length (bits, a multiple of 8)", op,
@@ -20,6 +21,17 @@ static webcrypto_status kmac_length(const webcrypto_params *alg, const char *op,
                         op, webcrypto_algorithm_name(alg->name), alg->output_length);
     if (!alg->customization && alg->customization_len)
         return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "%s: customization must not be NULL", op);
+    /* backend.h: WC_CAP_KMAC_ANY (a JCA provider's KMAC has one length and
+     * no customization) */
+    size_t fixed = wc_kmac_fixed_bits(wc_kmac_of(key->alg));
+    if (!(key->backend->caps & WC_CAP_KMAC_ANY) &&
+        (alg->output_length != fixed || alg->customization_len))
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "%s: the %s backend has %s only with output_length %zu and an empty "
+                        "customization (its provider's KMAC fixes both), not output_length %zu "
+                        "with %zu bytes of customization",
+                        op, key->backend->name, webcrypto_algorithm_name(alg->name), fixed,
+                        alg->output_length, alg->customization_len);
     *n = alg->output_length / 8;
     return WEBCRYPTO_OK;
 }
@@ -28,7 +40,7 @@ static webcrypto_status kmac_sign(const webcrypto_params *alg, const webcrypto_k
                                   const uint8_t *data, size_t len, uint8_t *out, size_t out_cap,
                                   size_t *out_len) {
     size_t n = 0;
-    webcrypto_status st = kmac_length(alg, "sign", &n);
+    webcrypto_status st = kmac_length(alg, key, "sign", &n);
     if (st != WEBCRYPTO_OK || wc_output_check(n, out, out_cap, out_len, &st)) return st;
     st = key->backend->ops->kmac(key->state, wc_kmac_of(key->alg), alg->customization,
                                  alg->customization_len, data, len, out, n);
@@ -42,7 +54,7 @@ static webcrypto_status kmac_verify(const webcrypto_params *alg, const webcrypto
                                     const uint8_t *sig, size_t sig_len, const uint8_t *data,
                                     size_t len, bool *valid) {
     size_t n = 0;
-    webcrypto_status st = kmac_length(alg, "verify", &n);
+    webcrypto_status st = kmac_length(alg, key, "verify", &n);
     if (st != WEBCRYPTO_OK) return st;
     uint8_t *mac = malloc(n);
     if (!mac) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "verify: out of memory");

@@ -96,7 +96,11 @@ static bool members_ok(const webcrypto_backend *b, webcrypto_operation op,
     case WEBCRYPTO_OP_VERIFY:
         if (a->hash_for & WEBCRYPTO_USAGE_SIGN) return hash_ok(b, p);
         /* KMAC: outputLength, required, in whole bytes here */
-        if (a->family == WC_FAMILY_KMAC) return p->output_length && p->output_length % 8 == 0;
+        if (a->family == WC_FAMILY_KMAC)
+            return p->output_length && p->output_length % 8 == 0 &&
+                   ((b->caps & WC_CAP_KMAC_ANY) ||
+                    (p->output_length == wc_kmac_fixed_bits(a->member.kmac) &&
+                     p->customization_len == 0));
         /* ML-DSA: a context of at most 255 bytes (OperationError beyond). */
         if (a->family == WC_FAMILY_ML_DSA) return p->context_len <= 255;
         /* Ed448: the same, and a non-empty one only where the backend takes it. */
@@ -114,7 +118,9 @@ static bool members_ok(const webcrypto_backend *b, webcrypto_operation op,
         if (a->family == WC_FAMILY_XOF)
             return p->output_length && p->output_length % 8 == 0 &&
                    ((p->function_name_len == 0 && p->customization_len == 0) ||
-                    (b->caps & WC_CAP_CSHAKE_CUSTOM));
+                    (b->caps & WC_CAP_CSHAKE_CUSTOM)) &&
+                   ((b->caps & WC_CAP_XOF_ANY_LENGTH) ||
+                    p->output_length == wc_xof_fixed_bits(a->member.xof));
         return true;
     case WEBCRYPTO_OP_DERIVE_KEY:
     case WEBCRYPTO_OP_EXPORT_KEY:

@@ -459,6 +459,14 @@ const importKmac = (raw, name) => subtle.importKey('raw-secret', unhex(raw), { n
 const cshakeUnsupported = (p, e) => /^cSHAKE/.test(p.name) && !!(p.customization || p.functionName) &&
   !!e && e.name === 'NotSupportedError';
 
+/* cSHAKE or KMAC parameters the binding's backend cannot take (the jca
+ * variants' SHAKE and KMAC have one output length each and no
+ * customization): SubtleCrypto.supports says false, asked for the whole
+ * bytes that hold outputLength (it says false for other lengths everywhere). */
+const takesParams = (op, p) => !binding || subtle.constructor.supports(op,
+  { ...modernParams(p), ...(p.outputLength ? { outputLength: Math.ceil(p.outputLength / 8) * 8 } : {}) });
+const paramsUnsupported = (op, p, e) => !!e && e.name === 'NotSupportedError' && !takesParams(op, p);
+
 async function produceSha3Kmac(m, pairs) {
   if (!binding && !(await haveModern('SHA3-256'))) return skip('SHA-3, cSHAKE, KMAC ops for the C peer', `${IMPL} has none of them`);
   const lacks = async (name, what) => {
@@ -489,7 +497,8 @@ async function produceSha3Kmac(m, pairs) {
        * the library's limit (no backend's library has cSHAKE, only SHAKE),
        * which the binding reports; a skip with its reason, as interop_peer.c
        * skips the same digest. Any other error fails. */
-      if (cshakeUnsupported(p, e)) skip(`digest ${JSON.stringify(p)} for the C peer`, errName(e));
+      if (cshakeUnsupported(p, e) || paramsUnsupported('digest', p, e))
+        skip(`digest ${JSON.stringify(p)} for the C peer`, errName(e));
       else fail(`make digest ${JSON.stringify(p)}`, errName(e));
       continue;
     }
@@ -503,6 +512,10 @@ async function produceSha3Kmac(m, pairs) {
   for (const k of kmacs) {
     if (await lacks(k.name, `${k.name} ${JSON.stringify(k.p)}`)) continue;
     const params = { name: k.name, ...k.p };
+    if (!takesParams('sign', params)) {
+      skip(`sign ${JSON.stringify(params)} for the C peer`, `${IMPL} cannot take these parameters (SubtleCrypto.supports: false)`);
+      continue;
+    }
     await made(`sign ${JSON.stringify(params)}`, async () => {
       const key = await subtle.generateKey({ name: k.name, ...(k.length ? { length: k.length } : {}) }, true, ['sign', 'verify']);
       m.ops.push({ op: 'kmac', params, key: hex(await subtle.exportKey('raw-secret', key)),
@@ -525,7 +538,8 @@ async function checkSha3Kmac(op, data) {
     try {
       d = await subtle.digest(modernParams(op.params), data);
     } catch (e) {
-      if (cshakeUnsupported(op.params, e)) return skip(`digest ${what}`, errName(e));
+      if (cshakeUnsupported(op.params, e) || paramsUnsupported('digest', op.params, e))
+        return skip(`digest ${what}`, errName(e));
       d = e;
     }
     await check(`digest ${what}: same bytes as the peer`, async () => {
@@ -534,6 +548,8 @@ async function checkSha3Kmac(op, data) {
     });
     return;
   }
+  if (!takesParams('sign', op.params))
+    return skip(`KMAC ${what}`, `${IMPL} cannot take these parameters (SubtleCrypto.supports: false)`);
   const key = await importKmac(op.key, op.params.name);
   const p = modernParams(op.params);
   await check(`verify KMAC ${what}: the peer's MAC is valid`, () => subtle.verify(p, key, unhex(op.mac), data));

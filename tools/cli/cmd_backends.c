@@ -43,6 +43,36 @@ static int describe_backend(sink *s, const char *name, const char *default_name)
         }
         if (!rc) rc = sink_write(s, (const uint8_t *)(any ? "\n" : " none\n"), any ? 1 : 6);
     }
+    /* cSHAKE and KMAC: the output lengths and customization they take
+     * here (webcrypto_supports; a JCA provider's have one length each and
+     * no customization). */
+    static const struct {
+        webcrypto_algorithm alg;
+        webcrypto_operation op;
+        size_t bits; /* the length every backend that has it takes */
+    } sp800185[] = {{WEBCRYPTO_ALG_CSHAKE128, WEBCRYPTO_OP_DIGEST, 256},
+                    {WEBCRYPTO_ALG_CSHAKE256, WEBCRYPTO_OP_DIGEST, 512},
+                    {WEBCRYPTO_ALG_KMAC128, WEBCRYPTO_OP_SIGN, 256},
+                    {WEBCRYPTO_ALG_KMAC256, WEBCRYPTO_OP_SIGN, 512}};
+    bool header = false;
+    for (size_t i = 0; !rc && i < sizeof sp800185 / sizeof *sp800185; i++) {
+        if (!webcrypto_backend_supports(b, sp800185[i].alg)) continue;
+        static const uint8_t x = 'x';
+        webcrypto_params p = WEBCRYPTO_PARAMS(.name = sp800185[i].alg, .output_length = 8);
+        bool any = webcrypto_supports(b, sp800185[i].op, &p, 0, NULL);
+        p.output_length = sp800185[i].bits;
+        p.customization = &x;
+        p.customization_len = 1;
+        bool custom = webcrypto_supports(b, sp800185[i].op, &p, 0, NULL);
+        char len[32];
+        snprintf(len, sizeof len, "%zu bits only", sp800185[i].bits);
+        snprintf(line, sizeof line, "%s %s (%s, %s customization)",
+                 header ? "," : "  cSHAKE and KMAC:", webcrypto_algorithm_name(sp800185[i].alg),
+                 any ? "any length" : len, custom ? "with" : "no");
+        rc = sink_write(s, (const uint8_t *)line, strlen(line));
+        header = true;
+    }
+    if (!rc && header) rc = sink_write(s, (const uint8_t *)"\n", 1);
     return rc;
 }
 

@@ -546,6 +546,10 @@ static webcrypto_status variant_setup(jca_op *o, jca_variant *v, const char *var
     v->ocb_name = jca_global_string(o, "AES/OCB/NoPadding", &st);
     v->aes_name = jca_global_string(o, "AES", &st);
     v->kw_name = jca_global_string(o, "AESWrap", &st);
+    v->kmac_name[WC_KMAC_128] = jca_global_string(o, "KMAC128", &st);
+    v->kmac_name[WC_KMAC_256] = jca_global_string(o, "KMAC256", &st);
+    v->shake_name[WC_XOF_CSHAKE128] = jca_global_string(o, "SHAKE128-256", &st);
+    v->shake_name[WC_XOF_CSHAKE256] = jca_global_string(o, "SHAKE256-512", &st);
     if (st != WEBCRYPTO_OK) return st;
 
     uint64_t c = 0;
@@ -632,6 +636,7 @@ static webcrypto_status variant_setup(jca_op *o, jca_variant *v, const char *var
     if (v->cc_prov) c |= WC_CAP(WEBCRYPTO_ALG_CHACHA20_POLY1305);
     if (v->ocb_prov) c |= WC_CAP(WEBCRYPTO_ALG_AES_OCB);
     if (kw_ok) c |= WC_CAP(WEBCRYPTO_ALG_AES_KW);
+    jca_sp800185_setup(o, v, &c);
     if ((st = jca_pkey_setup(o, v, &c)) != WEBCRYPTO_OK) return st;
     if (c == 0) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: the provider offers nothing usable");
 
@@ -664,6 +669,14 @@ static void variant_free(jca_op *o, jca_variant *v) {
                       v->random,   v->kw_prov,  v->kw_name, v->cc_prov, v->ocb_prov,
                       v->cc_name,  v->ocb_name, v->cc_key_name};
     for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++) jca_global_free(env, refs[i]);
+    for (int k = 0; k < WC_KMAC_COUNT; k++) {
+        jca_global_free(env, v->kmac_prov[k]);
+        jca_global_free(env, v->kmac_name[k]);
+    }
+    for (int x = 0; x < WC_XOF_COUNT; x++) {
+        jca_global_free(env, v->shake_prov[x]);
+        jca_global_free(env, v->shake_name[x]);
+    }
     wc_wipe(v->prf_key, sizeof v->prf_key);
     free(v);
 }
@@ -773,4 +786,6 @@ const wc_backend_ops wc_backend_jca = {
     .okp_derive = jca_okp_derive,
     .hkdf = jca_hkdf,
     .pbkdf2 = jca_pbkdf2,
+    .xof = jca_xof,
+    .kmac = jca_kmac,
 };

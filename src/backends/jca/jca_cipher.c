@@ -86,9 +86,14 @@ webcrypto_status jca_secret_key_new(const void *bctx, wc_family family, unsigned
     case WC_FAMILY_AEAD: /* SunJCE's ChaCha20-Poly1305 takes only "ChaCha20" keys */
         name = member == WC_AEAD_CHACHA20_POLY1305 ? v->cc_key_name : v->aes_name;
         break;
+    case WC_FAMILY_KMAC:
+        if (member >= WC_KMAC_COUNT || !v->kmac_prov[member])
+            return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: %s has no %s", v->label,
+                            wc_kmac_name((wc_kmac)member));
+        name = v->kmac_name[member];
+        break;
     case WC_FAMILY_DIGEST:
     case WC_FAMILY_XOF:
-    case WC_FAMILY_KMAC: /* neither through the JCA: init reports none */
     case WC_FAMILY_RSA:
     case WC_FAMILY_EC:
     case WC_FAMILY_OKP:
@@ -100,6 +105,7 @@ webcrypto_status jca_secret_key_new(const void *bctx, wc_family family, unsigned
     if (!k) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
     k->family = family;
     k->hash = hash;
+    k->kmac = family == WC_FAMILY_KMAC ? (wc_kmac)member : WC_KMAC_128;
     k->v = v;
     k->id = atomic_fetch_add_explicit(&next_key_id, 1, memory_order_relaxed);
     k->bytes_id = jca_siphash24(v->prf_key, key, key_len) | 1; /* never 0: "nothing recorded" */

@@ -128,14 +128,14 @@ webcrypto_status jca_pair_check(jca_op *o, jstring name, jobject prov, jobject p
     size_t n = 0;
     bool broken = false;
     webcrypto_status st = jca_new_sig(o, name, prov, &sig);
-    if (st == WEBCRYPTO_OK) st = jca_sig_init(o, sig, MODE_SIGN, priv, NULL, 0);
+    if (st == WEBCRYPTO_OK) st = jca_sig_init(o, sig, MODE_SIGN, priv, NULL, 0, NULL);
     if (st == WEBCRYPTO_OK) st = jca_sig_sign_raw(o, sig, msg, sizeof msg, &n);
     if (st != WEBCRYPTO_OK) return st;
     uint8_t sg[2 * (JCA_MAX_FIELD + 4) + 8];
     if (n > sizeof sg) return wc_error(WEBCRYPTO_ERR_OPERATION, "jca: signature too long");
     if ((st = jca_get_bytes(o, o->t->out_buf, 0, n, sg)) != WEBCRYPTO_OK) return st;
     /* The same engine verifies its own encoding (DER or r || s). */
-    if ((st = jca_sig_init(o, sig, MODE_VERIFY, pub, NULL, 0)) != WEBCRYPTO_OK) return st;
+    if ((st = jca_sig_init(o, sig, MODE_VERIFY, pub, NULL, 0, NULL)) != WEBCRYPTO_OK) return st;
     st = jca_sig_verify_raw(o, sig, msg, sizeof msg, sg, n, ok, &broken);
     (*o->env)->DeleteLocalRef(o->env, sig);
     return st;
@@ -282,7 +282,8 @@ webcrypto_status jca_ecdsa_sign(const void *state, wc_hash hash, const uint8_t *
     webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
     jca_sig *slot = &o.t->v[v->index].ecdsa[hash];
-    st = jca_sig_engine(&o, slot, v->pk.ecdsa_name[hash], v->pk.ecdsa_prov[hash], s, MODE_SIGN, NULL, 0);
+    st = jca_sig_engine(&o, slot, v->pk.ecdsa_name[hash], v->pk.ecdsa_prov[hash], s, MODE_SIGN, NULL, 0,
+                        NULL);
     size_t n = 0;
     if (st == WEBCRYPTO_OK) st = jca_sig_sign_raw(&o, slot->e, msg, len, &n);
     if (st == WEBCRYPTO_OK) {
@@ -322,7 +323,8 @@ webcrypto_status jca_ecdsa_verify(const void *state, wc_hash hash,
     webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
     jca_sig *slot = &o.t->v[v->index].ecdsa[hash];
-    st = jca_sig_engine(&o, slot, v->pk.ecdsa_name[hash], v->pk.ecdsa_prov[hash], s, MODE_VERIFY, NULL, 0);
+    st = jca_sig_engine(&o, slot, v->pk.ecdsa_name[hash], v->pk.ecdsa_prov[hash], s, MODE_VERIFY, NULL, 0,
+                        NULL);
     bool broken = false;
     if (st == WEBCRYPTO_OK) st = jca_sig_verify_raw(&o, slot->e, msg, len, sig, sig_len, valid, &broken);
     /* The provider's answer stands, right or wrong (docs/JCA.md lists the

@@ -37,7 +37,7 @@
 typedef struct jca_refs {
     jclass MessageDigest, Mac, Cipher, SecretKeySpec, IvParameterSpec, GCMParameterSpec,
         SecureRandom, Security, Provider, SecretKeyFactory, PBEKeySpec, Key, Throwable, System;
-    jclass AEADBadTagException, BadPaddingException, InvalidKeySpecException,
+    jclass AEADBadTagException, BadPaddingException, InvalidKeySpecException, InvalidKeyException,
         NoSuchAlgorithmException, NoSuchProviderException, OutOfMemoryError;
     jclass KDF, HKDFParameterSpec, HKDFBuilder; /* NULL before JDK 25 */
 
@@ -151,6 +151,12 @@ typedef struct jca_variant {
     jobject random;      /* SecureRandom (global ref), thread-safe */
     jobject kw_prov;     /* AESWrap (RFC 3394) */
     jstring kw_name;
+    /* SP 800-185 at the provider's fixed lengths (BouncyCastle: Mac
+     * "KMAC128" / "KMAC256", 256 / 512 bits, no customization; SUN and BC:
+     * MessageDigest "SHAKE128-256" / "SHAKE256-512"), each checked against a
+     * known answer at init (jca_sp800185_setup); NULL: absent */
+    jobject kmac_prov[WC_KMAC_COUNT], shake_prov[WC_XOF_COUNT];
+    jstring kmac_name[WC_KMAC_COUNT], shake_name[WC_XOF_COUNT];
     uint8_t prf_key[16]; /* jca_siphash24's key for key-bytes ids, random (init) */
     jca_pkey_variant pk;
 } jca_variant;
@@ -188,6 +194,7 @@ typedef struct jca_thread_engines {
     uint64_t mac_key[JCA_N_HASH][JCA_MAC_SLOTS]; /* key id the Mac is keyed with; 0: none */
     unsigned mac_next[JCA_N_HASH];
     jobject cbc, ctr, kw;
+    jobject kmac[WC_KMAC_COUNT], shake[WC_XOF_COUNT];
     jca_aead gcm, siv, cc, ocb;
     jca_sig rsa[JCA_N_HASH], pss[JCA_N_HASH], ecdsa[JCA_N_HASH], ed, ed448;
     jobject oaep, ecdh, x25519, x448;
@@ -215,6 +222,14 @@ jca_thread *jca_thread_get(void);
 /* Maps and clears the pending Java exception: the one place where Java
  * exceptions become statuses. `what` names the failed step. */
 webcrypto_status jca_exception(JNIEnv *env, const char *what);
+/* The same for Signature.initVerify of an Ed25519 or Ed448 public key:
+ * SunEC decodes the key's point only there and throws InvalidKeyException
+ * for bytes that are no point on the curve, where openssl and BouncyCastle
+ * answer false in verify. The key imported, so it is a key, and WebCrypto's
+ * verify answers false for a signature that does not verify: that
+ * exception sets *refused and is OK (cleared); any other is mapped as by
+ * jca_exception (*refused false). */
+webcrypto_status jca_exception_verify_key(JNIEnv *env, const char *what, bool *refused);
 /* Local frames, counted for the stress test's balance check. */
 webcrypto_status jca_frame_push(jca_thread *t, jint capacity);
 void jca_frame_pop(jca_thread *t);
@@ -312,8 +327,9 @@ static inline size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
 
 /* A secret key (jca_cipher.c makes it; HMAC and the ciphers use it). */
 typedef struct jca_key {
-    wc_family family; /* HMAC, CIPHER, AEAD or KEYWRAP */
+    wc_family family; /* HMAC, CIPHER, AEAD, KEYWRAP or KMAC */
     wc_hash hash;     /* HMAC */
+    wc_kmac kmac;     /* KMAC */
     uint64_t id; /* never reused: the per-thread Mac cache is keyed by it */
     /* PRF of the key bytes (jca_siphash24 under v->prf_key), not a per-key
      * counter: SunJCE refuses an encryption init repeating the key and IV
@@ -339,6 +355,17 @@ webcrypto_status jca_hmac_final(void *ctx, uint8_t *out);
 void jca_hmac_free(void *ctx);
 /* mac.doFinal(out_buf, 0) and the copy out; the Mac stays keyed. */
 webcrypto_status jca_mac_finish(jca_op *o, jobject mac, size_t size, uint8_t *out);
+/* cSHAKE and KMAC at the provider's fixed lengths (backend.h has the
+ * contracts; without WC_CAP_XOF_ANY_LENGTH and WC_CAP_KMAC_ANY the core
+ * sends no other length and no customization). */
+webcrypto_status jca_xof(const void *bctx, wc_xof kind, const uint8_t *n, size_t n_len,
+                         const uint8_t *s, size_t s_len, const uint8_t *in, size_t len,
+                         uint8_t *out, size_t out_len);
+webcrypto_status jca_kmac(const void *key_state, wc_kmac kind, const uint8_t *s, size_t s_len,
+                          const uint8_t *in, size_t len, uint8_t *out, size_t out_len);
+/* Probes the variant's SHAKE and KMAC engines, each with a known answer;
+ * adds their WC_CAP bits. */
+void jca_sp800185_setup(jca_op *o, jca_variant *v, uint64_t *caps);
 
 /* ---- jca_cipher.c: secret keys, AES modes, AEADs, AES-KW (backend.h has the contracts) ---- */
 webcrypto_status jca_secret_key_new(const void *bctx, wc_family family, unsigned member,

@@ -50,9 +50,8 @@ typedef jint(JNICALL *created_vms_fn)(JavaVM **, jsize, jsize *);
 
 /* ---- exceptions: the one place they become statuses ---- */
 
-webcrypto_status jca_exception(JNIEnv *env, const char *what) {
-    jthrowable ex = (*env)->ExceptionOccurred(env);
-    (*env)->ExceptionClear(env);
+/* The status of ex (cleared already; its local reference is deleted). */
+static webcrypto_status map_exception(JNIEnv *env, jthrowable ex, const char *what) {
     if (!ex) return wc_error(WEBCRYPTO_ERR_OPERATION, "jca: %s failed", what);
     webcrypto_status st = WEBCRYPTO_ERR_OPERATION;
     if ((*env)->IsInstanceOf(env, ex, jca.AEADBadTagException) ||
@@ -82,6 +81,21 @@ webcrypto_status jca_exception(JNIEnv *env, const char *what) {
     }
     (*env)->DeleteLocalRef(env, ex);
     return wc_error(st, "jca: %s: %s", what, text);
+}
+
+webcrypto_status jca_exception(JNIEnv *env, const char *what) {
+    jthrowable ex = (*env)->ExceptionOccurred(env);
+    (*env)->ExceptionClear(env);
+    return map_exception(env, ex, what);
+}
+
+webcrypto_status jca_exception_verify_key(JNIEnv *env, const char *what, bool *refused) {
+    jthrowable ex = (*env)->ExceptionOccurred(env);
+    (*env)->ExceptionClear(env);
+    *refused = ex && (*env)->IsInstanceOf(env, ex, jca.InvalidKeyException);
+    if (!*refused) return map_exception(env, ex, what);
+    (*env)->DeleteLocalRef(env, ex);
+    return WEBCRYPTO_OK;
 }
 
 /* ---- references and frames ---- */
@@ -122,6 +136,8 @@ static void engines_free(JNIEnv *env, jca_thread_engines *e) {
     jca_global_free(env, e->cbc);
     jca_global_free(env, e->ctr);
     jca_global_free(env, e->kw);
+    for (int k = 0; k < WC_KMAC_COUNT; k++) jca_global_free(env, e->kmac[k]);
+    for (int x = 0; x < WC_XOF_COUNT; x++) jca_global_free(env, e->shake[x]);
     jca_global_free(env, e->gcm.c);
     jca_global_free(env, e->siv.c);
     jca_global_free(env, e->cc.c);
@@ -427,6 +443,7 @@ static webcrypto_status resolve(JNIEnv *env) {
     jca.BadPaddingException = find_class(env, "javax/crypto/BadPaddingException", false, &st);
     jca.InvalidKeySpecException =
         find_class(env, "java/security/spec/InvalidKeySpecException", false, &st);
+    jca.InvalidKeyException = find_class(env, "java/security/InvalidKeyException", false, &st);
     jca.NoSuchAlgorithmException =
         find_class(env, "java/security/NoSuchAlgorithmException", false, &st);
     jca.NoSuchProviderException =

@@ -210,7 +210,8 @@ static bool okp_signs(wc_okp kind, webcrypto_status *st) {
  * the variant's provider takes it. Ed25519 has no context (the core gives
  * none). */
 static webcrypto_status okp_engine(jca_op *o, const jca_pkey *s, wc_okp kind, int mode,
-                                   const uint8_t *context, size_t context_len, jca_sig **out) {
+                                   const uint8_t *context, size_t context_len, jca_sig **out,
+                                   bool *key_refused) {
     const jca_variant *v = s->v;
     bool ed448 = kind == WC_OKP_ED448;
     webcrypto_status st = WEBCRYPTO_OK;
@@ -219,8 +220,9 @@ static webcrypto_status okp_engine(jca_op *o, const jca_pkey *s, wc_okp kind, in
                         v->label);
     jca_sig *slot = ed448 ? &o->t->v[v->index].ed448 : &o->t->v[v->index].ed;
     st = jca_sig_engine(o, slot, ed448 ? v->pk.ed448_name : v->pk.ed_name,
-                        ed448 ? v->pk.ed448_prov : v->pk.ed_prov, s, mode, NULL, 0);
-    if (st != WEBCRYPTO_OK) return st;
+                        ed448 ? v->pk.ed448_prov : v->pk.ed_prov, s, mode, NULL, 0,
+                        key_refused);
+    if (st != WEBCRYPTO_OK || (key_refused && *key_refused)) return st;
     if (ed448 && v->pk.ed448_context) {
         jbyteArray c = NULL;
         jobject spec = NULL;
@@ -254,7 +256,7 @@ webcrypto_status jca_okp_sign(const void *state, wc_okp kind, const uint8_t *con
     st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
     jca_sig *slot = NULL;
-    st = okp_engine(&o, s, kind, MODE_SIGN, context, context_len, &slot);
+    st = okp_engine(&o, s, kind, MODE_SIGN, context, context_len, &slot, NULL);
     size_t n = 0;
     if (st == WEBCRYPTO_OK) st = jca_sig_sign_raw(&o, slot->e, msg, len, &n);
     if (st == WEBCRYPTO_OK && n != want)
@@ -281,9 +283,12 @@ webcrypto_status jca_okp_verify(const void *state, wc_okp kind, const uint8_t *c
     st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
     jca_sig *slot = NULL;
-    st = okp_engine(&o, s, kind, MODE_VERIFY, context, context_len, &slot);
-    bool broken = false;
-    if (st == WEBCRYPTO_OK) st = jca_sig_verify_raw(&o, slot->e, msg, len, sig, sig_len, valid, &broken);
+    /* SunEC refuses a public key that is no curve point in initVerify:
+     * "does not verify" (jca_exception_verify_key), *valid stays false */
+    bool key_refused = false, broken = false;
+    st = okp_engine(&o, s, kind, MODE_VERIFY, context, context_len, &slot, &key_refused);
+    if (st == WEBCRYPTO_OK && !key_refused)
+        st = jca_sig_verify_raw(&o, slot->e, msg, len, sig, sig_len, valid, &broken);
     if (slot && (st != WEBCRYPTO_OK || broken)) jca_sig_drop(&o, slot);
     return jca_op_end(&o, st);
 }
@@ -331,7 +336,7 @@ static webcrypto_status ed448_sign_once(jca_op *o, const jca_variant *v, jobject
         (*o->env)->CallVoidMethod(o->env, e, jca.sig_set_param, spec);
         JCHECK(o, "Signature.setParameter");
     }
-    if ((st = jca_sig_init(o, e, MODE_SIGN, priv, NULL, 0)) != WEBCRYPTO_OK ||
+    if ((st = jca_sig_init(o, e, MODE_SIGN, priv, NULL, 0, NULL)) != WEBCRYPTO_OK ||
         (st = jca_sig_sign_raw(o, e, msg, len, &n)) != WEBCRYPTO_OK)
         goto done;
     if (n != 114) {

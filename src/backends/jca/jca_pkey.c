@@ -251,8 +251,9 @@ webcrypto_status jca_new_sig(jca_op *o, jstring name, jobject prov, jobject *out
 
 /* sig.initSign/initVerify(key), with PSS parameters first when pss_hash. */
 webcrypto_status jca_sig_init(jca_op *o, jobject sig, int mode, jobject key,
-                                 const wc_hash *pss_hash, size_t salt) {
+                                 const wc_hash *pss_hash, size_t salt, bool *key_refused) {
     webcrypto_status st = WEBCRYPTO_OK;
+    if (key_refused) *key_refused = false;
     if (pss_hash) {
         if (salt > INT32_MAX)
             return wc_error(WEBCRYPTO_ERR_OPERATION, "RSA-PSS: the salt is too long for the key");
@@ -272,6 +273,8 @@ webcrypto_status jca_sig_init(jca_op *o, jobject sig, int mode, jobject key,
     }
     (*o->env)->CallVoidMethod(o->env, sig, mode == MODE_SIGN ? jca.sig_init_sign : jca.sig_init_verify,
                               key);
+    if (key_refused && mode == MODE_VERIFY && (*o->env)->ExceptionCheck(o->env))
+        return jca_exception_verify_key(o->env, "Signature.initVerify", key_refused);
     JCHECK(o, mode == MODE_SIGN ? "Signature.initSign" : "Signature.initVerify");
 done:
     return st;
@@ -335,15 +338,15 @@ webcrypto_status jca_sig_verify_raw(jca_op *o, jobject sig, const uint8_t *msg, 
  * key, direction (and PSS salt) unless it already is. */
 webcrypto_status jca_sig_engine(jca_op *o, jca_sig *slot, jstring name, jobject prov,
                                    const jca_pkey *s, int mode, const wc_hash *pss_hash,
-                                   size_t salt) {
+                                   size_t salt, bool *key_refused) {
     webcrypto_status st = jca_cached_instance(o, jca.Signature, jca.sig_get, jca.sig_get_p, name,
                                               prov, &slot->e);
     if (st != WEBCRYPTO_OK) return st;
     if (slot->key_id == s->id && slot->mode == mode && (!pss_hash || slot->salt == salt))
         return WEBCRYPTO_OK;
     slot->key_id = 0;
-    st = jca_sig_init(o, slot->e, mode, s->key, pss_hash, salt);
-    if (st != WEBCRYPTO_OK) {
+    st = jca_sig_init(o, slot->e, mode, s->key, pss_hash, salt, key_refused);
+    if (st != WEBCRYPTO_OK || (key_refused && *key_refused)) {
         jca_drop(o, &slot->e);
         return st;
     }

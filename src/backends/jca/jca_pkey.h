@@ -113,15 +113,18 @@ webcrypto_status jca_encoded(jca_op *o, jobject key, bool secret, uint8_t *buf, 
 webcrypto_status jca_ec_public_key(jca_op *o, const jca_variant *v, const jca_curve *c, jobject x,
                                    jobject y, jobject *out);
 webcrypto_status jca_new_sig(jca_op *o, jstring name, jobject prov, jobject *out);
+/* key_refused: NULL, or (verify of Ed25519 / Ed448 only) where an
+ * InvalidKeyException of initVerify is "does not verify"
+ * (jca_exception_verify_key): set, OK returned, the engine not initialised. */
 webcrypto_status jca_sig_init(jca_op *o, jobject sig, int mode, jobject key,
-                              const wc_hash *pss_hash, size_t salt);
+                              const wc_hash *pss_hash, size_t salt, bool *key_refused);
 webcrypto_status jca_sig_sign_raw(jca_op *o, jobject sig, const uint8_t *msg, size_t len,
                                   size_t *n);
 webcrypto_status jca_sig_verify_raw(jca_op *o, jobject sig, const uint8_t *msg, size_t len,
                                     const uint8_t *sg, size_t sg_len, bool *valid, bool *broken);
 webcrypto_status jca_sig_engine(jca_op *o, jca_sig *slot, jstring name, jobject prov,
                                 const jca_pkey *s, int mode, const wc_hash *pss_hash,
-                                size_t salt);
+                                size_t salt, bool *key_refused);
 void jca_sig_drop(jca_op *o, jca_sig *slot);
 /* ECDH (kt JCA_KT_EC), X25519 or X448 (the keys' type) into out. */
 webcrypto_status jca_agree(const jca_pkey *priv, const jca_pkey *pub, uint8_t *out, size_t want);

@@ -432,7 +432,7 @@ webcrypto_status jca_ml_dsa_sign(const void *state, wc_ml_dsa kind, const uint8_
     if ((st = jca_op_begin(&o)) != WEBCRYPTO_OK) return st;
     jobject e = NULL;
     st = jca_new_sig(&o, pq.dsa_name, s->v->provider, &e);
-    if (st == WEBCRYPTO_OK) st = jca_sig_init(&o, e, MODE_SIGN, s->key, NULL, 0);
+    if (st == WEBCRYPTO_OK) st = jca_sig_init(&o, e, MODE_SIGN, s->key, NULL, 0, NULL);
     if (st == WEBCRYPTO_OK) st = jca_sig_sign_raw(&o, e, msg, len, &n);
     if (st == WEBCRYPTO_OK && n != want)
         st = wc_error(WEBCRYPTO_ERR_OPERATION, "jca: ML-DSA signature of %zu bytes, not %zu", n,
@@ -455,7 +455,7 @@ webcrypto_status jca_ml_dsa_verify(const void *state, wc_ml_dsa kind, const uint
     jobject e = NULL;
     bool broken = false;
     st = jca_new_sig(&o, pq.dsa_name, s->v->provider, &e);
-    if (st == WEBCRYPTO_OK) st = jca_sig_init(&o, e, MODE_VERIFY, s->key, NULL, 0);
+    if (st == WEBCRYPTO_OK) st = jca_sig_init(&o, e, MODE_VERIFY, s->key, NULL, 0, NULL);
     if (st == WEBCRYPTO_OK) st = jca_sig_verify_raw(&o, e, msg, len, sig, sig_len, valid, &broken);
     return jca_op_end(&o, st);
 }

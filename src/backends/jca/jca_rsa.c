@@ -129,7 +129,7 @@ webcrypto_status jca_rsa_sign(const void *state, wc_rsa_scheme scheme,
     jca_sig *slot = pss ? &e->pss[hash] : &e->rsa[hash];
     st = jca_sig_engine(&o, slot, pss ? v->pk.pss_name : v->pk.rsa_name[hash],
                     pss ? v->pk.pss_prov : v->pk.rsa_prov[hash], s, MODE_SIGN, pss ? &hash : NULL,
-                    salt_len);
+                    salt_len, NULL);
     size_t n = 0;
     if (st == WEBCRYPTO_OK) st = jca_sig_sign_raw(&o, slot->e, msg, len, &n);
     if (st == WEBCRYPTO_OK && n != s->size)
@@ -159,7 +159,7 @@ webcrypto_status jca_rsa_verify(const void *state, wc_rsa_scheme scheme,
     jca_sig *slot = pss ? &e->pss[hash] : &e->rsa[hash];
     st = jca_sig_engine(&o, slot, pss ? v->pk.pss_name : v->pk.rsa_name[hash],
                     pss ? v->pk.pss_prov : v->pk.rsa_prov[hash], s, MODE_VERIFY, pss ? &hash : NULL,
-                    salt_len);
+                    salt_len, NULL);
     bool broken = false;
     if (st == WEBCRYPTO_OK) st = jca_sig_verify_raw(&o, slot->e, msg, len, sig, sig_len, valid, &broken);
     if (st != WEBCRYPTO_OK || broken) jca_sig_drop(&o, slot);

@@ -183,6 +183,8 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, uint64_t *ca
     if (md_shake[WC_XOF_CSHAKE256]) c |= WC_CAP(WEBCRYPTO_ALG_CSHAKE256);
     if (mac_kmac[WC_KMAC_128]) c |= WC_CAP(WEBCRYPTO_ALG_KMAC128);
     if (mac_kmac[WC_KMAC_256]) c |= WC_CAP(WEBCRYPTO_ALG_KMAC256);
+    /* OpenSSL's SHAKE and KMAC take any output length, KMAC any customization */
+    c |= WC_CAP_XOF_ANY_LENGTH | WC_CAP_KMAC_ANY;
     /* SHA-3 with the keyed algorithms: HMAC, HKDF and PBKDF2 are built here
      * on the digests, and OpenSSL's RSA (PKCS #1 v1.5 DigestInfo, PSS, OAEP)
      * and ECDSA take any fetched digest, SHA-3 included. */
