@@ -41,5 +41,10 @@ case ${1:-} in
 esac
 ADDON=$1
 BACKEND=$2
+# WEBCRYPTO_WPT_JSON_DIR: each run's full results also as JSON there.
+json=()
+if [ -n "${WEBCRYPTO_WPT_JSON_DIR:-}" ]; then
+    json=(--json "$WEBCRYPTO_WPT_JSON_DIR/wpt-${WHICH[0]#--node-}${WHICH[1]:-}-${BACKEND//:/-}.json")
+fi
 exec bash "$HERE/../run.sh" "${WHICH[@]}" "$ADDON" wpt/run.js --wpt-dir "$WPT" --backend "$BACKEND" \
-    --compare-native --timeout-multiplier "${WEBCRYPTO_WPT_TIMEOUT_MULTIPLIER:-3}"
+    --compare-native --timeout-multiplier "${WEBCRYPTO_WPT_TIMEOUT_MULTIPLIER:-3}" "${json[@]}"
