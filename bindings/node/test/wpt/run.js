@@ -18,8 +18,9 @@
 // SubtleCrypto and Crypto from the binding (or from Node with --native).
 //
 // Exit: 0 when every file ran (and, with --compare-native, when every subtest
-// that Node's own webcrypto passes also passes here); 1 otherwise; 2 for bad
-// arguments; 77 (a CTest skip) when no WPT checkout is given.
+// that Node's own webcrypto passes also passes here or is "not applicable":
+// notApplicable below); 1 otherwise; 2 for bad arguments; 77 (a CTest skip)
+// when no WPT checkout is given.
 
 const fs = require('fs');
 const path = require('path');
