@@ -13,7 +13,8 @@
 #                             the committed regression inputs, no fuzzing
 #                             (docs/FUZZING.md)
 # The interop tests fetch their pinned Node once (tools/fetch-node.sh), into
-# ~/.cache/libwebcrypto, and also run against the node on PATH.
+# ~/.cache/libwebcrypto, and also run against the node on PATH; the node.wpt
+# tests the WPT WebCryptoAPI snapshot (tools/fetch-wpt.sh), into the same cache.
 # Wycheproof vectors are read from $WEBCRYPTO_WYCHEPROOF_DIR, else ../shared/wycheproof.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -62,6 +63,19 @@ fi
 # Fetched here, before the tests start, so that a download is not timed as a
 # test; if it fails, the interop.node24 tests say why (and fail under CI=true).
 bash tools/fetch-node.sh >/dev/null || echo "could not fetch the pinned Node: see the interop.node24 tests" >&2
+# The same for the WPT WebCryptoAPI snapshot the node.wpt.* tests run: they
+# skip, saying why, when it could not be downloaded, and fail when its sha256
+# was not the pinned one (bindings/node/test/wpt/ctest.sh).
+wpt_err=$(mktemp)
+if wpt_dir=$(bash tools/fetch-wpt.sh 2>"$wpt_err"); then
+  export WEBCRYPTO_WPT_DIR=$wpt_dir
+else
+  export WEBCRYPTO_WPT_FETCH_STATUS=$?
+  WEBCRYPTO_WPT_FETCH_ERROR=$(tr '\n' ' ' <"$wpt_err")
+  export WEBCRYPTO_WPT_FETCH_ERROR
+  echo "could not fetch the WPT snapshot: $WEBCRYPTO_WPT_FETCH_ERROR (see the node.wpt tests)" >&2
+fi
+rm -f "$wpt_err"
 rm -rf "build/$mode"
 cmake -S . -B "build/$mode" "${cmake_args[@]}"
 cmake --build "build/$mode" -j "$(nproc)"

@@ -4,19 +4,31 @@
 #
 # Usage: bash ctest.sh WPT_DIR --node-pinned VERSION | --node-system  ADDON  BACKEND
 #   WPT_DIR  a web-platform-tests/wpt checkout; empty: $WEBCRYPTO_WPT_DIR.
-# Exit 77 (a CTest skip, with the reason) when neither names one - also under
-# CI=true: CI has no network, so no WPT checkout. Otherwise run.sh picks the
-# Node (and skips, or under CI=true fails, as the other node tests do) and
-# runs wpt/run.js --compare-native: it fails on any subtest that Node's own
-# webcrypto passes and the binding does not.
+# tools/test.sh fetches the snapshot (tools/fetch-wpt.sh) before the tests and
+# sets WEBCRYPTO_WPT_DIR, or, when that failed, WEBCRYPTO_WPT_FETCH_STATUS and
+# WEBCRYPTO_WPT_FETCH_ERROR (fetch-wpt.sh's exit status and message).
+# Exit 77 (a CTest skip, with the reason) when no checkout is named, or the
+# download failed (no network: not this project's failure, so also under
+# CI=true); 1 when the download's sha256 was not the pinned one. Otherwise
+# run.sh picks the Node (and skips, or under CI=true fails, as the other node
+# tests do) and runs wpt/run.js --compare-native: it fails on any subtest that
+# Node's own webcrypto passes and the binding does not (but for those not
+# applicable to a backend that lacks the algorithm: README).
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 WPT=${1:-}
 shift
 [ -n "$WPT" ] || WPT=${WEBCRYPTO_WPT_DIR:-}
 if [ -z "$WPT" ]; then
-    echo "skipped: WPT checkout not given: set WEBCRYPTO_WPT_DIR (CMake cache variable or environment)"
-    exit 77
+    case ${WEBCRYPTO_WPT_FETCH_STATUS:-} in
+        '') echo "skipped: WPT checkout not given: set WEBCRYPTO_WPT_DIR (CMake cache variable or environment;" \
+                 "tools/fetch-wpt.sh prints one)"
+            exit 77 ;;
+        1) echo "skipped: the WPT snapshot could not be downloaded (tools/fetch-wpt.sh): ${WEBCRYPTO_WPT_FETCH_ERROR:-}"
+           exit 77 ;;
+        *) echo "FAIL - tools/fetch-wpt.sh failed (status $WEBCRYPTO_WPT_FETCH_STATUS): ${WEBCRYPTO_WPT_FETCH_ERROR:-}"
+           exit 1 ;;
+    esac
 fi
 if [ ! -f "$WPT/resources/testharness.js" ] || [ ! -d "$WPT/WebCryptoAPI" ]; then
     echo "FAIL - WEBCRYPTO_WPT_DIR=$WPT is not a WPT checkout (no resources/testharness.js or WebCryptoAPI/)"
@@ -29,5 +41,10 @@ case ${1:-} in
 esac
 ADDON=$1
 BACKEND=$2
+# WEBCRYPTO_WPT_JSON_DIR: each run's full results also as JSON there.
+json=()
+if [ -n "${WEBCRYPTO_WPT_JSON_DIR:-}" ]; then
+    json=(--json "$WEBCRYPTO_WPT_JSON_DIR/wpt-${WHICH[0]#--node-}${WHICH[1]:-}-${BACKEND//:/-}.json")
+fi
 exec bash "$HERE/../run.sh" "${WHICH[@]}" "$ADDON" wpt/run.js --wpt-dir "$WPT" --backend "$BACKEND" \
-    --compare-native --timeout-multiplier "${WEBCRYPTO_WPT_TIMEOUT_MULTIPLIER:-3}"
+    --compare-native --timeout-multiplier "${WEBCRYPTO_WPT_TIMEOUT_MULTIPLIER:-3}" "${json[@]}"

@@ -18,8 +18,9 @@
 // SubtleCrypto and Crypto from the binding (or from Node with --native).
 //
 // Exit: 0 when every file ran (and, with --compare-native, when every subtest
-// that Node's own webcrypto passes also passes here); 1 otherwise; 2 for bad
-// arguments; 77 (a CTest skip) when no WPT checkout is given.
+// that Node's own webcrypto passes also passes here or is "not applicable":
+// notApplicable below); 1 otherwise; 2 for bad arguments; 77 (a CTest skip)
+// when no WPT checkout is given.
 
 const fs = require('fs');
 const path = require('path');
@@ -43,7 +44,7 @@ function usage(msg) {
 
 function parseArgs(argv) {
   const o = { wptDir: process.env.WEBCRYPTO_WPT_DIR || '', backend: undefined, native: false,
-    filter: null, json: null, mult: 1, context: 'main', compareNative: false, child: null };
+    filter: null, json: null, mult: 1, context: 'main', compareNative: false, recordLack: false, child: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const val = () => { if (i + 1 >= argv.length) usage(`${a} needs a value`); return argv[++i]; };
@@ -55,6 +56,7 @@ function parseArgs(argv) {
     else if (a === '--timeout-multiplier') o.mult = Number(val());
     else if (a === '--context') o.context = val();
     else if (a === '--compare-native') o.compareNative = true;
+    else if (a === '--record-lack') o.recordLack = true;
     else if (a === '--child') o.child = val();
     else if (a === '-h' || a === '--help') usage();
     else usage(`unknown argument ${a}`);
@@ -162,12 +164,14 @@ function runFile(o, entry, mode) {
     const args = ['--child', entry.file + entry.variant, '--wpt-dir', o.wptDir, '--context', o.context];
     if (mode.native) args.push('--native');
     else if (mode.backend !== undefined) args.push('--backend', mode.backend);
+    if (!mode.native && o.compareNative) args.push('--record-lack');
     const child = fork(__filename, args, {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       env: { ...process.env, WEBCRYPTO_WPT_SOFT_TIMEOUT: String(soft) },
     });
     const subtests = [];
     const started = [];
+    const lacks = [];
     let harness = null;
     let stderr = '';
     const t0 = Date.now();
@@ -177,6 +181,7 @@ function runFile(o, entry, mode) {
       if (m.type === 'started') started.push(m.name);
       else if (m.type === 'result') subtests.push({ name: m.name, status: m.status, message: m.message });
       else if (m.type === 'done') harness = { status: m.status, message: m.message };
+      else if (m.type === 'lack') lacks.push(m.message);
     });
     let killed = false;
     const timer = setTimeout(() => { killed = true; child.kill('SIGKILL'); }, soft + HARD_EXTRA);
@@ -196,7 +201,7 @@ function runFile(o, entry, mode) {
                                : { name, status: 'NOTRUN', message: 'the child crashed before this subtest finished' });
         }
       }
-      resolve({ file: entry.file + entry.variant, harness, subtests, ms: Date.now() - t0 });
+      resolve({ file: entry.file + entry.variant, harness, subtests, lacks, ms: Date.now() - t0 });
     });
   });
 }
@@ -226,6 +231,41 @@ async function runAll(o, mode, list) {
 function oneLine(m) {
   const s = String(m).replace(/\s+/g, ' ').trim();
   return s.length > 300 ? `${s.slice(0, 300)}...` : s;
+}
+
+// --compare-native on a backend that lacks an algorithm (README, "Web
+// Platform Tests"): a subtest Node passes and the binding fails is "not
+// applicable" - not a failure - when both hold:
+//  - it is about an algorithm A that this backend does not offer (the
+//    library's table and the backend's support, asked of the binding): A's
+//    name is in the subtest's name or its file's name;
+//  - its failure is the NotSupportedError that lack produces: its message
+//    names NotSupportedError, or (a cascade: the key a subtest needs was never
+//    made) the library's "the <B> backend does not support A" was raised in
+//    the same file: in a subtest's message, or by a call of the binding's
+//    SubtleCrypto that the test caught and dropped (--record-lack: the child
+//    reports every such NotSupportedError it sees rejected). A subtest absent
+//    from the binding's run (the test defines some only for the keys it could
+//    make) has no message: that evidence alone counts for it.
+// Anything else the binding fails and Node passes stays a failure.
+function lackedAlgorithms(backend) {
+  const binding = require(path.join(__dirname, '..', '..', 'index.js'));
+  return binding.algorithms().map((a) => a.name).filter((n) => !binding.supports(backend, n));
+}
+
+function nameRe(alg) {
+  return new RegExp(`(?<![A-Za-z0-9-])${alg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9-])`, 'i');
+}
+
+function notApplicable(lacked, file, subtestName, message, fileMessages) {
+  const base = path.basename(file);
+  for (const alg of lacked) {
+    const re = nameRe(alg);
+    if (!re.test(base) && !re.test(subtestName)) continue;
+    const lack = new RegExp(`does not support ${re.source}`, 'i');
+    if (/NotSupportedError/.test(message) || fileMessages.some((m) => lack.test(m))) return alg;
+  }
+  return null;
 }
 
 function label(mode) {
@@ -259,6 +299,9 @@ async function parent(o) {
 
   const tot = { files: results.length, total: 0, pass: 0, fail: 0, timeout: 0, notrun: 0, precondition: 0, harnessNotOk: 0 };
   const regressions = [];
+  const lacked = control ? lackedAlgorithms(o.backend) : [];
+  const notApplicableBy = new Map(); // algorithm -> { subtests, files }
+  let naRan = 0; // of those, the ones the binding's run has (not missing)
   for (let i = 0; i < results.length; i++) {
     const r = results[i];
     const c = r.counts;
@@ -273,11 +316,28 @@ async function parent(o) {
       const lost = ctl.subtests.filter((s) => s.status === 'PASS' && (!ours.has(s.name) || ours.get(s.name).status !== 'PASS'));
       line += `; node-native ${ctl.counts.pass}/${ctl.counts.total}`;
       if (ctl.harness.status === 'OK' && r.harness.status !== 'OK') lost.push({ name: '(harness status)', status: r.harness.status });
+      const fileMessages = [...r.subtests.map((t) => t.message || ''), r.harness.message || '', ...r.lacks];
+      let na = 0;
       for (const s of lost) {
         const mine = ours.get(s.name);
-        regressions.push({ file: r.file, name: s.name, status: mine ? mine.status : 'MISSING',
-          message: mine ? mine.message : (s.name === '(harness status)' ? r.harness.message : 'no such subtest here') });
+        const g = { file: r.file, name: s.name, status: mine ? mine.status : 'MISSING',
+          message: mine ? mine.message : (s.name === '(harness status)' ? r.harness.message : 'no such subtest here') };
+        // A subtest missing here (the test defines some only for the keys it
+        // could make) has no message: the cascade's evidence alone counts.
+        const alg = notApplicable(lacked, r.file, s.name === '(harness status)' ? '' : s.name,
+          mine || s.name === '(harness status)' ? g.message : '', fileMessages);
+        if (alg) {
+          const e = notApplicableBy.get(alg) || { subtests: 0, files: new Set() };
+          e.subtests++;
+          e.files.add(r.file);
+          notApplicableBy.set(alg, e);
+          na++;
+          if (mine) naRan++;
+        } else {
+          regressions.push(g);
+        }
       }
+      if (na) line += `; ${na} not applicable (the backend lacks the algorithm)`;
     }
     console.log(line);
     for (const s of r.subtests) {
@@ -287,27 +347,75 @@ async function parent(o) {
   console.log(`# totals on ${label(mode)}: ${tot.files} files, ${tot.pass}/${tot.total} subtests passed, ` +
               `${tot.fail} failed, ${tot.timeout} timed out, ${tot.notrun} not run, ${tot.precondition} precondition failed; ` +
               `${tot.harnessNotOk} file(s) whose harness status is not OK; ${skipped.length} file(s) not run`);
+  let nNotApplicable = 0;
   if (control) {
-    console.log(`# subtests Node's own webcrypto passes and ${label(mode)} does not: ${regressions.length}`);
+    if (lacked.length) console.log(`# ${label(mode)} lacks: ${lacked.join(', ')}`);
+    for (const [alg, e] of notApplicableBy) {
+      nNotApplicable += e.subtests;
+      console.log(`# not applicable: ${o.backend} lacks ${alg}: ${e.subtests} subtest(s) Node passes, failing ` +
+                  `(or missing) with its NotSupportedError, in ${e.files.size} file(s): ${[...e.files].map((f) => path.basename(f)).join(', ')}`);
+    }
+    console.log(`# subtests Node's own webcrypto passes and ${label(mode)} does not` +
+                `${nNotApplicable ? `, beyond those ${nNotApplicable} not applicable` : ''}: ${regressions.length}`);
     for (const g of regressions) console.log(`  ${g.file}: ${g.name}: ${g.status}${g.message ? `: ${oneLine(g.message)}` : ''}`);
   }
   if (o.json) {
     const out = { wptDir: path.resolve(o.wptDir), on: label(mode), node: process.version, context: o.context,
       date: new Date().toISOString(), totals: tot, skipped, files: results,
       control: control ? { on: 'node-native', files: control } : undefined,
-      regressions: control ? regressions : undefined };
+      regressions: control ? regressions : undefined,
+      notApplicable: control ? Object.fromEntries([...notApplicableBy].map(([a, e]) =>
+        [a, { subtests: e.subtests, files: [...e.files] }])) : undefined };
     fs.writeFileSync(o.json, JSON.stringify(out, null, 1));
     console.log(`# JSON: ${o.json}`);
   }
   // The closing line CTest's log readers know: subtests, not files.
   const failed = control ? regressions.length : tot.total - tot.pass;
-  console.log(`${control ? tot.total - regressions.length : tot.pass} passed, ${failed} failed`);
+  if (nNotApplicable) console.log(`${nNotApplicable} not applicable (${[...notApplicableBy.keys()].join(', ')} lacking)`);
+  const ranAndLost = regressions.filter((g) => g.status !== 'MISSING' && g.name !== '(harness status)').length;
+  console.log(`${control ? tot.total - ranAndLost - naRan : tot.pass} passed, ${failed} failed`);
   const crashed = results.some((r) => r.harness.status === 'CRASH' ||
                                         (r.harness.status === 'TIMEOUT' && /killed/.test(r.harness.message)));
   process.exit(crashed || (control && regressions.length) ? 1 : 0);
 }
 
 // ---- the child: one test file ---------------------------------------------------
+
+// --record-lack: the subtle object's methods, as own properties, each calling
+// its prototype's and reporting to the parent the message of each
+// NotSupportedError "... does not support ..." it rejects with, once (the
+// evidence of a cascade, for notApplicable). The promise the caller gets is
+// settled as the original, a tick later.
+function recordLack(subtle, send) {
+  const seen = new Set();
+  let proto = Object.getPrototypeOf(subtle);
+  const names = new Set();
+  for (; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    for (const k of Object.getOwnPropertyNames(proto)) {
+      const d = Object.getOwnPropertyDescriptor(proto, k);
+      if (k !== 'constructor' && typeof d.value === 'function' && !names.has(k)) names.add(k);
+    }
+  }
+  for (const k of names) {
+    const orig = subtle[k];
+    const wrapped = {
+      [k](...args) {
+        const p = Reflect.apply(orig, this, args);
+        if (!(p instanceof Promise)) return p;
+        return p.catch((e) => {
+          const m = e && e.name === 'NotSupportedError' ? String(e.message) : '';
+          if (/does not support/.test(m) && !seen.has(m)) {
+            seen.add(m);
+            send({ type: 'lack', message: m });
+          }
+          throw e;
+        });
+      },
+    }[k];
+    Object.defineProperty(wrapped, 'length', { value: orig.length });
+    Object.defineProperty(subtle, k, { value: wrapped, writable: true, configurable: true, enumerable: false });
+  }
+}
 
 function child(o) {
   const wptDir = path.resolve(o.wptDir);
@@ -321,6 +429,10 @@ function child(o) {
   const toPath = (url) => {
     const u = new URL(url, location);
     if (u.origin !== location.origin) return null;
+    // wptserve serves /resources/WebIDLParser.js from the checkout's
+    // resources/webidl2/lib/webidl2.js (WPT's tools/serve/serve.py; the file
+    // itself is a placeholder that throws, or absent from Node's copy).
+    if (u.pathname === '/resources/WebIDLParser.js') return path.join(wptDir, 'resources', 'webidl2', 'lib', 'webidl2.js');
     return path.join(wptDir, decodeURIComponent(u.pathname));
   };
 
@@ -333,6 +445,7 @@ function child(o) {
   } else {
     const binding = require(path.join(__dirname, '..', '..', 'index.js'));
     api = o.backend === undefined ? binding : binding.withBackend(o.backend);
+    if (o.recordLack) recordLack(api.crypto.subtle, send);
   }
 
   // addEventListener("error" | "unhandledrejection"), which testharness.js
