@@ -53,7 +53,8 @@ foreach(node node${_wc_node_major} node-system)
              COMMAND bash ${PROJECT_SOURCE_DIR}/bindings/node/test/wpt/ctest.sh "${WEBCRYPTO_WPT_DIR}"
                      ${which} $<TARGET_FILE:webcrypto_node> ${b})
     set_tests_properties(node.wpt.${node}.${tb} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 3600
-      LABELS wpt ENVIRONMENT "WEBCRYPTO_MODULE_DIR=${WEBCRYPTO_MODULE_BUILD_DIR}")
+      LABELS wpt ENVIRONMENT
+      "WEBCRYPTO_MODULE_DIR=${WEBCRYPTO_MODULE_BUILD_DIR};WEBCRYPTO_WPT_NATIVE_CACHE=${CMAKE_BINARY_DIR}/wpt-native")
   endforeach()
   # On openssl (else boringssl): a C library's memory, which RSS measures. Not
   # on jca alone (a jca-only build has no load test): the JVM's heap grows

@@ -42,9 +42,14 @@ esac
 ADDON=$1
 BACKEND=$2
 # WEBCRYPTO_WPT_JSON_DIR: each run's full results also as JSON there.
-json=()
+extra=()
 if [ -n "${WEBCRYPTO_WPT_JSON_DIR:-}" ]; then
-    json=(--json "$WEBCRYPTO_WPT_JSON_DIR/wpt-${WHICH[0]#--node-}${WHICH[1]:-}-${BACKEND//:/-}.json")
+    extra=(--json "$WEBCRYPTO_WPT_JSON_DIR/wpt-${WHICH[0]#--node-}${WHICH[1]:-}-${BACKEND//:/-}.json")
+fi
+# WEBCRYPTO_WPT_NATIVE_CACHE (CTest sets it to the build's wpt-native/): Node's
+# own run, the control, computed once per Node for every backend's run.
+if [ -n "${WEBCRYPTO_WPT_NATIVE_CACHE:-}" ]; then
+    extra+=(--native-cache "$WEBCRYPTO_WPT_NATIVE_CACHE")
 fi
 exec bash "$HERE/../run.sh" "${WHICH[@]}" "$ADDON" wpt/run.js --wpt-dir "$WPT" --backend "$BACKEND" \
-    --compare-native --timeout-multiplier "${WEBCRYPTO_WPT_TIMEOUT_MULTIPLIER:-3}" "${json[@]}"
+    --compare-native --timeout-multiplier "${WEBCRYPTO_WPT_TIMEOUT_MULTIPLIER:-3}" "${extra[@]}"

@@ -38,13 +38,14 @@ const HARD_EXTRA = 15000;
 function usage(msg) {
   if (msg) process.stderr.write(`run.js: ${msg}\n`);
   process.stderr.write('usage: run.js --wpt-dir DIR [--backend B | --native] [--filter REGEX] [--json OUT]\n' +
-    '              [--timeout-multiplier N] [--context main|vm] [--compare-native]\n');
+    '              [--timeout-multiplier N] [--context main|vm] [--compare-native]\n' +
+    '              [--native-cache DIR]\n');
   process.exit(2);
 }
 
 function parseArgs(argv) {
   const o = { wptDir: process.env.WEBCRYPTO_WPT_DIR || '', backend: undefined, native: false,
-    filter: null, json: null, mult: 1, context: 'main', compareNative: false, recordLack: false, child: null };
+    filter: null, json: null, mult: 1, context: 'main', compareNative: false, recordLack: false, nativeCache: null, child: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const val = () => { if (i + 1 >= argv.length) usage(`${a} needs a value`); return argv[++i]; };
@@ -57,6 +58,7 @@ function parseArgs(argv) {
     else if (a === '--context') o.context = val();
     else if (a === '--compare-native') o.compareNative = true;
     else if (a === '--record-lack') o.recordLack = true;
+    else if (a === '--native-cache') o.nativeCache = val();
     else if (a === '--child') o.child = val();
     else if (a === '-h' || a === '--help') usage();
     else usage(`unknown argument ${a}`);
@@ -228,6 +230,61 @@ async function runAll(o, mode, list) {
   return results;
 }
 
+// --compare-native's control, Node's own run of the same files, is the same
+// for every backend: with --native-cache DIR it is computed once per Node,
+// checkout, selection and options (and this file's text), kept in DIR, and
+// read by the other runs. One run computes it, under DIR/<key>.lock (its
+// pid); the others wait for it, and take over from a holder that died.
+function controlKey(o, list) {
+  const h = require('crypto').createHash('sha256');
+  h.update(JSON.stringify([process.version, path.resolve(o.wptDir), o.context, o.mult,
+    list.map((e) => `${e.file}${e.variant}`)]));
+  h.update(fs.readFileSync(__filename));
+  const versions = path.join(o.wptDir, 'versions.json');
+  if (fs.existsSync(versions)) h.update(fs.readFileSync(versions));
+  return h.digest('hex').slice(0, 20);
+}
+
+function alive(pid) {
+  try { process.kill(pid, 0); return true; } catch (e) { return e.code === 'EPERM'; }
+}
+
+async function nativeControl(o, list) {
+  if (!o.nativeCache) return runAll(o, { native: true }, list);
+  fs.mkdirSync(o.nativeCache, { recursive: true });
+  const file = path.join(o.nativeCache, `native-${process.version}-${controlKey(o, list)}.json`);
+  const lock = `${file}.lock`;
+  for (let waited = false; ;) {
+    if (fs.existsSync(file)) {
+      console.log(`# Node's own results (the control) from ${file}`);
+      return JSON.parse(fs.readFileSync(file, 'utf8'));
+    }
+    let fd;
+    try {
+      fd = fs.openSync(lock, 'wx');
+    } catch (e) {
+      if (e.code !== 'EEXIST') throw e;
+      const pid = Number(fs.readFileSync(lock, 'utf8')) || 0;
+      if (pid && !alive(pid)) { fs.rmSync(lock, { force: true }); continue; }
+      if (!waited) console.log(`# waiting for Node's own results, which process ${pid} is computing`);
+      waited = true;
+      await new Promise((r) => setTimeout(r, 2000));
+      continue;
+    }
+    try {
+      fs.writeSync(fd, String(process.pid));
+      const control = await runAll(o, { native: true }, list);
+      const tmp = `${file}.${process.pid}`;
+      fs.writeFileSync(tmp, JSON.stringify(control));
+      fs.renameSync(tmp, file);
+      return control;
+    } finally {
+      fs.closeSync(fd);
+      fs.rmSync(lock, { force: true });
+    }
+  }
+}
+
 function oneLine(m) {
   const s = String(m).replace(/\s+/g, ' ').trim();
   return s.length > 300 ? `${s.slice(0, 300)}...` : s;
@@ -295,7 +352,7 @@ async function parent(o) {
 
   const results = await runAll(o, mode, list);
   let control = null;
-  if (o.compareNative && !o.native) control = await runAll(o, { native: true }, list);
+  if (o.compareNative && !o.native) control = await nativeControl(o, list);
 
   const tot = { files: results.length, total: 0, pass: 0, fail: 0, timeout: 0, notrun: 0, precondition: 0, harnessNotOk: 0 };
   const regressions = [];
