@@ -11,7 +11,8 @@
  *  - Each thread keeps its own contexts per key and per hash
  *    (thread_cache.c): a thread's first call with a key copies the template;
  *    later calls only set the IV (AES) or copy the HMAC states into the
- *    thread's context, and digests re-initialise the thread's context. A new
+ *    thread's context, and digests re-initialise the thread's context (the
+ *    provider's own one: see "digest" below). A new
  *    OpenSSL 3.0 context costs more than a 64-byte message and takes
  *    references on shared provider objects, on which threads contend.
  *    Templates are only read, so many threads may share a key state.
@@ -23,12 +24,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/core.h>
+#include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/kdf.h>
 #include <openssl/params.h>
+#include <openssl/provider.h>
 #include <openssl/rand.h>
 
 #if WEBCRYPTO_HAVE_LIBARGON2
@@ -125,6 +129,91 @@ const EVP_MD *wc_ossl_md(wc_hash hash) { return md_for(hash); }
 webcrypto_status wc_ossl_fail(const char *what) { return ossl_fail(what); }
 
 
+/* ---- the provider's own digest functions (see "digest" below) ---- */
+
+typedef struct prov_digest {
+    OSSL_FUNC_digest_newctx_fn *newctx; /* NULL: this hash goes through EVP */
+    OSSL_FUNC_digest_init_fn *init;
+    OSSL_FUNC_digest_update_fn *update;
+    OSSL_FUNC_digest_final_fn *final;
+    OSSL_FUNC_digest_freectx_fn *freectx;
+    void *provctx; /* the provider's context, for newctx */
+    size_t size;   /* the digest's length in bytes */
+} prov_digest;
+
+static prov_digest prov_digests[N_HASH]; /* [wc_hash]; written by init() only */
+
+/* Whether one of an algorithm's names (OpenSSL lists them separated by
+ * ':') names md. */
+static bool names_include(const char *names, const EVP_MD *md) {
+    char name[64];
+    while (*names) {
+        size_t n = strcspn(names, ":");
+        if (n > 0 && n < sizeof name) {
+            memcpy(name, names, n);
+            name[n] = '\0';
+            if (EVP_MD_is_a(md, name)) return true;
+        }
+        names += n;
+        if (*names == ':') names++;
+    }
+    return false;
+}
+
+static bool prov_digest_run(const prov_digest *pd, void *c, const uint8_t *in, size_t len,
+                            uint8_t *out) {
+    size_t n = 0;
+    return pd->init(c, NULL) == 1 && (len == 0 || pd->update(c, in, len) == 1) &&
+           pd->final(c, out, &n, pd->size) == 1 && n == pd->size;
+}
+
+/* Fills *pd with md's functions from its provider, if exactly one of the
+ * provider's digests is md and it answers as EVP does on a probe input;
+ * else leaves *pd zeroed. Errors on the way are expected (the EVP path
+ * remains) and cleared by init(). */
+static void prov_digest_find(const EVP_MD *md, prov_digest *pd) {
+    const OSSL_PROVIDER *prov = EVP_MD_get0_provider(md);
+    int size = EVP_MD_get_size(md);
+    if (!prov || size <= 0 || size > EVP_MAX_MD_SIZE) return;
+    int no_cache = 0;
+    const OSSL_ALGORITHM *algs = OSSL_PROVIDER_query_operation(prov, OSSL_OP_DIGEST, &no_cache);
+    if (!algs) return;
+    const OSSL_DISPATCH *impl = NULL;
+    int matches = 0;
+    for (const OSSL_ALGORITHM *a = algs; a->algorithm_names; a++)
+        if (names_include(a->algorithm_names, md)) {
+            impl = a->implementation;
+            matches++;
+        }
+    prov_digest p = {.provctx = OSSL_PROVIDER_get0_provider_ctx(prov), .size = (size_t)size};
+    for (const OSSL_DISPATCH *f = matches == 1 ? impl : NULL; f && f->function_id; f++) {
+        switch (f->function_id) {
+        case OSSL_FUNC_DIGEST_NEWCTX: p.newctx = OSSL_FUNC_digest_newctx(f); break;
+        case OSSL_FUNC_DIGEST_INIT: p.init = OSSL_FUNC_digest_init(f); break;
+        case OSSL_FUNC_DIGEST_UPDATE: p.update = OSSL_FUNC_digest_update(f); break;
+        case OSSL_FUNC_DIGEST_FINAL: p.final = OSSL_FUNC_digest_final(f); break;
+        case OSSL_FUNC_DIGEST_FREECTX: p.freectx = OSSL_FUNC_digest_freectx(f); break;
+        default: break; /* an int from OpenSSL, not one of our enums */
+        }
+    }
+    OSSL_PROVIDER_unquery_operation(prov, OSSL_OP_DIGEST, algs);
+    if (!p.newctx || !p.init || !p.update || !p.final || !p.freectx) return;
+
+    /* The probe: a used context re-initialised must answer as EVP does. */
+    static const uint8_t probe[3][200] = {{'a', 'b', 'c'}, {0x5a}, {0}};
+    static const size_t probe_len[3] = {3, 200, 0};
+    void *c = p.newctx(p.provctx);
+    bool same = c != NULL;
+    for (int i = 0; same && i < 3; i++) {
+        uint8_t a[EVP_MAX_MD_SIZE], b[EVP_MAX_MD_SIZE];
+        same = prov_digest_run(&p, c, probe[i], probe_len[i], a) &&
+               EVP_Digest(probe[i], probe_len[i], b, NULL, md, NULL) == 1 &&
+               memcmp(a, b, p.size) == 0;
+    }
+    if (c) p.freectx(c);
+    if (same) *pd = p;
+}
+
 /* ---- init ---- */
 
 static webcrypto_status ossl_init(const char *variant, void **bctx, uint64_t *caps,
@@ -146,11 +235,16 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, uint64_t *ca
 
     /* A missing algorithm only removes its capability bit, so fetch failures
      * are expected here and must not leave errors on the queue. */
+    /* WEBCRYPTO_OPENSSL_PROVIDER_DIGEST=0 keeps one-shot digests on EVP
+     * (docs/ENVIRONMENT.md): for testing and measuring that path. */
+    const char *via = getenv("WEBCRYPTO_OPENSSL_PROVIDER_DIGEST");
+    bool provider_digests = !(via && strcmp(via, "0") == 0);
     for (int i = 0; i < N_HASH; i++) {
         md_by_hash[i] = EVP_MD_fetch(NULL, kdf_digest_name((wc_hash)i), NULL);
         if (md_by_hash[i]) {
             c |= WC_CAP(wc_hash_algorithm((wc_hash)i));
             any_md = true;
+            if (provider_digests) prov_digest_find(md_by_hash[i], &prov_digests[i]);
         }
     }
     bool cbc = true, ctr = true, gcm = true, kw = true, ocb = true;
@@ -234,29 +328,49 @@ static webcrypto_status ossl_random_bytes(const void *bctx, uint8_t *out, size_t
 
 /* ---- digest ---- */
 
-/* One-shot digests reuse the thread's context for the hash: re-initialising
- * it with the digest it has touches no shared reference count, unlike a new
- * context (EVP_Digest). A context that failed is dropped, not reused. */
+/* One-shot digests reuse the thread's context for the hash. Through EVP,
+ * OpenSSL 3.0's EVP_DigestInit_ex on a used context frees the provider's
+ * digest context and allocates a new one (crypto/evp/digest.c), a third of
+ * a 64-byte SHA-256. So where init() found the fetched digest's own
+ * functions in its provider's dispatch table (the functions EVP calls), a
+ * thread keeps one provider context per hash and calls init, update and
+ * final on it: the same provider code, without the allocation. A digest
+ * the lookup did not resolve to exactly one implementation, or whose answer
+ * differed from EVP's on the probe, goes through EVP. A context that failed
+ * is dropped, not reused. */
 static webcrypto_status ossl_digest(const void *bctx, wc_hash hash,
                                     const uint8_t *in, size_t len, uint8_t *out) {
     (void)bctx;
     const EVP_MD *md = md_for(hash);
     if (!md) return wc_hash_unavailable("OpenSSL", hash);
-    EVP_MD_CTX **slot = wc_tc_digest_slot((unsigned)hash);
+    wc_tc_digest *slot = wc_tc_digest_slot((unsigned)hash);
     if (!slot) return WEBCRYPTO_ERR_NO_MEMORY;
-    EVP_MD_CTX *c = *slot;
+    const prov_digest *pd = &prov_digests[hash];
+    if (pd->newctx) {
+        if (!slot->prov) {
+            if (!(slot->prov = pd->newctx(pd->provctx))) return no_memory("digest context");
+            slot->prov_free = pd->freectx;
+        }
+        if (!prov_digest_run(pd, slot->prov, in, len, out)) {
+            pd->freectx(slot->prov);
+            slot->prov = NULL;
+            return ossl_fail("digest");
+        }
+        return WEBCRYPTO_OK;
+    }
+    EVP_MD_CTX *c = slot->evp;
     int ok;
     if (c) {
         ok = EVP_DigestInit_ex(c, NULL, NULL);
     } else {
         if (!(c = EVP_MD_CTX_new())) return no_memory("EVP_MD_CTX_new");
-        *slot = c;
+        slot->evp = c;
         ok = EVP_DigestInit_ex2(c, md, NULL);
     }
     if (ok != 1 || (len > 0 && EVP_DigestUpdate(c, in, len) != 1) ||
         EVP_DigestFinal_ex(c, out, NULL) != 1) {
         EVP_MD_CTX_free(c);
-        *slot = NULL;
+        slot->evp = NULL;
         return ossl_fail("digest");
     }
     return WEBCRYPTO_OK;

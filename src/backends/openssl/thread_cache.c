@@ -34,7 +34,7 @@ typedef struct wc_tc_thread {
     size_t live;      /* entries (under the mutex) */
     size_t hand;      /* where the search for an entry to evict starts */
     wc_tc_entry *entries; /* this thread's entries (under the mutex) */
-    EVP_MD_CTX *digest[WC_TC_HASHES];
+    wc_tc_digest digest[WC_TC_HASHES];
     /* every thread's cache, so that one a thread never freed (the main
      * thread runs no pthread key destructors) stays reachable */
     struct wc_tc_thread *next, **pprev;
@@ -79,7 +79,10 @@ static void thread_free(void *p) {
         contexts_free(e);
         e = next;
     }
-    for (unsigned h = 0; h < WC_TC_HASHES; h++) EVP_MD_CTX_free(t->digest[h]);
+    for (unsigned h = 0; h < WC_TC_HASHES; h++) {
+        EVP_MD_CTX_free(t->digest[h].evp);
+        if (t->digest[h].prov) t->digest[h].prov_free(t->digest[h].prov);
+    }
     free(t->slots);
     free(t);
 }
@@ -149,7 +152,7 @@ static wc_tc_thread *thread_get(void) {
     return t;
 }
 
-EVP_MD_CTX **wc_tc_digest_slot(unsigned h) {
+wc_tc_digest *wc_tc_digest_slot(unsigned h) {
     wc_tc_thread *t = thread_get();
     return t && h < WC_TC_HASHES ? &t->digest[h] : NULL;
 }

@@ -70,11 +70,20 @@ void wc_tc_key_release(wc_tc_key *k);
  * NULL, with the thread's error set, if memory runs out. */
 wc_tc_entry *wc_tc_entry_get(const wc_tc_key *k);
 
-/* The calling thread's digest context slot for hash index h (below
- * WC_TC_HASHES): *slot is NULL until the caller stores a context there,
- * which the cache frees at the thread's exit. NULL, with the thread's error
- * set, if memory runs out. */
+/* A thread's one-shot digest context for one hash: either an EVP context
+ * or a context of the provider's own digest functions (openssl_backend.c,
+ * "digest"), with the provider's function that frees it. Both start NULL;
+ * the caller stores a context, the cache frees it at the thread's exit
+ * (both free functions cleanse the digest state). */
+typedef struct wc_tc_digest {
+    EVP_MD_CTX *evp;
+    void *prov;
+    void (*prov_free)(void *prov);
+} wc_tc_digest;
+
+/* The calling thread's digest slot for hash index h (below WC_TC_HASHES).
+ * NULL, with the thread's error set, if memory runs out. */
 #define WC_TC_HASHES WC_HASH_COUNT
-EVP_MD_CTX **wc_tc_digest_slot(unsigned h);
+wc_tc_digest *wc_tc_digest_slot(unsigned h);
 
 #endif /* WEBCRYPTO_OPENSSL_THREAD_CACHE_H */
