@@ -3,7 +3,7 @@
 #   tools/test.sh             release build (build/test)
 #   tools/test.sh --sanitize  AddressSanitizer + UndefinedBehaviorSanitizer build (build/sanitize)
 #   tools/test.sh --tsan      ThreadSanitizer: the shared-key thread test on the openssl
-#                             backend only, on both its digest paths (build/tsan;
+#                             backend only, on both its paths (provider calls, EVP: build/tsan;
 #                             docs/ENVIRONMENT.md); OpenSSL itself is not instrumented,
 #                             the JVM is too noisy for TSan, and TSan refuses the
 #                             RTLD_DEEPBIND the boringssl module is loaded with
@@ -35,7 +35,7 @@ elif [ "${1:-}" = "--tsan" ]; then
     -DCMAKE_SHARED_LINKER_FLAGS="$tsan" -DCMAKE_MODULE_LINKER_FLAGS="$tsan"
   cmake --build build/tsan -j "$(nproc)" --target test_threads
   TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build/tsan --output-on-failure \
-    -R '^test_threads\.openssl(-evp-digest)?$'
+    -R '^test_threads\.openssl(-evp)?$'
   exit 0
 elif [ "${1:-}" = "--jca-only" ]; then
   # What an Android app ships: the jca backend alone, no C crypto library

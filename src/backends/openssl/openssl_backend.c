@@ -11,11 +11,14 @@
  *  - Each thread keeps its own contexts per key and per hash
  *    (thread_cache.c): a thread's first call with a key copies the template;
  *    later calls only set the IV (AES) or copy the HMAC states into the
- *    thread's context, and digests re-initialise the thread's context (the
- *    provider's own one: see "digest" below). A new
+ *    thread's context, and digests re-initialise the thread's context. A new
  *    OpenSSL 3.0 context costs more than a 64-byte message and takes
  *    references on shared provider objects, on which threads contend.
  *    Templates are only read, so many threads may share a key state.
+ *  - One-shot digests and AES-GCM call their provider's own functions where
+ *    init() found them (provider_direct.h), on per-thread provider contexts:
+ *    at 64 bytes OpenSSL 3.0's EVP layer costs more than the work. EVP stays
+ *    the path for everything else and wherever the lookup fails.
  *  - Every failure of OpenSSL becomes OPERATION (NO_MEMORY for allocation
  *    failures) with OpenSSL's reason in the message, and the OpenSSL error
  *    queue is cleared so that nothing leaks into later calls.
@@ -24,15 +27,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/core.h>
-#include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/kdf.h>
 #include <openssl/params.h>
-#include <openssl/provider.h>
 #include <openssl/rand.h>
 
 #if WEBCRYPTO_HAVE_LIBARGON2
@@ -42,6 +42,7 @@
 #include "core/backend.h"
 #include "gcm_siv.h"
 #include "openssl_internal.h"
+#include "provider_direct.h"
 #include "thread_cache.h"
 
 /* EVP_*Update take int lengths: feed larger inputs in chunks of this many
@@ -65,6 +66,9 @@ static EVP_MD *md_by_hash[N_HASH];    /* [wc_hash] */
 static EVP_CIPHER *aes_cbc_ciphers[N_AES]; /* [0] 128, [1] 192, [2] 256 bits */
 static EVP_CIPHER *aes_ctr_ciphers[N_AES];
 static EVP_CIPHER *aes_gcm_ciphers[N_AES];
+/* Their providers' own functions (provider_direct.h), where found. */
+static wc_prov_digest prov_digests[N_HASH]; /* [wc_hash] */
+static wc_prov_gcm prov_gcms[N_AES];        /* [0] 128, [1] 192, [2] 256 bits */
 static EVP_CIPHER *aes_kw_ciphers[N_AES]; /* RFC 3394 ("AES-*-WRAP") */
 static EVP_KDF *kdf_pbkdf2;
 static EVP_MD *md_shake[WC_XOF_COUNT];  /* [wc_xof]: SHAKE128, SHAKE256 */
@@ -129,91 +133,6 @@ const EVP_MD *wc_ossl_md(wc_hash hash) { return md_for(hash); }
 webcrypto_status wc_ossl_fail(const char *what) { return ossl_fail(what); }
 
 
-/* ---- the provider's own digest functions (see "digest" below) ---- */
-
-typedef struct prov_digest {
-    OSSL_FUNC_digest_newctx_fn *newctx; /* NULL: this hash goes through EVP */
-    OSSL_FUNC_digest_init_fn *init;
-    OSSL_FUNC_digest_update_fn *update;
-    OSSL_FUNC_digest_final_fn *final;
-    OSSL_FUNC_digest_freectx_fn *freectx;
-    void *provctx; /* the provider's context, for newctx */
-    size_t size;   /* the digest's length in bytes */
-} prov_digest;
-
-static prov_digest prov_digests[N_HASH]; /* [wc_hash]; written by init() only */
-
-/* Whether one of an algorithm's names (OpenSSL lists them separated by
- * ':') names md. */
-static bool names_include(const char *names, const EVP_MD *md) {
-    char name[64];
-    while (*names) {
-        size_t n = strcspn(names, ":");
-        if (n > 0 && n < sizeof name) {
-            memcpy(name, names, n);
-            name[n] = '\0';
-            if (EVP_MD_is_a(md, name)) return true;
-        }
-        names += n;
-        if (*names == ':') names++;
-    }
-    return false;
-}
-
-static bool prov_digest_run(const prov_digest *pd, void *c, const uint8_t *in, size_t len,
-                            uint8_t *out) {
-    size_t n = 0;
-    return pd->init(c, NULL) == 1 && (len == 0 || pd->update(c, in, len) == 1) &&
-           pd->final(c, out, &n, pd->size) == 1 && n == pd->size;
-}
-
-/* Fills *pd with md's functions from its provider, if exactly one of the
- * provider's digests is md and it answers as EVP does on a probe input;
- * else leaves *pd zeroed. Errors on the way are expected (the EVP path
- * remains) and cleared by init(). */
-static void prov_digest_find(const EVP_MD *md, prov_digest *pd) {
-    const OSSL_PROVIDER *prov = EVP_MD_get0_provider(md);
-    int size = EVP_MD_get_size(md);
-    if (!prov || size <= 0 || size > EVP_MAX_MD_SIZE) return;
-    int no_cache = 0;
-    const OSSL_ALGORITHM *algs = OSSL_PROVIDER_query_operation(prov, OSSL_OP_DIGEST, &no_cache);
-    if (!algs) return;
-    const OSSL_DISPATCH *impl = NULL;
-    int matches = 0;
-    for (const OSSL_ALGORITHM *a = algs; a->algorithm_names; a++)
-        if (names_include(a->algorithm_names, md)) {
-            impl = a->implementation;
-            matches++;
-        }
-    prov_digest p = {.provctx = OSSL_PROVIDER_get0_provider_ctx(prov), .size = (size_t)size};
-    for (const OSSL_DISPATCH *f = matches == 1 ? impl : NULL; f && f->function_id; f++) {
-        switch (f->function_id) {
-        case OSSL_FUNC_DIGEST_NEWCTX: p.newctx = OSSL_FUNC_digest_newctx(f); break;
-        case OSSL_FUNC_DIGEST_INIT: p.init = OSSL_FUNC_digest_init(f); break;
-        case OSSL_FUNC_DIGEST_UPDATE: p.update = OSSL_FUNC_digest_update(f); break;
-        case OSSL_FUNC_DIGEST_FINAL: p.final = OSSL_FUNC_digest_final(f); break;
-        case OSSL_FUNC_DIGEST_FREECTX: p.freectx = OSSL_FUNC_digest_freectx(f); break;
-        default: break; /* an int from OpenSSL, not one of our enums */
-        }
-    }
-    OSSL_PROVIDER_unquery_operation(prov, OSSL_OP_DIGEST, algs);
-    if (!p.newctx || !p.init || !p.update || !p.final || !p.freectx) return;
-
-    /* The probe: a used context re-initialised must answer as EVP does. */
-    static const uint8_t probe[3][200] = {{'a', 'b', 'c'}, {0x5a}, {0}};
-    static const size_t probe_len[3] = {3, 200, 0};
-    void *c = p.newctx(p.provctx);
-    bool same = c != NULL;
-    for (int i = 0; same && i < 3; i++) {
-        uint8_t a[EVP_MAX_MD_SIZE], b[EVP_MAX_MD_SIZE];
-        same = prov_digest_run(&p, c, probe[i], probe_len[i], a) &&
-               EVP_Digest(probe[i], probe_len[i], b, NULL, md, NULL) == 1 &&
-               memcmp(a, b, p.size) == 0;
-    }
-    if (c) p.freectx(c);
-    if (same) *pd = p;
-}
-
 /* ---- init ---- */
 
 static webcrypto_status ossl_init(const char *variant, void **bctx, uint64_t *caps,
@@ -235,16 +154,13 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, uint64_t *ca
 
     /* A missing algorithm only removes its capability bit, so fetch failures
      * are expected here and must not leave errors on the queue. */
-    /* WEBCRYPTO_OPENSSL_PROVIDER_DIGEST=0 keeps one-shot digests on EVP
-     * (docs/ENVIRONMENT.md): for testing and measuring that path. */
-    const char *via = getenv("WEBCRYPTO_OPENSSL_PROVIDER_DIGEST");
-    bool provider_digests = !(via && strcmp(via, "0") == 0);
+    bool direct = wc_prov_direct_enabled();
     for (int i = 0; i < N_HASH; i++) {
         md_by_hash[i] = EVP_MD_fetch(NULL, kdf_digest_name((wc_hash)i), NULL);
         if (md_by_hash[i]) {
             c |= WC_CAP(wc_hash_algorithm((wc_hash)i));
             any_md = true;
-            if (provider_digests) prov_digest_find(md_by_hash[i], &prov_digests[i]);
+            if (direct) wc_prov_digest_find(md_by_hash[i], &prov_digests[i]);
         }
     }
     bool cbc = true, ctr = true, gcm = true, kw = true, ocb = true;
@@ -255,6 +171,7 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, uint64_t *ca
         cbc = cbc && aes_cbc_ciphers[i];
         ctr = ctr && aes_ctr_ciphers[i];
         gcm = gcm && aes_gcm_ciphers[i];
+        if (aes_gcm_ciphers[i] && direct) wc_prov_gcm_find(aes_gcm_ciphers[i], &prov_gcms[i]);
         aes_kw_ciphers[i] = EVP_CIPHER_fetch(NULL, kw_names[i], NULL);
         kw = kw && aes_kw_ciphers[i];
         aes_ocb_ciphers[i] = EVP_CIPHER_fetch(NULL, ocb_names[i], NULL);
@@ -328,16 +245,10 @@ static webcrypto_status ossl_random_bytes(const void *bctx, uint8_t *out, size_t
 
 /* ---- digest ---- */
 
-/* One-shot digests reuse the thread's context for the hash. Through EVP,
- * OpenSSL 3.0's EVP_DigestInit_ex on a used context frees the provider's
- * digest context and allocates a new one (crypto/evp/digest.c), a third of
- * a 64-byte SHA-256. So where init() found the fetched digest's own
- * functions in its provider's dispatch table (the functions EVP calls), a
- * thread keeps one provider context per hash and calls init, update and
- * final on it: the same provider code, without the allocation. A digest
- * the lookup did not resolve to exactly one implementation, or whose answer
- * differed from EVP's on the probe, goes through EVP. A context that failed
- * is dropped, not reused. */
+/* One-shot digests reuse the thread's context for the hash: the provider's
+ * own context where init() found the digest's functions (provider_direct.h:
+ * EVP_DigestInit_ex would free and re-allocate it on every call), else an
+ * EVP context. A context that failed is dropped, not reused. */
 static webcrypto_status ossl_digest(const void *bctx, wc_hash hash,
                                     const uint8_t *in, size_t len, uint8_t *out) {
     (void)bctx;
@@ -345,13 +256,13 @@ static webcrypto_status ossl_digest(const void *bctx, wc_hash hash,
     if (!md) return wc_hash_unavailable("OpenSSL", hash);
     wc_tc_digest *slot = wc_tc_digest_slot((unsigned)hash);
     if (!slot) return WEBCRYPTO_ERR_NO_MEMORY;
-    const prov_digest *pd = &prov_digests[hash];
+    const wc_prov_digest *pd = &prov_digests[hash];
     if (pd->newctx) {
         if (!slot->prov) {
             if (!(slot->prov = pd->newctx(pd->provctx))) return no_memory("digest context");
             slot->prov_free = pd->freectx;
         }
-        if (!prov_digest_run(pd, slot->prov, in, len, out)) {
+        if (!wc_prov_digest_run(pd, slot->prov, in, len, out)) {
             pd->freectx(slot->prov);
             slot->prov = NULL;
             return ossl_fail("digest");
@@ -419,6 +330,8 @@ typedef struct aes_state {
     EVP_CIPHER_CTX *dec;     /* CBC and KW: keyed for decryption */
     bool have_h;             /* GCM: h holds the hash subkey AES_K(0^128) */
     uint8_t h[16];
+    const wc_prov_gcm *pg;   /* GCM through the provider's functions (then enc is NULL) */
+    void *gcm_tpl;           /* ... on copies of this context, keyed once */
     wc_tc_key tc;            /* the threads' contexts for this key */
 } aes_state;
 
@@ -436,6 +349,7 @@ static void aes_state_free(aes_state *s) {
     /* EVP_CIPHER_CTX_free cleanses the key schedule. */
     EVP_CIPHER_CTX_free(s->enc);
     EVP_CIPHER_CTX_free(s->dec);
+    if (s->gcm_tpl) s->pg->freectx(s->gcm_tpl); /* cleanses it */
     wc_wipe(s, sizeof *s);
     free(s);
 }
@@ -560,7 +474,13 @@ static webcrypto_status aes_key_new(wc_family family, unsigned member, const uin
      * 3.0's OCB keyed for encryption decrypts whole blocks wrongly (it has
      * no AES decryption schedule), so it gets a context keyed to decrypt. */
     bool two_way = cbc || family == WC_FAMILY_KEYWRAP || (aead && member == WC_AEAD_AES_OCB);
-    webcrypto_status st = cipher_template(cipher, key, 1, cbc, &s->enc);
+    webcrypto_status st = WEBCRYPTO_OK;
+    if (gcm && prov_gcms[idx].newctx) {
+        s->pg = &prov_gcms[idx];
+        if (!(s->gcm_tpl = wc_prov_gcm_new(s->pg, key))) st = ossl_fail("AES-GCM key set-up");
+    } else {
+        st = cipher_template(cipher, key, 1, cbc, &s->enc);
+    }
     if (st == WEBCRYPTO_OK && two_way) st = cipher_template(cipher, key, 0, cbc, &s->dec);
     if (st == WEBCRYPTO_OK && gcm && aes_ctr_ciphers[idx]) {
         st = gcm_hash_subkey(aes_ctr_ciphers[idx], key, s->h);
@@ -1022,19 +942,90 @@ static void gcm_reduce_iv(const uint8_t h_bytes[16], const uint8_t *iv, size_t i
     wc_wipe(&x, sizeof x);
 }
 
-/* Starts a GCM call, replacing an IV OpenSSL cannot take by its 16-byte
- * equivalent. */
-static webcrypto_status gcm_start(const aes_state *s, int enc, const uint8_t *iv, size_t iv_len,
-                                  EVP_CIPHER_CTX ***out) {
-    if (iv_len == 0) return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM: the IV is empty");
-    if (iv_len <= GCM_MAX_NATIVE_IV) return cipher_begin(s, enc, iv, iv_len, out);
+/* The IV OpenSSL is given: iv itself, or for one it cannot take, its
+ * 16-byte equivalent, written to x. */
+static webcrypto_status gcm_iv(const aes_state *s, const uint8_t **iv, size_t *iv_len,
+                               uint8_t x[16]) {
+    if (*iv_len == 0) return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM: the IV is empty");
+    if (*iv_len <= GCM_MAX_NATIVE_IV) return WEBCRYPTO_OK;
     if (!s->have_h)
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
                         "OpenSSL: AES-GCM IVs over %d bytes need AES-CTR, which is unavailable",
                         GCM_MAX_NATIVE_IV);
+    gcm_reduce_iv(s->h, *iv, *iv_len, x);
+    *iv = x;
+    *iv_len = 16;
+    return WEBCRYPTO_OK;
+}
+
+/* Starts a GCM call on EVP. */
+static webcrypto_status gcm_start(const aes_state *s, int enc, const uint8_t *iv, size_t iv_len,
+                                  EVP_CIPHER_CTX ***out) {
     uint8_t x[16];
-    gcm_reduce_iv(s->h, iv, iv_len, x);
-    webcrypto_status st = cipher_begin(s, enc, x, sizeof x, out);
+    webcrypto_status st = gcm_iv(s, &iv, &iv_len, x);
+    if (st == WEBCRYPTO_OK) st = cipher_begin(s, enc, iv, iv_len, out);
+    wc_wipe(x, sizeof x);
+    return st;
+}
+
+/* The calling thread's provider context for s (a copy of the key's, made
+ * at its first call), for the provider path. */
+static webcrypto_status gcm_prov_ctx(const aes_state *s, wc_tc_entry **entry) {
+    wc_tc_entry *e = wc_tc_entry_get(&s->tc);
+    if (!e) return WEBCRYPTO_ERR_NO_MEMORY;
+    if (!e->prov) {
+        if (!(e->prov = s->pg->dupctx(s->gcm_tpl))) return no_memory("AES-GCM context");
+        e->prov_free = s->pg->freectx;
+    }
+    *entry = e;
+    return WEBCRYPTO_OK;
+}
+
+/* Ends a provider-path call: a context whose call failed is dropped. */
+static void gcm_prov_done(wc_tc_entry *e, bool ok) {
+    if (!ok) {
+        e->prov_free(e->prov);
+        e->prov = NULL;
+    }
+}
+
+static webcrypto_status gcm_prov_seal(const aes_state *s, const uint8_t *iv, size_t iv_len,
+                                      const uint8_t *aad, size_t aad_len, const uint8_t *in,
+                                      size_t len, uint8_t *out, uint8_t *tag, size_t tag_len) {
+    uint8_t x[16];
+    wc_tc_entry *e = NULL;
+    webcrypto_status st = gcm_iv(s, &iv, &iv_len, x);
+    if (st == WEBCRYPTO_OK) st = gcm_prov_ctx(s, &e);
+    if (st == WEBCRYPTO_OK) {
+        bool ok = wc_prov_gcm_seal(s->pg, e->prov, iv, iv_len, aad, aad_len, in, len, out, tag,
+                                   tag_len);
+        gcm_prov_done(e, ok);
+        if (!ok) st = ossl_fail("AES-GCM encryption");
+    }
+    wc_wipe(x, sizeof x);
+    return st;
+}
+
+static webcrypto_status gcm_prov_open(const aes_state *s, const uint8_t *iv, size_t iv_len,
+                                      const uint8_t *aad, size_t aad_len, const uint8_t *in,
+                                      size_t len, const uint8_t *tag, size_t tag_len,
+                                      uint8_t *out) {
+    uint8_t x[16];
+    wc_tc_entry *e = NULL;
+    webcrypto_status st = gcm_iv(s, &iv, &iv_len, x);
+    if (st == WEBCRYPTO_OK) st = gcm_prov_ctx(s, &e);
+    if (st == WEBCRYPTO_OK) {
+        /* The provider compares the tag in constant time (CRYPTO_memcmp). */
+        bool ok = wc_prov_gcm_open(s->pg, e->prov, iv, iv_len, aad, aad_len, in, len, tag,
+                                   tag_len, out);
+        gcm_prov_done(e, ok);
+        if (!ok) {
+            ERR_clear_error();
+            st = wc_error(WEBCRYPTO_ERR_OPERATION,
+                          "AES-GCM: the authentication tag does not match (wrong key, IV, "
+                          "additional data or tag, or altered ciphertext)");
+        }
+    }
     wc_wipe(x, sizeof x);
     return st;
 }
@@ -1045,6 +1036,7 @@ static webcrypto_status ossl_aes_gcm_seal(const void *key_state, const uint8_t *
     const aes_state *s = key_state;
     if (tag_len < 1 || tag_len > 16)
         return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM: bad tag length %zu", tag_len);
+    if (s->pg) return gcm_prov_seal(s, iv, iv_len, aad, aad_len, in, len, out, tag, tag_len);
     EVP_CIPHER_CTX **slot = NULL;
     webcrypto_status st = gcm_start(s, 1, iv, iv_len, &slot);
     if (st != WEBCRYPTO_OK) return st;
@@ -1069,6 +1061,7 @@ static webcrypto_status ossl_aes_gcm_open(const void *key_state, const uint8_t *
     const aes_state *s = key_state;
     if (tag_len < 1 || tag_len > 16)
         return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM: bad tag length %zu", tag_len);
+    if (s->pg) return gcm_prov_open(s, iv, iv_len, aad, aad_len, in, len, tag, tag_len, out);
     EVP_CIPHER_CTX **slot = NULL;
     webcrypto_status st = gcm_start(s, 0, iv, iv_len, &slot);
     if (st != WEBCRYPTO_OK) return st;

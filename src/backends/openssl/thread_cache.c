@@ -57,6 +57,7 @@ static void contexts_free(wc_tc_entry *e) {
     EVP_CIPHER_CTX_free(e->enc);
     EVP_CIPHER_CTX_free(e->dec);
     EVP_MD_CTX_free(e->work);
+    if (e->prov) e->prov_free(e->prov);
     free(e);
 }
 

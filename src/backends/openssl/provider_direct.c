@@ -1,0 +1,237 @@
+/*
+ * provider_direct.c - a provider's own digest and AES-GCM functions (see
+ * provider_direct.h).
+ *
+ * Why: at 64 bytes OpenSSL 3.0's EVP layer is most of the cost. Its
+ * EVP_DigestInit_ex on a used context frees the provider's digest context
+ * and allocates a new one (crypto/evp/digest.c); EVP_CipherInit_ex asks the
+ * provider for the IV length through a parameter query on every call, and
+ * EVP_CIPHER_CTX_ctrl(GET_TAG) wraps another. The provider functions below
+ * are the ones EVP calls, without that.
+ */
+#include "provider_direct.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/core.h>
+#include <openssl/core_names.h>
+#include <openssl/params.h>
+#include <openssl/provider.h>
+
+bool wc_prov_direct_enabled(void) {
+    const char *v = getenv("WEBCRYPTO_OPENSSL_PROVIDER_DIRECT");
+    return !(v && strcmp(v, "0") == 0);
+}
+
+/* ---- finding an algorithm's dispatch table ---- */
+
+typedef int (*is_a_fn)(const void *alg, const char *name);
+static int md_is_a(const void *alg, const char *name) { return EVP_MD_is_a(alg, name); }
+static int cipher_is_a(const void *alg, const char *name) { return EVP_CIPHER_is_a(alg, name); }
+
+/* Whether one of an implementation's names (listed separated by ':') is
+ * the algorithm's. */
+static bool names_include(const char *names, is_a_fn is_a, const void *alg) {
+    char name[64];
+    while (*names) {
+        size_t n = strcspn(names, ":");
+        if (n > 0 && n < sizeof name) {
+            memcpy(name, names, n);
+            name[n] = '\0';
+            if (is_a(alg, name)) return true;
+        }
+        names += n;
+        if (*names == ':') names++;
+    }
+    return false;
+}
+
+typedef void (*take_fn)(const OSSL_DISPATCH *f, void *out);
+
+/* Calls take for each function of the one implementation of operation op
+ * in prov that is alg; false if none or more than one is. The functions
+ * are taken before the table is given back (it may be freed then). */
+static bool dispatch_take(const OSSL_PROVIDER *prov, int op, is_a_fn is_a, const void *alg,
+                          take_fn take, void *out) {
+    int no_cache = 0;
+    const OSSL_ALGORITHM *algs = OSSL_PROVIDER_query_operation(prov, op, &no_cache);
+    if (!algs) return false;
+    const OSSL_DISPATCH *impl = NULL;
+    int matches = 0;
+    for (const OSSL_ALGORITHM *a = algs; a->algorithm_names; a++)
+        if (names_include(a->algorithm_names, is_a, alg)) {
+            impl = a->implementation;
+            matches++;
+        }
+    if (matches == 1)
+        for (const OSSL_DISPATCH *f = impl; f->function_id; f++) take(f, out);
+    OSSL_PROVIDER_unquery_operation(prov, op, algs);
+    return matches == 1;
+}
+
+/* ---- digests ---- */
+
+static void take_digest(const OSSL_DISPATCH *f, void *out) {
+    wc_prov_digest *p = out;
+    switch (f->function_id) {
+    case OSSL_FUNC_DIGEST_NEWCTX: p->newctx = OSSL_FUNC_digest_newctx(f); break;
+    case OSSL_FUNC_DIGEST_INIT: p->init = OSSL_FUNC_digest_init(f); break;
+    case OSSL_FUNC_DIGEST_UPDATE: p->update = OSSL_FUNC_digest_update(f); break;
+    case OSSL_FUNC_DIGEST_FINAL: p->final = OSSL_FUNC_digest_final(f); break;
+    case OSSL_FUNC_DIGEST_FREECTX: p->freectx = OSSL_FUNC_digest_freectx(f); break;
+    default: break; /* functions not used here */
+    }
+}
+
+bool wc_prov_digest_run(const wc_prov_digest *pd, void *c, const uint8_t *in, size_t len,
+                        uint8_t *out) {
+    size_t n = 0;
+    return pd->init(c, NULL) == 1 && (len == 0 || pd->update(c, in, len) == 1) &&
+           pd->final(c, out, &n, pd->size) == 1 && n == pd->size;
+}
+
+void wc_prov_digest_find(const EVP_MD *md, wc_prov_digest *pd) {
+    memset(pd, 0, sizeof *pd);
+    const OSSL_PROVIDER *prov = EVP_MD_get0_provider(md);
+    int size = EVP_MD_get_size(md);
+    if (!prov || size <= 0 || size > EVP_MAX_MD_SIZE) return;
+    wc_prov_digest p = {.provctx = OSSL_PROVIDER_get0_provider_ctx(prov), .size = (size_t)size};
+    if (!dispatch_take(prov, OSSL_OP_DIGEST, md_is_a, md, take_digest, &p) || !p.newctx ||
+        !p.init || !p.update || !p.final || !p.freectx)
+        return;
+    /* The probe: one context, re-initialised for each input, must answer
+     * as EVP_Digest does. */
+    static const uint8_t probe[3][200] = {{'a', 'b', 'c'}, {0x5a}, {0}};
+    static const size_t probe_len[3] = {3, 200, 0};
+    void *c = p.newctx(p.provctx);
+    bool same = c != NULL;
+    for (int i = 0; same && i < 3; i++) {
+        uint8_t a[EVP_MAX_MD_SIZE], b[EVP_MAX_MD_SIZE];
+        same = wc_prov_digest_run(&p, c, probe[i], probe_len[i], a) &&
+               EVP_Digest(probe[i], probe_len[i], b, NULL, md, NULL) == 1 &&
+               memcmp(a, b, p.size) == 0;
+    }
+    if (c) p.freectx(c);
+    if (same) *pd = p;
+}
+
+/* ---- AES-GCM ---- */
+
+static void take_cipher(const OSSL_DISPATCH *f, void *out) {
+    wc_prov_gcm *p = out;
+    switch (f->function_id) {
+    case OSSL_FUNC_CIPHER_NEWCTX: p->newctx = OSSL_FUNC_cipher_newctx(f); break;
+    case OSSL_FUNC_CIPHER_DUPCTX: p->dupctx = OSSL_FUNC_cipher_dupctx(f); break;
+    case OSSL_FUNC_CIPHER_ENCRYPT_INIT: p->einit = OSSL_FUNC_cipher_encrypt_init(f); break;
+    case OSSL_FUNC_CIPHER_DECRYPT_INIT: p->dinit = OSSL_FUNC_cipher_decrypt_init(f); break;
+    case OSSL_FUNC_CIPHER_UPDATE: p->update = OSSL_FUNC_cipher_update(f); break;
+    case OSSL_FUNC_CIPHER_FINAL: p->final = OSSL_FUNC_cipher_final(f); break;
+    case OSSL_FUNC_CIPHER_GET_CTX_PARAMS:
+        p->get_ctx_params = OSSL_FUNC_cipher_get_ctx_params(f);
+        break;
+    case OSSL_FUNC_CIPHER_FREECTX: p->freectx = OSSL_FUNC_cipher_freectx(f); break;
+    default: break; /* functions not used here */
+    }
+}
+
+void *wc_prov_gcm_new(const wc_prov_gcm *pg, const uint8_t *key) {
+    void *c = pg->newctx(pg->provctx);
+    if (c && pg->einit(c, key, pg->key_len, NULL, 0, NULL) != 1) {
+        pg->freectx(c);
+        c = NULL;
+    }
+    return c;
+}
+
+/* AAD (out NULL) or text through the cipher: GCM outputs exactly what it
+ * is given. */
+static bool gcm_update(const wc_prov_gcm *pg, void *c, uint8_t *out, const uint8_t *in,
+                       size_t len) {
+    size_t n = 0;
+    if (len == 0) return true;
+    return pg->update(c, out, &n, len, in, len) == 1 && (!out || n == len);
+}
+
+static bool gcm_final(const wc_prov_gcm *pg, void *c) {
+    uint8_t rest[16];
+    size_t n = 0;
+    return pg->final(c, rest, &n, sizeof rest) == 1 && n == 0;
+}
+
+bool wc_prov_gcm_seal(const wc_prov_gcm *pg, void *c, const uint8_t *iv, size_t iv_len,
+                      const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
+                      uint8_t *out, uint8_t *tag, size_t tag_len) {
+    OSSL_PARAM get[2] = {OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, tag, tag_len),
+                         OSSL_PARAM_construct_end()};
+    return pg->einit(c, NULL, 0, iv, iv_len, NULL) == 1 && gcm_update(pg, c, NULL, aad, aad_len) &&
+           gcm_update(pg, c, out, in, len) && gcm_final(pg, c) && pg->get_ctx_params(c, get) == 1;
+}
+
+bool wc_prov_gcm_open(const wc_prov_gcm *pg, void *c, const uint8_t *iv, size_t iv_len,
+                      const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
+                      const uint8_t *tag, size_t tag_len, uint8_t *out) {
+    uint8_t expected[16];
+    if (tag_len < 1 || tag_len > sizeof expected) return false;
+    memcpy(expected, tag, tag_len); /* the parameter takes a non-const pointer */
+    /* The expected tag is set with the IV, as EVP's SET_TAG would before
+     * any data; final checks it (CRYPTO_memcmp) and fails on a mismatch. */
+    OSSL_PARAM set[2] = {
+        OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, expected, tag_len),
+        OSSL_PARAM_construct_end()};
+    return pg->dinit(c, NULL, 0, iv, iv_len, set) == 1 && gcm_update(pg, c, NULL, aad, aad_len) &&
+           gcm_update(pg, c, out, in, len) && gcm_final(pg, c);
+}
+
+/* The probe: on a copy of a keyed context, re-initialised for each call,
+ * these functions must give EVP's ciphertext and tag, open what they
+ * sealed (full and truncated tags), and refuse a changed tag, at a 12- and
+ * a 60-byte IV. */
+static bool gcm_probe(const wc_prov_gcm *pg, const EVP_CIPHER *cipher) {
+    uint8_t key[32], iv[60], aad[20], msg[37];
+    for (size_t i = 0; i < sizeof key; i++) key[i] = (uint8_t)(i * 7 + 1);
+    for (size_t i = 0; i < sizeof iv; i++) iv[i] = (uint8_t)(i * 13 + 5);
+    for (size_t i = 0; i < sizeof aad; i++) aad[i] = (uint8_t)(i * 3);
+    for (size_t i = 0; i < sizeof msg; i++) msg[i] = (uint8_t)(i * 11 + 2);
+    void *tpl = wc_prov_gcm_new(pg, key);
+    void *c = tpl ? pg->dupctx(tpl) : NULL;
+    EVP_CIPHER_CTX *e = EVP_CIPHER_CTX_new();
+    bool ok = tpl && c && e;
+    static const size_t iv_lens[2] = {12, 60};
+    for (int k = 0; ok && k < 4; k++) {
+        size_t iv_len = iv_lens[k % 2];
+        uint8_t ct[sizeof msg], tag[16], ct2[sizeof msg], tag2[16], pt[sizeof msg];
+        int n = 0, m = 0;
+        ok = wc_prov_gcm_seal(pg, c, iv, iv_len, aad, sizeof aad, msg, sizeof msg, ct, tag, 16) &&
+             EVP_EncryptInit_ex2(e, cipher, NULL, NULL, NULL) == 1 &&
+             EVP_CIPHER_CTX_ctrl(e, EVP_CTRL_AEAD_SET_IVLEN, (int)iv_len, NULL) == 1 &&
+             EVP_EncryptInit_ex2(e, NULL, key, iv, NULL) == 1 &&
+             EVP_EncryptUpdate(e, NULL, &n, aad, (int)sizeof aad) == 1 &&
+             EVP_EncryptUpdate(e, ct2, &n, msg, (int)sizeof msg) == 1 && n == (int)sizeof msg &&
+             EVP_EncryptFinal_ex(e, ct2 + n, &m) == 1 && m == 0 &&
+             EVP_CIPHER_CTX_ctrl(e, EVP_CTRL_GCM_GET_TAG, 16, tag2) == 1 &&
+             memcmp(ct, ct2, sizeof ct) == 0 && memcmp(tag, tag2, sizeof tag) == 0 &&
+             wc_prov_gcm_open(pg, c, iv, iv_len, aad, sizeof aad, ct, sizeof ct, tag, 16 - k, pt) &&
+             memcmp(pt, msg, sizeof msg) == 0;
+        tag[0] ^= 1;
+        ok = ok && !wc_prov_gcm_open(pg, c, iv, iv_len, aad, sizeof aad, ct, sizeof ct, tag, 16, pt);
+    }
+    EVP_CIPHER_CTX_free(e);
+    if (c) pg->freectx(c);
+    if (tpl) pg->freectx(tpl);
+    return ok;
+}
+
+void wc_prov_gcm_find(const EVP_CIPHER *cipher, wc_prov_gcm *pg) {
+    memset(pg, 0, sizeof *pg);
+    const OSSL_PROVIDER *prov = EVP_CIPHER_get0_provider(cipher);
+    int key_len = EVP_CIPHER_get_key_length(cipher);
+    if (!prov || key_len <= 0 || key_len > 32 || EVP_CIPHER_get_mode(cipher) != EVP_CIPH_GCM_MODE)
+        return;
+    wc_prov_gcm p = {.provctx = OSSL_PROVIDER_get0_provider_ctx(prov), .key_len = (size_t)key_len};
+    if (!dispatch_take(prov, OSSL_OP_CIPHER, cipher_is_a, cipher, take_cipher, &p) || !p.newctx ||
+        !p.dupctx || !p.einit || !p.dinit || !p.update || !p.final || !p.get_ctx_params ||
+        !p.freectx)
+        return;
+    if (gcm_probe(&p, cipher)) *pg = p;
+}

@@ -1,0 +1,86 @@
+/*
+ * provider_direct.h - the openssl backend's calls into a provider's own
+ * functions, for the small-message paths where OpenSSL 3.0's EVP layer
+ * costs more than the work (docs/ARCHITECTURE.md, "Provider calls").
+ *
+ * EVP itself only looks an algorithm up in its provider's dispatch table
+ * and calls the functions it finds there; these do the same, once, at the
+ * backend's init. A digest or cipher is taken only if exactly one of its
+ * provider's implementations carries its name and, on a probe, the
+ * functions answer exactly as EVP does; otherwise the caller stays on EVP.
+ * The EVP_MD / EVP_CIPHER the functions came from must outlive every
+ * context made with them (it holds the provider loaded): the backend keeps
+ * its fetched algorithms for the life of the process.
+ */
+#ifndef WEBCRYPTO_OPENSSL_PROVIDER_DIRECT_H
+#define WEBCRYPTO_OPENSSL_PROVIDER_DIRECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <openssl/core_dispatch.h>
+#include <openssl/evp.h>
+
+/* Whether the provider paths may be used: false when
+ * WEBCRYPTO_OPENSSL_PROVIDER_DIRECT=0 (docs/ENVIRONMENT.md). Read once. */
+bool wc_prov_direct_enabled(void);
+
+/* A fixed-length digest's functions (newctx NULL: not found). */
+typedef struct wc_prov_digest {
+    OSSL_FUNC_digest_newctx_fn *newctx;
+    OSSL_FUNC_digest_init_fn *init;
+    OSSL_FUNC_digest_update_fn *update;
+    OSSL_FUNC_digest_final_fn *final;
+    OSSL_FUNC_digest_freectx_fn *freectx;
+    void *provctx; /* the provider's context, for newctx */
+    size_t size;   /* the digest's length in bytes */
+} wc_prov_digest;
+
+/* Fills *pd from md's provider, or zeroes it. Leaves errors on OpenSSL's
+ * queue for the caller to clear. */
+void wc_prov_digest_find(const EVP_MD *md, wc_prov_digest *pd);
+
+/* One digest of in[0..len) into out (pd->size bytes) on c, a context from
+ * pd->newctx, used or not. */
+bool wc_prov_digest_run(const wc_prov_digest *pd, void *c, const uint8_t *in, size_t len,
+                        uint8_t *out);
+
+/* An AES-GCM cipher's functions (newctx NULL: not found). A context is
+ * keyed once (wc_prov_gcm_new), copied per thread with dupctx, and freed
+ * with freectx, which cleanses the key schedule. */
+typedef struct wc_prov_gcm {
+    OSSL_FUNC_cipher_newctx_fn *newctx;
+    OSSL_FUNC_cipher_dupctx_fn *dupctx;
+    OSSL_FUNC_cipher_encrypt_init_fn *einit;
+    OSSL_FUNC_cipher_decrypt_init_fn *dinit;
+    OSSL_FUNC_cipher_update_fn *update;
+    OSSL_FUNC_cipher_final_fn *final;
+    OSSL_FUNC_cipher_get_ctx_params_fn *get_ctx_params;
+    OSSL_FUNC_cipher_freectx_fn *freectx;
+    void *provctx;
+    size_t key_len; /* bytes */
+} wc_prov_gcm;
+
+/* Fills *pg from cipher's provider (an AES-GCM EVP_CIPHER), or zeroes it.
+ * Leaves errors on OpenSSL's queue for the caller to clear. */
+void wc_prov_gcm_find(const EVP_CIPHER *cipher, wc_prov_gcm *pg);
+
+/* A new context keyed with key (pg->key_len bytes), or NULL. */
+void *wc_prov_gcm_new(const wc_prov_gcm *pg, const uint8_t *key);
+
+/* Seals on c (keyed by wc_prov_gcm_new, possibly a dupctx copy): iv of
+ * 1..128 bytes, aad, in -> out (len bytes), then tag_len (1..16) bytes of
+ * tag. False on any failure (the context should then be dropped). */
+bool wc_prov_gcm_seal(const wc_prov_gcm *pg, void *c, const uint8_t *iv, size_t iv_len,
+                      const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
+                      uint8_t *out, uint8_t *tag, size_t tag_len);
+
+/* Opens on c: writes len bytes to out and answers whether the tag verified
+ * (the provider compares it in constant time). False also on any other
+ * failure; out then holds unauthenticated bytes the caller must discard. */
+bool wc_prov_gcm_open(const wc_prov_gcm *pg, void *c, const uint8_t *iv, size_t iv_len,
+                      const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
+                      const uint8_t *tag, size_t tag_len, uint8_t *out);
+
+#endif /* WEBCRYPTO_OPENSSL_PROVIDER_DIRECT_H */
