@@ -15,7 +15,7 @@
  *    OpenSSL 3.0 context costs more than a 64-byte message and takes
  *    references on shared provider objects, on which threads contend.
  *    Templates are only read, so many threads may share a key state.
- *  - One-shot digests and AES-GCM call their provider's own functions where
+ *  - One-shot digests, HMAC and AES-GCM call their provider's own functions where
  *    init() found them (provider_direct.h), on per-thread provider contexts:
  *    at 64 bytes OpenSSL 3.0's EVP layer costs more than the work. EVP stays
  *    the path for everything else and wherever the lookup fails.
@@ -322,6 +322,11 @@ typedef struct hmac_state {
     wc_tc_key tc;      /* the threads' contexts for this key */
     EVP_MD_CTX *inner; /* has absorbed K0 ^ ipad */
     EVP_MD_CTX *outer; /* has absorbed K0 ^ opad */
+    /* The same two states as provider contexts, where the hash's provider
+     * functions were found with dupctx (provider_direct.h): one-shot HMACs
+     * and the KDFs' HMACs copy these instead. */
+    const wc_prov_digest *pd;
+    void *pinner, *pouter;
 } hmac_state;
 
 typedef struct aes_state {
@@ -340,6 +345,8 @@ static void hmac_state_free(hmac_state *s) {
     /* EVP_MD_CTX_free cleanses the provider's digest state. */
     EVP_MD_CTX_free(s->inner);
     EVP_MD_CTX_free(s->outer);
+    if (s->pinner) s->pd->freectx(s->pinner); /* cleanses it */
+    if (s->pouter) s->pd->freectx(s->pouter);
     wc_wipe(s, sizeof *s);
     free(s);
 }
@@ -387,15 +394,25 @@ static webcrypto_status hmac_key_new(wc_hash hash, const uint8_t *key,
         st = no_memory("EVP_MD_CTX_new");
         goto done;
     }
+    const wc_prov_digest *pd = prov_digests[hash].dupctx ? &prov_digests[hash] : NULL;
+    if (pd) {
+        s->pd = pd;
+        if (!(s->pinner = pd->newctx(pd->provctx)) || !(s->pouter = pd->newctx(pd->provctx))) {
+            st = no_memory("HMAC digest context");
+            goto done;
+        }
+    }
     for (int i = 0; i < block; i++) pad[i] = (uint8_t)(k0[i] ^ 0x36);
     if (EVP_DigestInit_ex2(s->inner, md, NULL) != 1 ||
-        EVP_DigestUpdate(s->inner, pad, (size_t)block) != 1) {
+        EVP_DigestUpdate(s->inner, pad, (size_t)block) != 1 ||
+        (pd && (pd->init(s->pinner, NULL) != 1 || pd->update(s->pinner, pad, (size_t)block) != 1))) {
         st = ossl_fail("HMAC inner digest");
         goto done;
     }
     for (int i = 0; i < block; i++) pad[i] = (uint8_t)(k0[i] ^ 0x5c);
     if (EVP_DigestInit_ex2(s->outer, md, NULL) != 1 ||
-        EVP_DigestUpdate(s->outer, pad, (size_t)block) != 1) {
+        EVP_DigestUpdate(s->outer, pad, (size_t)block) != 1 ||
+        (pd && (pd->init(s->pouter, NULL) != 1 || pd->update(s->pouter, pad, (size_t)block) != 1))) {
         st = ossl_fail("HMAC outer digest");
         goto done;
     }
@@ -665,13 +682,29 @@ static webcrypto_status hmac_start(const hmac_state *s, EVP_MD_CTX **out) {
     return WEBCRYPTO_OK;
 }
 
-/* A one-shot HMAC copies the key's states into the thread's own context for
- * the key rather than a new one. (Copying from per-thread copies of the
+/* HMAC over a || b || c on the provider path: copies of the key's provider
+ * states, each freed (cleansed) after use. */
+static webcrypto_status hmac_prov(const hmac_state *s, const uint8_t *a, size_t a_len,
+                                  const uint8_t *b, size_t b_len, const uint8_t *c, size_t c_len,
+                                  uint8_t *out) {
+    uint8_t inner[EVP_MAX_MD_SIZE];
+    webcrypto_status st = WEBCRYPTO_OK;
+    if (!wc_prov_digest_finish_copy(s->pd, s->pinner, a, a_len, b, b_len, c, c_len, inner) ||
+        !wc_prov_digest_finish_copy(s->pd, s->pouter, inner, s->md_size, NULL, 0, NULL, 0, out))
+        st = ossl_fail("HMAC");
+    wc_wipe(inner, sizeof inner);
+    return st;
+}
+
+/* A one-shot HMAC copies the key's provider states (hmac_prov) or, on EVP,
+ * copies the key's states into the thread's own context for the key rather
+ * than a new one. (Copying from per-thread copies of the
  * inner and outer states instead measured the same: the cost of a copy is
  * OpenSSL's, whatever the source.) */
 static webcrypto_status ossl_hmac(const void *key_state, const uint8_t *in, size_t len,
                                   uint8_t *out) {
     const hmac_state *s = key_state;
+    if (s->pd) return hmac_prov(s, in, len, NULL, 0, NULL, 0, out);
     wc_tc_entry *e = wc_tc_entry_get(&s->tc);
     if (!e) return WEBCRYPTO_ERR_NO_MEMORY;
     if (!e->work && !(e->work = EVP_MD_CTX_new())) return no_memory("EVP_MD_CTX_new");
@@ -1259,6 +1292,7 @@ static webcrypto_status kdf_derive(EVP_KDF *kdf, const char *what, OSSL_PARAM *p
 static webcrypto_status hmac3(const hmac_state *k, const uint8_t *a, size_t a_len,
                               const uint8_t *b, size_t b_len, const uint8_t *c, size_t c_len,
                               uint8_t *out) {
+    if (k->pd) return hmac_prov(k, a, a_len, b, b_len, c, c_len, out);
     EVP_MD_CTX *m = NULL;
     webcrypto_status st = hmac_start(k, &m);
     if (st != WEBCRYPTO_OK) return st;

@@ -80,6 +80,7 @@ static void take_digest(const OSSL_DISPATCH *f, void *out) {
     case OSSL_FUNC_DIGEST_UPDATE: p->update = OSSL_FUNC_digest_update(f); break;
     case OSSL_FUNC_DIGEST_FINAL: p->final = OSSL_FUNC_digest_final(f); break;
     case OSSL_FUNC_DIGEST_FREECTX: p->freectx = OSSL_FUNC_digest_freectx(f); break;
+    case OSSL_FUNC_DIGEST_DUPCTX: p->dupctx = OSSL_FUNC_digest_dupctx(f); break;
     default: break; /* functions not used here */
     }
 }
@@ -89,6 +90,21 @@ bool wc_prov_digest_run(const wc_prov_digest *pd, void *c, const uint8_t *in, si
     size_t n = 0;
     return pd->init(c, NULL) == 1 && (len == 0 || pd->update(c, in, len) == 1) &&
            pd->final(c, out, &n, pd->size) == 1 && n == pd->size;
+}
+
+bool wc_prov_digest_finish_copy(const wc_prov_digest *pd, const void *c, const uint8_t *a,
+                                size_t a_len, const uint8_t *b, size_t b_len, const uint8_t *d,
+                                size_t d_len, uint8_t *out) {
+    /* dupctx reads c only (as EVP_MD_CTX_copy_ex does), so threads may
+     * share it; the parameter is not const in OpenSSL's prototype. */
+    void *w = pd->dupctx((void *)c);
+    size_t n = 0;
+    bool ok = w && (a_len == 0 || pd->update(w, a, a_len) == 1) &&
+              (b_len == 0 || pd->update(w, b, b_len) == 1) &&
+              (d_len == 0 || pd->update(w, d, d_len) == 1) && pd->final(w, out, &n, pd->size) == 1 &&
+              n == pd->size;
+    if (w) pd->freectx(w); /* cleanses it */
+    return ok;
 }
 
 void wc_prov_digest_find(const EVP_MD *md, wc_prov_digest *pd) {
@@ -111,6 +127,18 @@ void wc_prov_digest_find(const EVP_MD *md, wc_prov_digest *pd) {
         same = wc_prov_digest_run(&p, c, probe[i], probe_len[i], a) &&
                EVP_Digest(probe[i], probe_len[i], b, NULL, md, NULL) == 1 &&
                memcmp(a, b, p.size) == 0;
+    }
+    /* A copy made after part of an input must finish it as EVP does, and
+     * leave the original as it was. */
+    if (same && p.dupctx) {
+        uint8_t a[EVP_MAX_MD_SIZE], b[EVP_MAX_MD_SIZE], c2[EVP_MAX_MD_SIZE];
+        bool dup_ok = p.init(c, NULL) == 1 && p.update(c, probe[1], 150) == 1 &&
+                      wc_prov_digest_finish_copy(&p, c, probe[1] + 150, 20, probe[1] + 170, 30,
+                                                 NULL, 0, a) &&
+                      wc_prov_digest_finish_copy(&p, c, probe[1] + 150, 50, NULL, 0, NULL, 0, c2) &&
+                      EVP_Digest(probe[1], 200, b, NULL, md, NULL) == 1 &&
+                      memcmp(a, b, p.size) == 0 && memcmp(c2, b, p.size) == 0;
+        if (!dup_ok) p.dupctx = NULL; /* the digest itself stays usable */
     }
     if (c) p.freectx(c);
     if (same) *pd = p;

@@ -33,6 +33,7 @@ typedef struct wc_prov_digest {
     OSSL_FUNC_digest_update_fn *update;
     OSSL_FUNC_digest_final_fn *final;
     OSSL_FUNC_digest_freectx_fn *freectx;
+    OSSL_FUNC_digest_dupctx_fn *dupctx; /* NULL if absent or not as EVP on the probe */
     void *provctx; /* the provider's context, for newctx */
     size_t size;   /* the digest's length in bytes */
 } wc_prov_digest;
@@ -45,6 +46,13 @@ void wc_prov_digest_find(const EVP_MD *md, wc_prov_digest *pd);
  * pd->newctx, used or not. */
 bool wc_prov_digest_run(const wc_prov_digest *pd, void *c, const uint8_t *in, size_t len,
                         uint8_t *out);
+
+/* Finishes a copy of c (pd->dupctx) after absorbing a, b and d (any may be
+ * empty) into out, and frees the copy; c is unchanged. For HMAC, whose key
+ * state is two digest contexts that have absorbed the padded key. */
+bool wc_prov_digest_finish_copy(const wc_prov_digest *pd, const void *c, const uint8_t *a,
+                                size_t a_len, const uint8_t *b, size_t b_len, const uint8_t *d,
+                                size_t d_len, uint8_t *out);
 
 /* An AES-GCM cipher's functions (newctx NULL: not found). A context is
  * keyed once (wc_prov_gcm_new), copied per thread with dupctx, and freed
