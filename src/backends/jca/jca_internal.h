@@ -329,7 +329,6 @@ static inline size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
 typedef struct jca_key {
     wc_family family; /* HMAC, CIPHER, AEAD, KEYWRAP or KMAC */
     wc_hash hash;     /* HMAC */
-    wc_kmac kmac;     /* KMAC */
     uint64_t id; /* never reused: the per-thread Mac cache is keyed by it */
     /* PRF of the key bytes (jca_siphash24 under v->prf_key), not a per-key
      * counter: SunJCE refuses an encryption init repeating the key and IV
