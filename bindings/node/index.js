@@ -508,6 +508,10 @@ const parseJwk = (ab) => {
 // than the work (docs/BENCHMARKS.md, "Node.js binding", has the measurement).
 // WEBCRYPTO_NODE_ASYNC_BYTES overrides it (for that measurement).
 const ASYNC_BYTES = Number(process.env.WEBCRYPTO_NODE_ASYNC_BYTES) || 32 * 1024;
+// A large input, or a large output (cSHAKE's and KMAC's outputLength): on the pool.
+function isLarge(bytes, alg) {
+  return byteLength(bytes) >= ASYNC_BYTES || outputBytes(alg) >= ASYNC_BYTES;
+}
 // Operations that take ~50 us or more whatever their size, and so go to the
 // pool where two or more calls then run on two or more cores: RSA key
 // generation and private-key operations, ECDSA, ECDH (P-256 ~60 us), Ed25519
@@ -596,8 +600,7 @@ class SubtleCrypto {
       // The bytes as they are after normalizing (the spec's order since
       // w3c/webcrypto#426): no user code runs from here to the addon's read.
       const bytes = bytesOf(data);
-      // A large output (cSHAKE's outputLength) as a large input: on the pool.
-      const big = byteLength(bytes) >= ASYNC_BYTES || outputBytes(alg) >= ASYNC_BYTES;
+      const big = isLarge(bytes, alg);
       if (alg.params.length === 1) return call('digest', big, false, null, [b, alg.id, bytes]);
       // cSHAKE: its members. An outputLength of 0 is an empty output (see
       // zeroOutputLength).
@@ -675,8 +678,7 @@ class SubtleCrypto {
       checkBufferSource(data, 'data');
       const alg = normalize(op, algorithm);
       const bytes = bytesOf(data); // after normalizing (see digest)
-      // KMAC's outputLength as a size too (see digest).
-      const async = byteLength(bytes) >= ASYNC_BYTES || outputBytes(alg) >= ASYNC_BYTES || slow(op, alg.name);
+      const async = isLarge(bytes, alg) || slow(op, alg.name);
       // KMAC with outputLength 0: an empty MAC (see zeroOutputLength).
       const empty = zeroOutputLength(alg);
       return call(op, async, false, empty ? () => new ArrayBuffer(0) : null, [undefined, alg.params, h, bytes]);
@@ -693,7 +695,7 @@ class SubtleCrypto {
       const alg = normalize('verify', algorithm);
       const sig = bytesOf(signature); // after normalizing (see digest)
       const bytes = bytesOf(data);
-      const async = byteLength(bytes) >= ASYNC_BYTES || outputBytes(alg) >= ASYNC_BYTES || slow('verify', alg.name);
+      const async = isLarge(bytes, alg) || slow('verify', alg.name);
       // KMAC outputLength 0 (see #cipher): the empty MAC matches only an empty signature.
       // Whether the signature is empty is read now: the caller may detach
       // it before the promise settles.
@@ -947,8 +949,8 @@ const INTEGER_ARRAYS = new Set(['Int8Array', 'Uint8Array', 'Uint8ClampedArray', 
 const QuotaExceededError = globalThis.QuotaExceededError || class QuotaExceededError extends DOMException {
   #quota = null;
   #requested = null;
-  constructor(message = '', options = {}) {
-    super(message === undefined ? '' : String(message), 'QuotaExceededError');
+  constructor(message, options = {}) {
+    super(message, 'QuotaExceededError'); // DOMException: undefined is '', else a DOMString
     if (options === null || options === undefined) options = {};
     if (typeof options !== 'object' && typeof options !== 'function') {
       throw new TypeError('QuotaExceededError options must be an object');

@@ -702,6 +702,19 @@ async function main() {
   const r = await LIB.subtle.sign('HMAC', fake, bytes(1)).then(() => 'resolved', (e) => e.name);
   if (r !== 'TypeError') own.push(`a forged CryptoKey signs: ${r}`);
   try { mine.crypto.getRandomValues(new Uint8Array(65537)); own.push('getRandomValues(65537) did not throw'); } catch (e) { if (e.name !== 'QuotaExceededError') own.push(`getRandomValues(65537): ${e.name}`); }
+  {
+    // QuotaExceededError's message as DOMException's: '' when absent, a DOMString
+    const Q = mine.QuotaExceededError;
+    const q = new Q();
+    if (q.message !== '' || q.name !== 'QuotaExceededError' || q.code !== 22 || q.quota !== null || q.requested !== null || !(q instanceof DOMException)) {
+      own.push(`new QuotaExceededError(): message ${JSON.stringify(q.message)}, name ${q.name}, code ${q.code}, quota ${q.quota}, requested ${q.requested}`);
+    }
+    if (new Q(undefined).message !== '') own.push('new QuotaExceededError(undefined).message is not empty');
+    if (new Q(12).message !== '12' || new Q(null).message !== 'null') own.push('QuotaExceededError message: not converted to a string');
+    try { new Q(Symbol('s')); own.push('new QuotaExceededError(Symbol()) did not throw'); } catch (e) { if (!(e instanceof TypeError)) own.push(`new QuotaExceededError(Symbol()): ${e.name}`); }
+    const r = new Q('m', { quota: 1, requested: 2 });
+    if (r.message !== 'm' || r.quota !== 1 || r.requested !== 2) own.push(`new QuotaExceededError('m', {quota: 1, requested: 2}): ${r.message} ${r.quota} ${r.requested}`);
+  }
   for (const [n, v] of [['Float32Array', new Float32Array(2)], ['DataView', new DataView(new ArrayBuffer(4))]]) {
     let an, bn;
     try { nodeCrypto.webcrypto.getRandomValues(v); an = 'ok'; } catch (e) { an = e.name; }
