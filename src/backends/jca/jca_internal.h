@@ -198,6 +198,12 @@ typedef struct jca_thread_engines {
     jca_aead gcm, siv, cc, ocb;
     jca_sig rsa[JCA_N_HASH], pss[JCA_N_HASH], ecdsa[JCA_N_HASH], ed, ed448;
     jobject oaep, ecdh, x25519, x448;
+    /* jca_pq.c: ML-DSA's Signature; ML-KEM's KEM and the Encapsulator /
+     * Decapsulator of the last key (e; key_id), which the JDK makes
+     * immutable (javax.crypto.KEM): reused while the key is the same */
+    jca_sig ml_dsa;
+    jobject kem;
+    jca_sig kem_enc, kem_dec;
 } jca_thread_engines;
 
 typedef struct jca_thread {
