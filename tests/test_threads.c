@@ -536,6 +536,98 @@ static void test_key_churn(void **state) {
     assert_true(after - before < 8 * 1024);
 }
 
+/* ---- ML-KEM-768 and ML-DSA-65: two key pairs used in turn by THREADS
+ * threads at once (the jca backend keeps, per thread, the Encapsulator,
+ * Decapsulator and Signature of the last key it used): every encapsulation
+ * decapsulates to its key under its own private key only (another gives
+ * implicit rejection's key), every signature verifies under its own public
+ * key only; then the threads exit while the keys live, and the main thread
+ * uses them. ---- */
+
+enum { PQ_ROUNDS = 12, PQ_CT = 1088, PQ_SIG = 3309 };
+
+struct pq_job {
+    webcrypto_key *kem_pub[2], *kem_priv[2], *dsa_pub[2], *dsa_priv[2];
+    int failures;
+};
+
+static bool pq_round(struct pq_job *j, int r) {
+    webcrypto_params kem = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ML_KEM_768);
+    webcrypto_params dsa = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ML_DSA_65);
+    const int a = r & 1, b = !a;
+    uint8_t ct[2][PQ_CT], key[2][32], back[32], sig[2][PQ_SIG];
+    size_t cn = 0, kn = 0, sn = 0;
+    bool valid = false;
+    for (int i = 0; i < 2; i++)
+        if (webcrypto_encapsulate_bits(&kem, j->kem_pub[i], ct[i], PQ_CT, &cn, key[i], 32, &kn) !=
+                WEBCRYPTO_OK ||
+            cn != PQ_CT || kn != 32)
+            return false;
+    for (int n = 0, i = b; n < 2; n++, i = !i) /* this round's order */
+        if (webcrypto_decapsulate_bits(&kem, j->kem_priv[i], ct[i], PQ_CT, back, 32, &kn) !=
+                WEBCRYPTO_OK ||
+            memcmp(back, key[i], 32) != 0)
+            return false;
+    if (webcrypto_decapsulate_bits(&kem, j->kem_priv[a], ct[b], PQ_CT, back, 32, &kn) !=
+            WEBCRYPTO_OK ||
+        memcmp(back, key[b], 32) == 0)
+        return false;
+    for (int n = 0, i = a; n < 2; n++, i = !i)
+        if (webcrypto_sign(&dsa, j->dsa_priv[i], msg, sizeof msg, sig[i], PQ_SIG, &sn) !=
+                WEBCRYPTO_OK ||
+            sn != PQ_SIG)
+            return false;
+    for (int i = 0; i < 2; i++) {
+        if (webcrypto_verify(&dsa, j->dsa_pub[i], sig[i], PQ_SIG, msg, sizeof msg, &valid) !=
+                WEBCRYPTO_OK ||
+            !valid)
+            return false;
+        if (webcrypto_verify(&dsa, j->dsa_pub[i], sig[!i], PQ_SIG, msg, sizeof msg, &valid) !=
+                WEBCRYPTO_OK ||
+            valid)
+            return false;
+    }
+    return true;
+}
+
+static void *pq_worker(void *arg) {
+    struct pq_job *j = arg;
+    for (int r = 0; r < PQ_ROUNDS; r++)
+        if (!pq_round(j, r)) __atomic_add_fetch(&j->failures, 1, __ATOMIC_RELAXED);
+    return NULL;
+}
+
+static void test_pq_two_keys(void **state) {
+    (void)state;
+    tu_require(WEBCRYPTO_ALG_ML_KEM_768, WEBCRYPTO_ALG_ML_DSA_65);
+    struct pq_job j = {0};
+    webcrypto_params kem = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ML_KEM_768);
+    webcrypto_params dsa = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ML_DSA_65);
+    const unsigned kem_pub = WEBCRYPTO_USAGE_ENCAPSULATE_BITS,
+                   kem_priv = WEBCRYPTO_USAGE_DECAPSULATE_BITS;
+    for (int i = 0; i < 2; i++) {
+        tu_assert_status(webcrypto_generate_key_pair(tu_backend(), &kem, false,
+                                                     kem_pub | kem_priv, &j.kem_pub[i],
+                                                     &j.kem_priv[i]),
+                         WEBCRYPTO_OK);
+        tu_assert_status(webcrypto_generate_key_pair(tu_backend(), &dsa, false,
+                                                     WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY,
+                                                     &j.dsa_pub[i], &j.dsa_priv[i]),
+                         WEBCRYPTO_OK);
+    }
+    pthread_t t[THREADS];
+    for (int i = 0; i < THREADS; i++) assert_int_equal(pthread_create(&t[i], NULL, pq_worker, &j), 0);
+    for (int i = 0; i < THREADS; i++) assert_int_equal(pthread_join(t[i], NULL), 0);
+    for (int r = 0; r < 2; r++) assert_true(pq_round(&j, r));
+    assert_int_equal(j.failures, 0);
+    for (int i = 0; i < 2; i++) {
+        webcrypto_key_free(j.kem_pub[i]);
+        webcrypto_key_free(j.kem_priv[i]);
+        webcrypto_key_free(j.dsa_pub[i]);
+        webcrypto_key_free(j.dsa_priv[i]);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shared_key),
@@ -543,6 +635,7 @@ int main(void) {
         cmocka_unit_test(test_keys_freed_while_threads_idle),
         cmocka_unit_test(test_many_keys),
         cmocka_unit_test(test_key_churn),
+        cmocka_unit_test(test_pq_two_keys),
     };
     return tu_run_group("threads", tests, NULL, NULL);
 }

@@ -346,11 +346,20 @@ function outputBytes(alg) {
   const i = paramAt(alg.params, 'outputLength');
   return i < 0 ? 0 : alg.params[i] / 8;
 }
-// cSHAKE's and KMAC's outputLength 0: set to 8 in params, and true.
+// cSHAKE's and KMAC's outputLength 0 is an empty output (the draft: L = 0;
+// Node 24 gives it), which the C API cannot be asked for: its 0 is
+// "absent", a TypeError (webcrypto.h, webcrypto_digest_params and
+// webcrypto_sign). The call is made with the length every backend that has
+// the algorithm takes (webcrypto.h: the jca variants' cSHAKE and KMAC have
+// only 256 bits for the 128 members, 512 for the 256 ones), so that the
+// library makes all its other checks (the algorithm, the key, a function
+// name or customization), and the caller gets the empty output. Sets it in
+// params; true for a 0.
+const ZERO_OUTPUT_AS = { cSHAKE128: 256, cSHAKE256: 512, KMAC128: 256, KMAC256: 512 };
 function zeroOutputLength(alg) {
   const i = paramAt(alg.params, 'outputLength');
   if (i < 0 || alg.params[i] !== 0) return false;
-  alg.params[i] = 8;
+  alg.params[i] = ZERO_OUTPUT_AS[alg.name];
   return true;
 }
 
@@ -499,6 +508,10 @@ const parseJwk = (ab) => {
 // than the work (docs/BENCHMARKS.md, "Node.js binding", has the measurement).
 // WEBCRYPTO_NODE_ASYNC_BYTES overrides it (for that measurement).
 const ASYNC_BYTES = Number(process.env.WEBCRYPTO_NODE_ASYNC_BYTES) || 32 * 1024;
+// A large input, or a large output (cSHAKE's and KMAC's outputLength): on the pool.
+function isLarge(bytes, alg) {
+  return byteLength(bytes) >= ASYNC_BYTES || outputBytes(alg) >= ASYNC_BYTES;
+}
 // Operations that take ~50 us or more whatever their size, and so go to the
 // pool where two or more calls then run on two or more cores: RSA key
 // generation and private-key operations, ECDSA, ECDH (P-256 ~60 us), Ed25519
@@ -587,12 +600,10 @@ class SubtleCrypto {
       // The bytes as they are after normalizing (the spec's order since
       // w3c/webcrypto#426): no user code runs from here to the addon's read.
       const bytes = bytesOf(data);
-      // A large output (cSHAKE's outputLength) as a large input: on the pool.
-      const big = byteLength(bytes) >= ASYNC_BYTES || outputBytes(alg) >= ASYNC_BYTES;
+      const big = isLarge(bytes, alg);
       if (alg.params.length === 1) return call('digest', big, false, null, [b, alg.id, bytes]);
-      // cSHAKE: its members. An outputLength of 0 is an empty output (the
-      // draft), which the C API cannot ask for (0 is "absent" there): the
-      // same call with 8 bits makes the same checks, and the result is empty.
+      // cSHAKE: its members. An outputLength of 0 is an empty output (see
+      // zeroOutputLength).
       const empty = zeroOutputLength(alg);
       return call('digest', big, false, empty ? () => new ArrayBuffer(0) : null, [b, alg.params, bytes]);
     } catch (e) { return Promise.reject(e); }
@@ -667,10 +678,8 @@ class SubtleCrypto {
       checkBufferSource(data, 'data');
       const alg = normalize(op, algorithm);
       const bytes = bytesOf(data); // after normalizing (see digest)
-      // KMAC's outputLength as a size too (see digest).
-      const async = byteLength(bytes) >= ASYNC_BYTES || outputBytes(alg) >= ASYNC_BYTES || slow(op, alg.name);
-      // KMAC with outputLength 0: an empty MAC (the draft), which the C API
-      // cannot ask for (0 is "absent" there); 8 bits make the same checks.
+      const async = isLarge(bytes, alg) || slow(op, alg.name);
+      // KMAC with outputLength 0: an empty MAC (see zeroOutputLength).
       const empty = zeroOutputLength(alg);
       return call(op, async, false, empty ? () => new ArrayBuffer(0) : null, [undefined, alg.params, h, bytes]);
     } catch (e) { return Promise.reject(e); }
@@ -686,7 +695,7 @@ class SubtleCrypto {
       const alg = normalize('verify', algorithm);
       const sig = bytesOf(signature); // after normalizing (see digest)
       const bytes = bytesOf(data);
-      const async = byteLength(bytes) >= ASYNC_BYTES || outputBytes(alg) >= ASYNC_BYTES || slow('verify', alg.name);
+      const async = isLarge(bytes, alg) || slow('verify', alg.name);
       // KMAC outputLength 0 (see #cipher): the empty MAC matches only an empty signature.
       // Whether the signature is empty is read now: the caller may detach
       // it before the promise settles.
@@ -893,8 +902,8 @@ function supportsOn(b, op, algorithm, extra) {
   // A member's 0 that the operation fails on (ZERO_IS_AN_ERROR): false.
   if (alg.rejected) return false;
   // KMAC's and cSHAKE's outputLength 0 is an empty output, which sign,
-  // verify and digest give (as 8 bits, emptied: see #cipher), so supported
-  // where 8 bits are.
+  // verify and digest give (see zeroOutputLength), so supported where the
+  // call they make is.
   zeroOutputLength(alg);
   // The addon throws on what it cannot take (an unknown namedCurve, say):
   // the draft's answer to that is false, never an exception.
@@ -940,8 +949,8 @@ const INTEGER_ARRAYS = new Set(['Int8Array', 'Uint8Array', 'Uint8ClampedArray', 
 const QuotaExceededError = globalThis.QuotaExceededError || class QuotaExceededError extends DOMException {
   #quota = null;
   #requested = null;
-  constructor(message = '', options = {}) {
-    super(message === undefined ? '' : String(message), 'QuotaExceededError');
+  constructor(message, options = {}) {
+    super(message, 'QuotaExceededError'); // DOMException: undefined is '', else a DOMString
     if (options === null || options === undefined) options = {};
     if (typeof options !== 'object' && typeof options !== 'function') {
       throw new TypeError('QuotaExceededError options must be an object');

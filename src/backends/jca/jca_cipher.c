@@ -105,7 +105,6 @@ webcrypto_status jca_secret_key_new(const void *bctx, wc_family family, unsigned
     if (!k) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
     k->family = family;
     k->hash = hash;
-    k->kmac = family == WC_FAMILY_KMAC ? (wc_kmac)member : WC_KMAC_128;
     k->v = v;
     k->id = atomic_fetch_add_explicit(&next_key_id, 1, memory_order_relaxed);
     k->bytes_id = jca_siphash24(v->prf_key, key, key_len) | 1; /* never 0: "nothing recorded" */

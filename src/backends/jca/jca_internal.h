@@ -198,6 +198,12 @@ typedef struct jca_thread_engines {
     jca_aead gcm, siv, cc, ocb;
     jca_sig rsa[JCA_N_HASH], pss[JCA_N_HASH], ecdsa[JCA_N_HASH], ed, ed448;
     jobject oaep, ecdh, x25519, x448;
+    /* jca_pq.c: ML-DSA's Signature; ML-KEM's KEM and the Encapsulator /
+     * Decapsulator of the last key (e; key_id), which the JDK makes
+     * immutable (javax.crypto.KEM): reused while the key is the same */
+    jca_sig ml_dsa;
+    jobject kem;
+    jca_sig kem_enc, kem_dec;
 } jca_thread_engines;
 
 typedef struct jca_thread {
@@ -329,7 +335,6 @@ static inline size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
 typedef struct jca_key {
     wc_family family; /* HMAC, CIPHER, AEAD, KEYWRAP or KMAC */
     wc_hash hash;     /* HMAC */
-    wc_kmac kmac;     /* KMAC */
     uint64_t id; /* never reused: the per-thread Mac cache is keyed by it */
     /* PRF of the key bytes (jca_siphash24 under v->prf_key), not a per-key
      * counter: SunJCE refuses an encryption init repeating the key and IV

@@ -153,6 +153,10 @@ static void engines_free(JNIEnv *env, jca_thread_engines *e) {
     jca_global_free(env, e->ecdh);
     jca_global_free(env, e->x25519);
     jca_global_free(env, e->x448);
+    jca_global_free(env, e->ml_dsa.e);
+    jca_global_free(env, e->kem);
+    jca_global_free(env, e->kem_enc.e);
+    jca_global_free(env, e->kem_dec.e);
 }
 
 void jca_thread_engines_reset(jca_thread *t, int index) {

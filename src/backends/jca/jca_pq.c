@@ -359,6 +359,35 @@ done:
     return st;
 }
 
+/* The thread's Encapsulator (enc) or Decapsulator for the key s, made from
+ * the thread's KEM unless the slot already holds the one of this key. The
+ * JDK's KEM, Encapsulator and Decapsulator are immutable, safe to use again
+ * and at once from several threads (javax.crypto.KEM, KEMSpi: "It is safe
+ * to invoke multiple encapsulate and decapsulate methods at the same
+ * time"); kept per thread as the other engines, keyed by the key's id. */
+static webcrypto_status kem_engine(jca_op *o, const jca_pkey *s, bool enc, jobject *out) {
+    jca_thread_engines *t = &o->t->v[s->v->index];
+    jca_sig *slot = enc ? &t->kem_enc : &t->kem_dec;
+    if (slot->e && slot->key_id == s->id) {
+        *out = slot->e;
+        return WEBCRYPTO_OK;
+    }
+    jca_sig_drop(o, slot);
+    webcrypto_status st = jca_cached_instance(o, pq.KEM, pq.kem_get, pq.kem_get_p, pq.kem_name,
+                                              s->v->provider, &t->kem);
+    if (st != WEBCRYPTO_OK) return st;
+    jobject x = (*o->env)->CallObjectMethod(o->env, t->kem, enc ? pq.kem_new_enc : pq.kem_new_dec,
+                                            s->key);
+    if ((*o->env)->ExceptionCheck(o->env) || !x)
+        return jca_exception(o->env, enc ? "KEM.newEncapsulator" : "KEM.newDecapsulator");
+    slot->e = jca_global(o->env, x);
+    (*o->env)->DeleteLocalRef(o->env, x);
+    if (!slot->e) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "jca: NewGlobalRef failed");
+    slot->key_id = s->id;
+    *out = slot->e;
+    return WEBCRYPTO_OK;
+}
+
 webcrypto_status jca_ml_kem_encapsulate(const void *state, wc_ml_kem kind, uint8_t *ct,
                                         uint8_t *shared) {
     const jca_pkey *s = state;
@@ -366,11 +395,9 @@ webcrypto_status jca_ml_kem_encapsulate(const void *state, wc_ml_kem kind, uint8
     jca_op o;
     webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
-    jobject kem = NULL, enc = NULL, e = NULL, key = NULL;
+    jobject enc = NULL, e = NULL, key = NULL;
     jbyteArray c = NULL;
-    if ((st = new_kem(&o, s->v, &kem)) != WEBCRYPTO_OK) goto done;
-    enc = (*o.env)->CallObjectMethod(o.env, kem, pq.kem_new_enc, s->key);
-    JCHECK(&o, "KEM.newEncapsulator");
+    if ((st = kem_engine(&o, s, true, &enc)) != WEBCRYPTO_OK) goto done;
     e = (*o.env)->CallObjectMethod(o.env, enc, pq.enc_encaps);
     JCHECK(&o, "KEM.Encapsulator.encapsulate");
     c = (*o.env)->CallObjectMethod(o.env, e, pq.enc_ct);
@@ -384,6 +411,7 @@ webcrypto_status jca_ml_kem_encapsulate(const void *state, wc_ml_kem kind, uint8
     JCHECK(&o, "KEM.Encapsulated.key");
     st = shared_bytes(&o, key, shared);
 done:
+    if (st != WEBCRYPTO_OK) jca_sig_drop(&o, &o.t->v[s->v->index].kem_enc);
     return jca_op_end(&o, st);
 }
 
@@ -394,11 +422,9 @@ webcrypto_status jca_ml_kem_decapsulate(const void *state, wc_ml_kem kind, const
     jca_op o;
     webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
-    jobject kem = NULL, dec = NULL, key = NULL;
+    jobject dec = NULL, key = NULL;
     jbyteArray c = NULL;
-    if ((st = new_kem(&o, s->v, &kem)) != WEBCRYPTO_OK) goto done;
-    dec = (*o.env)->CallObjectMethod(o.env, kem, pq.kem_new_dec, s->key);
-    JCHECK(&o, "KEM.newDecapsulator");
+    if ((st = kem_engine(&o, s, false, &dec)) != WEBCRYPTO_OK) goto done;
     if ((st = jca_new_array(&o, ct, n, &c)) != WEBCRYPTO_OK) goto done;
     /* Implicit rejection is the JDK's (FIPS 203 algorithm 18): an altered
      * ciphertext gives the pseudo-random key, not an exception. */
@@ -406,6 +432,7 @@ webcrypto_status jca_ml_kem_decapsulate(const void *state, wc_ml_kem kind, const
     JCHECK(&o, "KEM.Decapsulator.decapsulate");
     st = shared_bytes(&o, key, shared);
 done:
+    if (st != WEBCRYPTO_OK) jca_sig_drop(&o, &o.t->v[s->v->index].kem_dec);
     return jca_op_end(&o, st);
 }
 
@@ -430,14 +457,16 @@ webcrypto_status jca_ml_dsa_sign(const void *state, wc_ml_dsa kind, const uint8_
     size_t want = wc_ml_dsa_sig_len(kind), n = 0;
     jca_op o;
     if ((st = jca_op_begin(&o)) != WEBCRYPTO_OK) return st;
-    jobject e = NULL;
-    st = jca_new_sig(&o, pq.dsa_name, s->v->provider, &e);
-    if (st == WEBCRYPTO_OK) st = jca_sig_init(&o, e, MODE_SIGN, s->key, NULL, 0, NULL);
-    if (st == WEBCRYPTO_OK) st = jca_sig_sign_raw(&o, e, msg, len, &n);
+    /* the thread's Signature, initialised for this key unless it is
+     * (sign() leaves it so: Signature's contract) */
+    jca_sig *slot = &o.t->v[s->v->index].ml_dsa;
+    st = jca_sig_engine(&o, slot, pq.dsa_name, s->v->provider, s, MODE_SIGN, NULL, 0, NULL);
+    if (st == WEBCRYPTO_OK) st = jca_sig_sign_raw(&o, slot->e, msg, len, &n);
     if (st == WEBCRYPTO_OK && n != want)
         st = wc_error(WEBCRYPTO_ERR_OPERATION, "jca: ML-DSA signature of %zu bytes, not %zu", n,
                       want);
     if (st == WEBCRYPTO_OK) st = jca_get_bytes(&o, o.t->out_buf, 0, want, sig);
+    if (st != WEBCRYPTO_OK) jca_sig_drop(&o, slot);
     return jca_op_end(&o, st);
 }
 
@@ -452,11 +481,12 @@ webcrypto_status jca_ml_dsa_verify(const void *state, wc_ml_dsa kind, const uint
     if (sig_len != wc_ml_dsa_sig_len(kind)) return WEBCRYPTO_OK; /* not a signature */
     jca_op o;
     if ((st = jca_op_begin(&o)) != WEBCRYPTO_OK) return st;
-    jobject e = NULL;
     bool broken = false;
-    st = jca_new_sig(&o, pq.dsa_name, s->v->provider, &e);
-    if (st == WEBCRYPTO_OK) st = jca_sig_init(&o, e, MODE_VERIFY, s->key, NULL, 0, NULL);
-    if (st == WEBCRYPTO_OK) st = jca_sig_verify_raw(&o, e, msg, len, sig, sig_len, valid, &broken);
+    jca_sig *slot = &o.t->v[s->v->index].ml_dsa;
+    st = jca_sig_engine(&o, slot, pq.dsa_name, s->v->provider, s, MODE_VERIFY, NULL, 0, NULL);
+    if (st == WEBCRYPTO_OK)
+        st = jca_sig_verify_raw(&o, slot->e, msg, len, sig, sig_len, valid, &broken);
+    if (st != WEBCRYPTO_OK || broken) jca_sig_drop(&o, slot);
     return jca_op_end(&o, st);
 }
 
