@@ -88,6 +88,110 @@ static void *worker(void *arg) {
     return NULL;
 }
 
+/* Signature keys shared by threads from their first call: the openssl
+ * backend makes a key's prepared signing contexts on first use and publishes
+ * them atomically, so the threads race to make them here. Each thread signs
+ * and verifies with every key, alternating the ECDSA hash and the RSA-PSS
+ * salt length on the same key, and checks that a wrong hash, salt or a
+ * changed signature is refused (per-call settings stay per call). */
+#define SIG_THREADS 4
+#define SIG_ROUNDS 12
+
+struct sig_job {
+    webcrypto_key *ec_pub, *ec_priv, *ps_pub, *ps_priv, *ed_pub, *ed_priv;
+    uint8_t ed_sigs[SIG_THREADS][64]; /* Ed25519 is deterministic: all equal */
+    pthread_barrier_t start;
+    int failures;
+};
+
+struct sig_arg {
+    struct sig_job *job;
+    int index;
+};
+
+/* Signs msg with priv and checks: verifies with pub under p, not under bad,
+ * and not once a bit of the signature is changed. */
+static bool sig_round(const webcrypto_params *p, const webcrypto_params *bad,
+                      const webcrypto_key *pub, const webcrypto_key *priv, uint8_t *sig,
+                      size_t cap, size_t want) {
+    size_t n = 0;
+    bool valid = false, ok = true;
+    ok = ok && !webcrypto_sign(p, priv, msg, sizeof msg, sig, cap, &n) && n == want;
+    ok = ok && !webcrypto_verify(p, pub, sig, n, msg, sizeof msg, &valid) && valid;
+    if (bad) ok = ok && !webcrypto_verify(bad, pub, sig, n, msg, sizeof msg, &valid) && !valid;
+    if (ok) sig[n / 2] ^= 0x10;
+    ok = ok && !webcrypto_verify(p, pub, sig, n, msg, sizeof msg, &valid) && !valid;
+    if (ok) sig[n / 2] ^= 0x10;
+    return ok;
+}
+
+static void *sig_worker(void *arg) {
+    struct sig_job *j = ((struct sig_arg *)arg)->job;
+    int t = ((struct sig_arg *)arg)->index;
+    pthread_barrier_wait(&j->start);
+    webcrypto_params e256 = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ECDSA, .hash = WEBCRYPTO_ALG_SHA_256);
+    webcrypto_params e384 = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ECDSA, .hash = WEBCRYPTO_ALG_SHA_384);
+    webcrypto_params ps0 = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_RSA_PSS, .salt_length = 0);
+    webcrypto_params ps32 = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_RSA_PSS, .salt_length = 32);
+    webcrypto_params ed = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ED25519);
+    for (int r = 0; r < SIG_ROUNDS; r++) {
+        uint8_t sig[128];
+        bool odd = (r + t) & 1;
+        bool ok = sig_round(odd ? &e384 : &e256, odd ? &e256 : &e384, j->ec_pub, j->ec_priv, sig,
+                            sizeof sig, 64);
+        ok = sig_round(odd ? &ps32 : &ps0, odd ? &ps0 : &ps32, j->ps_pub, j->ps_priv, sig,
+                       sizeof sig, 128) && ok;
+        ok = sig_round(&ed, NULL, j->ed_pub, j->ed_priv, sig, sizeof sig, 64) && ok;
+        if (r == 0) memcpy(j->ed_sigs[t], sig, 64);
+        if (!ok) __atomic_add_fetch(&j->failures, 1, __ATOMIC_RELAXED);
+    }
+    return NULL;
+}
+
+static void test_shared_signing_keys(void **state) {
+    (void)state;
+    tu_require(WEBCRYPTO_ALG_ECDSA, WEBCRYPTO_ALG_RSA_PSS, WEBCRYPTO_ALG_ED25519);
+    static const uint8_t f4[] = {1, 0, 1};
+    for (size_t i = 0; i < sizeof msg; i++) msg[i] = (uint8_t)(i * 3);
+    unsigned sv = WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_VERIFY;
+    static struct sig_job j;
+    memset(&j, 0, sizeof j);
+    webcrypto_params ec = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ECDSA, .named_curve = WEBCRYPTO_CURVE_P256);
+    webcrypto_params ps = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_RSA_PSS, .hash = WEBCRYPTO_ALG_SHA_256,
+                                           .modulus_length = 1024, .public_exponent = f4,
+                                           .public_exponent_len = sizeof f4);
+    webcrypto_params ed = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ED25519);
+    tu_assert_status(webcrypto_generate_key_pair(tu_backend(), &ec, false, sv, &j.ec_pub, &j.ec_priv),
+                     WEBCRYPTO_OK);
+    tu_assert_status(webcrypto_generate_key_pair(tu_backend(), &ps, false, sv, &j.ps_pub, &j.ps_priv),
+                     WEBCRYPTO_OK);
+    tu_assert_status(webcrypto_generate_key_pair(tu_backend(), &ed, false, sv, &j.ed_pub, &j.ed_priv),
+                     WEBCRYPTO_OK);
+    assert_int_equal(pthread_barrier_init(&j.start, NULL, SIG_THREADS), 0);
+    pthread_t th[SIG_THREADS];
+    struct sig_arg args[SIG_THREADS];
+    for (int t = 0; t < SIG_THREADS; t++) {
+        args[t] = (struct sig_arg){&j, t};
+        assert_int_equal(pthread_create(&th[t], NULL, sig_worker, &args[t]), 0);
+    }
+    for (int t = 0; t < SIG_THREADS; t++) assert_int_equal(pthread_join(th[t], NULL), 0);
+    pthread_barrier_destroy(&j.start);
+    assert_int_equal(j.failures, 0);
+    /* Ed25519's signature is the one a single thread makes now. */
+    uint8_t want[64];
+    size_t n = 0;
+    tu_assert_status(webcrypto_sign(&ed, j.ed_priv, msg, sizeof msg, want, sizeof want, &n),
+                     WEBCRYPTO_OK);
+    assert_int_equal(n, sizeof want);
+    for (int t = 0; t < SIG_THREADS; t++) assert_memory_equal(j.ed_sigs[t], want, sizeof want);
+    webcrypto_key_free(j.ec_pub);
+    webcrypto_key_free(j.ec_priv);
+    webcrypto_key_free(j.ps_pub);
+    webcrypto_key_free(j.ps_priv);
+    webcrypto_key_free(j.ed_pub);
+    webcrypto_key_free(j.ed_priv);
+}
+
 static void test_shared_key(void **state) {
     (void)state;
     const webcrypto_backend *b = tu_backend();
@@ -631,6 +735,7 @@ static void test_pq_two_keys(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shared_key),
+        cmocka_unit_test(test_shared_signing_keys),
         cmocka_unit_test(test_threads_exit_before_keys),
         cmocka_unit_test(test_keys_freed_while_threads_idle),
         cmocka_unit_test(test_many_keys),

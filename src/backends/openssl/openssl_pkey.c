@@ -5,8 +5,20 @@
  *
  * Design (see backend.h for the contract):
  *  - A key's state holds one EVP_PKEY, made once (EVP_PKEY_fromdata or
- *    EVP_PKEY_keygen) and only read afterwards: every call makes its own
- *    EVP_PKEY_CTX / EVP_MD_CTX, so threads may share a key.
+ *    EVP_PKEY_keygen) and only read afterwards, so threads may share a key.
+ *  - Signatures: a key keeps prepared contexts, made on its first signature
+ *    (or verification) of each kind and kept until it is freed; every call
+ *    works on its own copy of one (EVP_PKEY_CTX_dup, EVP_MD_CTX_copy_ex).
+ *    Making a context (EVP_DigestSignInit) fetches the signature and the
+ *    digest by name in OpenSSL 3.0, and RSA sets its padding through
+ *    parameters: a copy skips all that. ECDSA and RSA hash the message
+ *    themselves (EVP_Digest with the digest fetched at init) and sign the
+ *    hash with EVP_PKEY_sign / EVP_PKEY_verify, the calls EVP_DigestSign
+ *    makes after hashing; EdDSA copies an EVP_MD_CTX made by
+ *    EVP_DigestSignInit / EVP_DigestVerifyInit. The prepared contexts are
+ *    only read (copied) after they are published in the key, which is done
+ *    with an atomic compare-and-swap (the loser of a race frees its own), as
+ *    backend.h allows.
  *  - The key's material (pkey_fields) is read out of the EVP_PKEY once, at
  *    creation, into one buffer of the state, wiped when the key is freed.
  *  - The EC groups are built once by init(). EC points are decoded here, so
@@ -21,6 +33,7 @@
  *    queue cleared too.
  */
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,6 +83,13 @@ static const curve_info *curve_for(webcrypto_named_curve c) {
 
 typedef enum key_type { KT_RSA, KT_EC, KT_OKP } key_type;
 
+/* The prepared signature contexts of a key: [op][scheme][hash], op 0 sign,
+ * 1 verify. RSA: EVP_PKEY_CTX with padding, digest and (PSS) MGF1 digest set,
+ * per scheme and hash; EC: an EVP_PKEY_CTX without a digest, in [op][0][0];
+ * OKP: an EVP_MD_CTX after EVP_DigestSignInit / VerifyInit, in [op][0][0].
+ * NULL until first made. */
+enum { PREP_SIGN, PREP_VERIFY, PREP_OPS, PREP_SCHEMES = 2 };
+
 typedef struct pkey_state {
     key_type type;
     EVP_PKEY *pkey;
@@ -78,6 +98,7 @@ typedef struct pkey_state {
     wc_pkey_fields f;        /* pointers into mem */
     uint8_t *mem;
     size_t mem_len;
+    _Atomic(void *) prep[PREP_OPS][PREP_SCHEMES][WC_HASH_COUNT];
 } pkey_state;
 
 /* ---- errors ---- */
@@ -174,6 +195,15 @@ uint64_t wc_ossl_pkey_init(void) {
 
 static void state_free(pkey_state *s) {
     if (!s) return;
+    for (size_t op = 0; op < PREP_OPS; op++)
+        for (size_t sc = 0; sc < PREP_SCHEMES; sc++)
+            for (size_t h = 0; h < WC_HASH_COUNT; h++) {
+                void *c = atomic_load_explicit(&s->prep[op][sc][h], memory_order_acquire);
+                if (s->type == KT_OKP)
+                    EVP_MD_CTX_free(c);
+                else
+                    EVP_PKEY_CTX_free(c);
+            }
     EVP_PKEY_free(s->pkey); /* the providers cleanse private key material */
     if (s->mem) {
         wc_wipe(s->mem, s->mem_len);
@@ -310,6 +340,9 @@ static webcrypto_status state_new(key_type type, EVP_PKEY *pkey, bool is_private
     s->type = type;
     s->pkey = pkey;
     s->curve = curve;
+    for (size_t op = 0; op < PREP_OPS; op++)
+        for (size_t sc = 0; sc < PREP_SCHEMES; sc++)
+            for (size_t h = 0; h < WC_HASH_COUNT; h++) atomic_init(&s->prep[op][sc][h], NULL);
     s->f.is_private = is_private;
     s->f.oth_count = oth_count;
     s->f.curve = curve ? (webcrypto_named_curve)(curve - curves) : WEBCRYPTO_CURVE_NONE;
@@ -785,7 +818,7 @@ void wc_ossl_pkey_free(void *state) { state_free(state); }
 
 /* ---- signatures ---- */
 
-/* A digest-sign or digest-verify context on s's key; md NULL for Ed25519. */
+/* A digest-sign or digest-verify context on s's key; md NULL for EdDSA. */
 static webcrypto_status md_ctx_start(const pkey_state *s, const EVP_MD *md, bool sign,
                                      EVP_MD_CTX **out, EVP_PKEY_CTX **pctx) {
     EVP_MD_CTX *m = EVP_MD_CTX_new();
@@ -800,24 +833,123 @@ static webcrypto_status md_ctx_start(const pkey_state *s, const EVP_MD *md, bool
     return WEBCRYPTO_OK;
 }
 
-/* The RSA context, ready for the padding (salt_len <= INT_MAX). */
+/* The slot of s's prepared context for (sign, scheme index, hash). The key
+ * state is shared read-only by the contract; its prep slots are its only
+ * mutable part, and they are atomic (the state was allocated non-const). */
+static _Atomic(void *) *prep_slot(const pkey_state *s, bool sign, size_t scheme, size_t hash) {
+    pkey_state *m = (pkey_state *)s;
+    return &m->prep[sign ? PREP_SIGN : PREP_VERIFY][scheme][hash];
+}
+
+/* The context in *slot: made (by make, with arg) and published first if the
+ * slot is empty. When another thread published one first, ours is freed
+ * and theirs answered. */
+static webcrypto_status prepared(const pkey_state *s, _Atomic(void *) *slot, bool sign,
+                                 const void *arg,
+                                 webcrypto_status (*make)(const pkey_state *, bool, const void *,
+                                                          void **),
+                                 void (*free_ctx)(void *), void **out) {
+    void *c = atomic_load_explicit(slot, memory_order_acquire);
+    if (!c) {
+        webcrypto_status st = make(s, sign, arg, &c);
+        if (st != WEBCRYPTO_OK) return st;
+        void *theirs = NULL;
+        if (!atomic_compare_exchange_strong_explicit(slot, &theirs, c, memory_order_acq_rel,
+                                                     memory_order_acquire)) {
+            free_ctx(c);
+            c = theirs;
+        }
+    }
+    *out = c;
+    return WEBCRYPTO_OK;
+}
+
+static void pkey_ctx_free(void *c) { EVP_PKEY_CTX_free(c); }
+static void md_ctx_free(void *c) { EVP_MD_CTX_free(c); }
+
+/* What an RSA context is prepared for; ECDSA's is {NULL, any}. */
+typedef struct sig_setup {
+    const EVP_MD *md;
+    wc_rsa_scheme scheme;
+} sig_setup;
+
+/* An EVP_PKEY_CTX ready for EVP_PKEY_sign / EVP_PKEY_verify with s's key:
+ * RSA with the digest, then the padding (and MGF1 with the same digest), in
+ * the order EVP_DigestSignInit and the per-call setting used to; ECDSA
+ * without a digest (it takes the hash of any length, as ECDSA_sign does). */
+static webcrypto_status pkey_ctx_make(const pkey_state *s, bool sign, const void *arg,
+                                      void **out) {
+    const sig_setup *su = arg;
+    EVP_PKEY_CTX *pc = EVP_PKEY_CTX_new_from_pkey(NULL, s->pkey, NULL);
+    if (!pc) return wc_ossl_fail("EVP_PKEY_CTX_new_from_pkey");
+    if ((sign ? EVP_PKEY_sign_init(pc) : EVP_PKEY_verify_init(pc)) != 1) {
+        EVP_PKEY_CTX_free(pc);
+        return wc_ossl_fail(sign ? "EVP_PKEY_sign_init" : "EVP_PKEY_verify_init");
+    }
+    if (su->md) {
+        int ok = EVP_PKEY_CTX_set_signature_md(pc, su->md) == 1 &&
+                 (su->scheme == WC_RSA_SCHEME_PSS
+                      ? EVP_PKEY_CTX_set_rsa_padding(pc, RSA_PKCS1_PSS_PADDING) == 1 &&
+                            EVP_PKEY_CTX_set_rsa_mgf1_md(pc, su->md) == 1
+                      : EVP_PKEY_CTX_set_rsa_padding(pc, RSA_PKCS1_PADDING) == 1);
+        if (!ok) {
+            EVP_PKEY_CTX_free(pc);
+            return wc_ossl_fail("setting the RSA signature padding");
+        }
+    }
+    *out = pc;
+    return WEBCRYPTO_OK;
+}
+
+/* The call's own copy of s's prepared EVP_PKEY_CTX: for RSA, per scheme and
+ * hash (md is hash's digest); for ECDSA (md NULL), one per operation. */
+static webcrypto_status pkey_ctx_copy(const pkey_state *s, bool sign, wc_rsa_scheme scheme,
+                                      wc_hash hash, const EVP_MD *md, EVP_PKEY_CTX **out) {
+    size_t sc = 0, h = 0;
+    if (md) {
+        sc = scheme == WC_RSA_SCHEME_PSS ? 1 : 0;
+        h = (size_t)hash;
+        if (h >= WC_HASH_COUNT) return wc_hash_unavailable("OpenSSL", hash);
+    }
+    const sig_setup su = {md, scheme};
+    void *prep = NULL;
+    webcrypto_status st =
+        prepared(s, prep_slot(s, sign, sc, h), sign, &su, pkey_ctx_make, pkey_ctx_free, &prep);
+    if (st != WEBCRYPTO_OK) return st;
+    *out = EVP_PKEY_CTX_dup(prep);
+    return *out ? WEBCRYPTO_OK : wc_ossl_fail("EVP_PKEY_CTX_dup");
+}
+
+/* The message's hash, what EVP_DigestSign would sign (out: EVP_MAX_MD_SIZE). */
+static webcrypto_status hash_message(const EVP_MD *md, const uint8_t *msg, size_t len,
+                                     uint8_t *out, size_t *out_len) {
+    unsigned int n = 0;
+    if (EVP_Digest(BYTES_OR_EMPTY(msg, len), len, out, &n, md, NULL) != 1)
+        return wc_ossl_fail("hashing the message (EVP_Digest)");
+    *out_len = n;
+    return WEBCRYPTO_OK;
+}
+
+/* The RSA context for the call, the PSS salt length set (salt_len <= INT_MAX),
+ * and the message's hash. */
 static webcrypto_status rsa_sig_start(const pkey_state *s, wc_rsa_scheme scheme,
                                       wc_hash hash, size_t salt_len, bool sign,
-                                      EVP_MD_CTX **out) {
+                                      const uint8_t *msg, size_t len, uint8_t *dg,
+                                      size_t *dg_len, EVP_PKEY_CTX **out) {
     const EVP_MD *md = wc_ossl_md(hash);
     if (!md) return wc_hash_unavailable("OpenSSL", hash);
-    EVP_PKEY_CTX *pc = NULL;
-    webcrypto_status st = md_ctx_start(s, md, sign, out, &pc);
+    webcrypto_status st = hash_message(md, msg, len, dg, dg_len);
     if (st != WEBCRYPTO_OK) return st;
-    int ok = scheme == WC_RSA_SCHEME_PSS
-                 ? EVP_PKEY_CTX_set_rsa_padding(pc, RSA_PKCS1_PSS_PADDING) == 1 &&
-                       EVP_PKEY_CTX_set_rsa_pss_saltlen(pc, (int)salt_len) == 1 &&
-                       EVP_PKEY_CTX_set_rsa_mgf1_md(pc, md) == 1
-                 : EVP_PKEY_CTX_set_rsa_padding(pc, RSA_PKCS1_PADDING) == 1;
-    if (!ok) {
-        EVP_MD_CTX_free(*out);
+    st = pkey_ctx_copy(s, sign, scheme, hash, md, out);
+    if (st != WEBCRYPTO_OK || scheme != WC_RSA_SCHEME_PSS) return st;
+    /* The parameter EVP_PKEY_CTX_set_rsa_pss_saltlen sets (as a string). */
+    int salt = (int)salt_len;
+    OSSL_PARAM params[2] = {OSSL_PARAM_construct_int(OSSL_SIGNATURE_PARAM_PSS_SALTLEN, &salt),
+                            OSSL_PARAM_construct_end()};
+    if (EVP_PKEY_CTX_set_params(*out, params) != 1) {
+        EVP_PKEY_CTX_free(*out);
         *out = NULL;
-        return wc_ossl_fail("setting the RSA signature padding");
+        return wc_ossl_fail("setting the RSA-PSS salt length");
     }
     return WEBCRYPTO_OK;
 }
@@ -828,15 +960,17 @@ webcrypto_status wc_ossl_rsa_sign(const void *state, wc_rsa_scheme scheme,
     const pkey_state *s = state;
     if (scheme == WC_RSA_SCHEME_PSS && salt_len > INT_MAX)
         return wc_error(WEBCRYPTO_ERR_OPERATION, "RSA-PSS: the salt is too long for the key");
-    EVP_MD_CTX *m = NULL;
-    webcrypto_status st = rsa_sig_start(s, scheme, hash, salt_len, true, &m);
+    uint8_t dg[EVP_MAX_MD_SIZE];
+    size_t dg_len = 0;
+    EVP_PKEY_CTX *pc = NULL;
+    webcrypto_status st = rsa_sig_start(s, scheme, hash, salt_len, true, msg, len, dg, &dg_len, &pc);
     if (st != WEBCRYPTO_OK) return st;
     size_t n = s->size;
-    if (EVP_DigestSign(m, sig, &n, BYTES_OR_EMPTY(msg, len), len) != 1)
-        st = wc_ossl_fail("RSA signing (EVP_DigestSign)");
+    if (EVP_PKEY_sign(pc, sig, &n, dg, dg_len) != 1)
+        st = wc_ossl_fail("RSA signing (EVP_PKEY_sign)");
     else
         *sig_len = n;
-    EVP_MD_CTX_free(m);
+    EVP_PKEY_CTX_free(pc);
     return st;
 }
 
@@ -849,12 +983,15 @@ webcrypto_status wc_ossl_rsa_verify(const void *state, wc_rsa_scheme scheme,
      * is a PSS salt no key could hold. */
     if (sig_len != s->size || (scheme == WC_RSA_SCHEME_PSS && salt_len > INT_MAX))
         return WEBCRYPTO_OK;
-    EVP_MD_CTX *m = NULL;
-    webcrypto_status st = rsa_sig_start(s, scheme, hash, salt_len, false, &m);
+    uint8_t dg[EVP_MAX_MD_SIZE];
+    size_t dg_len = 0;
+    EVP_PKEY_CTX *pc = NULL;
+    webcrypto_status st =
+        rsa_sig_start(s, scheme, hash, salt_len, false, msg, len, dg, &dg_len, &pc);
     if (st != WEBCRYPTO_OK) return st;
-    *valid = EVP_DigestVerify(m, sig, sig_len, BYTES_OR_EMPTY(msg, len), len) == 1;
+    *valid = EVP_PKEY_verify(pc, sig, sig_len, dg, dg_len) == 1;
     ERR_clear_error();
-    EVP_MD_CTX_free(m);
+    EVP_PKEY_CTX_free(pc);
     return WEBCRYPTO_OK;
 }
 
@@ -892,22 +1029,33 @@ webcrypto_status wc_ossl_rsa_oaep_decrypt(const void *state, wc_hash hash,
 
 /* ---- ECDSA ---- */
 
+/* The call's ECDSA context (prepared without a digest) and the message's hash. */
+static webcrypto_status ecdsa_start(const pkey_state *s, wc_hash hash, bool sign,
+                                    const uint8_t *msg, size_t len, uint8_t *dg,
+                                    size_t *dg_len, EVP_PKEY_CTX **out) {
+    const EVP_MD *md = wc_ossl_md(hash);
+    if (!md) return wc_hash_unavailable("OpenSSL", hash);
+    webcrypto_status st = hash_message(md, msg, len, dg, dg_len);
+    if (st != WEBCRYPTO_OK) return st;
+    return pkey_ctx_copy(s, sign, WC_RSA_SCHEME_PKCS1_V1_5, hash, NULL, out);
+}
+
 webcrypto_status wc_ossl_ecdsa_sign(const void *state, wc_hash hash,
                                     const uint8_t *msg, size_t len, uint8_t *sig,
                                     size_t *sig_len) {
     const pkey_state *s = state;
-    const EVP_MD *md = wc_ossl_md(hash);
-    if (!md) return wc_hash_unavailable("OpenSSL", hash);
     size_t fs = s->size;
-    EVP_MD_CTX *m = NULL;
-    webcrypto_status st = md_ctx_start(s, md, true, &m, NULL);
+    uint8_t dg[EVP_MAX_MD_SIZE];
+    size_t dg_len = 0;
+    EVP_PKEY_CTX *pc = NULL;
+    webcrypto_status st = ecdsa_start(s, hash, true, msg, len, dg, &dg_len, &pc);
     if (st != WEBCRYPTO_OK) return st;
     /* DER ECDSA-Sig-Value: SEQUENCE of two INTEGERs of at most fs + 1 bytes. */
     uint8_t der[2 * (MAX_FIELD + 4) + 8];
     size_t der_len = sizeof der;
     ECDSA_SIG *es = NULL;
-    if (EVP_DigestSign(m, der, &der_len, BYTES_OR_EMPTY(msg, len), len) != 1) {
-        st = wc_ossl_fail("ECDSA signing (EVP_DigestSign)");
+    if (EVP_PKEY_sign(pc, der, &der_len, dg, dg_len) != 1) {
+        st = wc_ossl_fail("ECDSA signing (EVP_PKEY_sign)");
     } else {
         const unsigned char *p = der;
         es = d2i_ECDSA_SIG(NULL, &p, (long)der_len);
@@ -920,7 +1068,7 @@ webcrypto_status wc_ossl_ecdsa_sign(const void *state, wc_hash hash,
             *sig_len = 2 * fs;
     }
     ECDSA_SIG_free(es);
-    EVP_MD_CTX_free(m);
+    EVP_PKEY_CTX_free(pc);
     return st;
 }
 
@@ -929,8 +1077,7 @@ webcrypto_status wc_ossl_ecdsa_verify(const void *state, wc_hash hash,
                                       size_t sig_len, bool *valid) {
     const pkey_state *s = state;
     *valid = false;
-    const EVP_MD *md = wc_ossl_md(hash);
-    if (!md) return wc_hash_unavailable("OpenSSL", hash);
+    if (!wc_ossl_md(hash)) return wc_hash_unavailable("OpenSSL", hash);
     size_t fs = s->size;
     if (sig_len != 2 * fs) return WEBCRYPTO_OK; /* not r || s: invalid */
 
@@ -939,7 +1086,7 @@ webcrypto_status wc_ossl_ecdsa_verify(const void *state, wc_hash hash,
     BIGNUM *r = BN_bin2bn(sig, (int)fs, NULL), *sv = BN_bin2bn(sig + fs, (int)fs, NULL);
     ECDSA_SIG *es = ECDSA_SIG_new();
     unsigned char *der = NULL;
-    EVP_MD_CTX *m = NULL;
+    EVP_PKEY_CTX *pc = NULL;
     if (!r || !sv || !es) {
         st = no_memory("ECDSA signature");
         goto done;
@@ -958,12 +1105,14 @@ webcrypto_status wc_ossl_ecdsa_verify(const void *state, wc_hash hash,
         st = wc_ossl_fail("i2d_ECDSA_SIG");
         goto done;
     }
-    st = md_ctx_start(s, md, false, &m, NULL);
+    uint8_t dg[EVP_MAX_MD_SIZE];
+    size_t dg_len = 0;
+    st = ecdsa_start(s, hash, false, msg, len, dg, &dg_len, &pc);
     if (st != WEBCRYPTO_OK) goto done;
-    *valid = EVP_DigestVerify(m, der, (size_t)der_len, BYTES_OR_EMPTY(msg, len), len) == 1;
+    *valid = EVP_PKEY_verify(pc, der, (size_t)der_len, dg, dg_len) == 1;
 done:
     ERR_clear_error();
-    EVP_MD_CTX_free(m);
+    EVP_PKEY_CTX_free(pc);
     OPENSSL_free(der);
     ECDSA_SIG_free(es);
     BN_free(r);
@@ -973,6 +1122,33 @@ done:
 
 /* ---- OKP signatures: EdDSA, pure (one-shot, no digest), for every
  * signature member (OpenSSL knows the scheme from the key) ---- */
+
+static webcrypto_status okp_md_ctx_make(const pkey_state *s, bool sign, const void *arg,
+                                        void **out) {
+    (void)arg;
+    EVP_MD_CTX *m = NULL;
+    webcrypto_status st = md_ctx_start(s, NULL, sign, &m, NULL);
+    if (st == WEBCRYPTO_OK) *out = m;
+    return st;
+}
+
+/* The call's own copy of s's prepared EdDSA context. OpenSSL 3.0.0 copies no
+ * context without a digest (3.0.1 does): there, a context of the call's own. */
+static webcrypto_status okp_md_ctx(const pkey_state *s, bool sign, EVP_MD_CTX **out) {
+    void *prep = NULL;
+    webcrypto_status st =
+        prepared(s, prep_slot(s, sign, 0, 0), sign, NULL, okp_md_ctx_make, md_ctx_free, &prep);
+    if (st != WEBCRYPTO_OK) return st;
+    EVP_MD_CTX *m = EVP_MD_CTX_new();
+    if (!m) return no_memory("EVP_MD_CTX_new");
+    if (EVP_MD_CTX_copy_ex(m, prep) != 1) {
+        EVP_MD_CTX_free(m);
+        ERR_clear_error();
+        return md_ctx_start(s, NULL, sign, out, NULL);
+    }
+    *out = m;
+    return WEBCRYPTO_OK;
+}
 
 /* context is always empty: this backend does not report WC_CAP_ED448_CONTEXT
  * (OpenSSL 3.0's EdDSA takes no context string; see wc_ossl_pkey_init). */
@@ -984,7 +1160,7 @@ webcrypto_status wc_ossl_okp_sign(const void *state, wc_okp kind, const uint8_t 
     const size_t want = wc_okp_sig_len(kind);
     (void)context_len;
     EVP_MD_CTX *m = NULL;
-    webcrypto_status st = md_ctx_start(s, NULL, true, &m, NULL);
+    webcrypto_status st = okp_md_ctx(s, true, &m);
     if (st != WEBCRYPTO_OK) return st;
     size_t n = sig_cap;
     if (EVP_DigestSign(m, sig, &n, BYTES_OR_EMPTY(msg, len), len) != 1 || n != want)
@@ -1004,7 +1180,7 @@ webcrypto_status wc_ossl_okp_verify(const void *state, wc_okp kind, const uint8_
     (void)context_len;
     if (sig_len != wc_okp_sig_len(kind)) return WEBCRYPTO_OK;
     EVP_MD_CTX *m = NULL;
-    webcrypto_status st = md_ctx_start(s, NULL, false, &m, NULL);
+    webcrypto_status st = okp_md_ctx(s, false, &m);
     if (st != WEBCRYPTO_OK) return st;
     *valid = EVP_DigestVerify(m, sig, sig_len, BYTES_OR_EMPTY(msg, len), len) == 1;
     ERR_clear_error();
