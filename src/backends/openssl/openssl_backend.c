@@ -287,6 +287,10 @@ static webcrypto_status ossl_digest(const void *bctx, wc_hash hash,
     return WEBCRYPTO_OK;
 }
 
+webcrypto_status wc_ossl_digest(wc_hash hash, const uint8_t *in, size_t len, uint8_t *out) {
+    return ossl_digest(NULL, hash, in, len, out);
+}
+
 static webcrypto_status ossl_digest_new(const void *bctx, wc_hash hash, void **ctx) {
     (void)bctx;
     const EVP_MD *md = md_for(hash);

@@ -21,6 +21,9 @@ typedef struct wc_ossl_key_head {
 
 const EVP_MD *wc_ossl_md(wc_hash hash);
 webcrypto_status wc_ossl_fail(const char *what);
+/* The backend's one-shot digest (the thread's provider context where it
+ * can): out gets the hash's size, EVP_MD_get_size(wc_ossl_md(hash)). */
+webcrypto_status wc_ossl_digest(wc_hash hash, const uint8_t *in, size_t len, uint8_t *out);
 
 /* Fetches what the asymmetric algorithms need, once; returns their WC_CAP bits. */
 uint64_t wc_ossl_pkey_init(void);

@@ -920,14 +920,15 @@ static webcrypto_status pkey_ctx_copy(const pkey_state *s, bool sign, wc_rsa_sch
     return *out ? WEBCRYPTO_OK : wc_ossl_fail("EVP_PKEY_CTX_dup");
 }
 
-/* The message's hash, what EVP_DigestSign would sign (out: EVP_MAX_MD_SIZE). */
-static webcrypto_status hash_message(const EVP_MD *md, const uint8_t *msg, size_t len,
-                                     uint8_t *out, size_t *out_len) {
-    unsigned int n = 0;
-    if (EVP_Digest(BYTES_OR_EMPTY(msg, len), len, out, &n, md, NULL) != 1)
-        return wc_ossl_fail("hashing the message (EVP_Digest)");
-    *out_len = n;
-    return WEBCRYPTO_OK;
+/* The message's hash, what EVP_DigestSign would sign (out: EVP_MAX_MD_SIZE),
+ * and the hash's EVP_MD. */
+static webcrypto_status hash_message(wc_hash hash, const uint8_t *msg, size_t len,
+                                     uint8_t *out, size_t *out_len, const EVP_MD **md) {
+    *md = wc_ossl_md(hash);
+    if (!*md) return wc_hash_unavailable("OpenSSL", hash);
+    webcrypto_status st = wc_ossl_digest(hash, msg, len, out);
+    if (st == WEBCRYPTO_OK) *out_len = (size_t)EVP_MD_get_size(*md);
+    return st;
 }
 
 /* The RSA context for the call, the PSS salt length set (salt_len <= INT_MAX),
@@ -936,9 +937,8 @@ static webcrypto_status rsa_sig_start(const pkey_state *s, wc_rsa_scheme scheme,
                                       wc_hash hash, size_t salt_len, bool sign,
                                       const uint8_t *msg, size_t len, uint8_t *dg,
                                       size_t *dg_len, EVP_PKEY_CTX **out) {
-    const EVP_MD *md = wc_ossl_md(hash);
-    if (!md) return wc_hash_unavailable("OpenSSL", hash);
-    webcrypto_status st = hash_message(md, msg, len, dg, dg_len);
+    const EVP_MD *md = NULL;
+    webcrypto_status st = hash_message(hash, msg, len, dg, dg_len, &md);
     if (st != WEBCRYPTO_OK) return st;
     st = pkey_ctx_copy(s, sign, scheme, hash, md, out);
     if (st != WEBCRYPTO_OK || scheme != WC_RSA_SCHEME_PSS) return st;
@@ -1033,9 +1033,8 @@ webcrypto_status wc_ossl_rsa_oaep_decrypt(const void *state, wc_hash hash,
 static webcrypto_status ecdsa_start(const pkey_state *s, wc_hash hash, bool sign,
                                     const uint8_t *msg, size_t len, uint8_t *dg,
                                     size_t *dg_len, EVP_PKEY_CTX **out) {
-    const EVP_MD *md = wc_ossl_md(hash);
-    if (!md) return wc_hash_unavailable("OpenSSL", hash);
-    webcrypto_status st = hash_message(md, msg, len, dg, dg_len);
+    const EVP_MD *md = NULL;
+    webcrypto_status st = hash_message(hash, msg, len, dg, dg_len, &md);
     if (st != WEBCRYPTO_OK) return st;
     return pkey_ctx_copy(s, sign, WC_RSA_SCHEME_PKCS1_V1_5, hash, NULL, out);
 }
