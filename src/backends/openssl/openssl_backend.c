@@ -324,13 +324,14 @@ typedef struct hmac_state {
     wc_ossl_key_head head; /* HMAC and the hash; first, as in every key state */
     size_t md_size;
     wc_tc_key tc;      /* the threads' contexts for this key */
-    EVP_MD_CTX *inner; /* has absorbed K0 ^ ipad */
-    EVP_MD_CTX *outer; /* has absorbed K0 ^ opad */
-    /* The same two states as provider contexts, where the hash's provider
-     * functions were found with dupctx (provider_direct.h): one-shot HMACs
-     * and the KDFs' HMACs copy these instead. */
+    /* The states that have absorbed K0 ^ ipad and K0 ^ opad: provider
+     * contexts where the hash's provider functions were found with dupctx
+     * (pd set; provider_direct.h), else EVP contexts. Every HMAC - one-shot,
+     * streamed, inside HKDF and PBKDF2 - starts from copies of them. */
     const wc_prov_digest *pd;
     void *pinner, *pouter;
+    EVP_MD_CTX *inner;
+    EVP_MD_CTX *outer;
 } hmac_state;
 
 typedef struct aes_state {
@@ -365,6 +366,18 @@ static void aes_state_free(aes_state *s) {
     free(s);
 }
 
+/* One of a key's two prepared states, having absorbed pad (K0 ^ ipad or
+ * K0 ^ opad): a provider context where the hash's provider functions were
+ * found with dupctx (s->pd), else an EVP context. */
+static bool hmac_absorb_pad(const hmac_state *s, const EVP_MD *md, const uint8_t *pad,
+                            size_t block, EVP_MD_CTX **evp, void **prov) {
+    if (s->pd)
+        return (*prov = s->pd->newctx(s->pd->provctx)) && s->pd->init(*prov, NULL) == 1 &&
+               s->pd->update(*prov, pad, block) == 1;
+    return (*evp = EVP_MD_CTX_new()) && EVP_DigestInit_ex2(*evp, md, NULL) == 1 &&
+           EVP_DigestUpdate(*evp, pad, block) == 1;
+}
+
 static webcrypto_status hmac_key_new(wc_hash hash, const uint8_t *key,
                                      size_t key_len, void **state) {
     const EVP_MD *md = md_for(hash);
@@ -392,31 +405,14 @@ static webcrypto_status hmac_key_new(wc_hash hash, const uint8_t *key,
     } else if (key_len > 0) {
         memcpy(k0, key, key_len);
     }
-    s->inner = EVP_MD_CTX_new();
-    s->outer = EVP_MD_CTX_new();
-    if (!s->inner || !s->outer) {
-        st = no_memory("EVP_MD_CTX_new");
-        goto done;
-    }
-    const wc_prov_digest *pd = prov_digests[hash].dupctx ? &prov_digests[hash] : NULL;
-    if (pd) {
-        s->pd = pd;
-        if (!(s->pinner = pd->newctx(pd->provctx)) || !(s->pouter = pd->newctx(pd->provctx))) {
-            st = no_memory("HMAC digest context");
-            goto done;
-        }
-    }
+    s->pd = prov_digests[hash].dupctx ? &prov_digests[hash] : NULL;
     for (int i = 0; i < block; i++) pad[i] = (uint8_t)(k0[i] ^ 0x36);
-    if (EVP_DigestInit_ex2(s->inner, md, NULL) != 1 ||
-        EVP_DigestUpdate(s->inner, pad, (size_t)block) != 1 ||
-        (pd && (pd->init(s->pinner, NULL) != 1 || pd->update(s->pinner, pad, (size_t)block) != 1))) {
+    if (!hmac_absorb_pad(s, md, pad, (size_t)block, &s->inner, &s->pinner)) {
         st = ossl_fail("HMAC inner digest");
         goto done;
     }
     for (int i = 0; i < block; i++) pad[i] = (uint8_t)(k0[i] ^ 0x5c);
-    if (EVP_DigestInit_ex2(s->outer, md, NULL) != 1 ||
-        EVP_DigestUpdate(s->outer, pad, (size_t)block) != 1 ||
-        (pd && (pd->init(s->pouter, NULL) != 1 || pd->update(s->pouter, pad, (size_t)block) != 1))) {
+    if (!hmac_absorb_pad(s, md, pad, (size_t)block, &s->outer, &s->pouter)) {
         st = ossl_fail("HMAC outer digest");
         goto done;
     }
@@ -653,7 +649,8 @@ static void ossl_secret_key_free(void *state) {
 /* ---- HMAC ---- */
 
 typedef struct hmac_ctx {
-    EVP_MD_CTX *md; /* a copy of the key's inner context, then its outer */
+    EVP_MD_CTX *md; /* EVP: a copy of the key's inner context, then its outer */
+    void *p;        /* provider: a copy of the key's inner context */
     const hmac_state *key;
 } hmac_ctx;
 
@@ -686,16 +683,25 @@ static webcrypto_status hmac_start(const hmac_state *s, EVP_MD_CTX **out) {
 
 /* HMAC over a || b || c on the provider path: copies of the key's provider
  * states, each freed (cleansed) after use. */
+/* Finishes a provider-path HMAC whose inner hash is done: the outer one,
+ * from a copy of the key's outer state. */
+static webcrypto_status hmac_prov_outer(const hmac_state *s, uint8_t *inner, uint8_t *out) {
+    webcrypto_status st = WEBCRYPTO_OK;
+    if (!wc_prov_digest_finish_copy(s->pd, s->pouter, inner, s->md_size, NULL, 0, NULL, 0, out))
+        st = ossl_fail("HMAC outer digest");
+    wc_wipe(inner, EVP_MAX_MD_SIZE);
+    return st;
+}
+
 static webcrypto_status hmac_prov(const hmac_state *s, const uint8_t *a, size_t a_len,
                                   const uint8_t *b, size_t b_len, const uint8_t *c, size_t c_len,
                                   uint8_t *out) {
     uint8_t inner[EVP_MAX_MD_SIZE];
-    webcrypto_status st = WEBCRYPTO_OK;
-    if (!wc_prov_digest_finish_copy(s->pd, s->pinner, a, a_len, b, b_len, c, c_len, inner) ||
-        !wc_prov_digest_finish_copy(s->pd, s->pouter, inner, s->md_size, NULL, 0, NULL, 0, out))
-        st = ossl_fail("HMAC");
-    wc_wipe(inner, sizeof inner);
-    return st;
+    if (!wc_prov_digest_finish_copy(s->pd, s->pinner, a, a_len, b, b_len, c, c_len, inner)) {
+        wc_wipe(inner, sizeof inner);
+        return ossl_fail("HMAC inner digest");
+    }
+    return hmac_prov_outer(s, inner, out);
 }
 
 /* A one-shot HMAC copies the key's provider states (hmac_prov) or, on EVP,
@@ -728,7 +734,15 @@ static webcrypto_status ossl_hmac_new(const void *key_state, void **ctx) {
     hmac_ctx *h = malloc(sizeof *h);
     if (!h) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
     h->key = key_state;
-    webcrypto_status st = hmac_start(h->key, &h->md);
+    h->md = NULL;
+    h->p = NULL;
+    webcrypto_status st = WEBCRYPTO_OK;
+    if (h->key->pd) {
+        /* dupctx reads the shared state only (its prototype is not const) */
+        if (!(h->p = h->key->pd->dupctx(h->key->pinner))) st = ossl_fail("HMAC digest copy");
+    } else {
+        st = hmac_start(h->key, &h->md);
+    }
     if (st != WEBCRYPTO_OK) {
         free(h);
         return st;
@@ -739,20 +753,29 @@ static webcrypto_status ossl_hmac_new(const void *key_state, void **ctx) {
 
 static webcrypto_status ossl_hmac_update(void *ctx, const uint8_t *in, size_t len) {
     hmac_ctx *h = ctx;
-    if (len > 0 && EVP_DigestUpdate(h->md, in, len) != 1)
-        return ossl_fail("EVP_DigestUpdate (HMAC)");
+    if (len == 0) return WEBCRYPTO_OK;
+    if (h->p ? h->key->pd->update(h->p, in, len) != 1 : EVP_DigestUpdate(h->md, in, len) != 1)
+        return ossl_fail("HMAC update");
     return WEBCRYPTO_OK;
 }
 
 static webcrypto_status ossl_hmac_final(void *ctx, uint8_t *out) {
     hmac_ctx *h = ctx;
-    return hmac_finish(h->md, h->key, out);
+    if (!h->p) return hmac_finish(h->md, h->key, out);
+    uint8_t inner[EVP_MAX_MD_SIZE];
+    size_t n = 0;
+    if (h->key->pd->final(h->p, inner, &n, h->key->md_size) != 1 || n != h->key->md_size) {
+        wc_wipe(inner, sizeof inner);
+        return ossl_fail("HMAC inner digest");
+    }
+    return hmac_prov_outer(h->key, inner, out);
 }
 
 static void ossl_hmac_free(void *ctx) {
     hmac_ctx *h = ctx;
     if (!h) return;
     EVP_MD_CTX_free(h->md);
+    if (h->p) h->key->pd->freectx(h->p); /* cleanses it */
     free(h);
 }
 
