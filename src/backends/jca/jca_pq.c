@@ -336,16 +336,6 @@ webcrypto_status jca_pq_import(const jca_variant *v, wc_family family, unsigned 
 
 /* ---- ML-KEM ---- */
 
-static webcrypto_status new_kem(jca_op *o, const jca_variant *v, jobject *kem) {
-    jobject e = v->provider
-                    ? (*o->env)->CallStaticObjectMethod(o->env, pq.KEM, pq.kem_get_p, pq.kem_name,
-                                                        v->provider)
-                    : (*o->env)->CallStaticObjectMethod(o->env, pq.KEM, pq.kem_get, pq.kem_name);
-    if ((*o->env)->ExceptionCheck(o->env) || !e) return jca_exception(o->env, "KEM.getInstance");
-    *kem = e;
-    return WEBCRYPTO_OK;
-}
-
 /* The SecretKey's 32 bytes, its array zeroed after. */
 static webcrypto_status shared_bytes(jca_op *o, jobject key, uint8_t *shared) {
     webcrypto_status st = WEBCRYPTO_OK;
@@ -507,11 +497,8 @@ webcrypto_status jca_pq_setup(jca_op *o, const jca_variant *v, uint64_t *caps) {
     if (!pq.ready) return WEBCRYPTO_OK; /* JDK 17: no KEM API, no ML-KEM or ML-DSA */
     if ((*o->env)->PushLocalFrame(o->env, 16) != 0) return jca_exception(o->env, "PushLocalFrame");
     bool kem = has_engine(o, v, jca.KeyPairGenerator, jca.kpg_get, jca.kpg_get_p, pq.kem_name) &&
-               has_engine(o, v, jca.KeyFactory, jca.kf_get, jca.kf_get_p, pq.kem_name);
-    if (kem) {
-        jobject e = NULL;
-        kem = new_kem(o, v, &e) == WEBCRYPTO_OK;
-    }
+               has_engine(o, v, jca.KeyFactory, jca.kf_get, jca.kf_get_p, pq.kem_name) &&
+               has_engine(o, v, pq.KEM, pq.kem_get, pq.kem_get_p, pq.kem_name);
     bool dsa = has_engine(o, v, jca.KeyPairGenerator, jca.kpg_get, jca.kpg_get_p, pq.dsa_name) &&
                has_engine(o, v, jca.KeyFactory, jca.kf_get, jca.kf_get_p, pq.dsa_name) &&
                has_engine(o, v, jca.Signature, jca.sig_get, jca.sig_get_p, pq.dsa_name);
