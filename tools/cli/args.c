@@ -102,6 +102,8 @@ static const char *const opt_names[OPT_COUNT] = {
     "--wrap-alg", "--wrap-hash", "--output-length", "--customization", "--function-name",
     "--pem", "--context", "--nonce", "--memory", "--passes", "--parallelism", "--secret"};
 
+const char *option_name(int opt) { return opt >= 0 && opt < OPT_COUNT ? opt_names[opt] : "?"; }
+
 int parse_args(int argc, char **argv, cli *c) {
     bool options_done = false;
     memset(c, 0, sizeof *c);

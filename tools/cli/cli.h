@@ -150,6 +150,7 @@ int parse_extractable(const cli *c, bool *out);
 int usages_option(const cli *c, unsigned def, unsigned *out);
 
 int parse_args(int argc, char **argv, cli *c);
+const char *option_name(int opt); /* "--key" */
 int check_options(const cli *c, const char *what, optset allowed);
 int require_options(const cli *c, const char *what, optset required);
 int check_positionals(const cli *c, size_t min, size_t max);
@@ -176,6 +177,11 @@ int sink_commit_hex(sink *s, const uint8_t *data, size_t len);
 int sink_commit_text(sink *s, const char *text);
 int publish_pair(sink *priv, sink *pub);
 bool same_file(const char *a, const char *b);
+/* The one rule on the command's files: no output (--out, --out-private,
+ * --out-public) is another output, nor a file the command reads (--key,
+ * --public-key, --wrapping-key, and its data input in_path, named in_name
+ * for messages: "FILE"; in_name NULL if it reads none). UsageError. */
+int check_distinct_files(const cli *c, const char *in_name, const char *in_path);
 
 void guard_standard_fds(void);
 void install_signal_cleanup(void);

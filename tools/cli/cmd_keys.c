@@ -18,8 +18,6 @@ static int generate_pair(cli *c, webcrypto_params *p) {
                                   OPTBIT(OPT_OUT_PRIVATE) | OPTBIT(OPT_OUT_PUBLIC));
     if (!rc && is_rsa(p->name))
         rc = require_options(c, "generate-key for RSA", OPTBIT(OPT_MODULUS_LENGTH) | OPTBIT(OPT_HASH));
-    if (!rc && same_file(c->opt[OPT_OUT_PRIVATE], c->opt[OPT_OUT_PUBLIC]))
-        rc = usage_error("--out-private and --out-public name the same file");
     static const uint8_t f4[] = {0x01, 0x00, 0x01};
     uint8_t *exponent = NULL;
     size_t exponent_len = 0;
