@@ -2,7 +2,8 @@
 # cli_hostile_test.sh - the webcrypto command under hostile conditions
 # (docs/ROBUSTNESS.md): failed key-pair writes, closed standard descriptors,
 # --out on special files, symbolic links and existing modes, signals during
-# a streamed decryption, oversized key files and lengths, backend variants.
+# a streamed decryption, oversized key files and lengths, backend variants,
+# an output that is an input.
 #
 # Usage: bash cli_hostile_test.sh PATH-TO-webcrypto
 # Device nodes are private copies made with mknod in a temporary directory
@@ -253,6 +254,78 @@ if $HAVE_JCA; then
 else
     skip "backends listing of jca variants (jca unavailable)"
 fi
+
+# ---------------------------------------------------------------- 10. an output that is an input
+# No output may replace a file the command reads (the key, the data, standard
+# input) nor another output, whatever names lead to it (the same inode
+# through a symbolic or hard link): a UsageError naming both, before anything
+# is read or written. (Before this check, `encrypt --key K --out K` replaced
+# the only key by the ciphertext.)
+mkdir -p "$T/same"
+S=$T/same
+"$WC" generate-key AES-GCM --length 256 --usages encrypt,decrypt,wrapKey,unwrapKey >"$S/k.jwk" 2>"$T/err"
+"$WC" generate-key HMAC --hash SHA-256 >"$S/mac.jwk" 2>>"$T/err"
+"$WC" generate-key AES-CBC --length 128 >"$S/cbc.jwk" 2>>"$T/err"
+"$WC" generate-key ECDH --curve P-256 --out-private "$S/ec.jwk" --out-public "$S/ec.pub.jwk" 2>>"$T/err"
+printf 'plaintext' >"$S/data"
+for f in k.jwk mac.jwk ec.jwk ec.pub.jwk data; do cp "$S/$f" "$S/$f.orig"; done
+ln -s k.jwk "$S/k.link"
+ln "$S/k.jwk" "$S/k.hard"
+IV=000102030405060708090a0b
+# refused NAME WANT-IN-STDERR FILE [< STDIN] -- ARGS...: exit 2, UsageError
+# naming both options, nothing on stdout, FILE as it was, no temporary file.
+refused() {
+    local name=$1 want=$2 file=$3 stdin=/dev/null; shift 3
+    if [ "$1" = "<" ]; then stdin=$2; shift 2; fi
+    shift # --
+    "$WC" "$@" <"$stdin" >"$T/out" 2>"$T/err"
+    RC=$?
+    check "$name" eval '[ "$RC" -eq 2 ] && [ ! -s "$T/out" ] &&
+        grep -q "^webcrypto: UsageError: .*$want" "$T/err" &&
+        cmp -s "$S/$file" "$S/$file.orig" && no_temps "$S"'
+}
+refused "encrypt --key K --out K is refused and K is untouched" "--out and --key name the same file" \
+    k.jwk -- encrypt AES-GCM --key "$S/k.jwk" --iv $IV --out "$S/k.jwk" "$S/data"
+refused "--out ./K for --key K (another name) is refused" "--out and --key" \
+    k.jwk -- encrypt AES-GCM --key "$S/k.jwk" --iv $IV --out "$S/./k.jwk" "$S/data"
+refused "--out a symbolic link to the --key file is refused" "--out and --key" \
+    k.jwk -- encrypt AES-GCM --key "$S/k.jwk" --iv $IV --out "$S/k.link" "$S/data"
+refused "--out a hard link to the --key file is refused" "--out and --key" \
+    k.jwk -- decrypt AES-GCM --key "$S/k.jwk" --iv $IV --out "$S/k.hard" "$S/data"
+refused "--key - read from the --out file is refused" "--out names the file that standard input is (--key -)" \
+    k.jwk "<" "$S/k.jwk" -- encrypt AES-GCM --key - --iv $IV --out "$S/k.jwk" "$S/data"
+refused "--out FILE for the data FILE is refused" "--out and FILE name the same file" \
+    data -- encrypt AES-GCM --key "$S/k.jwk" --iv $IV --out "$S/data" "$S/data"
+refused "--out FILE for data read from standard input (FILE) is refused" "standard input" \
+    data "<" "$S/data" -- encrypt AES-GCM --key "$S/k.jwk" --iv $IV --out "$S/data"
+refused "streamed AES-CBC --out FILE for the data FILE is refused" "--out and FILE" \
+    data -- encrypt AES-CBC --key "$S/cbc.jwk" --iv ${IV}00000000 --out "$S/data" "$S/data"
+refused "sign HMAC --key K --out K is refused" "--out and --key" \
+    mac.jwk -- sign HMAC --key "$S/mac.jwk" --out "$S/mac.jwk" "$S/data"
+refused "digest --out FILE FILE is refused" "--out and FILE" \
+    data -- digest SHA-256 --out "$S/data" "$S/data"
+refused "wrap-key --wrapping-key W --out W is refused" "--out and --wrapping-key" \
+    k.jwk -- wrap-key --key "$S/mac.jwk" --alg HMAC --format raw --wrapping-key "$S/k.jwk" \
+    --wrap-alg AES-GCM --iv $IV --out "$S/k.jwk"
+refused "derive-bits --public-key P --out P is refused" "--out and --public-key" \
+    ec.pub.jwk -- derive-bits ECDH --key "$S/ec.jwk" --public-key "$S/ec.pub.jwk" --out "$S/ec.pub.jwk"
+refused "export --key K --out K is refused" "--out and --key" \
+    ec.jwk -- export --key "$S/ec.jwk" --alg ECDH --format jwk --out "$S/ec.jwk"
+refused "import FILE --out FILE is refused" "--out and FILE" \
+    ec.jwk -- import --alg ECDH --format jwk "$S/ec.jwk" --out "$S/ec.jwk"
+refused "unwrap-key FILE --out FILE is refused" "--out and FILE" \
+    data -- unwrap-key --wrapping-key "$S/k.jwk" --wrap-alg AES-GCM --iv $IV --format raw --alg HMAC \
+    --hash SHA-256 "$S/data" --out "$S/data"
+ln "$S/ec.pub.jwk" "$S/ec.pub.hard"
+refused "generate-key --out-public a hard link of --out-private is refused" \
+    "--out-private and --out-public name the same file" \
+    ec.pub.jwk -- generate-key ECDH --curve P-256 --out-private "$S/ec.pub.jwk" --out-public "$S/ec.pub.hard"
+"$WC" encrypt AES-GCM --key "$S/k.jwk" --iv $IV --out "$S/ct" "$S/data" 2>"$T/err"
+RC=$?
+check "--out a new name beside the inputs still works" eval '[ "$RC" -eq 0 ] && [ -s "$S/ct" ]'
+"$WC" encrypt AES-GCM --key "$S/k.jwk" --iv $IV --out "$S/ct" "$S/data" 2>"$T/err"
+RC=$?
+check "--out an existing file that is no input is replaced as before" eval '[ "$RC" -eq 0 ] && [ -s "$S/ct" ]'
 
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

@@ -1307,6 +1307,64 @@ else
     skip "SHA-3, cSHAKE and KMAC checks: the default backend lacks KMAC128"
 fi
 
+# ------------------------------------------- an explicit 0 is given, never "absent"
+# The C API reads a member's 0 as absent; WebCrypto gives a present 0 its own
+# answer, which the command gives too, as the Node binding does (its
+# ZERO_IS_AN_ERROR): an error for these, an empty output for cSHAKE and KMAC.
+expect_err "encrypt AES-GCM --tag-length 0 is OperationError (not the default 128-bit tag)" \
+    OperationError 3 encrypt AES-GCM --key "$T/gcm.jwk" --iv $IV12 --tag-length 0 "$T/abc"
+"$WC" encrypt AES-GCM --key "$T/gcm.jwk" --iv $IV12 --out "$T/gcm128.ct" "$T/abc"
+expect_err "decrypt AES-GCM --tag-length 0 of a 128-bit-tag ciphertext is OperationError" OperationError 3 \
+    decrypt AES-GCM --key "$T/gcm.jwk" --iv $IV12 --tag-length 0 "$T/gcm128.ct"
+expect_err "wrap-key --wrap-alg AES-GCM --tag-length 0 is OperationError" OperationError 3 \
+    wrap-key --key "$K/inner.jwk" --alg AES-GCM --format raw --wrapping-key "$K/wrapgcm.jwk" \
+    --wrap-alg AES-GCM --iv $IV12 --tag-length 0
+expect_err "generate-key AES-GCM --length 0 is OperationError" OperationError 3 \
+    generate-key AES-GCM --length 0
+expect_err "generate-key AES-KW --length 0 is OperationError" OperationError 3 \
+    generate-key AES-KW --length 0
+expect_err "generate-key HMAC --length 0 is OperationError (not a default-length key)" \
+    OperationError 3 generate-key HMAC --hash SHA-256 --length 0
+expect_err "generate-key RSA-PSS --modulus-length 0 is OperationError" OperationError 3 \
+    generate-key RSA-PSS --modulus-length 0 --hash SHA-256 --out-private "$T/z.jwk" --out-public "$T/z.pub.jwk"
+check "... and wrote no key file" [ ! -e "$T/z.jwk" -a ! -e "$T/z.pub.jwk" ]
+expect_err "derive-key --derived AES-GCM --derived-length 0 is OperationError" OperationError 3 \
+    derive-key HKDF --key-hex $IKM --hash SHA-256 --salt 00 --info 00 --derived AES-GCM --derived-length 0
+expect_err "derive-key --derived HMAC --derived-length 0 is TypeError (get key length)" TypeError 3 \
+    derive-key HKDF --key-hex $IKM --hash SHA-256 --salt 00 --info 00 --derived HMAC \
+    --derived-hash SHA-256 --derived-length 0
+expect_out "derive-bits ECDH --length 0 is an empty output" "" \
+    derive-bits ECDH --key "$K/ecdh256.jwk" --public-key "$K/ecdh256.pub.jwk" --length 0
+run sign RSA-PSS --key "$K/pss.jwk" --salt-length 0 "$T/abc"; PSS0=$(out_text)
+run sign RSA-PSS --key "$K/pss.jwk" --salt-length 0 "$T/abc"
+check "sign RSA-PSS --salt-length 0 is a salt of 0 bytes: the same signature twice" \
+    rc0 eval '[ -n "$PSS0" ] && [ "$(out_text)" = "$PSS0" ]'
+if [ -n "$CCB" ]; then
+    expect_err "ChaCha20-Poly1305 --tag-length 0 is OperationError" OperationError 3 \
+        --backend "$CCB" encrypt ChaCha20-Poly1305 --key "$T/cc.jwk" --iv $CC_N --tag-length 0 "$T/cc.pt"
+else
+    skip "ChaCha20-Poly1305 --tag-length 0 (no backend of this build has it)"
+fi
+if "$WC" backends 2>/dev/null | grep -A1 ' (default): available' | grep -Eq '^  algorithms:.* KMAC128( |$)'; then
+    expect_err "generate-key KMAC128 --length 0 is OperationError" OperationError 3 \
+        generate-key KMAC128 --length 0
+    expect_err "derive-key --derived KMAC128 --derived-length 0 is TypeError" TypeError 3 \
+        derive-key HKDF --key-hex $IKM --hash SHA-256 --salt 00 --info 00 --derived KMAC128 --derived-length 0
+    expect_out "digest cSHAKE128 --output-length 0 is an empty output (the draft's L = 0)" "" \
+        digest cSHAKE128 --output-length 0 "$T/abc"
+    expect_out "sign KMAC128 --output-length 0 is an empty MAC" "" \
+        sign KMAC128 --key "$T/kmac.jwk" --output-length 0 "$T/d4"
+    expect_out "verify KMAC128 --output-length 0 of an empty signature: true" true \
+        verify KMAC128 --key "$T/kmac.jwk" --output-length 0 --signature "" "$T/d4"
+    run verify KMAC128 --key "$T/kmac.jwk" --output-length 0 --signature 00 "$T/d4"
+    check "verify KMAC128 --output-length 0 of a 1-byte signature: false, exit 1" \
+        eval '[ "$RC" -eq 1 ] && [ "$(out_text)" = false ]'
+    expect_err "sign KMAC128 --output-length 0 still checks the key (an AES key: DataError)" DataError 3 \
+        sign KMAC128 --key "$T/gcm.jwk" --output-length 0 "$T/d4"
+else
+    skip "explicit 0 of KMAC and cSHAKE: the default backend lacks KMAC128"
+fi
+
 if [ -w /dev/full ]; then
     "$WC" digest SHA-256 "$T/abc" >/dev/full 2>"$T/err"; RC=$?
     check "digest to /dev/full fails (exit 4, IOError)" eval '[ "$RC" -eq 4 ] && grep -q "^webcrypto: IOError: " "$T/err"'

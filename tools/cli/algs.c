@@ -11,7 +11,7 @@ static const struct alg_cli {
     unsigned flags;           /* ALG_* */
     optset allowed, required; /* the options of its encrypt, sign or derive */
 } alg_table[] = {
-    {WEBCRYPTO_ALG_HMAC, ALG_KEY_HASH | ALG_STREAMS, 0, 0},
+    {WEBCRYPTO_ALG_HMAC, ALG_KEY_HASH | ALG_KEY_LENGTH_OPT | ALG_STREAMS, 0, 0},
     {WEBCRYPTO_ALG_AES_CBC, ALG_KEY_LENGTH | ALG_STREAMS, OPTBIT(OPT_IV), OPTBIT(OPT_IV)},
     {WEBCRYPTO_ALG_AES_CTR, ALG_KEY_LENGTH | ALG_STREAMS, OPTBIT(OPT_COUNTER) | OPTBIT(OPT_LENGTH),
      OPTBIT(OPT_COUNTER) | OPTBIT(OPT_LENGTH)},
@@ -42,9 +42,9 @@ static const struct alg_cli {
     {WEBCRYPTO_ALG_CSHAKE256, 0,
      OPTBIT(OPT_OUTPUT_LENGTH) | OPTBIT(OPT_CUSTOMIZATION) | OPTBIT(OPT_FUNCTION_NAME),
      OPTBIT(OPT_OUTPUT_LENGTH)},
-    {WEBCRYPTO_ALG_KMAC128, 0, OPTBIT(OPT_OUTPUT_LENGTH) | OPTBIT(OPT_CUSTOMIZATION),
+    {WEBCRYPTO_ALG_KMAC128, ALG_KEY_LENGTH_OPT, OPTBIT(OPT_OUTPUT_LENGTH) | OPTBIT(OPT_CUSTOMIZATION),
      OPTBIT(OPT_OUTPUT_LENGTH)},
-    {WEBCRYPTO_ALG_KMAC256, 0, OPTBIT(OPT_OUTPUT_LENGTH) | OPTBIT(OPT_CUSTOMIZATION),
+    {WEBCRYPTO_ALG_KMAC256, ALG_KEY_LENGTH_OPT, OPTBIT(OPT_OUTPUT_LENGTH) | OPTBIT(OPT_CUSTOMIZATION),
      OPTBIT(OPT_OUTPUT_LENGTH)},
     /* "Modern Algorithms in the Web Cryptography API" */
     {WEBCRYPTO_ALG_CHACHA20_POLY1305, 0,
@@ -88,6 +88,12 @@ bool needs_hash(webcrypto_algorithm a) { return (alg_flags(a) & ALG_KEY_HASH) !=
  * it generates key pairs. */
 bool is_pair_alg(webcrypto_algorithm a) {
     return alg_has(a, WEBCRYPTO_OP_GENERATE_KEY) && !alg_has(a, WEBCRYPTO_OP_GET_KEY_LENGTH);
+}
+
+size_t empty_output_stand_in(webcrypto_algorithm a) {
+    /* jca's cSHAKE and KMAC have only these: 256 bits for the 128 members,
+     * 512 for the 256 ones (webcrypto.h) */
+    return a == WEBCRYPTO_ALG_CSHAKE256 || a == WEBCRYPTO_ALG_KMAC256 ? 512 : 256;
 }
 
 /* The usages WebCrypto allows a key of this algorithm and type: those of

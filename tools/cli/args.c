@@ -1,6 +1,7 @@
 /* The command line: its option table and parsing, the parsing of values,
  * and how errors are reported (stderr and the exit code). */
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,6 +102,70 @@ static const char *const opt_names[OPT_COUNT] = {
     "--public-key", "--derived", "--derived-length", "--derived-hash", "--wrapping-key",
     "--wrap-alg", "--wrap-hash", "--output-length", "--customization", "--function-name",
     "--pem", "--context", "--nonce", "--memory", "--passes", "--parallelism", "--secret"};
+
+/* The error WebCrypto gives an explicit 0 of option o (for operation op of
+ * alg) where the library would read that 0 as "absent" (webcrypto_params:
+ * a member left 0 is absent), with its message; WEBCRYPTO_OK where 0 means
+ * 0 to the library too (--salt-length, derive-bits --length) or where the
+ * library itself rejects it (--iterations, AES-CTR's --length, Argon2's
+ * --memory, --passes, --parallelism). cSHAKE's and KMAC's --output-length
+ * 0 is an empty output, which the commands give themselves
+ * (empty_output_stand_in). The same list as the Node binding's
+ * ZERO_IS_AN_ERROR, for the options the command has. */
+static webcrypto_status zero_error(enum opt_id o, webcrypto_operation op, webcrypto_algorithm alg,
+                                   char *msg, size_t cap) {
+    const char *name = webcrypto_algorithm_name(alg);
+    const unsigned f = alg_flags(alg);
+    if (o == OPT_TAG_LENGTH) {
+        /* AES-GCM, AES-GCM-SIV, AES-OCB, ChaCha20-Poly1305: the spec's
+         * "tagLength is not one of ..." step */
+        snprintf(msg, cap, "0 is not a valid %s tag length (--tag-length 0; without it the "
+                 "tag is 128 bits)", name);
+        return WEBCRYPTO_ERR_OPERATION;
+    }
+    if (o == OPT_MODULUS_LENGTH) {
+        snprintf(msg, cap, "generateKey: 0 is not a valid %s modulus length", name);
+        return WEBCRYPTO_ERR_OPERATION;
+    }
+    if ((o == OPT_LENGTH && op == WEBCRYPTO_OP_GENERATE_KEY) ||
+        (o == OPT_DERIVED_LENGTH && op == WEBCRYPTO_OP_GET_KEY_LENGTH)) {
+        const char *call = op == WEBCRYPTO_OP_GENERATE_KEY ? "generateKey" : "deriveKey";
+        if (f & ALG_KEY_LENGTH) { /* AES-*: "length is not 128, 192 or 256" */
+            snprintf(msg, cap, "%s: 0 is not a valid %s key length", call, name);
+            return WEBCRYPTO_ERR_OPERATION;
+        }
+        if (f & ALG_KEY_LENGTH_OPT) {
+            /* HMAC, KMAC: generateKey's "length is zero" is OperationError,
+             * "get key length"'s TypeError */
+            snprintf(msg, cap, "%s: the %s key length must not be 0 (%s 0; without it the "
+                     "length is the default)", call, name, opt_names[o]);
+            return op == WEBCRYPTO_OP_GENERATE_KEY ? WEBCRYPTO_ERR_OPERATION
+                                                   : WEBCRYPTO_ERR_INVALID_ARGUMENT;
+        }
+    }
+    return WEBCRYPTO_OK;
+}
+
+int parse_number(const cli *c, enum opt_id o, webcrypto_operation op, webcrypto_algorithm alg,
+                 size_t max, size_t *out) {
+    const char *s = c->opt[o];
+    if (!s) return EXIT_OK;
+    size_t v;
+    int rc = parse_size(opt_names[o], s, max, &v);
+    if (rc) return rc;
+    if (v == 0) {
+        char msg[256];
+        webcrypto_status st = zero_error(o, op, alg, msg, sizeof msg);
+        if (st) {
+            print_error(webcrypto_status_name(st), "%s", msg);
+            return EXIT_CRYPTO;
+        }
+    }
+    *out = v;
+    return EXIT_OK;
+}
+
+const char *option_name(int opt) { return opt >= 0 && opt < OPT_COUNT ? opt_names[opt] : "?"; }
 
 int parse_args(int argc, char **argv, cli *c) {
     bool options_done = false;

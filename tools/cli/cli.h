@@ -142,6 +142,13 @@ int no_memory(void);
 
 int parse_hex(const char *opt, const char *hex, uint8_t **out, size_t *out_len);
 int parse_size(const char *opt, const char *s, size_t max, size_t *out);
+/* Option o's number, at most max, for operation op of algorithm alg. A given
+ * value is passed as given and an absent one stays absent (*out untouched);
+ * but where webcrypto_params reads 0 as "absent" and WebCrypto gives a
+ * present 0 an error of its own, an explicit 0 is refused here with that
+ * error (the Node binding's ZERO_IS_AN_ERROR, the same outcome). */
+int parse_number(const cli *c, enum opt_id o, webcrypto_operation op, webcrypto_algorithm alg,
+                 size_t max, size_t *out);
 int parse_format(const char *name, webcrypto_key_format *out);
 /* The format of a secret key's bytes for alg: raw, or raw-secret for the
  * algorithms that have no raw (the Modern Algorithms draft's new ones). */
@@ -150,6 +157,7 @@ int parse_extractable(const cli *c, bool *out);
 int usages_option(const cli *c, unsigned def, unsigned *out);
 
 int parse_args(int argc, char **argv, cli *c);
+const char *option_name(int opt); /* "--key" */
 int check_options(const cli *c, const char *what, optset allowed);
 int require_options(const cli *c, const char *what, optset required);
 int check_positionals(const cli *c, size_t min, size_t max);
@@ -176,6 +184,11 @@ int sink_commit_hex(sink *s, const uint8_t *data, size_t len);
 int sink_commit_text(sink *s, const char *text);
 int publish_pair(sink *priv, sink *pub);
 bool same_file(const char *a, const char *b);
+/* The one rule on the command's files: no output (--out, --out-private,
+ * --out-public) is another output, nor a file the command reads (--key,
+ * --public-key, --wrapping-key, and its data input in_path, named in_name
+ * for messages: "FILE"; in_name NULL if it reads none). UsageError. */
+int check_distinct_files(const cli *c, const char *in_name, const char *in_path);
 
 void guard_standard_fds(void);
 void install_signal_cleanup(void);
@@ -196,7 +209,8 @@ enum {
     ALG_KEY_RSA = 1u << 2,    /* generate-key takes --modulus-length, --public-exponent */
     ALG_KEY_LENGTH = 1u << 3, /* generate-key needs --length */
     ALG_STREAMS = 1u << 4,    /* the library streams it (cipher_init, sign_init) */
-    ALG_ARGON2 = 1u << 5      /* a KDF with Argon2's members, not a hash and a salt */
+    ALG_ARGON2 = 1u << 5,     /* a KDF with Argon2's members, not a hash and a salt */
+    ALG_KEY_LENGTH_OPT = 1u << 6 /* its keys' length is optional (HMAC, KMAC): --length */
 };
 unsigned alg_flags(webcrypto_algorithm a);
 /* The options its encrypt/decrypt (and wrap), sign/verify or derive takes
@@ -208,6 +222,12 @@ bool is_rsa(webcrypto_algorithm a);     /* ALG_KEY_RSA */
 bool is_ec(webcrypto_algorithm a);      /* ALG_KEY_CURVE */
 bool needs_hash(webcrypto_algorithm a); /* ALG_KEY_HASH */
 bool is_pair_alg(webcrypto_algorithm a);
+/* cSHAKE's and KMAC's outputLength 0 is an empty output (the draft: L = 0;
+ * Node 24 and the binding give it), which the C API cannot be asked for
+ * (its 0 is "absent", TypeError): the call is made with this length instead,
+ * one every backend with the algorithm takes, so that the library still
+ * makes its other checks, and its output is dropped. */
+size_t empty_output_stand_in(webcrypto_algorithm a);
 unsigned allowed_usages(webcrypto_algorithm a, webcrypto_key_type type);
 unsigned default_usages(webcrypto_algorithm a);
 

@@ -29,9 +29,10 @@ int parse_cipher_values(const cli *c, webcrypto_params *p, cipher_bufs *b) {
     if (!rc && c->opt[OPT_COUNTER])
         rc = parse_hex("--counter", c->opt[OPT_COUNTER], &b->counter, &p->counter_len);
     if (!rc && c->opt[OPT_LABEL]) rc = parse_hex("--label", c->opt[OPT_LABEL], &b->label, &p->label_len);
-    if (!rc && c->opt[OPT_TAG_LENGTH])
-        rc = parse_size("--tag-length", c->opt[OPT_TAG_LENGTH], SIZE_MAX, &p->tag_length);
-    if (!rc && c->opt[OPT_LENGTH]) rc = parse_size("--length", c->opt[OPT_LENGTH], SIZE_MAX, &p->length);
+    /* encrypt's rules are decrypt's, wrapKey's and unwrapKey's */
+    if (!rc)
+        rc = parse_number(c, OPT_TAG_LENGTH, WEBCRYPTO_OP_ENCRYPT, p->name, SIZE_MAX, &p->tag_length);
+    if (!rc) rc = parse_number(c, OPT_LENGTH, WEBCRYPTO_OP_ENCRYPT, p->name, SIZE_MAX, &p->length);
     p->iv = b->iv;
     p->additional_data = b->aad;
     p->counter = b->counter;

@@ -28,7 +28,7 @@ static int derive_bits_agreement(cli *c, webcrypto_params *p) {
     if (!rc) rc = require_options(c, "derive-bits", OPTBIT(OPT_KEY) | OPTBIT(OPT_PUBLIC_KEY));
     if (!rc) rc = check_stdin_once(c, NULL, false);
     size_t bits = WEBCRYPTO_LENGTH_FULL;
-    if (!rc && c->opt[OPT_LENGTH]) rc = parse_size("--length", c->opt[OPT_LENGTH], 65536, &bits);
+    if (!rc) rc = parse_number(c, OPT_LENGTH, WEBCRYPTO_OP_DERIVE_BITS, p->name, 65536, &bits);
     if (!rc) rc = get_backend(c);
     webcrypto_key *priv = NULL, *pub = NULL;
     if (!rc) rc = import_agreement_keys(c, p, WEBCRYPTO_USAGE_DERIVE_BITS, &priv, &pub);
@@ -66,11 +66,11 @@ static int parse_argon2(const cli *c, webcrypto_params *p, kdf_bufs *b) {
         rc = parse_hex("--secret", c->opt[OPT_SECRET], &b->argon2_secret, &b->argon2_secret_len);
     if (!rc && c->opt[OPT_AAD])
         rc = parse_hex("--aad", c->opt[OPT_AAD], &b->aad, &p->additional_data_len);
-    if (!rc) rc = parse_size("--parallelism", c->opt[OPT_PARALLELISM], UINT32_MAX, &v);
+    if (!rc) rc = parse_number(c, OPT_PARALLELISM, WEBCRYPTO_OP_DERIVE_BITS, p->name, UINT32_MAX, &v);
     p->parallelism = (uint32_t)v;
-    if (!rc) rc = parse_size("--memory", c->opt[OPT_MEMORY], UINT32_MAX, &v);
+    if (!rc) rc = parse_number(c, OPT_MEMORY, WEBCRYPTO_OP_DERIVE_BITS, p->name, UINT32_MAX, &v);
     p->memory = (uint32_t)v;
-    if (!rc) rc = parse_size("--passes", c->opt[OPT_PASSES], UINT32_MAX, &v);
+    if (!rc) rc = parse_number(c, OPT_PASSES, WEBCRYPTO_OP_DERIVE_BITS, p->name, UINT32_MAX, &v);
     p->passes = (uint32_t)v;
     /* parse_hex gives NULL for an empty value: the nonce is required, so an
      * empty one is a present, empty (too short) nonce. */
@@ -90,8 +90,9 @@ static int parse_kdf(const cli *c, webcrypto_params *p, kdf_bufs *b) {
     if (!rc) rc = parse_hex("--key-hex", c->opt[OPT_KEY_HEX], &b->secret, &b->secret_len);
     if (!rc) rc = parse_hex("--salt", c->opt[OPT_SALT], &b->salt, &p->salt_len);
     if (!rc && c->opt[OPT_INFO]) rc = parse_hex("--info", c->opt[OPT_INFO], &b->info, &p->info_len);
-    if (!rc && c->opt[OPT_ITERATIONS])
-        rc = parse_size("--iterations", c->opt[OPT_ITERATIONS], UINT32_MAX, &iterations);
+    if (!rc)
+        rc = parse_number(c, OPT_ITERATIONS, WEBCRYPTO_OP_DERIVE_BITS, p->name, UINT32_MAX,
+                          &iterations);
     p->salt = b->salt;
     p->info = b->info;
     p->iterations = (uint32_t)iterations;
@@ -153,7 +154,7 @@ int cmd_derive_bits(cli *c) {
     if (!rc) rc = parse_kdf(c, &p, &b);
     else memset(&b, 0, sizeof b);
     /* Bounded so that the output buffer stays allocatable (512 MiB). */
-    if (!rc) rc = parse_size("--length", c->opt[OPT_LENGTH], UINT32_MAX, &bits);
+    if (!rc) rc = parse_number(c, OPT_LENGTH, WEBCRYPTO_OP_DERIVE_BITS, p.name, UINT32_MAX, &bits);
     if (!rc) rc = get_backend(c);
     webcrypto_key *key = NULL;
     if (!rc) rc = import_kdf_key(c, p.name, &b, WEBCRYPTO_USAGE_DERIVE_BITS, &key);
@@ -214,8 +215,9 @@ int cmd_derive_key(cli *c) {
     /* The derived key's type; its checks are the library's. */
     webcrypto_params dt = WEBCRYPTO_PARAMS_INIT;
     if (!rc) rc = lookup_algorithm(c->opt[OPT_DERIVED], &dt.name);
-    if (!rc && c->opt[OPT_DERIVED_LENGTH])
-        rc = parse_size("--derived-length", c->opt[OPT_DERIVED_LENGTH], SIZE_MAX, &dt.length);
+    if (!rc)
+        rc = parse_number(c, OPT_DERIVED_LENGTH, WEBCRYPTO_OP_GET_KEY_LENGTH, dt.name, SIZE_MAX,
+                          &dt.length);
     if (!rc && c->opt[OPT_DERIVED_HASH]) rc = lookup_algorithm(c->opt[OPT_DERIVED_HASH], &dt.hash);
     unsigned usages = 0;
     bool extractable = true;

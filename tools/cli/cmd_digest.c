@@ -17,7 +17,9 @@ static int digest_with_params(cli *c, webcrypto_algorithm alg) {
     uint8_t *n = NULL, *s = NULL, *data = NULL, *out = NULL;
     size_t data_len = 0, data_cap = 0, out_len = 0;
     if (!rc)
-        rc = parse_size("--output-length", c->opt[OPT_OUTPUT_LENGTH], SIZE_MAX, &p.output_length);
+        rc = parse_number(c, OPT_OUTPUT_LENGTH, WEBCRYPTO_OP_DIGEST, alg, SIZE_MAX, &p.output_length);
+    const bool empty = !rc && p.output_length == 0; /* --output-length 0 (required: given) */
+    if (empty) p.output_length = empty_output_stand_in(alg);
     if (!rc && c->opt[OPT_FUNCTION_NAME])
         rc = parse_hex("--function-name", c->opt[OPT_FUNCTION_NAME], &n, &p.function_name_len);
     if (!rc && c->opt[OPT_CUSTOMIZATION])
@@ -33,6 +35,7 @@ static int digest_with_params(cli *c, webcrypto_algorithm alg) {
         if (!st) st = (out = malloc(out_len ? out_len : 1)) ? WEBCRYPTO_OK : WEBCRYPTO_ERR_NO_MEMORY;
         if (!st) st = webcrypto_digest_params(c->backend, &p, data, data_len, out, out_len, &out_len);
         if (st) rc = crypto_error(st);
+        if (empty) out_len = 0;
     }
     free(data); /* the input to a digest: not secret here */
     free(n);

@@ -18,13 +18,12 @@ static int generate_pair(cli *c, webcrypto_params *p) {
                                   OPTBIT(OPT_OUT_PRIVATE) | OPTBIT(OPT_OUT_PUBLIC));
     if (!rc && is_rsa(p->name))
         rc = require_options(c, "generate-key for RSA", OPTBIT(OPT_MODULUS_LENGTH) | OPTBIT(OPT_HASH));
-    if (!rc && same_file(c->opt[OPT_OUT_PRIVATE], c->opt[OPT_OUT_PUBLIC]))
-        rc = usage_error("--out-private and --out-public name the same file");
     static const uint8_t f4[] = {0x01, 0x00, 0x01};
     uint8_t *exponent = NULL;
     size_t exponent_len = 0;
     if (!rc && is_rsa(p->name)) {
-        rc = parse_size("--modulus-length", c->opt[OPT_MODULUS_LENGTH], SIZE_MAX, &p->modulus_length);
+        rc = parse_number(c, OPT_MODULUS_LENGTH, WEBCRYPTO_OP_GENERATE_KEY, p->name, SIZE_MAX,
+                          &p->modulus_length);
         if (!rc && c->opt[OPT_PUBLIC_EXPONENT])
             rc = parse_hex("--public-exponent", c->opt[OPT_PUBLIC_EXPONENT], &exponent, &exponent_len);
         p->public_exponent = c->opt[OPT_PUBLIC_EXPONENT] ? exponent : f4;
@@ -99,7 +98,7 @@ int cmd_generate_key(cli *c) {
     if (!rc) rc = check_options(c, "secret keys",
                                 OPTBIT(OPT_LENGTH) | OPTBIT(OPT_HASH) | OPTBIT(OPT_OUT) |
                                     OPTBIT(OPT_USAGES) | OPTBIT(OPT_EXTRACTABLE));
-    if (!rc && c->opt[OPT_LENGTH]) rc = parse_size("--length", c->opt[OPT_LENGTH], SIZE_MAX, &p.length);
+    if (!rc) rc = parse_number(c, OPT_LENGTH, WEBCRYPTO_OP_GENERATE_KEY, p.name, SIZE_MAX, &p.length);
     unsigned usages = 0;
     bool extractable = true;
     if (!rc) rc = usages_option(c, default_usages(p.name), &usages);

@@ -81,8 +81,7 @@ static int sign_verify_pkey(cli *c, bool sign, webcrypto_params *p) {
     uint8_t *sig = NULL;
     size_t sig_len = 0;
     if (!rc && !sign) rc = parse_hex("--signature", c->opt[OPT_SIGNATURE], &sig, &sig_len);
-    if (!rc && c->opt[OPT_SALT_LENGTH])
-        rc = parse_size("--salt-length", c->opt[OPT_SALT_LENGTH], SIZE_MAX, &p->salt_length);
+    if (!rc) rc = parse_number(c, OPT_SALT_LENGTH, WEBCRYPTO_OP_SIGN, p->name, SIZE_MAX, &p->salt_length);
     uint8_t *context = NULL; /* Ed448's and ML-DSA's --context */
     if (!rc && c->opt[OPT_CONTEXT]) {
         rc = parse_hex("--context", c->opt[OPT_CONTEXT], &context, &p->context_len);
@@ -91,8 +90,13 @@ static int sign_verify_pkey(cli *c, bool sign, webcrypto_params *p) {
     if (!rc && (op_allowed & OPTBIT(OPT_HASH)) && c->opt[OPT_HASH])
         rc = lookup_algorithm(c->opt[OPT_HASH], &p->hash);
     uint8_t *custom = NULL; /* KMAC: --output-length, --customization */
-    if (!rc && c->opt[OPT_OUTPUT_LENGTH])
-        rc = parse_size("--output-length", c->opt[OPT_OUTPUT_LENGTH], SIZE_MAX, &p->output_length);
+    if (!rc)
+        rc = parse_number(c, OPT_OUTPUT_LENGTH, WEBCRYPTO_OP_SIGN, p->name, SIZE_MAX,
+                          &p->output_length);
+    /* KMAC's --output-length 0: an empty MAC, which only an empty signature
+     * verifies */
+    const bool empty = !rc && c->opt[OPT_OUTPUT_LENGTH] && p->output_length == 0;
+    if (empty) p->output_length = empty_output_stand_in(p->name);
     if (!rc && c->opt[OPT_CUSTOMIZATION]) {
         rc = parse_hex("--customization", c->opt[OPT_CUSTOMIZATION], &custom,
                        &p->customization_len);
@@ -116,9 +120,11 @@ static int sign_verify_pkey(cli *c, bool sign, webcrypto_params *p) {
         if (!st) st = (out = malloc(out_cap ? out_cap : 1)) ? WEBCRYPTO_OK : WEBCRYPTO_ERR_NO_MEMORY;
         if (!st) st = webcrypto_sign(p, key, data, data_len, out, out_cap, &out_len);
         if (st) rc = st == WEBCRYPTO_ERR_NO_MEMORY && !out ? no_memory() : crypto_error(st);
+        if (empty) out_len = 0;
     } else if (!rc) {
         st = webcrypto_verify(p, key, sig, sig_len, data, data_len, &valid);
         if (st) rc = crypto_error(st);
+        if (empty) valid = sig_len == 0;
     }
     webcrypto_key_free(key);
     wipe_free(data, data_cap);

@@ -386,6 +386,57 @@ bool same_file(const char *a, const char *b) {
     return same;
 }
 
+/* The file an input names, if it is a regular file: `path` or, for "-"
+ * (standard input), what descriptor 0 reads. */
+static bool input_file(const char *path, struct stat *st) {
+    if (is_stdin(path)) return !stdin_closed && fstat(0, st) == 0 && S_ISREG(st->st_mode);
+    return stat(path, st) == 0 && S_ISREG(st->st_mode);
+}
+
+/* No output may replace a file the command reads, nor another output. An
+ * input and an output clash when both are the same regular file (device and
+ * inode, through symbolic and hard links: a new name cannot clash, and a
+ * device or FIFO is written in place, never replaced). Checked before
+ * anything is read or written, so that the input stays as it was. */
+int check_distinct_files(const cli *c, const char *in_name, const char *in_path) {
+    static const int out_opts[] = {OPT_OUT, OPT_OUT_PRIVATE, OPT_OUT_PUBLIC};
+    static const int in_opts[] = {OPT_KEY, OPT_PUBLIC_KEY, OPT_WRAPPING_KEY};
+    const size_t n_out = sizeof out_opts / sizeof out_opts[0];
+    for (size_t i = 0; i < n_out; i++) {
+        const char *out = c->opt[out_opts[i]];
+        if (!out) continue;
+        for (size_t j = i + 1; j < n_out; j++) {
+            const char *other = c->opt[out_opts[j]];
+            if (other && same_file(out, other))
+                return usage_error("%s and %s name the same file (%s)", option_name(out_opts[i]),
+                                   option_name(out_opts[j]), out);
+        }
+        struct stat so, si;
+        if (stat(out, &so) != 0 || !S_ISREG(so.st_mode)) continue;
+        for (size_t j = 0; j <= sizeof in_opts / sizeof in_opts[0]; j++) {
+            bool positional = j == sizeof in_opts / sizeof in_opts[0];
+            if (positional && !in_name) continue;
+            const char *in = positional ? in_path : c->opt[in_opts[j]];
+            if (!positional && !in) continue;
+            const char *what = positional ? in_name : option_name(in_opts[j]);
+            if (!input_file(in, &si) || si.st_dev != so.st_dev || si.st_ino != so.st_ino) continue;
+            if (is_stdin(in)) {
+                char desc[64];
+                snprintf(desc, sizeof desc, in ? "%s -" : "no %s given", what);
+                return usage_error("%s names the file that standard input is (%s): the output "
+                                   "would replace the input; nothing was read or written",
+                                   option_name(out_opts[i]), desc);
+            }
+            bool same_name = strcmp(out, in) == 0;
+            return usage_error("%s and %s name the same file (%s%s%s): the output would "
+                               "replace the input; nothing was read or written",
+                               option_name(out_opts[i]), what, out, same_name ? "" : ", ",
+                               same_name ? "" : in);
+        }
+    }
+    return EXIT_OK;
+}
+
 /* Writes bytes as lowercase hex plus a newline and commits. */
 int sink_commit_hex(sink *s, const uint8_t *data, size_t len) {
     static const char digits[] = "0123456789abcdef";

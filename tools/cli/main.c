@@ -30,29 +30,33 @@ static int cmd_version(cli *c) {
     return print_text("webcrypto " WEBCRYPTO_VERSION "\n");
 }
 
+/* in_pos: the positional argument that is the command's data input (FILE,
+ * standard input when absent), 0 if it reads none: for the one check of
+ * its files (check_distinct_files). */
 static const struct command {
     const char *name;
     int (*run)(cli *c);
+    size_t in_pos;
 } commands[] = {
-    {"help", cmd_help},
-    {"version", cmd_version},
-    {"digest", cmd_digest},
-    {"generate-key", cmd_generate_key},
-    {"encrypt", cmd_encrypt},
-    {"decrypt", cmd_decrypt},
-    {"sign", cmd_sign},
-    {"verify", cmd_verify},
-    {"derive-bits", cmd_derive_bits},
-    {"derive-key", cmd_derive_key},
-    {"export", cmd_export},
-    {"import", cmd_import},
-    {"wrap-key", cmd_wrap_key},
-    {"unwrap-key", cmd_unwrap_key},
-    {"random", cmd_random},
-    {"uuid", cmd_uuid},
-    {"backends", cmd_backends},
-    {"encapsulate", cmd_encapsulate},
-    {"decapsulate", cmd_decapsulate},
+    {"help", cmd_help, 0},
+    {"version", cmd_version, 0},
+    {"digest", cmd_digest, 2},
+    {"generate-key", cmd_generate_key, 0},
+    {"encrypt", cmd_encrypt, 2},
+    {"decrypt", cmd_decrypt, 2},
+    {"sign", cmd_sign, 2},
+    {"verify", cmd_verify, 2},
+    {"derive-bits", cmd_derive_bits, 0},
+    {"derive-key", cmd_derive_key, 0},
+    {"export", cmd_export, 0},
+    {"import", cmd_import, 1},
+    {"wrap-key", cmd_wrap_key, 0},
+    {"unwrap-key", cmd_unwrap_key, 1},
+    {"random", cmd_random, 0},
+    {"uuid", cmd_uuid, 0},
+    {"backends", cmd_backends, 0},
+    {"encapsulate", cmd_encapsulate, 0},
+    {"decapsulate", cmd_decapsulate, 2},
 };
 
 int main(int argc, char **argv) {
@@ -79,7 +83,13 @@ int main(int argc, char **argv) {
         const struct command *found = NULL;
         for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
             if (strcmp(cmd, commands[i].name) == 0) found = &commands[i];
-        rc = found ? found->run(&c) : usage_error("unknown command %s", cmd);
+        if (!found) {
+            rc = usage_error("unknown command %s", cmd);
+        } else {
+            const size_t in = found->in_pos;
+            rc = check_distinct_files(&c, in ? "FILE" : NULL, in && in < c.npos ? c.pos[in] : NULL);
+            if (!rc) rc = found->run(&c);
+        }
     }
     /* A late write error (e.g. on close) must not pass silently. */
     if (fclose(stdout) != 0 && (rc == EXIT_OK || rc == EXIT_VERIFY_FALSE)) {
