@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Smoke test of webcrypto-bench: a tiny run (two sizes, two iterations, tiny
 # warm-up) on every available target, raw-openssl and raw-boringssl included,
-# with --json, --csv and --svg; then checks the outputs' structure, the usage
+# with --json, --csv, --svg and --markdown; then checks the outputs' structure, the usage
 # errors, that SIGINT stops a run and still writes what was measured, and
 # raw-boringssl on its own (below).
 # Usage: bench_smoke.sh [--raw-boringssl-only] BENCH_EXE
@@ -136,7 +136,7 @@ fi
 # measured only when named).
 BACKENDS=$(echo $TARGETS | tr ' ' ',')
 "$BENCH" --backend "$BACKENDS" --sizes 64,1k --iterations 2 --warmup 1ms,1x --max-time 20 --pbkdf2-iterations 10 \
-    --json "$T/b.json" --csv "$T/b.csv" --svg "$T/b.svg" >"$T/out.txt" 2>"$T/err.txt"
+    --json "$T/b.json" --csv "$T/b.csv" --svg "$T/b.svg" --markdown "$T/b.md" >"$T/out.txt" 2>"$T/err.txt"
 rc=$?
 check "tiny run exits 0 (rc $rc)" test $rc -eq 0
 [ $rc -eq 0 ] || sed 's/^/#   /' "$T/err.txt" | tail -20
@@ -244,6 +244,26 @@ results=$(grep -c '^    {"op": "[^"]*", "size": ' "$T/b.json")
 check "CSV has a header" grep -q '^op,size,backend,ok,samples,batch,min_ns,median_ns.*,overhead_base,.*,mt_others_cpu$' "$T/b.csv"
 check "CSV has one row per result ($rows rows, $results results)" test "$rows" -gt 0 -a "$rows" -eq "$results"
 
+# ---- Markdown: the command, the run's facts, one row per (operation, size) ----
+check "Markdown: the command line first, in a sh block" \
+    bash -c "[ \"\$(head -1 '$T/b.md')\" = '\`\`\`sh' ] && sed -n 2p '$T/b.md' | grep -q '^webcrypto-bench --backend .* --markdown '"
+check "Markdown: date, machine and load (others' CPU use) given" \
+    bash -c "grep -q '^- date: [0-9-]*T[0-9:]*Z; libwebcrypto ' '$T/b.md' && grep -q '^- machine: ' '$T/b.md' && grep -Eq '^- load: load average .* at the start, .* at the end; other processes (used [0-9]+% of one CPU|.* unknown)' '$T/b.md'"
+check "Markdown: the output checks given, none failed" grep -q '^- outputs: .* 0 failed$' "$T/b.md"
+check "Markdown: a column per target" \
+    bash -c "h=\$(grep '^| operation | size |' '$T/b.md' | head -1); for t in $TARGETS; do case \"\$h\" in *\" \$t |\"*) ;; *) exit 1 ;; esac; done"
+if case " $TARGETS " in *" openssl "*) true ;; *) false ;; esac; then
+    check "Markdown: the ovh/raw ratio column (openssl / raw-openssl)" \
+        grep -q '^| operation | size |.* openssl / raw-openssl |' "$T/b.md"
+fi
+# One row per (operation, size) the CSV has a cell for.
+mdrows=$(grep -c '^| [a-z0-9-]* | \(-\|[0-9]* [KM]\?i\?B\) |' "$T/b.md")
+cells=$(tail -n +2 "$T/b.csv" | cut -d, -f1,2 | sort -u | wc -l)
+check "Markdown: one row per measured operation and size ($mdrows rows, $cells in the CSV)" \
+    test "$mdrows" -gt 0 -a "$mdrows" -eq "$cells"
+check "Markdown: medians with units, no FAILED cell" \
+    bash -c "grep -q '^| digest-sha-256 | 1 KiB | [0-9.]* \(ns\|µs\) |' '$T/b.md' && ! grep -q FAILED '$T/b.md'"
+
 # ---- SVG: well-formed XML, <svg> root, polylines ----
 case $XMLV in
 xmllint) xmllint --noout "$T/b.svg" ;;
@@ -310,9 +330,10 @@ if case " $TARGETS " in *" openssl "*) true ;; *) false ;; esac; then
 else
     MT_TARGETS=$(printf '%s\n' $TARGETS | grep -Ev '^(raw-|jvm)' | head -n 1) MT_COLS=1
 fi
-"$BENCH" --backend "$MT_TARGETS" --op digest-sha-256 --sizes 64,1k --iterations 2 \
+# (--op as a glob, so that the Markdown's command line shows its quoting)
+"$BENCH" --backend "$MT_TARGETS" --op 'digest-sha-256*' --sizes 64,1k --iterations 2 \
     --warmup 1ms,1x --max-time 40 --threads 2 --thread-rounds 4 --json "$T/mt.json" \
-    --csv "$T/mt.csv" >"$T/mt.txt" 2>"$T/mt.err"
+    --csv "$T/mt.csv" --markdown "$T/mt.md" >"$T/mt.txt" 2>"$T/mt.err"
 rc=$?
 check "threads: run exits 0 (rc $rc)" test $rc -eq 0
 [ $rc -eq 0 ] || sed 's/^/#   /' "$T/mt.err" | tail -10
@@ -328,6 +349,9 @@ check "threads: JSON has the scaling's spread and rounds" \
     grep -Eq '"threads": \{"n": 2, "rounds": [34], "slice_ms": [0-9.e+-]+, "ops_per_s": [0-9].*"scaling_p25": [0-9].*"scaling_max": [0-9]' "$T/mt.json"
 check "threads: CSV has the spread columns" \
     grep -q '^op,.*,overhead_base,mt_one_ops_per_s,mt_scaling_p25,mt_scaling_p75,mt_scaling_min,mt_scaling_max,mt_rounds,mt_others_cpu$' "$T/mt.csv"
+check "threads: Markdown command line quotes the glob" grep -q "^webcrypto-bench .* --op 'digest-sha-256\*' " "$T/mt.md"
+check "threads: Markdown scaling table, both sizes with their IQR" \
+    bash -c "grep -q '^Scaling, 2 threads against 1' '$T/mt.md' && [ \$(grep -Ec '^\| digest-sha-256 \| (64 B|1 KiB) \|( [0-9.]+x \[[0-9.]+-[0-9.]+\](, [0-9]+%)? \|)+' '$T/mt.md') -eq 2 ]"
 if [ "${BENCH_SMOKE_RAW_BORINGSSL:-}" = 1 ] && [ "$MT_COLS" = 2 ]; then
     check "threads: raw-boringssl added beside ours in the scaling table" \
         grep -q '^operation .* openssl  *raw-openssl  *raw-boringssl$' "$T/mt.txt"

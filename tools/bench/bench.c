@@ -135,6 +135,10 @@ static const char usage_text[] =
     "  --tie PCT              crossovers ignore differences up to PCT %% (default 3)\n"
     "  --reference NAME       target the speedup column compares with (default openssl)\n"
     "  --json FILE  --csv FILE  --svg FILE   also write the results there\n"
+    "  --markdown FILE        also write a Markdown summary there: the command,\n"
+    "                         date, machine and load, and a table of the medians\n"
+    "                         (and scalings) per operation and size, one column\n"
+    "                         per target, with the ovh/raw and ovh/jvm ratios\n"
     "  --svg-crossovers WHICH the chart's crossover lines: backends (between\n"
     "                         backends only, the default), all (baselines too), none\n"
     "  --list                 list the operations and targets, then exit\n"
@@ -1051,6 +1055,8 @@ int webcrypto_bench_main(int argc, char **argv) {
     cfg->tie = 0.03;
     cfg->pbkdf2_iterations = 1000;
     cfg->reference = "openssl";
+    cfg->argc = argc;
+    cfg->argv = argv;
     const char *backends = NULL, *ops = NULL;
     bool list = false;
     int rc = 0;
@@ -1167,6 +1173,7 @@ int webcrypto_bench_main(int argc, char **argv) {
         else if (strcmp(a, "--json") == 0) cfg->json_path = val;
         else if (strcmp(a, "--csv") == 0) cfg->csv_path = val;
         else if (strcmp(a, "--svg") == 0) cfg->svg_path = val;
+        else if (strcmp(a, "--markdown") == 0) cfg->markdown_path = val;
         else {
             rc = usage_error(prog, "unknown option %s", a);
             goto end;
@@ -1275,6 +1282,7 @@ int webcrypto_bench_main(int argc, char **argv) {
     if (cfg->json_path && bench_write_json(run, cfg->json_path)) failed = 1;
     if (cfg->csv_path && bench_write_csv(run, cfg->csv_path)) failed = 1;
     if (cfg->svg_path && bench_write_svg(run, cfg->svg_path)) failed = 1;
+    if (cfg->markdown_path && bench_write_markdown(run, cfg->markdown_path)) failed = 1;
     if (fflush(stdout) != 0) {
         fprintf(stderr, "error: cannot write stdout: %s\n", strerror(errno));
         failed = 1;

@@ -306,7 +306,11 @@ typedef struct bench_config {
     double tie;             /* crossovers: relative differences up to this are ties */
     uint32_t pbkdf2_iterations;
     const char *reference;
-    const char *json_path, *csv_path, *svg_path;
+    const char *json_path, *csv_path, *svg_path, *markdown_path;
+    /* The command line as given (argv[0] = the program name), for the
+     * Markdown output's "command:" line. */
+    int argc;
+    char **argv;
     /* The SVG's crossover lines: between backends only (default), every
      * pair of targets, or none. */
     enum { BENCH_SVG_CROSS_BACKENDS, BENCH_SVG_CROSS_ALL, BENCH_SVG_CROSS_NONE } svg_crossovers;
@@ -381,5 +385,6 @@ void bench_print_summary(const bench_run *run, FILE *f);
 int bench_write_json(const bench_run *run, const char *path);
 int bench_write_csv(const bench_run *run, const char *path);
 int bench_write_svg(const bench_run *run, const char *path);
+int bench_write_markdown(const bench_run *run, const char *path);
 
 #endif
