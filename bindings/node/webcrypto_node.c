@@ -851,6 +851,15 @@ static void big_finalize(napi_env env, void *data, void *hint) {
     big_give(data, hint != NULL);
 }
 
+/* An own data property of a result object or array (DefineOwnProperty, not
+ * Set: a setter a script adds to Object.prototype or Array.prototype for
+ * that name never sees the value, a key handle or a shared secret). */
+static napi_status define_own(napi_env env, napi_value obj, const char *name, napi_value v) {
+    napi_property_descriptor d = {name, NULL, NULL, NULL, NULL, v,
+                                  napi_writable | napi_enumerable | napi_configurable, NULL};
+    return napi_define_properties(env, obj, 1, &d);
+}
+
 /* The job's result as a JS value, or NULL with *err set. */
 static napi_value job_result(napi_env env, job *j, napi_value *err) {
     napi_value r = NULL;
@@ -897,8 +906,8 @@ static napi_value job_result(napi_env env, job *j, napi_value *err) {
             if (napi_create_array_with_length(env, 2, &r) != napi_ok) break;
             pub = key_handle(env, &j->r1);
             priv = pub ? key_handle(env, &j->r2) : NULL;
-            if (!priv || napi_set_element(env, r, 0, pub) != napi_ok ||
-                napi_set_element(env, r, 1, priv) != napi_ok)
+            if (!priv || define_own(env, r, "0", pub) != napi_ok ||
+                define_own(env, r, "1", priv) != napi_ok)
                 r = NULL;
             break;
         }
@@ -930,8 +939,8 @@ static napi_value job_result(napi_env env, job *j, napi_value *err) {
         } else {
             sk = key_handle(env, &j->r1);
         }
-        if (!sk || napi_set_element(env, r, 0, ct) != napi_ok ||
-            napi_set_element(env, r, 1, sk) != napi_ok)
+        if (!sk || define_own(env, r, "0", ct) != napi_ok ||
+            define_own(env, r, "1", sk) != napi_ok)
             r = NULL;
         break;
     }
@@ -1259,7 +1268,7 @@ napi_fail:
 
 static napi_value set_u32(napi_env env, napi_value obj, const char *k, uint32_t v) {
     napi_value x;
-    if (napi_create_uint32(env, v, &x) != napi_ok || napi_set_named_property(env, obj, k, x) != napi_ok)
+    if (napi_create_uint32(env, v, &x) != napi_ok || define_own(env, obj, k, x) != napi_ok)
         return NULL;
     return obj;
 }
@@ -1268,7 +1277,7 @@ static napi_value set_str(napi_env env, napi_value obj, const char *k, const cha
     napi_value x;
     if (!v) return obj;
     if (napi_create_string_utf8(env, v, NAPI_AUTO_LENGTH, &x) != napi_ok ||
-        napi_set_named_property(env, obj, k, x) != napi_ok)
+        define_own(env, obj, k, x) != napi_ok)
         return NULL;
     return obj;
 }
@@ -1299,7 +1308,7 @@ static napi_value key_info(napi_env env, napi_callback_info info) {
             NAPI(napi_create_arraybuffer(env, el, &data, &ab));
             if (el) memcpy(data, e, el);
             NAPI(napi_create_typedarray(env, napi_uint8_array, el, ab, 0, &x));
-            NAPI(napi_set_named_property(env, r, "publicExponent", x));
+            NAPI(define_own(env, r, "publicExponent", x));
         }
     } else if (webcrypto_algorithm_has_operation(webcrypto_key_get_algorithm(key),
                                                  WEBCRYPTO_OP_GET_KEY_LENGTH) &&
@@ -1312,7 +1321,7 @@ static napi_value key_info(napi_env env, napi_callback_info info) {
     }
     NAPI(set_str(env, r, "namedCurve", webcrypto_curve_name(webcrypto_key_get_named_curve(key))) ? napi_ok : napi_generic_failure);
     NAPI(napi_get_boolean(env, webcrypto_key_get_extractable(key), &x));
-    NAPI(napi_set_named_property(env, r, "extractable", x));
+    NAPI(define_own(env, r, "extractable", x));
     NAPI(set_u32(env, r, "usages", webcrypto_key_get_usages(key)) ? napi_ok : napi_generic_failure);
     return r;
 napi_fail:

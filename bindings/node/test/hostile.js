@@ -335,6 +335,8 @@ async function uint8array() {
 
 // ---- prototype methods replaced ----------------------------------------------------
 
+// f's value, or what it threw (so that one check failing leaves the rest).
+const attempt = async (f) => { try { return await f(); } catch (e) { return `threw ${e && e.name}: ${e && e.message}`; } };
 async function intrinsics() {
   const subtle = lib.crypto.subtle;
   const nodeCrypto = require('crypto');
@@ -363,10 +365,6 @@ async function intrinsics() {
   replace(Map.prototype, 'get', (get) => function (k) { return get.call(this, k === 'SHA-256' ? 'SHA-1' : k); });
   // Set.prototype.has: every operation of every algorithm "allowed".
   replace(Set.prototype, 'has', (has) => function (k) { return k === 'digest' ? true : has.call(this, k); });
-  // Promise.prototype.then: sees the binding's results.
-  replace(Promise.prototype, 'then', (then) => function (f, r) {
-    return then.call(this, (v) => { if (v instanceof ArrayBuffer) thenSawResult++; return f ? f(v) : v; }, r);
-  });
   // Tables and objects read by key: inherited entries.
   inherit(Object.prototype, 'SHA-256', { digest: 'CShakeParams' });
   inherit(Object.prototype, 'hash', 1);
@@ -380,28 +378,69 @@ async function intrinsics() {
   replace(TextEncoder.prototype, 'encode', () => () => new Uint8Array(4));
   replace(Function.prototype, 'call', (call) => call);
   replace(Function.prototype, 'apply', (apply) => apply);
+  // Setters for the names and indices of the addon's own result objects
+  // (keyInfo's members, a key pair's [public, private]): removed below,
+  // not through `undo` (whose push they would see).
+  let resultSetterSaw = 0;
+  const setters = [[Array.prototype, '0'], [Array.prototype, '1'], [Object.prototype, 'type'],
+    [Object.prototype, 'extractable'], [Object.prototype, 'usages']];
+  for (const [o, k] of setters) {
+    Object.defineProperty(o, k, { set() { resultSetterSaw++; }, configurable: true });
+  }
   let got = {};
   try {
-    got.sha256 = hex(await subtle.digest('SHA-256', data));
-    got.sha256b = hex(await subtle.digest({ name: 'SHA-256' }, data));
-    const hk = await subtle.importKey('raw', k16, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-    got.mac = hex(await subtle.sign('HMAC', hk, data));
-    got.gcm = hex(await subtle.encrypt({ name: 'AES-GCM', iv }, aes, data));
-    got.pbkdf2 = hex(await subtle.deriveBits({ name: 'PBKDF2', hash: 'SHA-256', salt: iv, iterations: 5000 },
-      await subtle.importKey('raw', k16, 'PBKDF2', false, ['deriveBits']), 256));
-    got.jwk = await subtle.exportKey('jwk', aes);
-    const back = await subtle.importKey('jwk', got.jwk, 'AES-GCM', true, ['encrypt']);
-    got.jwkBack = hex(await subtle.exportKey('raw', back));
-    got.aesHash = Object.prototype.hasOwnProperty.call(aes.algorithm, 'hash');
+    got.pair = await attempt(async () => {
+      const pair = await subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify']);
+      return `${pair.publicKey.type} ${pair.privateKey.type} ${pair.privateKey.extractable} ${pair.privateKey.usages.join()}`;
+    });
+    for (const [o, k] of setters) delete o[k];
+    got.sha256 = await attempt(async () => hex(await subtle.digest('SHA-256', data)));
+    got.sha256b = await attempt(async () => hex(await subtle.digest({ name: 'SHA-256' }, data)));
+    got.mac = await attempt(async () => hex(await subtle.sign('HMAC',
+      await subtle.importKey('raw', k16, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']), data)));
+    got.gcm = await attempt(async () => hex(await subtle.encrypt({ name: 'AES-GCM', iv }, aes, data)));
+    got.pbkdf2 = await attempt(async () => hex(await subtle.deriveBits(
+      { name: 'PBKDF2', hash: 'SHA-256', salt: iv, iterations: 5000 },
+      await subtle.importKey('raw', k16, 'PBKDF2', false, ['deriveBits']), 256)));
+    got.jwkBack = await attempt(async () => hex(await subtle.exportKey('raw',
+      await subtle.importKey('jwk', await subtle.exportKey('jwk', aes), 'AES-GCM', true, ['encrypt']))));
+    // deriveKey on the pool (a result mapped to a CryptoKey), an AES key
+    // whose algorithm must not take the inherited `hash`.
+    got.derived = await attempt(async () => {
+      const k = await subtle.deriveKey({ name: 'PBKDF2', hash: 'SHA-256', salt: iv, iterations: 5000 },
+        await subtle.importKey('raw', k16, 'PBKDF2', false, ['deriveKey']), { name: 'AES-GCM', length: 128 },
+        true, ['encrypt']);
+      return `${hex(await subtle.exportKey('raw', k))} ${Object.prototype.hasOwnProperty.call(k.algorithm, 'hash')}`;
+    });
   } finally {
+    for (const [o, k] of setters) delete o[k];
     while (undo.length) undo.pop()();
   }
+  check(got.pair === 'public private false sign', `intrinsics: an ECDSA key pair made right (${got.pair})`);
+  check(resultSetterSaw === 0, `intrinsics: setters on Array.prototype[0], [1] and Object.prototype saw ${resultSetterSaw} of the addon's values`);
   check(got.sha256 === wantSha256 && got.sha256b === wantSha256, `intrinsics: digest('SHA-256') is SHA-256 (${(got.sha256 || '').length / 2} bytes)`);
-  check(got.mac === wantMac, 'intrinsics: HMAC SHA-256 right');
+  check(got.mac === wantMac, `intrinsics: HMAC SHA-256 right (${got.mac})`);
   check(got.gcm === wantGcm, 'intrinsics: AES-GCM right');
   check(got.pbkdf2 === wantPbkdf2, 'intrinsics: PBKDF2 (on the pool) right');
   check(got.jwkBack === hex(k16), 'intrinsics: a JWK exported and imported back is the key');
-  check(got.aesHash === false, 'intrinsics: an AES key\'s algorithm has no inherited hash');
+  check(got.derived === `${wantPbkdf2.slice(0, 32)} false`, `intrinsics: deriveKey right, its algorithm without an inherited hash (${got.derived})`);
+  // Promise.prototype.then alone (the rest restored): it must not see the
+  // binding's results (a key made on the pool, bits).
+  replace(Promise.prototype, 'then', (then) => function (f, r) {
+    return then.call(this, (v) => {
+      if (v instanceof ArrayBuffer || v instanceof lib.CryptoKey || util.types.isExternal(v)) thenSawResult++;
+      return f ? f(v) : v;
+    }, r);
+  });
+  try {
+    got.thenKey = await attempt(async () => (await subtle.deriveKey(
+      { name: 'PBKDF2', hash: 'SHA-256', salt: iv, iterations: 5000 },
+      await subtle.importKey('raw', k16, 'PBKDF2', false, ['deriveKey']), { name: 'AES-GCM', length: 128 },
+      true, ['encrypt'])).type);
+  } finally {
+    while (undo.length) undo.pop()();
+  }
+  check(got.thenKey === 'secret', `intrinsics: deriveKey with Promise.prototype.then replaced (${got.thenKey})`);
   check(thenSawResult === 0, `intrinsics: the replaced Promise.prototype.then saw ${thenSawResult} results`);
   check(setterSaw === 0, `intrinsics: an Array.prototype index setter saw ${setterSaw} values`);
 }
