@@ -21,7 +21,7 @@ const {
   MapPrototypeGet, MapPrototypeSet, SetPrototypeHas, WeakMapPrototypeGet, WeakMapPrototypeSet,
   SafeMap, SafeSet, SafeWeakMap,
   StringPrototypeCharCodeAt, StringPrototypeStartsWith, StringFromCharCode,
-  NumberIsFinite, MathTrunc, JSONParse, JSONStringify, SymbolIterator, SymbolToStringTag,
+  NumberIsFinite, MathTrunc, JSONParse, JSONStringify, SymbolIterator,
   PromiseResolve, PromiseReject, TypeError, RangeError, DOMException, DOMExceptionPrototypeGetName,
   Uint8Array, ArrayBufferPrototypeGetByteLength, ArrayBufferPrototypeGetResizable,
   TypedArrayPrototypeGetBuffer, TypedArrayPrototypeGetByteOffset, TypedArrayPrototypeGetByteLength,
@@ -120,7 +120,7 @@ const algById = new SafeMap();
 const algByName = new SafeMap();
 const algByLower = new SafeMap();
 for (const a of T.algorithms) {
-  const e = { __proto__: null, id: a.id, name: a.name, ops: new SafeSet(a.operations), digestSize: a.digestSize };
+  const e = { id: a.id, name: a.name, ops: new SafeSet(a.operations), digestSize: a.digestSize };
   algById.set(a.id, e);
   algByLower.set(asciiLower(a.name), e);
   algByName.set(a.name, e);
@@ -231,9 +231,11 @@ const ZERO_IS_AN_ERROR = {
   'deriveBits Argon2Params memory': 1, // OperationError: under 8 * parallelism
   'deriveBits Argon2Params passes': 0, // OperationError: the library rejects a 0 passes itself
 };
-// Members in the order Web IDL reads them (lexicographic).
+// Members in the order Web IDL reads them (lexicographic). (At most 10 a
+// dictionary: normalize's list has room for 10.)
 const DICT_MEMBERS = {};
 for (const [d, members] of Object.entries(DICTS)) {
+  if (Object.keys(members).length > 10) throw new Error(`webcrypto: ${d} has more than 10 members`);
   DICT_MEMBERS[d] = Object.keys(members).sort().map((m) => {
     if (!memberIndex.has(m)) throw new Error(`webcrypto: the addon has no params member ${m}`);
     return [m, memberIndex.get(m), members[m][0], members[m][1]];
@@ -293,6 +295,9 @@ function checkBufferSource(v, what) {
 // view on one. (A detached ArrayBuffer's byteLength is 0; a DataView's own
 // byteLength throws once its buffer is detached, so the buffer's is read.)
 function bytesOf(v) {
+  // A Uint8Array (or a subclass's) goes as it is: the addon reads its
+  // internal length and data (0 bytes once detached), no getter of it.
+  if (isUint8Array(v)) return v;
   if (isArrayBuffer(v)) {
     return ArrayBufferPrototypeGetByteLength(v) === 0 ? new Uint8Array(0) : new Uint8Array(v);
   }
@@ -346,11 +351,10 @@ function convertMember(type, v, what) {
 // Normalises an algorithm for an operation: {id, name, params}, params the
 // addon's flat array [id, member, value, ...].
 function normalize(op, alg) {
-  let dict;
-  // (object or DOMString): anything but an object is a string (Web IDL unions).
-  if (alg !== null && (typeof alg === 'object' || typeof alg === 'function')) dict = alg;
-  else dict = { __proto__: null, name: domString(alg, 'algorithm') };
-  const nameValue = dict.name;
+  // (object or DOMString): anything but an object is a string (Web IDL
+  // unions), the dictionary {name} whose other members are all absent.
+  const dict = alg !== null && (typeof alg === 'object' || typeof alg === 'function') ? alg : null;
+  const nameValue = dict === null ? domString(alg, 'algorithm') : dict.name;
   if (nameValue === undefined) throw new TypeError('algorithm.name is required');
   const name = domString(nameValue, 'algorithm.name');
   // The table's own spelling first (no lower-casing on the common path).
@@ -359,15 +363,16 @@ function normalize(op, alg) {
   const reg = REGISTRY[entry.name];
   const dname = (reg && reg[op]) || 'Algorithm';
   const members = DICT_MEMBERS[dname];
-  // A list inheriting nothing: no setter a script adds to Array.prototype
-  // sees the values pushed (the byte members' snapshots among them).
-  const params = nullList();
-  ArrayPrototypePush(params, entry.id);
+  // Made whole by a literal and cut to length: its slots are written while
+  // they are its own, so no setter a script adds to Array.prototype for an
+  // index sees a value (the byte members' snapshots among them).
+  const params = [entry.id, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+  let n = 1;
   let rejected = false;
   for (let i = 0; i < members.length; i++) {
     const mm = members[i];
     const m = mm[0], idx = mm[1], type = mm[2], required = mm[3];
-    const v = dict[m];
+    const v = dict === null ? undefined : dict[m];
     if (v === undefined) {
       if (required) throw new TypeError(`${entry.name}: ${m} is required`);
       continue;
@@ -378,10 +383,12 @@ function normalize(op, alg) {
       if (typeof z === 'string') throw makeError(z, `${entry.name}: ${m} must not be 0`);
       if (z !== undefined) { c = z; rejected = true; }
     }
-    ArrayPrototypePush(params, idx, c);
+    params[n++] = idx;
+    params[n++] = c;
   }
+  params.length = n;
   // rejected: a member's 0 that the operation fails on (supports: false).
-  return { __proto__: null, id: entry.id, name: entry.name, params, rejected };
+  return { id: entry.id, name: entry.name, params, rejected };
 }
 
 // Where a member is in normalize's params ([id, member, value, ...]): the
@@ -657,14 +664,28 @@ function trimLater() {
 // itself (no Promise.prototype.then, whose species a script can replace),
 // and copies every byte input into its own memory before work on the pool.
 const emptyResult = () => new P.ArrayBuffer(0);
-// args: [backend (undefined: the key's), the op's arguments...].
-function call(op, async, map, args) {
+// native.run bound to each opcode and mode at load: RUN[op][0] runs now,
+// RUN[op][1] on the pool.
+const RUN = nullObject();
+for (const op of Object.keys(OP)) {
+  RUN[op] = [P.FunctionPrototypeBind(native.run, undefined, OP[op], 0),
+    P.FunctionPrototypeBind(native.run, undefined, OP[op], 1)];
+}
+// Runs an op now (resolving at once) or on the pool. args: an array literal
+// of this file's, [map, backend (undefined: the key's), the op's
+// arguments...], map the function the result goes through (or null). The
+// arguments go by Reflect.apply (which reads an array by index), never by a
+// spread, which iterates through Array.prototype[Symbol.iterator]: a script
+// could replace it to see, or swap, the arguments. The addon maps the result
+// itself (no Promise.prototype.then, whose species a script can replace),
+// and copies every byte input into its own memory before work on the pool.
+function call(op, async, args) {
   if (async) {
-    const p = native.run(OP[op], 1, map || undefined, args);
+    const p = ReflectApply(RUN[op][1], undefined, args);
     trimLater();
     return p;
   }
-  return PromiseResolve(native.run(OP[op], 0, map || undefined, args));
+  return PromiseResolve(ReflectApply(RUN[op][0], undefined, args));
 }
 
 class SubtleCrypto {
@@ -688,11 +709,11 @@ class SubtleCrypto {
       // w3c/webcrypto#426): no user code runs from here to the addon's read.
       const bytes = bytesOf(data);
       const big = isLarge(bytes, alg);
-      if (alg.params.length === 1) return call('digest', big, null, [b, alg.id, bytes]);
+      if (alg.params.length === 1) return call('digest', big, [null, b, alg.id, bytes]);
       // cSHAKE: its members. An outputLength of 0 is an empty output (see
       // zeroOutputLength).
       const empty = zeroOutputLength(alg);
-      return call('digest', big, empty ? emptyResult : null, [b, alg.params, bytes]);
+      return call('digest', big, [empty ? emptyResult : null, b, alg.params, bytes]);
     } catch (e) { return PromiseReject(e); }
   }
 
@@ -702,8 +723,8 @@ class SubtleCrypto {
       needArgs(3, arguments.length, 'generateKey');
       const usages = toUsages(keyUsages);
       const alg = normalize('generateKey', algorithm);
-      return call('generateKey', slow('generateKey', alg.name), wrapGenerated,
-        [b, alg.params, toBoolean(extractable), usages]);
+      return call('generateKey', slow('generateKey', alg.name),
+        [wrapGenerated, b, alg.params, toBoolean(extractable), usages]);
     } catch (e) { return PromiseReject(e); }
   }
 
@@ -729,8 +750,8 @@ class SubtleCrypto {
         // pool), so it is wiped as soon as run() returns.
         bytes = TextEncoderPrototypeEncode(utf8, JSONStringify(jwk));
         try {
-          return call('importKey', slow('importKey', alg.name), wrapKeyHandle,
-            [b, f, bytes, alg.params, ext, usages]);
+          return call('importKey', slow('importKey', alg.name),
+            [wrapKeyHandle, b, f, bytes, alg.params, ext, usages]);
         } finally { TypedArrayPrototypeFill(bytes, 0); }
       } else {
         if (!isBytes) throw new TypeError('keyData must be a BufferSource');
@@ -739,8 +760,8 @@ class SubtleCrypto {
         // memory, wiped after, for the pool).
         bytes = bytesOf(checkBufferSource(keyData, 'keyData'));
       }
-      return call('importKey', slow('importKey', alg.name), wrapKeyHandle,
-        [b, f, bytes, alg.params, ext, usages]);
+      return call('importKey', slow('importKey', alg.name),
+        [wrapKeyHandle, b, f, bytes, alg.params, ext, usages]);
     } catch (e) { return PromiseReject(e); }
   }
 
@@ -750,7 +771,7 @@ class SubtleCrypto {
       needArgs(2, arguments.length, 'exportKey');
       const f = toFormat(format);
       const h = keyHandle(key, 'key');
-      return call('exportKey', false, f === FORMATS.jwk ? parseJwk : null, [undefined, f, h]);
+      return call('exportKey', false, [f === FORMATS.jwk ? parseJwk : null, undefined, f, h]);
     } catch (e) { return PromiseReject(e); }
   }
 
@@ -769,7 +790,7 @@ class SubtleCrypto {
       const async = isLarge(bytes, alg) || slow(op, alg.name);
       // KMAC with outputLength 0: an empty MAC (see zeroOutputLength).
       const empty = zeroOutputLength(alg);
-      return call(op, async, empty ? emptyResult : null, [undefined, alg.params, h, bytes]);
+      return call(op, async, [empty ? emptyResult : null, undefined, alg.params, h, bytes]);
     } catch (e) { return PromiseReject(e); }
   }
 
@@ -789,8 +810,8 @@ class SubtleCrypto {
       // it before the promise settles.
       const empty = zeroOutputLength(alg);
       const sigEmpty = byteLength(sig) === 0;
-      return call('verify', async, empty ? () => sigEmpty : null,
-        [undefined, alg.params, h, sig, bytes]);
+      return call('verify', async,
+        [empty ? () => sigEmpty : null, undefined, alg.params, h, sig, bytes]);
     } catch (e) { return PromiseReject(e); }
   }
 
@@ -802,7 +823,7 @@ class SubtleCrypto {
       // optional unsigned long? length = null (no [EnforceRange]: modulo 2^32)
       const bits = length === null || length === undefined ? -1 : (toNumber(length, 'length') >>> 0);
       const alg = normalize('deriveBits', algorithm);
-      return call('deriveBits', slow('deriveBits', alg.name), null, [undefined, alg.params, h, bits]);
+      return call('deriveBits', slow('deriveBits', alg.name), [null, undefined, alg.params, h, bits]);
     } catch (e) { return PromiseReject(e); }
   }
 
@@ -816,8 +837,8 @@ class SubtleCrypto {
       const alg = normalize('deriveBits', algorithm);
       normalize('importKey', derivedKeyType);
       const derived = normalize('get key length', derivedKeyType);
-      return call('deriveKey', slow('deriveKey', alg.name), wrapKeyHandle,
-        [undefined, alg.params, h, derived.params, ext, usages]);
+      return call('deriveKey', slow('deriveKey', alg.name),
+        [wrapKeyHandle, undefined, alg.params, h, derived.params, ext, usages]);
     } catch (e) { return PromiseReject(e); }
   }
 
@@ -829,7 +850,7 @@ class SubtleCrypto {
       const h = keyHandle(key, 'key');
       const wh = keyHandle(wrappingKey, 'wrappingKey');
       const alg = normalizeEither('wrapKey', 'encrypt', wrapAlgorithm);
-      return call('wrapKey', slow('encrypt', alg.name), null, [undefined, f, h, wh, alg.params]);
+      return call('wrapKey', slow('encrypt', alg.name), [null, undefined, f, h, wh, alg.params]);
     } catch (e) { return PromiseReject(e); }
   }
 
@@ -845,8 +866,9 @@ class SubtleCrypto {
       const alg = normalizeEither('unwrapKey', 'decrypt', unwrapAlgorithm);
       const keyAlg = normalize('importKey', unwrappedKeyAlgorithm);
       const bytes = bytesOf(wrappedKey); // after normalizing (see digest)
-      return call('unwrapKey', slow('decrypt', alg.name), wrapKeyHandle,
-        [undefined, f, bytes, h, alg.params, keyAlg.params, toBoolean(extractable), usages]);
+      return call('unwrapKey', slow('decrypt', alg.name),
+        [wrapKeyHandle, undefined, f, bytes, h, alg.params, keyAlg.params, toBoolean(extractable),
+          usages]);
     } catch (e) { return PromiseReject(e); }
   }
 
@@ -858,8 +880,8 @@ class SubtleCrypto {
       needArgs(2, arguments.length, 'getPublicKey');
       const h = keyHandle(key, 'key');
       const usages = toUsages(keyUsages);
-      return call('getPublicKey', slow('getPublicKey', algorithmOfKey(key)), wrapKeyHandle,
-        [undefined, h, usages]);
+      return call('getPublicKey', slow('getPublicKey', algorithmOfKey(key)),
+        [wrapKeyHandle, undefined, h, usages]);
     } catch (e) { return PromiseReject(e); }
   }
 
@@ -871,7 +893,7 @@ class SubtleCrypto {
       const h = keyHandle(encapsulationKey, 'encapsulationKey');
       const alg = normalize('encapsulate', encapsulationAlgorithm);
       return call('encapsulateBits', slow('encapsulate', alg.name),
-        (r) => ({ sharedKey: r[1], ciphertext: r[0] }), [undefined, alg.params, h]);
+        [(r) => ({ sharedKey: r[1], ciphertext: r[0] }), undefined, alg.params, h]);
     } catch (e) { return PromiseReject(e); }
   }
 
@@ -885,8 +907,8 @@ class SubtleCrypto {
       const alg = normalize('encapsulate', encapsulationAlgorithm);
       const keyAlg = normalize('importKey', sharedKeyAlgorithm);
       return call('encapsulateKey', slow('encapsulate', alg.name),
-        (r) => ({ sharedKey: wrapKeyHandle(r[1]), ciphertext: r[0] }),
-        [undefined, alg.params, h, keyAlg.params, ext, usages]);
+        [(r) => ({ sharedKey: wrapKeyHandle(r[1]), ciphertext: r[0] }), undefined, alg.params, h,
+          keyAlg.params, ext, usages]);
     } catch (e) { return PromiseReject(e); }
   }
 
@@ -898,8 +920,8 @@ class SubtleCrypto {
       checkBufferSource(ciphertext, 'ciphertext');
       const alg = normalize('decapsulate', decapsulationAlgorithm);
       const ct = bytesOf(ciphertext); // after normalizing (see digest)
-      return call('decapsulateBits', slow('decapsulate', alg.name), null,
-        [undefined, alg.params, h, ct]);
+      return call('decapsulateBits', slow('decapsulate', alg.name),
+        [null, undefined, alg.params, h, ct]);
     } catch (e) { return PromiseReject(e); }
   }
 
@@ -915,8 +937,8 @@ class SubtleCrypto {
       const alg = normalize('decapsulate', decapsulationAlgorithm);
       const keyAlg = normalize('importKey', sharedKeyAlgorithm);
       const ct = bytesOf(ciphertext); // after normalizing (see digest)
-      return call('decapsulateKey', slow('decapsulate', alg.name), wrapKeyHandle,
-        [undefined, alg.params, h, ct, keyAlg.params, ext, usages]);
+      return call('decapsulateKey', slow('decapsulate', alg.name),
+        [wrapKeyHandle, undefined, alg.params, h, ct, keyAlg.params, ext, usages]);
     } catch (e) { return PromiseReject(e); }
   }
 

@@ -31,6 +31,7 @@ const nullList = () => ObjectSetPrototypeOf([], null);
 
 const p = {
   ReflectApply,
+  FunctionPrototypeBind: uncurryThis(bind),
   ReflectDefineProperty,
   uncurryThis,
   nullObject,

@@ -707,18 +707,54 @@ static bool get_key(napi_env env, napi_value v, nkey **out) {
     return true;
 }
 
+/* The backends backend() has handed out (the library's handles are static,
+ * a handful at most): an external's pointer is taken as a backend only if it
+ * is one of these, compared, never dereferenced (cheaper than a type tag's
+ * lookup on every call; the tag is set too). */
+#define MAX_BACKENDS 16
+static struct {
+    atomic_flag lock;
+    const webcrypto_backend *b[MAX_BACKENDS];
+    atomic_size_t n;
+} g_backends = {ATOMIC_FLAG_INIT, {0}, 0};
+
+static bool backend_known(const void *p) {
+    size_t n = atomic_load(&g_backends.n);
+    for (size_t i = 0; i < n; i++)
+        if (g_backends.b[i] == p) return true;
+    return false;
+}
+
+static bool backend_remember(const webcrypto_backend *b) {
+    bool ok = true;
+    while (atomic_flag_test_and_set_explicit(&g_backends.lock, memory_order_acquire)) {
+    }
+    if (!backend_known(b)) {
+        size_t n = atomic_load(&g_backends.n);
+        if (n < MAX_BACKENDS) {
+            g_backends.b[n] = b;
+            atomic_store(&g_backends.n, n + 1);
+        } else {
+            ok = false;
+        }
+    }
+    atomic_flag_clear_explicit(&g_backends.lock, memory_order_release);
+    return ok;
+}
+
 /* A backend handle (backend()'s external), or undefined/null for the
  * library's default; anything else is a TypeError. */
 static bool get_backend(napi_env env, napi_value v, const webcrypto_backend **out) {
     napi_valuetype t;
+    void *p = NULL;
     *out = NULL;
     if (napi_typeof(env, v, &t) != napi_ok) return false;
     if (t == napi_undefined || t == napi_null) return true;
-    *out = tagged_external(env, v, &k_backend_tag);
-    if (!*out) {
+    if (t != napi_external || napi_get_value_external(env, v, &p) != napi_ok || !backend_known(p)) {
         throw_type(env, "expected a backend handle");
         return false;
     }
+    *out = p;
     return true;
 }
 
@@ -980,12 +1016,12 @@ static void async_complete(napi_env env, napi_status status, void *data) {
     job_release(env, j, true);
 }
 
-/* native.run(op, mode, map, args): mode 0 runs now; 1 on the
+/* native.run(op, mode, map, backend, ...): mode 0 runs now; 1 on the
  * thread pool (every byte input copied into C memory first). map: a function
  * the result goes through before the promise resolves (its throw rejects),
- * or undefined. args: an array (read by index, never iterated: no JS runs),
- * [backend (undefined: the library's default), the op's arguments...], in
- * order:
+ * or null/undefined. backend: undefined for the library's default. index.js
+ * calls it through Reflect.apply on an array of its own (never a spread).
+ * The op's arguments, in order:
  *   DIGEST     alg, data
  *   GENERATE   params, extractable, usages
  *   IMPORT     format, data, params, extractable, usages
@@ -1007,24 +1043,22 @@ static void async_complete(napi_env env, napi_status status, void *data) {
  * throws or rejects with make_error's objects. */
 #define MAX_ARGS 8
 static napi_value run(napi_env env, napi_callback_info info) {
-    napi_value argv[4], a[MAX_ARGS], bv, undef;
-    size_t argc = 4;
-    uint32_t op = 0, mode = 0, nargs = 0;
-    bool async = false, args_arr = false;
+    napi_value argv[4 + MAX_ARGS], *a = argv + 4, bv, undef;
+    size_t argc = 4 + MAX_ARGS;
+    uint32_t op = 0, mode = 0;
+    bool async = false;
     napi_valuetype mt = napi_undefined;
     job *j = NULL;
     napi_get_undefined(env, &undef);
     NAPI(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+    if (argc > 4 + MAX_ARGS) argc = 4 + MAX_ARGS; /* (argc is the count given) */
     if (argc < 4 || !get_u32(env, argv[0], &op) || op >= OP_COUNT ||
-        napi_is_array(env, argv[3], &args_arr) != napi_ok || !args_arr ||
-        napi_get_array_length(env, argv[3], &nargs) != napi_ok || nargs < 1 ||
-        nargs > MAX_ARGS + 1 || napi_typeof(env, argv[2], &mt) != napi_ok ||
-        (mt != napi_undefined && mt != napi_function)) {
+        napi_typeof(env, argv[2], &mt) != napi_ok ||
+        (mt != napi_undefined && mt != napi_null && mt != napi_function)) {
         throw_type(env, "run: bad arguments");
         return undef;
     }
-    NAPI(napi_get_element(env, argv[3], 0, &bv));
-    for (uint32_t i = 1; i < nargs; i++) NAPI(napi_get_element(env, argv[3], i, &a[i - 1]));
+    bv = argv[3];
     if (!get_u32(env, argv[1], &mode)) return undef;
     async = mode != 0;
     /* A job run now lives on the stack (no allocation on the fast path);
@@ -1045,7 +1079,7 @@ static napi_value run(napi_env env, napi_callback_info info) {
     j->op = (opcode)op;
     j->async = async;
     if (!get_backend(env, bv, &j->backend)) goto fail;
-    size_t na = nargs - 1;
+    size_t na = argc - 4;
     uint32_t u = 0;
 #define NEED(k)                                                                                    \
     do {                                                                                           \
@@ -1256,6 +1290,10 @@ static napi_value backend(napi_env env, napi_callback_info info) {
     webcrypto_status st = webcrypto_backend_get(t == napi_string ? name : NULL, &b);
     if (st != WEBCRYPTO_OK) {
         throw_status(env, st, webcrypto_error_message());
+        return undef;
+    }
+    if (!backend_remember(b)) {
+        throw_status(env, WEBCRYPTO_ERR_OPERATION, "too many backends");
         return undef;
     }
     NAPI(napi_create_external(env, (void *)b, NULL, NULL, &r));

@@ -275,11 +275,11 @@ async function addonTags() {
   const hmac = native.tables.algorithms.find((a) => a.name === 'HMAC').id;
   const sha256 = native.tables.algorithms.find((a) => a.name === 'SHA-256').id;
   const b = native.backend(backend === 'openssl' ? undefined : backend);
-  // A key handle from the addon (run's arguments: [backend, format, data,
-  // params, extractable, usages]; before issue #25 they came spread).
+  // A key handle from the addon: run(op, mode, map, backend, format, data,
+  // params, extractable, usages) (before issue #25: no map).
   const args = [1, bytes(32, 1), [hmac, 0, sha256], false, 1 << 2];
   let key;
-  try { key = native.run(2, 0, undefined, [b, ...args]); } catch {
+  try { key = native.run(2, 0, undefined, b, ...args); } catch {
     key = native.run(2, 0, b, ...args);
   }
   check(util.types.isExternal(key), 'addon: importKey gave a key handle');
@@ -294,10 +294,11 @@ async function addonTags() {
   refused('a key handle as getRandomValues\' backend', () => native.getRandomValues(key, new Uint8Array(16)));
   refused('a key handle as randomUUID\'s backend', () => native.randomUUID(key));
   refused('a key handle as supports\' backend', () => native.supports(key, sha256));
-  refused('a key handle as run\'s backend', () => native.run(0, 0, undefined, [key, sha256, new Uint8Array(4)]));
+  refused('a key handle as run\'s backend', () => native.run(0, 0, undefined, key, sha256, new Uint8Array(4)));
   refused('a backend handle as a key', () => native.keyInfo(b));
-  refused('a backend handle as exportKey\'s key', () => native.run(3, 0, undefined, [undefined, 1, b]));
-  refused('a Float64Array as the addon\'s data', () => native.run(0, 0, undefined, [b, sha256, new Float64Array(2)]));
+  refused('a backend handle as exportKey\'s key', () => native.run(3, 0, undefined, undefined, 1, b));
+  refused('a Float64Array as the addon\'s data', () => native.run(0, 0, undefined, b, sha256, new Float64Array(2)));
+  refused('a number as run\'s backend', () => native.run(0, 0, undefined, 12345, sha256, new Uint8Array(4)));
 }
 
 // ---- Uint8Array replaced: no copy of the binding's reaches the script -----------
@@ -387,11 +388,24 @@ async function intrinsics() {
   for (const [o, k] of setters) {
     Object.defineProperty(o, k, { set() { resultSetterSaw++; }, configurable: true });
   }
+  // A key pair of an algorithm the backend has (jca:SunJCE has no ECDSA).
+  const PAIRS = [[{ name: 'ECDSA', namedCurve: 'P-256' }, ['sign', 'verify'], 'sign'],
+    [{ name: 'Ed25519' }, ['sign', 'verify'], 'sign'],
+    [{ name: 'RSA-OAEP', modulusLength: 1024, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
+      ['encrypt', 'decrypt'], 'decrypt']];
+  const supported = (n) => require('../index.js').supports(backend === 'openssl' ? undefined : backend, n);
+  const [pairAlg, pairUsages, privUsage] = PAIRS.find(([a]) => supported(a.name)) || [];
   let got = {};
   try {
-    got.pair = await attempt(async () => {
-      const pair = await subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify']);
-      return `${pair.publicKey.type} ${pair.privateKey.type} ${pair.privateKey.extractable} ${pair.privateKey.usages.join()}`;
+    if (pairAlg) {
+      got.pair = await attempt(async () => {
+        const pair = await subtle.generateKey(pairAlg, false, pairUsages);
+        return `${pair.publicKey.type} ${pair.privateKey.type} ${pair.privateKey.extractable} ${pair.privateKey.usages.join()}`;
+      });
+    }
+    got.secret = await attempt(async () => {
+      const k = await subtle.generateKey({ name: 'AES-GCM', length: 128 }, true, ['encrypt']);
+      return `${k.type} ${k.extractable} ${k.usages.join()} ${k.algorithm.length}`;
     });
     for (const [o, k] of setters) delete o[k];
     got.sha256 = await attempt(async () => hex(await subtle.digest('SHA-256', data)));
@@ -416,7 +430,12 @@ async function intrinsics() {
     for (const [o, k] of setters) delete o[k];
     while (undo.length) undo.pop()();
   }
-  check(got.pair === 'public private false sign', `intrinsics: an ECDSA key pair made right (${got.pair})`);
+  if (pairAlg) {
+    check(got.pair === `public private false ${privUsage}`, `intrinsics: an ${pairAlg.name} key pair made right (${got.pair})`);
+  } else {
+    skip(`intrinsics: the ${backend} backend has no key pair algorithm (${PAIRS.map(([a]) => a.name).join(', ')})`);
+  }
+  check(got.secret === 'secret true encrypt 128', `intrinsics: an AES key made right (${got.secret})`);
   check(resultSetterSaw === 0, `intrinsics: setters on Array.prototype[0], [1] and Object.prototype saw ${resultSetterSaw} of the addon's values`);
   check(got.sha256 === wantSha256 && got.sha256b === wantSha256, `intrinsics: digest('SHA-256') is SHA-256 (${(got.sha256 || '').length / 2} bytes)`);
   check(got.mac === wantMac, `intrinsics: HMAC SHA-256 right (${got.mac})`);
