@@ -89,6 +89,9 @@ function makeError(name, message) {
 // Whether e is a DOMException named NotSupportedError (the intrinsic getter
 // checks the brand: a caller's own `name` or instanceof hook is not asked).
 function isNotSupported(e) {
+  if (DOMExceptionPrototypeGetName === undefined) { // (a DOMException whose name is an own property)
+    return e instanceof DOMException && e.name === 'NotSupportedError';
+  }
   try { return DOMExceptionPrototypeGetName(e) === 'NotSupportedError'; } catch { return false; }
 }
 native.setErrorFactory(makeError);
