@@ -3,6 +3,11 @@
 #  - node.differential.<node>.<backend>: the same calls to Node's own
 #    crypto.subtle and to the binding on <backend>; outcomes compared
 #    (bindings/node/test/differential.js).
+#  - node.hostile.<node>.<backend>: every typed-array and buffer kind the
+#    Node has against Node's own answers and Web IDL, scripts that replace
+#    globals and prototype methods, the addon's handles of one kind passed
+#    as another, a dropped key's bytes searched for in the process's memory
+#    (bindings/node/test/hostile.js; issue #25).
 #  - node.load.<node>.<backend>: thousands of operations in flight, keys
 #    collected while their operations run, heap and RSS flat (~25 s).
 #  - node.wpt.<node>.<backend>: WPT's WebCryptoAPI suite, given a checkout
@@ -37,6 +42,10 @@ foreach(node node${_wc_node_major} node-system)
     add_test(NAME node.differential.${node}.${tb}
              COMMAND bash ${_wc_node_run} ${which} $<TARGET_FILE:webcrypto_node> differential.js ${b})
     set_tests_properties(node.differential.${node}.${tb} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
+      ENVIRONMENT "WEBCRYPTO_MODULE_DIR=${WEBCRYPTO_MODULE_BUILD_DIR}")
+    add_test(NAME node.hostile.${node}.${tb}
+             COMMAND bash ${_wc_node_run} ${which} $<TARGET_FILE:webcrypto_node> hostile.js ${b})
+    set_tests_properties(node.hostile.${node}.${tb} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
       ENVIRONMENT "WEBCRYPTO_MODULE_DIR=${WEBCRYPTO_MODULE_BUILD_DIR}")
     # node.wpt.<node>.<backend>: WPT's WebCryptoAPI suite from a checkout
     # (WEBCRYPTO_WPT_DIR, the cache variable or, at test time, the

@@ -12,7 +12,25 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { types } = require('util');
+// Every intrinsic used after load comes from here (see primordials.js).
+const P = require('./primordials.js');
+const {
+  ReflectApply, nullObject, nullList, uncurryThis,
+  ObjectDefineProperty, ObjectFreeze, ObjectGetOwnPropertyDescriptor, ObjectSetPrototypeOf,
+  ObjectPrototypeHasOwnProperty, ArrayIsArray, ArrayPrototypePush, ArrayPrototypeIncludes,
+  MapPrototypeGet, MapPrototypeSet, SetPrototypeHas, WeakMapPrototypeGet, WeakMapPrototypeSet,
+  SafeMap, SafeSet, SafeWeakMap,
+  StringPrototypeCharCodeAt, StringPrototypeStartsWith, StringFromCharCode,
+  NumberIsFinite, MathTrunc, JSONParse, JSONStringify, SymbolIterator,
+  PromiseResolve, PromiseReject, TypeError, RangeError, DOMException, DOMExceptionPrototypeGetName,
+  Uint8Array, ArrayBufferPrototypeGetByteLength, ArrayBufferPrototypeGetResizable,
+  TypedArrayPrototypeGetBuffer, TypedArrayPrototypeGetByteOffset, TypedArrayPrototypeGetByteLength,
+  TypedArrayPrototypeGetSymbolToStringTag, TypedArrayPrototypeFill,
+  DataViewPrototypeGetBuffer, DataViewPrototypeGetByteOffset, DataViewPrototypeGetByteLength,
+  TextEncoderPrototypeEncode, TextDecoderPrototypeDecode, TextEncoder, TextDecoder,
+  isArrayBuffer, isArrayBufferView, isDataView, isSharedArrayBuffer, isUint8Array,
+  setTimeout, TimeoutPrototypeUnref,
+} = P;
 
 // ---- the addon ------------------------------------------------------------
 
@@ -53,8 +71,13 @@ function loadAddon() {
   return mod.exports;
 }
 
-const native = loadAddon();
-const T = native.tables;
+const addon = loadAddon();
+const T = addon.tables;
+ObjectSetPrototypeOf(T.operations, null);
+// The addon's functions, captured (its exports object is an ordinary one).
+const native = nullObject();
+for (const k of Object.keys(addon)) native[k] = addon[k];
+ObjectFreeze(native);
 
 // ---- errors -----------------------------------------------------------------
 
@@ -63,34 +86,50 @@ function makeError(name, message) {
   if (name === 'OutOfMemory') return new DOMException(message || 'out of memory', 'OperationError');
   return new DOMException(message, name);
 }
+// Whether e is a DOMException named NotSupportedError (the intrinsic getter
+// checks the brand: a caller's own `name` or instanceof hook is not asked).
+function isNotSupported(e) {
+  if (DOMExceptionPrototypeGetName === undefined) { // (a DOMException whose name is an own property)
+    return e instanceof DOMException && e.name === 'NotSupportedError';
+  }
+  try { return DOMExceptionPrototypeGetName(e) === 'NotSupportedError'; } catch { return false; }
+}
 native.setErrorFactory(makeError);
 const notSupported = (m) => new DOMException(m, 'NotSupportedError');
 
 // ---- the tables ---------------------------------------------------------------
 
 // Opcodes of native.run (webcrypto_node.c's enum opcode).
-const OP = { digest: 0, generateKey: 1, importKey: 2, exportKey: 3, encrypt: 4, decrypt: 5,
+const OP = { __proto__: null, digest: 0, generateKey: 1, importKey: 2, exportKey: 3, encrypt: 4, decrypt: 5,
   sign: 6, verify: 7, deriveBits: 8, deriveKey: 9, wrapKey: 10, unwrapKey: 11,
   getPublicKey: 12, encapsulateBits: 13, encapsulateKey: 14, decapsulateBits: 15,
   decapsulateKey: 16 };
 // KeyFormat (webcrypto_key_format); the last three are the "Modern
 // Algorithms in the Web Cryptography API" draft's.
-const FORMATS = { raw: 1, pkcs8: 2, spki: 3, jwk: 4, 'raw-public': 5, 'raw-secret': 6, 'raw-seed': 7 };
+const FORMATS = { __proto__: null, raw: 1, pkcs8: 2, spki: 3, jwk: 4, 'raw-public': 5, 'raw-secret': 6, 'raw-seed': 7 };
 const KEY_TYPES = [undefined, 'secret', 'public', 'private'];
 
-const asciiLower = (s) => s.replace(/[A-Z]+/g, (c) => c.toLowerCase());
+// ASCII lower case (Web IDL's "ASCII case-insensitive"): only A-Z change.
+function asciiLower(s) {
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = StringPrototypeCharCodeAt(s, i);
+    out += StringFromCharCode(c >= 65 && c <= 90 ? c + 32 : c);
+  }
+  return out;
+}
 
-const algById = new Map();
-const algByName = new Map();
-const algByLower = new Map();
+const algById = new SafeMap();
+const algByName = new SafeMap();
+const algByLower = new SafeMap();
 for (const a of T.algorithms) {
-  const e = { id: a.id, name: a.name, ops: new Set(a.operations), digestSize: a.digestSize };
+  const e = { id: a.id, name: a.name, ops: new SafeSet(a.operations), digestSize: a.digestSize };
   algById.set(a.id, e);
   algByLower.set(asciiLower(a.name), e);
   algByName.set(a.name, e);
 }
-const memberIndex = new Map(T.members.map((m, i) => [m, i]));
-const usageBit = new Map(T.usages.map((u, i) => [u, 1 << i]));
+const memberIndex = new SafeMap(T.members.map((m, i) => [m, i]));
+const usageBit = new SafeMap(T.usages.map((u, i) => [u, 1 << i]));
 
 // The spec's dictionaries: member -> [Web IDL type, required]. Every member
 // must be one of the addon's (webcrypto_node.c k_members).
@@ -195,73 +234,89 @@ const ZERO_IS_AN_ERROR = {
   'deriveBits Argon2Params memory': 1, // OperationError: under 8 * parallelism
   'deriveBits Argon2Params passes': 0, // OperationError: the library rejects a 0 passes itself
 };
-// Members in the order Web IDL reads them (lexicographic).
+// Members in the order Web IDL reads them (lexicographic). (At most 10 a
+// dictionary: normalize's list has room for 10.)
 const DICT_MEMBERS = {};
 for (const [d, members] of Object.entries(DICTS)) {
+  if (Object.keys(members).length > 10) throw new Error(`webcrypto: ${d} has more than 10 members`);
   DICT_MEMBERS[d] = Object.keys(members).sort().map((m) => {
     if (!memberIndex.has(m)) throw new Error(`webcrypto: the addon has no params member ${m}`);
     return [m, memberIndex.get(m), members[m][0], members[m][1]];
   });
 }
 
+// The tables are read with keys that come from callers (an algorithm's name,
+// an operation): none may reach Object.prototype, where a script could add
+// entries.
+for (const t of [DICTS, REGISTRY, ZERO_IS_AN_ERROR, DICT_MEMBERS]) {
+  ObjectSetPrototypeOf(t, null);
+  for (const k of Object.keys(t)) if (!ArrayIsArray(t[k])) ObjectSetPrototypeOf(t[k], null);
+}
+
 // ---- Web IDL conversions ----------------------------------------------------
 
 function isBufferSource(v) {
-  return types.isArrayBufferView(v) || types.isArrayBuffer(v);
+  return isArrayBufferView(v) || isArrayBuffer(v);
 }
-const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
-const abByteLength = getter(ArrayBuffer.prototype, 'byteLength');
-const typedArrayBuffer = getter(Object.getPrototypeOf(Uint8Array.prototype), 'buffer');
-const dataViewBuffer = getter(DataView.prototype, 'buffer');
-const bufferOfView = (v) => (types.isDataView(v) ? dataViewBuffer.call(v) : typedArrayBuffer.call(v));
-// Web IDL's conversion of an argument to BufferSource: a type check only
-// (TypeError), made with the other arguments'. The bytes are read later, by
-// bytesOf or copyBytes, where the method's steps "get a copy of the bytes held
-// by" it: after normalizing the algorithm (w3c/webcrypto#426), whose getters
-// may change them.
+const bufferOfView = (v) => (isDataView(v) ? DataViewPrototypeGetBuffer(v) : TypedArrayPrototypeGetBuffer(v));
+// A resizable ArrayBuffer (none on a Node without them).
+const isResizable = (buf) => ArrayBufferPrototypeGetResizable !== undefined &&
+  ArrayBufferPrototypeGetResizable(buf) === true;
+// Web IDL's conversion of an argument to BufferSource (or of getRandomValues'
+// to ArrayBufferView): a type check only (TypeError), made with the other
+// arguments'. Neither has [AllowShared] nor [AllowResizable], so a view on a
+// SharedArrayBuffer (growable or not) and a resizable ArrayBuffer or a view
+// on one are TypeErrors (Node 24's own crypto.subtle accepts a resizable
+// one: test/known_differences.js). Every view kind the running Node has is
+// accepted (Float16Array, BigInt64Array, DataView, ...): a BufferSource is
+// its bytes, whatever the element type. The bytes are read later, by
+// bytesOf or snapshot, where the method's steps "get a copy of the bytes
+// held by" it: after normalizing the algorithm (w3c/webcrypto#426), whose
+// getters may change them.
+function checkView(v, what) {
+  const buf = bufferOfView(v);
+  if (isSharedArrayBuffer(buf)) throw new TypeError(`${what} is backed by a SharedArrayBuffer`);
+  if (isResizable(buf)) throw new TypeError(`${what} is backed by a resizable ArrayBuffer`);
+  return v;
+}
 function checkBufferSource(v, what) {
-  if (types.isArrayBuffer(v)) return v;
-  if (types.isArrayBufferView(v)) {
-    if (types.isSharedArrayBuffer(bufferOfView(v))) throw new TypeError(`${what} is backed by a SharedArrayBuffer`);
+  if (isArrayBuffer(v)) {
+    if (isResizable(v)) throw new TypeError(`${what} is a resizable ArrayBuffer`);
     return v;
   }
+  if (isArrayBufferView(v)) return checkView(v, what);
   throw new TypeError(`${what} is not a BufferSource`);
 }
-// The bytes held by a (checked) BufferSource now, without a copy: the addon
-// copies what it keeps past the call. A detached buffer holds no bytes (Web
-// IDL: "get a copy of the bytes held by the buffer source" gives an empty
-// byte sequence), and neither does a view on one: an empty Uint8Array then.
-// (A detached ArrayBuffer's byteLength is 0; a DataView's own byteLength
-// throws once its buffer is detached, so the buffer's is read.)
+// The bytes held by a (checked) BufferSource now, as a Uint8Array over them
+// (no copy: the addon reads them before any JS runs, and copies them into
+// its own memory for work on the thread pool), made with the intrinsic
+// getters (a caller's own buffer/byteOffset/byteLength are not asked) and
+// the intrinsic Uint8Array. Whatever the view's element type: its bytes are
+// byteOffset..byteOffset+byteLength, never an element count times a size.
+// A detached buffer holds no bytes (Web IDL: "get a copy of the bytes held
+// by the buffer source" gives an empty byte sequence), and neither does a
+// view on one. (A detached ArrayBuffer's byteLength is 0; a DataView's own
+// byteLength throws once its buffer is detached, so the buffer's is read.)
 function bytesOf(v) {
-  const buf = types.isArrayBuffer(v) ? v : bufferOfView(v);
-  return abByteLength.call(buf) === 0 ? new Uint8Array(0) : v;
-}
-// A copy of a BufferSource's bytes, as a Uint8Array over its own new
-// ArrayBuffer, which the addon may borrow across work on the thread pool.
-// Made with no method or property the caller can override: `slice` (of a
-// typed array or an ArrayBuffer) constructs through constructor[Symbol.species],
-// which can hand back the caller's own array, and buffer/byteOffset/byteLength
-// can be own properties; so the intrinsic getters (captured at load) and a
-// new Uint8Array filled by %TypedArray%.prototype.set.
-const typedArrayOffset = getter(Object.getPrototypeOf(Uint8Array.prototype), 'byteOffset');
-const typedArrayLength = getter(Object.getPrototypeOf(Uint8Array.prototype), 'byteLength');
-const dataViewOffset = getter(DataView.prototype, 'byteOffset');
-const dataViewLength = getter(DataView.prototype, 'byteLength');
-const u8set = Object.getPrototypeOf(Uint8Array.prototype).set;
-function copyBytes(v, what) {
-  const b = bytesOf(checkBufferSource(v, what));
-  let buf, off, len;
-  if (types.isArrayBuffer(b)) {
-    buf = b; off = 0; len = abByteLength.call(b);
-  } else if (types.isDataView(b)) {
-    buf = dataViewBuffer.call(b); off = dataViewOffset.call(b); len = dataViewLength.call(b);
-  } else {
-    buf = typedArrayBuffer.call(b); off = typedArrayOffset.call(b); len = typedArrayLength.call(b);
+  // A Uint8Array (or a subclass's) goes as it is: the addon reads its
+  // internal length and data (0 bytes once detached), no getter of it.
+  if (isUint8Array(v)) return v;
+  if (isArrayBuffer(v)) {
+    return ArrayBufferPrototypeGetByteLength(v) === 0 ? new Uint8Array(0) : new Uint8Array(v);
   }
-  const out = new Uint8Array(len);
-  if (len > 0) u8set.call(out, new Uint8Array(buf, off, len));
-  return out;
+  const buf = bufferOfView(v);
+  if (ArrayBufferPrototypeGetByteLength(buf) === 0) return new Uint8Array(0);
+  if (isDataView(v)) {
+    return new Uint8Array(buf, DataViewPrototypeGetByteOffset(v), DataViewPrototypeGetByteLength(v));
+  }
+  return new Uint8Array(buf, TypedArrayPrototypeGetByteOffset(v), TypedArrayPrototypeGetByteLength(v));
+}
+// A copy of a BufferSource's bytes now, for an algorithm's member: made in
+// the addon's own memory (native.snapshot), never in the JS heap, so a
+// secret (Argon2's secretValue, a salt) leaves no copy there, and the addon
+// wipes it once the call has used it.
+function snapshot(v, what) {
+  return native.snapshot(bytesOf(checkBufferSource(v, what)));
 }
 function domString(v, what) {
   if (typeof v === 'symbol') throw new TypeError(`${what} cannot be a Symbol`);
@@ -271,11 +326,11 @@ function toNumber(v, what) {
   if (typeof v === 'symbol' || typeof v === 'bigint') throw new TypeError(`${what} is not a number`);
   return +v;
 }
-const RANGE = { octet: 0xff, 'unsigned short': 0xffff, 'unsigned long': 0xffffffff };
+const RANGE = { __proto__: null, octet: 0xff, 'unsigned short': 0xffff, 'unsigned long': 0xffffffff };
 function enforceRange(v, max, what) {
   const x = toNumber(v, what);
-  if (!Number.isFinite(x)) throw new TypeError(`${what} is not a finite number`);
-  const t = Math.trunc(x);
+  if (!NumberIsFinite(x)) throw new TypeError(`${what} is not a finite number`);
+  const t = MathTrunc(x);
   if (t < 0 || t > max) throw new TypeError(`${what} is out of range`);
   return t + 0;
 }
@@ -283,10 +338,10 @@ function toBoolean(v) { return !!v; }
 
 function convertMember(type, v, what) {
   switch (type) {
-    case BS: return copyBytes(v, what);
+    case BS: return snapshot(v, what);
     case 'BigInteger':
-      if (!types.isUint8Array(v)) throw new TypeError(`${what} is not a Uint8Array`);
-      return copyBytes(v, what);
+      if (!isUint8Array(v)) throw new TypeError(`${what} is not a Uint8Array`);
+      return snapshot(v, what);
     case 'octet': case 'unsigned short': case 'unsigned long':
       return enforceRange(v, RANGE[type], what);
     case HASH: return normalize('digest', v).id;
@@ -299,24 +354,28 @@ function convertMember(type, v, what) {
 // Normalises an algorithm for an operation: {id, name, params}, params the
 // addon's flat array [id, member, value, ...].
 function normalize(op, alg) {
-  let dict;
-  // (object or DOMString): anything but an object is a string (Web IDL unions).
-  if (alg !== null && (typeof alg === 'object' || typeof alg === 'function')) dict = alg;
-  else dict = { name: domString(alg, 'algorithm') };
-  const nameValue = dict.name;
+  // (object or DOMString): anything but an object is a string (Web IDL
+  // unions), the dictionary {name} whose other members are all absent.
+  const dict = alg !== null && (typeof alg === 'object' || typeof alg === 'function') ? alg : null;
+  const nameValue = dict === null ? domString(alg, 'algorithm') : dict.name;
   if (nameValue === undefined) throw new TypeError('algorithm.name is required');
   const name = domString(nameValue, 'algorithm.name');
   // The table's own spelling first (no lower-casing on the common path).
-  const entry = algByName.get(name) || algByLower.get(asciiLower(name));
-  if (!entry || !entry.ops.has(op)) throw notSupported(`${name}: ${op} is not supported`);
+  const entry = MapPrototypeGet(algByName, name) || MapPrototypeGet(algByLower, asciiLower(name));
+  if (!entry || !SetPrototypeHas(entry.ops, op)) throw notSupported(`${name}: ${op} is not supported`);
   const reg = REGISTRY[entry.name];
   const dname = (reg && reg[op]) || 'Algorithm';
   const members = DICT_MEMBERS[dname];
-  const params = [entry.id];
+  // Made whole by a literal and cut to length: its slots are written while
+  // they are its own, so no setter a script adds to Array.prototype for an
+  // index sees a value (the byte members' snapshots among them).
+  const params = [entry.id, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+  let n = 1;
   let rejected = false;
   for (let i = 0; i < members.length; i++) {
-    const [m, idx, type, required] = members[i];
-    const v = dict[m];
+    const mm = members[i];
+    const m = mm[0], idx = mm[1], type = mm[2], required = mm[3];
+    const v = dict === null ? undefined : dict[m];
     if (v === undefined) {
       if (required) throw new TypeError(`${entry.name}: ${m} is required`);
       continue;
@@ -327,8 +386,10 @@ function normalize(op, alg) {
       if (typeof z === 'string') throw makeError(z, `${entry.name}: ${m} must not be 0`);
       if (z !== undefined) { c = z; rejected = true; }
     }
-    params.push(idx, c);
+    params[n++] = idx;
+    params[n++] = c;
   }
+  params.length = n;
   // rejected: a member's 0 that the operation fails on (supports: false).
   return { id: entry.id, name: entry.name, params, rejected };
 }
@@ -336,7 +397,7 @@ function normalize(op, alg) {
 // Where a member is in normalize's params ([id, member, value, ...]): the
 // index of its value, or -1.
 function paramAt(params, member) {
-  const m = memberIndex.get(member);
+  const m = MapPrototypeGet(memberIndex, member);
   for (let i = 1; i + 1 < params.length; i += 2) if (params[i] === m) return i + 1;
   return -1;
 }
@@ -355,7 +416,7 @@ function outputBytes(alg) {
 // library makes all its other checks (the algorithm, the key, a function
 // name or customization), and the caller gets the empty output. Sets it in
 // params; true for a 0.
-const ZERO_OUTPUT_AS = { cSHAKE128: 256, cSHAKE256: 512, KMAC128: 256, KMAC256: 512 };
+const ZERO_OUTPUT_AS = { __proto__: null, cSHAKE128: 256, cSHAKE256: 512, KMAC128: 256, KMAC256: 512 };
 function zeroOutputLength(alg) {
   const i = paramAt(alg.params, 'outputLength');
   if (i < 0 || alg.params[i] !== 0) return false;
@@ -368,19 +429,20 @@ function normalizeEither(op, fallback, alg) {
   try {
     return normalize(op, alg);
   } catch (e) {
-    if (e instanceof DOMException && e.name === 'NotSupportedError') return normalize(fallback, alg);
+    if (isNotSupported(e)) return normalize(fallback, alg);
     throw e;
   }
 }
 
+// (A sequence is read through the caller's own iterator: Web IDL's steps.)
 function toUsages(v) {
   if (v === null || (typeof v !== 'object' && typeof v !== 'function') ||
-      typeof v[Symbol.iterator] !== 'function') {
+      typeof v[SymbolIterator] !== 'function') {
     throw new TypeError('keyUsages must be a sequence');
   }
   let bits = 0;
   for (const u of v) {
-    const bit = usageBit.get(domString(u, 'key usage'));
+    const bit = MapPrototypeGet(usageBit, domString(u, 'key usage'));
     if (bit === undefined) throw new TypeError(`"${u}" is not a KeyUsage`);
     bits |= bit;
   }
@@ -389,7 +451,7 @@ function toUsages(v) {
 
 function toFormat(v) {
   const name = domString(v, 'format');
-  if (!Object.prototype.hasOwnProperty.call(FORMATS, name)) throw new TypeError(`"${name}" is not a KeyFormat`);
+  if (!ObjectPrototypeHasOwnProperty(FORMATS, name)) throw new TypeError(`"${name}" is not a KeyFormat`);
   return FORMATS[name];
 }
 
@@ -398,20 +460,24 @@ function toFormat(v) {
 const JWK_STRINGS = ['alg', 'crv', 'd', 'dp', 'dq', 'e', 'k', 'kty', 'n', 'p', 'priv', 'pub', 'q', 'qi', 'use', 'x', 'y'];
 const JWK_ORDER = ['alg', 'crv', 'd', 'dp', 'dq', 'e', 'ext', 'k', 'key_ops', 'kty', 'n', 'oth', 'p', 'priv', 'pub', 'q', 'qi', 'use', 'x', 'y'];
 function toSequence(v, what, each) {
-  if (v === null || typeof v !== 'object' || typeof v[Symbol.iterator] !== 'function') {
+  if (v === null || typeof v !== 'object' || typeof v[SymbolIterator] !== 'function') {
     throw new TypeError(`${what} must be a sequence`);
   }
-  const out = [];
-  for (const x of v) out.push(each(x));
+  const out = nullList();
+  for (const x of v) ArrayPrototypePush(out, each(x));
   return out;
 }
+const OTH_MEMBERS = ['d', 'r', 't'];
 function toJwk(v) {
   if (v !== undefined && v !== null && typeof v !== 'object' && typeof v !== 'function') {
     throw new TypeError('keyData must be a JsonWebKey');
   }
-  const src = v == null ? {} : v;
-  const out = {};
-  for (const m of JWK_ORDER) {
+  const src = v == null ? nullObject() : v;
+  // Inherits nothing: no toJSON or setter a script adds is reached when it
+  // is filled or serialised.
+  const out = nullObject();
+  for (let i = 0; i < JWK_ORDER.length; i++) {
+    const m = JWK_ORDER[i];
     const x = src[m];
     if (x === undefined) continue;
     if (m === 'ext') out.ext = toBoolean(x);
@@ -419,11 +485,14 @@ function toJwk(v) {
     else if (m === 'oth') {
       out.oth = toSequence(x, 'oth', (o) => {
         if (o === null || typeof o !== 'object') throw new TypeError('oth entries must be objects');
-        const r = {};
-        for (const k of ['d', 'r', 't']) if (o[k] !== undefined) r[k] = domString(o[k], `oth.${k}`);
+        const r = nullObject();
+        for (let j = 0; j < OTH_MEMBERS.length; j++) {
+          const k = OTH_MEMBERS[j];
+          if (o[k] !== undefined) r[k] = domString(o[k], `oth.${k}`);
+        }
         return r;
       });
-    } else if (JWK_STRINGS.includes(m)) out[m] = domString(x, `jwk.${m}`);
+    } else if (ArrayPrototypeIncludes(JWK_STRINGS, m)) out[m] = domString(x, `jwk.${m}`);
   }
   return out;
 }
@@ -433,17 +502,35 @@ function toJwk(v) {
 const kToken = Symbol('webcrypto internal');
 const USAGE_NAMES = T.usages;
 
+// An own data property (the object is the caller's to keep: a plain one,
+// filled without reaching any setter a script adds to Object.prototype).
+function setOwn(o, k, v) {
+  ObjectDefineProperty(o, k, { __proto__: null, value: v, writable: true, enumerable: true, configurable: true });
+}
+// keyInfo's member k, own only (an absent one is not looked up on
+// Object.prototype).
+const infoOf = (info, k) => (ObjectPrototypeHasOwnProperty(info, k) ? info[k] : undefined);
 function algorithmObject(info) {
-  const a = { name: algById.get(info.algorithm).name };
-  if (info.namedCurve !== undefined) a.namedCurve = info.namedCurve;
-  if (info.modulusLength !== undefined) {
-    a.modulusLength = info.modulusLength;
-    a.publicExponent = info.publicExponent;
+  const a = {};
+  const name = MapPrototypeGet(algById, infoOf(info, 'algorithm')).name;
+  setOwn(a, 'name', name);
+  const curve = infoOf(info, 'namedCurve');
+  if (curve !== undefined) setOwn(a, 'namedCurve', curve);
+  const ml = infoOf(info, 'modulusLength');
+  if (ml !== undefined) {
+    setOwn(a, 'modulusLength', ml);
+    setOwn(a, 'publicExponent', infoOf(info, 'publicExponent'));
   }
   // ChaCha20-Poly1305's is a plain KeyAlgorithm (the draft: "Let algorithm
   // be a new KeyAlgorithm"): its keys have one length.
-  if (info.length !== undefined && a.name !== 'ChaCha20-Poly1305') a.length = info.length;
-  if (info.hash !== undefined) a.hash = { name: algById.get(info.hash).name };
+  const length = infoOf(info, 'length');
+  if (length !== undefined && name !== 'ChaCha20-Poly1305') setOwn(a, 'length', length);
+  const hash = infoOf(info, 'hash');
+  if (hash !== undefined) {
+    const h = {};
+    setOwn(h, 'name', MapPrototypeGet(algById, hash).name);
+    setOwn(a, 'hash', h);
+  }
   return a;
 }
 
@@ -457,11 +544,12 @@ class CryptoKey {
     if (token !== kToken) throw new TypeError('Illegal constructor');
     const info = native.keyInfo(handle);
     this.#handle = handle;
-    this.#type = KEY_TYPES[info.type];
-    this.#extractable = info.extractable;
+    this.#type = KEY_TYPES[infoOf(info, 'type')];
+    this.#extractable = infoOf(info, 'extractable');
     this.#algorithm = algorithmObject(info);
     const usages = [];
-    for (let i = 0; i < USAGE_NAMES.length; i++) if (info.usages & (1 << i)) usages.push(USAGE_NAMES[i]);
+    const bits = infoOf(info, 'usages');
+    for (let i = 0; i < USAGE_NAMES.length; i++) if (bits & (1 << i)) setOwn(usages, usages.length, USAGE_NAMES[i]);
     this.#usages = usages;
   }
   get type() { return this.#type; }
@@ -471,7 +559,9 @@ class CryptoKey {
   static handleOf(k) { return #handle in k ? k.#handle : undefined; }
 }
 const handleOf = CryptoKey.handleOf;
-const algorithmOfKey = (k) => k.algorithm.name;
+// The key's own algorithm name (the getter captured below, not the
+// caller's `algorithm` property of a subclass or a prototype change).
+let algorithmOfKey;
 delete CryptoKey.handleOf;
 Object.defineProperty(CryptoKey.prototype, Symbol.toStringTag,
   { value: 'CryptoKey', configurable: true });
@@ -479,6 +569,10 @@ for (const p of ['type', 'extractable', 'algorithm', 'usages']) {
   const d = Object.getOwnPropertyDescriptor(CryptoKey.prototype, p);
   d.enumerable = true;
   Object.defineProperty(CryptoKey.prototype, p, d);
+}
+{
+  const getAlgorithm = uncurryThis(ObjectGetOwnPropertyDescriptor(CryptoKey.prototype, 'algorithm').get);
+  algorithmOfKey = (k) => getAlgorithm(k).name;
 }
 
 function keyHandle(v, what) {
@@ -488,18 +582,17 @@ function keyHandle(v, what) {
 }
 const wrapKeyHandle = (h) => new CryptoKey(kToken, h);
 function wrapGenerated(r) {
-  if (Array.isArray(r)) {
+  if (ArrayIsArray(r)) {
     return { publicKey: new CryptoKey(kToken, r[0]), privateKey: new CryptoKey(kToken, r[1]) };
   }
   return new CryptoKey(kToken, r);
 }
 // An exported JWK's bytes are wiped once parsed (a private key's are secret).
-const u8fill = Uint8Array.prototype.fill;
 const utf8 = new TextEncoder();
 const utf8Decoder = new TextDecoder();
 const parseJwk = (ab) => {
   const u = new Uint8Array(ab);
-  try { return JSON.parse(utf8Decoder.decode(u)); } finally { u8fill.call(u, 0); }
+  try { return JSONParse(TextDecoderPrototypeDecode(utf8Decoder, u)); } finally { TypedArrayPrototypeFill(u, 0); }
 };
 
 // ---- which calls go to the thread pool ------------------------------------------
@@ -537,15 +630,15 @@ const SLOW = {
   getPublicKey: ML,
 };
 SLOW.deriveKey = SLOW.deriveBits;
-const SLOW_SETS = Object.fromEntries(Object.entries(SLOW).map(([op, names]) => [op, new Set(names)]));
+const SLOW_SETS = nullObject();
+for (const op of Object.keys(SLOW)) SLOW_SETS[op] = new SafeSet(SLOW[op]);
 function slow(op, name) {
   const set = SLOW_SETS[op];
-  return set !== undefined && set.has(name);
+  return set !== undefined && SetPrototypeHas(set, name);
 }
-// The byte length of what bytesOf gave, through the intrinsic getters (a
-// caller's own byteLength property is not asked).
-const byteLength = (v) => (types.isArrayBuffer(v) ? abByteLength.call(v)
-  : types.isDataView(v) ? dataViewLength.call(v) : typedArrayLength.call(v));
+// The byte length of what bytesOf gave (a Uint8Array), through the intrinsic
+// getter.
+const byteLength = (v) => TypedArrayPrototypeGetByteLength(v);
 
 // ---- SubtleCrypto ---------------------------------------------------------------
 
@@ -564,20 +657,38 @@ function trimLater() {
     trimTimer = null;
     if (native.trimCache() > 0) trimLater();
   }, 1000);
-  trimTimer.unref();
+  TimeoutPrototypeUnref(trimTimer);
 }
 
 // Runs an op now (resolving at once) or on the pool; result mapped by `map`.
-// On the pool, the addon copies the data arguments unless `copied` says
-// they are this file's own copies already (which it then borrows).
-function call(op, async, copied, map, args) {
+// args is an array literal of this file's, handed over whole (never spread:
+// a spread iterates through Array.prototype[Symbol.iterator], which a script
+// can replace to see, or swap, the arguments). The addon maps the result
+// itself (no Promise.prototype.then, whose species a script can replace),
+// and copies every byte input into its own memory before work on the pool.
+const emptyResult = () => new P.ArrayBuffer(0);
+// native.run bound to each opcode and mode at load: RUN[op][0] runs now,
+// RUN[op][1] on the pool.
+const RUN = nullObject();
+for (const op of Object.keys(OP)) {
+  RUN[op] = [P.FunctionPrototypeBind(native.run, undefined, OP[op], 0),
+    P.FunctionPrototypeBind(native.run, undefined, OP[op], 1)];
+}
+// Runs an op now (resolving at once) or on the pool. args: an array literal
+// of this file's, [map, backend (undefined: the key's), the op's
+// arguments...], map the function the result goes through (or null). The
+// arguments go by Reflect.apply (which reads an array by index), never by a
+// spread, which iterates through Array.prototype[Symbol.iterator]: a script
+// could replace it to see, or swap, the arguments. The addon maps the result
+// itself (no Promise.prototype.then, whose species a script can replace),
+// and copies every byte input into its own memory before work on the pool.
+function call(op, async, args) {
   if (async) {
-    const p = native.run(OP[op], copied ? 2 : 1, ...args);
+    const p = ReflectApply(RUN[op][1], undefined, args);
     trimLater();
-    return map ? p.then(map) : p;
+    return p;
   }
-  const r = native.run(OP[op], 0, ...args);
-  return Promise.resolve(map ? map(r) : r);
+  return PromiseResolve(ReflectApply(RUN[op][0], undefined, args));
 }
 
 class SubtleCrypto {
@@ -601,12 +712,12 @@ class SubtleCrypto {
       // w3c/webcrypto#426): no user code runs from here to the addon's read.
       const bytes = bytesOf(data);
       const big = isLarge(bytes, alg);
-      if (alg.params.length === 1) return call('digest', big, false, null, [b, alg.id, bytes]);
+      if (alg.params.length === 1) return call('digest', big, [null, b, alg.id, bytes]);
       // cSHAKE: its members. An outputLength of 0 is an empty output (see
       // zeroOutputLength).
       const empty = zeroOutputLength(alg);
-      return call('digest', big, false, empty ? () => new ArrayBuffer(0) : null, [b, alg.params, bytes]);
-    } catch (e) { return Promise.reject(e); }
+      return call('digest', big, [empty ? emptyResult : null, b, alg.params, bytes]);
+    } catch (e) { return PromiseReject(e); }
   }
 
   generateKey(algorithm, extractable, keyUsages) {
@@ -615,9 +726,9 @@ class SubtleCrypto {
       needArgs(3, arguments.length, 'generateKey');
       const usages = toUsages(keyUsages);
       const alg = normalize('generateKey', algorithm);
-      return call('generateKey', slow('generateKey', alg.name), true, wrapGenerated,
-        [b, alg.params, toBoolean(extractable), usages]);
-    } catch (e) { return Promise.reject(e); }
+      return call('generateKey', slow('generateKey', alg.name),
+        [wrapGenerated, b, alg.params, toBoolean(extractable), usages]);
+    } catch (e) { return PromiseReject(e); }
   }
 
   importKey(format, keyData, algorithm, extractable, keyUsages) {
@@ -638,22 +749,23 @@ class SubtleCrypto {
         // Its own ArrayBuffer (Buffer.from would put it in Node's shared
         // pool, which any script can read, and leave a private key there),
         // wiped when the call settles (the addon may borrow it till then).
-        bytes = utf8.encode(JSON.stringify(jwk));
-        const wipe = () => { u8fill.call(bytes, 0); };
-        let p;
+        // The addon reads it now (or copies it into its own memory for the
+        // pool), so it is wiped as soon as run() returns.
+        bytes = TextEncoderPrototypeEncode(utf8, JSONStringify(jwk));
         try {
-          p = call('importKey', slow('importKey', alg.name), true, wrapKeyHandle,
-            [b, f, bytes, alg.params, ext, usages]);
-        } catch (e) { wipe(); throw e; }
-        p.then(wipe, wipe);
-        return p;
+          return call('importKey', slow('importKey', alg.name),
+            [wrapKeyHandle, b, f, bytes, alg.params, ext, usages]);
+        } finally { TypedArrayPrototypeFill(bytes, 0); }
       } else {
         if (!isBytes) throw new TypeError('keyData must be a BufferSource');
-        bytes = copyBytes(keyData, 'keyData');
+        // The caller's bytes as they are now, no copy in the JS heap: the
+        // addon reads them before returning (or copies them into its own
+        // memory, wiped after, for the pool).
+        bytes = bytesOf(checkBufferSource(keyData, 'keyData'));
       }
-      return call('importKey', slow('importKey', alg.name), true, wrapKeyHandle,
-        [b, f, bytes, alg.params, ext, usages]);
-    } catch (e) { return Promise.reject(e); }
+      return call('importKey', slow('importKey', alg.name),
+        [wrapKeyHandle, b, f, bytes, alg.params, ext, usages]);
+    } catch (e) { return PromiseReject(e); }
   }
 
   exportKey(format, key) {
@@ -662,8 +774,8 @@ class SubtleCrypto {
       needArgs(2, arguments.length, 'exportKey');
       const f = toFormat(format);
       const h = keyHandle(key, 'key');
-      return call('exportKey', false, true, f === FORMATS.jwk ? parseJwk : null, [undefined, f, h]);
-    } catch (e) { return Promise.reject(e); }
+      return call('exportKey', false, [f === FORMATS.jwk ? parseJwk : null, undefined, f, h]);
+    } catch (e) { return PromiseReject(e); }
   }
 
   encrypt(algorithm, key, data) { return this.#cipher('encrypt', arguments.length, algorithm, key, data); }
@@ -681,8 +793,8 @@ class SubtleCrypto {
       const async = isLarge(bytes, alg) || slow(op, alg.name);
       // KMAC with outputLength 0: an empty MAC (see zeroOutputLength).
       const empty = zeroOutputLength(alg);
-      return call(op, async, false, empty ? () => new ArrayBuffer(0) : null, [undefined, alg.params, h, bytes]);
-    } catch (e) { return Promise.reject(e); }
+      return call(op, async, [empty ? emptyResult : null, undefined, alg.params, h, bytes]);
+    } catch (e) { return PromiseReject(e); }
   }
 
   verify(algorithm, key, signature, data) {
@@ -701,9 +813,9 @@ class SubtleCrypto {
       // it before the promise settles.
       const empty = zeroOutputLength(alg);
       const sigEmpty = byteLength(sig) === 0;
-      return call('verify', async, false, empty ? () => sigEmpty : null,
-        [undefined, alg.params, h, sig, bytes]);
-    } catch (e) { return Promise.reject(e); }
+      return call('verify', async,
+        [empty ? () => sigEmpty : null, undefined, alg.params, h, sig, bytes]);
+    } catch (e) { return PromiseReject(e); }
   }
 
   deriveBits(algorithm, baseKey, length = null) {
@@ -714,8 +826,8 @@ class SubtleCrypto {
       // optional unsigned long? length = null (no [EnforceRange]: modulo 2^32)
       const bits = length === null || length === undefined ? -1 : (toNumber(length, 'length') >>> 0);
       const alg = normalize('deriveBits', algorithm);
-      return call('deriveBits', slow('deriveBits', alg.name), true, null, [undefined, alg.params, h, bits]);
-    } catch (e) { return Promise.reject(e); }
+      return call('deriveBits', slow('deriveBits', alg.name), [null, undefined, alg.params, h, bits]);
+    } catch (e) { return PromiseReject(e); }
   }
 
   deriveKey(algorithm, baseKey, derivedKeyType, extractable, keyUsages) {
@@ -728,9 +840,9 @@ class SubtleCrypto {
       const alg = normalize('deriveBits', algorithm);
       normalize('importKey', derivedKeyType);
       const derived = normalize('get key length', derivedKeyType);
-      return call('deriveKey', slow('deriveKey', alg.name), true, wrapKeyHandle,
-        [undefined, alg.params, h, derived.params, ext, usages]);
-    } catch (e) { return Promise.reject(e); }
+      return call('deriveKey', slow('deriveKey', alg.name),
+        [wrapKeyHandle, undefined, alg.params, h, derived.params, ext, usages]);
+    } catch (e) { return PromiseReject(e); }
   }
 
   wrapKey(format, key, wrappingKey, wrapAlgorithm) {
@@ -741,8 +853,8 @@ class SubtleCrypto {
       const h = keyHandle(key, 'key');
       const wh = keyHandle(wrappingKey, 'wrappingKey');
       const alg = normalizeEither('wrapKey', 'encrypt', wrapAlgorithm);
-      return call('wrapKey', slow('encrypt', alg.name), true, null, [undefined, f, h, wh, alg.params]);
-    } catch (e) { return Promise.reject(e); }
+      return call('wrapKey', slow('encrypt', alg.name), [null, undefined, f, h, wh, alg.params]);
+    } catch (e) { return PromiseReject(e); }
   }
 
   unwrapKey(format, wrappedKey, unwrappingKey, unwrapAlgorithm, unwrappedKeyAlgorithm,
@@ -756,10 +868,11 @@ class SubtleCrypto {
       const usages = toUsages(keyUsages);
       const alg = normalizeEither('unwrapKey', 'decrypt', unwrapAlgorithm);
       const keyAlg = normalize('importKey', unwrappedKeyAlgorithm);
-      const bytes = copyBytes(wrappedKey, 'wrappedKey'); // after normalizing (see digest)
-      return call('unwrapKey', slow('decrypt', alg.name), true, wrapKeyHandle,
-        [undefined, f, bytes, h, alg.params, keyAlg.params, toBoolean(extractable), usages]);
-    } catch (e) { return Promise.reject(e); }
+      const bytes = bytesOf(wrappedKey); // after normalizing (see digest)
+      return call('unwrapKey', slow('decrypt', alg.name),
+        [wrapKeyHandle, undefined, f, bytes, h, alg.params, keyAlg.params, toBoolean(extractable),
+          usages]);
+    } catch (e) { return PromiseReject(e); }
   }
 
   // ---- "Modern Algorithms in the Web Cryptography API" ----
@@ -770,9 +883,9 @@ class SubtleCrypto {
       needArgs(2, arguments.length, 'getPublicKey');
       const h = keyHandle(key, 'key');
       const usages = toUsages(keyUsages);
-      return call('getPublicKey', slow('getPublicKey', algorithmOfKey(key)), true, wrapKeyHandle,
-        [undefined, h, usages]);
-    } catch (e) { return Promise.reject(e); }
+      return call('getPublicKey', slow('getPublicKey', algorithmOfKey(key)),
+        [wrapKeyHandle, undefined, h, usages]);
+    } catch (e) { return PromiseReject(e); }
   }
 
   encapsulateBits(encapsulationAlgorithm, encapsulationKey) {
@@ -782,9 +895,9 @@ class SubtleCrypto {
       // Web IDL converts the arguments (TypeError) before the steps normalise
       const h = keyHandle(encapsulationKey, 'encapsulationKey');
       const alg = normalize('encapsulate', encapsulationAlgorithm);
-      return call('encapsulateBits', slow('encapsulate', alg.name), true,
-        (r) => ({ sharedKey: r[1], ciphertext: r[0] }), [undefined, alg.params, h]);
-    } catch (e) { return Promise.reject(e); }
+      return call('encapsulateBits', slow('encapsulate', alg.name),
+        [(r) => ({ sharedKey: r[1], ciphertext: r[0] }), undefined, alg.params, h]);
+    } catch (e) { return PromiseReject(e); }
   }
 
   encapsulateKey(encapsulationAlgorithm, encapsulationKey, sharedKeyAlgorithm, extractable, keyUsages) {
@@ -796,10 +909,10 @@ class SubtleCrypto {
       const usages = toUsages(keyUsages);
       const alg = normalize('encapsulate', encapsulationAlgorithm);
       const keyAlg = normalize('importKey', sharedKeyAlgorithm);
-      return call('encapsulateKey', slow('encapsulate', alg.name), true,
-        (r) => ({ sharedKey: wrapKeyHandle(r[1]), ciphertext: r[0] }),
-        [undefined, alg.params, h, keyAlg.params, ext, usages]);
-    } catch (e) { return Promise.reject(e); }
+      return call('encapsulateKey', slow('encapsulate', alg.name),
+        [(r) => ({ sharedKey: wrapKeyHandle(r[1]), ciphertext: r[0] }), undefined, alg.params, h,
+          keyAlg.params, ext, usages]);
+    } catch (e) { return PromiseReject(e); }
   }
 
   decapsulateBits(decapsulationAlgorithm, decapsulationKey, ciphertext) {
@@ -809,10 +922,10 @@ class SubtleCrypto {
       const h = keyHandle(decapsulationKey, 'decapsulationKey');
       checkBufferSource(ciphertext, 'ciphertext');
       const alg = normalize('decapsulate', decapsulationAlgorithm);
-      const ct = copyBytes(ciphertext, 'ciphertext'); // after normalizing (see digest)
-      return call('decapsulateBits', slow('decapsulate', alg.name), true, null,
-        [undefined, alg.params, h, ct]);
-    } catch (e) { return Promise.reject(e); }
+      const ct = bytesOf(ciphertext); // after normalizing (see digest)
+      return call('decapsulateBits', slow('decapsulate', alg.name),
+        [null, undefined, alg.params, h, ct]);
+    } catch (e) { return PromiseReject(e); }
   }
 
   decapsulateKey(decapsulationAlgorithm, decapsulationKey, ciphertext, sharedKeyAlgorithm,
@@ -826,10 +939,10 @@ class SubtleCrypto {
       const usages = toUsages(keyUsages);
       const alg = normalize('decapsulate', decapsulationAlgorithm);
       const keyAlg = normalize('importKey', sharedKeyAlgorithm);
-      const ct = copyBytes(ciphertext, 'ciphertext'); // after normalizing (see digest)
-      return call('decapsulateKey', slow('decapsulate', alg.name), true, wrapKeyHandle,
-        [undefined, alg.params, h, ct, keyAlg.params, ext, usages]);
-    } catch (e) { return Promise.reject(e); }
+      const ct = bytesOf(ciphertext); // after normalizing (see digest)
+      return call('decapsulateKey', slow('decapsulate', alg.name),
+        [wrapKeyHandle, undefined, alg.params, h, ct, keyAlg.params, ext, usages]);
+    } catch (e) { return PromiseReject(e); }
   }
 
   // SubtleCrypto.supports(operation, algorithm, lengthOrAdditionalAlgorithm):
@@ -851,18 +964,19 @@ delete SubtleCrypto.check;
 // normalisation (TypeError included) is false; the rest is the library's
 // webcrypto_supports.
 const SUPPORTS_OPS = {
+  __proto__: null,
   encrypt: 'encrypt', decrypt: 'decrypt', sign: 'sign', verify: 'verify', digest: 'digest',
   generateKey: 'generateKey', deriveKey: 'deriveBits', deriveBits: 'deriveBits',
   importKey: 'importKey', exportKey: 'exportKey', wrapKey: 'wrapKey', unwrapKey: 'unwrapKey',
   getPublicKey: 'exportKey', encapsulateKey: 'encapsulate', encapsulateBits: 'encapsulate',
   decapsulateKey: 'decapsulate', decapsulateBits: 'decapsulate',
 };
-const SUPPORTS_C_OP = { deriveKey: 'deriveKey', getPublicKey: 'getPublicKey',
+const SUPPORTS_C_OP = { __proto__: null, deriveKey: 'deriveKey', getPublicKey: 'getPublicKey',
   encapsulateKey: 'encapsulate', encapsulateBits: 'encapsulate',
   decapsulateKey: 'decapsulate', decapsulateBits: 'decapsulate' };
 function supportsOn(b, op, algorithm, extra) {
   const normOp = SUPPORTS_OPS[op];
-  if (normOp === undefined || !Object.prototype.hasOwnProperty.call(SUPPORTS_OPS, op)) return false;
+  if (normOp === undefined || !ObjectPrototypeHasOwnProperty(SUPPORTS_OPS, op)) return false;
   let alg;
   let add = null;
   let length = -1;
@@ -924,12 +1038,12 @@ function supportsOn(b, op, algorithm, extra) {
   }
 }
 function hmacSha3NoLength(params) {
-  if (algById.get(params[0]).name !== 'HMAC') return false;
+  if (MapPrototypeGet(algById, params[0]).name !== 'HMAC') return false;
   const h = paramAt(params, 'hash');
-  return paramAt(params, 'length') < 0 && h > 0 && /^SHA3-/.test(algById.get(params[h]).name);
+  return paramAt(params, 'length') < 0 && h > 0 && StringPrototypeStartsWith(MapPrototypeGet(algById, params[h]).name, 'SHA3-');
 }
-const subclassBackend = new WeakMap();
-const backendOfClass = (cls) => subclassBackend.get(cls);
+const subclassBackend = new SafeWeakMap();
+const backendOfClass = (cls) => WeakMapPrototypeGet(subclassBackend, cls);
 let defaultHandle;
 const defaultBackendHandle = () => defaultHandle;
 Object.defineProperty(SubtleCrypto.prototype, Symbol.toStringTag,
@@ -937,9 +1051,7 @@ Object.defineProperty(SubtleCrypto.prototype, Symbol.toStringTag,
 
 // ---- Crypto ---------------------------------------------------------------------
 
-const typedArrayTag = Object.getOwnPropertyDescriptor(
-  Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
-const INTEGER_ARRAYS = new Set(['Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array',
+const INTEGER_ARRAYS = new SafeSet(['Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array',
   'Uint16Array', 'Int32Array', 'Uint32Array', 'BigInt64Array', 'BigUint64Array']);
 
 // Web IDL's QuotaExceededError: a DOMException named "QuotaExceededError"
@@ -958,8 +1070,8 @@ const QuotaExceededError = globalThis.QuotaExceededError || class QuotaExceededE
     const member = (name) => {
       const v = options[name];
       if (v === undefined) return null;
-      const n = Number(v);
-      if (!Number.isFinite(n)) throw new TypeError(`QuotaExceededError ${name} must be a finite number`);
+      const n = toNumber(v, `QuotaExceededError ${name}`);
+      if (!NumberIsFinite(n)) throw new TypeError(`QuotaExceededError ${name} must be a finite number`);
       if (n < 0) throw new RangeError(`QuotaExceededError ${name} must not be negative`);
       return n;
     };
@@ -985,14 +1097,23 @@ class Crypto {
   getRandomValues(array) {
     if (this === null || typeof this !== 'object' || !(#backend in this)) throw new TypeError('Illegal invocation');
     needArgs(1, arguments.length, 'getRandomValues');
-    if (!types.isArrayBufferView(array)) throw new TypeError('array is not an ArrayBufferView');
-    if (!INTEGER_ARRAYS.has(typedArrayTag.call(array))) {
+    // Web IDL's ArrayBufferView conversion (TypeError: not a view, or on a
+    // shared or resizable buffer: no [AllowShared], no [AllowResizable]),
+    // then the method's steps: an integer TypedArray (a DataView's tag is
+    // undefined), at most 65536 bytes, by the intrinsic getters.
+    if (!isArrayBufferView(array)) throw new TypeError('array is not an ArrayBufferView');
+    checkView(array, 'array');
+    if (!SetPrototypeHas(INTEGER_ARRAYS, TypedArrayPrototypeGetSymbolToStringTag(array))) {
       throw new DOMException('array is not an integer TypedArray', 'TypeMismatchError');
     }
-    if (array.byteLength > 65536) {
-      throw new QuotaExceededError(`getRandomValues: ${array.byteLength} bytes is over 65536`);
+    const n = TypedArrayPrototypeGetByteLength(array);
+    if (n > 65536) {
+      throw new QuotaExceededError(`getRandomValues: ${n} bytes is over 65536`);
     }
-    return native.getRandomValues(this.#backend, array);
+    // The addon fills a Uint8Array over the same bytes (it takes no other
+    // kind: it never sizes an element).
+    native.getRandomValues(this.#backend, bytesOf(array));
+    return array;
   }
   randomUUID() {
     if (this === null || typeof this !== 'object' || !(#backend in this)) throw new TypeError('Illegal invocation');
@@ -1003,11 +1124,11 @@ Object.defineProperty(Crypto.prototype, Symbol.toStringTag, { value: 'Crypto', c
 
 // ---- exports ----------------------------------------------------------------------
 
-const byBackend = new Map();
-const handles = new Map();
+const byBackend = new SafeMap();
+const handles = new SafeMap();
 function withBackend(name) {
   const key = name === undefined ? '' : domString(name, 'backend name');
-  let e = byBackend.get(key);
+  let e = MapPrototypeGet(byBackend, key);
   if (!e) {
     const b = native.backend(key === '' ? undefined : key);
     // The default backend's SubtleCrypto is the class itself; another
@@ -1016,15 +1137,15 @@ function withBackend(name) {
     let cls = SubtleCrypto;
     if (key !== '') {
       cls = class extends SubtleCrypto {};
-      Object.defineProperty(cls, 'name', { value: 'SubtleCrypto' });
-      subclassBackend.set(cls, b);
+      ObjectDefineProperty(cls, 'name', { __proto__: null, value: 'SubtleCrypto' });
+      WeakMapPrototypeSet(subclassBackend, cls, b);
     } else {
       defaultHandle = b;
     }
-    handles.set(key || 'openssl', b);
-    e = Object.freeze({ crypto: new Crypto(kToken, b, cls), CryptoKey, SubtleCrypto: cls, Crypto, QuotaExceededError,
+    MapPrototypeSet(handles, key || 'openssl', b);
+    e = ObjectFreeze({ crypto: new Crypto(kToken, b, cls), CryptoKey, SubtleCrypto: cls, Crypto, QuotaExceededError,
       withBackend, backend: key || 'openssl' });
-    byBackend.set(key, e);
+    MapPrototypeSet(byBackend, key, e);
   }
   return e;
 }
@@ -1042,7 +1163,7 @@ function defaultBackend() {
   }
 }
 const def = defaultBackend();
-if (defaultHandle === undefined) defaultHandle = handles.get(def.backend);
+if (defaultHandle === undefined) defaultHandle = MapPrototypeGet(handles, def.backend);
 // One assignment per name, so that ES modules can import them by name
 // (`import { crypto } from '.../bindings/node/index.js'`).
 module.exports.crypto = def.crypto;
@@ -1052,10 +1173,26 @@ module.exports.Crypto = Crypto;
 module.exports.withBackend = withBackend;
 module.exports.QuotaExceededError = QuotaExceededError;
 // Not WebCrypto: what the library knows (names, operations) and was built with.
-module.exports.algorithms = () => T.algorithms.map((a) => ({ name: a.name, operations: [...a.operations] }));
-module.exports.backends = () => [...T.backends];
+// (Lists copied by index: no iterator a script can replace is used.)
+const copyList = (l) => {
+  const out = [];
+  for (let i = 0; i < l.length; i++) setOwn(out, i, l[i]);
+  return out;
+};
+const ALGORITHM_LIST = T.algorithms.map((a) => ({ __proto__: null, name: a.name, operations: a.operations }));
+module.exports.algorithms = () => {
+  const out = [];
+  for (let i = 0; i < ALGORITHM_LIST.length; i++) {
+    const a = {};
+    setOwn(a, 'name', ALGORITHM_LIST[i].name);
+    setOwn(a, 'operations', copyList(ALGORITHM_LIST[i].operations));
+    setOwn(out, i, a);
+  }
+  return out;
+};
+module.exports.backends = () => copyList(T.backends);
 module.exports.supports = (backendName, algName) => {
-  const e = algByLower.get(asciiLower(`${algName}`));
+  const e = MapPrototypeGet(algByLower, asciiLower(`${algName}`));
   return !!e && native.supports(native.backend(backendName), e.id);
 };
 module.exports.version = T.version;

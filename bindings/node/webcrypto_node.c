@@ -57,9 +57,13 @@ static void nkey_finalize(napi_env env, void *data, void *hint) {
     nkey_release(data);
 }
 
-/* The type tag marks externals this addon made, so that no other external
- * passes for a key. */
+/* Type tags: every external this addon makes carries one, checked before
+ * its pointer is used, so that no other external (another addon's, or one of
+ * ours of another kind: a key handle where a backend is expected) passes for
+ * it; a wrong one is a TypeError, never a crash. */
 static const napi_type_tag k_key_tag = {0x7765626372797074ULL, 0x6e6f64656b657921ULL};
+static const napi_type_tag k_backend_tag = {0x7765626372797074ULL, 0x6261636b656e6421ULL};
+static const napi_type_tag k_bytes_tag = {0x7765626372797074ULL, 0x6279746573636f70ULL};
 
 /* ---- per-environment state ----------------------------------------------- */
 
@@ -306,14 +310,16 @@ typedef enum opcode {
 
 typedef struct job {
     opcode op;
-    /* Async only: the job must not see JS change its inputs meanwhile. The
-     * data arguments are copied (copy_data), unless index.js made them
-     * private copies already; params' byte members are always index.js's
-     * own copies. Borrowed buffers are kept alive by a reference. */
+    /* Async only: the job must not see JS change its inputs meanwhile, nor
+     * read memory JS can free (a detached ArrayBuffer): every byte input is
+     * copied here, in C, before run() returns, and the pool thread reads only
+     * those copies (wiped and freed with the job). */
     bool async;
-    bool copy_data;
-    napi_ref refs[MAX_REFS];
-    size_t nrefs;
+    /* The snapshots (native.snapshot) the params used: consumed (wiped and
+     * freed) once the job has read or copied them. */
+    struct nbytes *snaps[MAX_REFS];
+    size_t nsnaps;
+    napi_ref map; /* async: JS function mapping the result (or NULL) */
     const webcrypto_backend *backend;
     webcrypto_algorithm alg; /* digest by name; WEBCRYPTO_ALG_NONE: by params (a) */
     pholder a, b;            /* the params; b: deriveKey's / unwrapKey's key type */
@@ -352,7 +358,7 @@ static void job_release(napi_env env, job *j, bool on_heap) {
 }
 
 static void job_free(napi_env env, job *j) {
-    for (size_t i = 0; i < j->nrefs; i++) napi_delete_reference(env, j->refs[i]);
+    if (j->map) napi_delete_reference(env, j->map);
     pholder_free(&j->a);
     pholder_free(&j->b);
     nkey_release(j->k1);
@@ -544,32 +550,62 @@ static void throw_type(napi_env env, const char *msg) {
     throw_status(env, WEBCRYPTO_ERR_INVALID_ARGUMENT, msg);
 }
 
-/* Bytes of a TypedArray/DataView/ArrayBuffer value. */
-static bool get_bytes(napi_env env, napi_value v, const uint8_t **p, size_t *n) {
+/* A snapshot: a copy, in C's memory, of a BufferSource's bytes, which
+ * index.js takes where the spec "gets a copy of the bytes held by" an
+ * algorithm's member at normalization, and hands to run() later. No copy
+ * lives in the JS heap (where no wipe can reach it), and nothing JS can
+ * detach is read later. run() consumes it: wiped and freed once the job has
+ * it (a second use is a TypeError); else when it is collected. */
+typedef struct nbytes {
+    uint8_t *p; /* NULL once consumed */
+    size_t n;
+    bool used;
+} nbytes;
+
+static void nbytes_consume(nbytes *b) {
+    buf_free(b->p, b->n, b->n, true);
+    b->p = NULL;
+    b->n = 0;
+    b->used = true;
+}
+
+static void nbytes_finalize(napi_env env, void *data, void *hint) {
+    (void)env;
+    (void)hint;
+    nbytes_consume(data);
+    free(data);
+}
+
+/* The external v if it carries `tag`, else NULL (not an error yet). */
+static void *tagged_external(napi_env env, napi_value v, const napi_type_tag *tag) {
+    napi_valuetype t;
+    bool is = false;
+    void *data = NULL;
+    if (napi_typeof(env, v, &t) != napi_ok || t != napi_external ||
+        napi_check_object_type_tag(env, v, tag, &is) != napi_ok || !is ||
+        napi_get_value_external(env, v, &data) != napi_ok)
+        return NULL;
+    return data;
+}
+
+/* Bytes of a Uint8Array, DataView, ArrayBuffer or snapshot; *snap set for
+ * a snapshot. Other typed arrays are refused, never sized: index.js passes
+ * a Uint8Array over the view's bytes (from the intrinsic byteOffset and
+ * byteLength getters), so no element size is ever guessed here (a switch
+ * over element types misses any kind a later Node adds: Float16Array). */
+static bool get_bytes(napi_env env, napi_value v, const uint8_t **p, size_t *n, nbytes **snap) {
     bool is = false;
     void *data = NULL;
     size_t len = 0;
+    if (snap) *snap = NULL;
     if (napi_is_typedarray(env, v, &is) == napi_ok && is) {
         napi_typedarray_type t;
         size_t count, off;
         napi_value ab;
-        if (napi_get_typedarray_info(env, v, &t, &count, &data, &ab, &off) != napi_ok)
+        if (napi_get_typedarray_info(env, v, &t, &count, &data, &ab, &off) != napi_ok ||
+            t != napi_uint8_array)
             return false;
-        size_t esz = 1;
-        switch (t) {
-        case napi_int8_array:
-        case napi_uint8_array:
-        case napi_uint8_clamped_array: esz = 1; break;
-        case napi_int16_array:
-        case napi_uint16_array: esz = 2; break;
-        case napi_int32_array:
-        case napi_uint32_array:
-        case napi_float32_array: esz = 4; break;
-        case napi_float64_array:
-        case napi_bigint64_array:
-        case napi_biguint64_array: esz = 8; break;
-        }
-        len = count * esz;
+        len = count;
     } else if (napi_is_dataview(env, v, &is) == napi_ok && is) {
         napi_value ab;
         size_t off;
@@ -577,7 +613,11 @@ static bool get_bytes(napi_env env, napi_value v, const uint8_t **p, size_t *n) 
     } else if (napi_is_arraybuffer(env, v, &is) == napi_ok && is) {
         if (napi_get_arraybuffer_info(env, v, &data, &len) != napi_ok) return false;
     } else {
-        return false;
+        nbytes *b = tagged_external(env, v, &k_bytes_tag);
+        if (!b || b->used) return false;
+        data = b->p;
+        len = b->n;
+        if (snap) *snap = b;
     }
     *p = len ? data : NULL;
     *n = len;
@@ -591,22 +631,23 @@ static bool copy_bytes(const uint8_t *p, size_t n, uint8_t **owned) {
     return true;
 }
 
-/* Input bytes for a job: borrowed from JS when the job runs now, or when it
- * runs later on bytes no JS code can reach (a reference keeps them alive);
- * else copied. */
+/* Input bytes for a job: borrowed when the job runs now (no JS runs before
+ * it is done); copied into C memory when it runs on the pool. */
 static bool job_bytes(napi_env env, job *j, napi_value v, const uint8_t **p, size_t *n,
-                      uint8_t **owned, bool copy) {
-    if (!get_bytes(env, v, p, n)) {
+                      uint8_t **owned) {
+    nbytes *snap;
+    if (!get_bytes(env, v, p, n, &snap)) {
         throw_type(env, "expected a BufferSource");
         return false;
     }
-    if (j->async && !copy) {
-        if (j->nrefs >= MAX_REFS || napi_create_reference(env, v, 1, &j->refs[j->nrefs]) != napi_ok) {
-            throw_status(env, WEBCRYPTO_ERR_NO_MEMORY, "out of references");
+    if (snap) {
+        if (j->nsnaps >= MAX_REFS) {
+            throw_type(env, "too many byte members");
             return false;
         }
-        j->nrefs++;
-    } else if (j->async) {
+        j->snaps[j->nsnaps++] = snap;
+    }
+    if (j->async) {
         if (!copy_bytes(*p, *n, owned)) {
             throw_status(env, WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
             return false;
@@ -614,6 +655,12 @@ static bool job_bytes(napi_env env, job *j, napi_value v, const uint8_t **p, siz
         *p = *owned;
     }
     return true;
+}
+
+/* The snapshots a job read or copied: wiped and freed now. */
+static void job_consume_snaps(job *j) {
+    for (size_t i = 0; i < j->nsnaps; i++) nbytes_consume(j->snaps[i]);
+    j->nsnaps = 0;
 }
 
 /* encrypt/decrypt on the pool of BIG_MIN bytes or more: the copy of the
@@ -624,12 +671,13 @@ static bool job_bytes(napi_env env, job *j, napi_value v, const uint8_t **p, siz
 static bool in_place_bytes(napi_env env, job *j, napi_value v, bool *done) {
     const uint8_t *p;
     size_t n, out_n = 0;
+    nbytes *snap;
     *done = false;
-    if (!get_bytes(env, v, &p, &n)) {
+    if (!get_bytes(env, v, &p, &n, &snap)) {
         throw_type(env, "expected a BufferSource");
         return false;
     }
-    if (n < BIG_MIN || !j->k1) return true;
+    if (n < BIG_MIN || !j->k1 || snap) return true;
     webcrypto_status st = (j->op == OP_ENCRYPT ? webcrypto_encrypt : webcrypto_decrypt)(
         &j->a.p, j->k1->key, p, n, NULL, 0, &out_n);
     if (st != WEBCRYPTO_OK) return true;
@@ -656,6 +704,57 @@ static bool get_key(napi_env env, napi_value v, nkey **out) {
         return false;
     }
     *out = data;
+    return true;
+}
+
+/* The backends backend() has handed out (the library's handles are static,
+ * a handful at most): an external's pointer is taken as a backend only if it
+ * is one of these, compared, never dereferenced (cheaper than a type tag's
+ * lookup on every call; the tag is set too). */
+#define MAX_BACKENDS 16
+static struct {
+    atomic_flag lock;
+    const webcrypto_backend *b[MAX_BACKENDS];
+    atomic_size_t n;
+} g_backends = {ATOMIC_FLAG_INIT, {0}, 0};
+
+static bool backend_known(const void *p) {
+    size_t n = atomic_load(&g_backends.n);
+    for (size_t i = 0; i < n; i++)
+        if (g_backends.b[i] == p) return true;
+    return false;
+}
+
+static bool backend_remember(const webcrypto_backend *b) {
+    bool ok = true;
+    while (atomic_flag_test_and_set_explicit(&g_backends.lock, memory_order_acquire)) {
+    }
+    if (!backend_known(b)) {
+        size_t n = atomic_load(&g_backends.n);
+        if (n < MAX_BACKENDS) {
+            g_backends.b[n] = b;
+            atomic_store(&g_backends.n, n + 1);
+        } else {
+            ok = false;
+        }
+    }
+    atomic_flag_clear_explicit(&g_backends.lock, memory_order_release);
+    return ok;
+}
+
+/* A backend handle (backend()'s external), or undefined/null for the
+ * library's default; anything else is a TypeError. */
+static bool get_backend(napi_env env, napi_value v, const webcrypto_backend **out) {
+    napi_valuetype t;
+    void *p = NULL;
+    *out = NULL;
+    if (napi_typeof(env, v, &t) != napi_ok) return false;
+    if (t == napi_undefined || t == napi_null) return true;
+    if (t != napi_external || napi_get_value_external(env, v, &p) != napi_ok || !backend_known(p)) {
+        throw_type(env, "expected a backend handle");
+        return false;
+    }
+    *out = p;
     return true;
 }
 
@@ -722,7 +821,7 @@ static bool get_params(napi_env env, job *j, napi_value arr, pholder *h) {
         case M_BYTES: {
             const uint8_t *p;
             size_t len;
-            if (!job_bytes(env, j, v, &p, &len, &h->owned[m], false)) return false;
+            if (!job_bytes(env, j, v, &p, &len, &h->owned[m])) return false;
             h->owned_len[m] = len;
             /* An empty member is present: point at something non-NULL. */
             if (!p) p = (const uint8_t *)"";
@@ -788,6 +887,15 @@ static void big_finalize(napi_env env, void *data, void *hint) {
     big_give(data, hint != NULL);
 }
 
+/* An own data property of a result object or array (DefineOwnProperty, not
+ * Set: a setter a script adds to Object.prototype or Array.prototype for
+ * that name never sees the value, a key handle or a shared secret). */
+static napi_status define_own(napi_env env, napi_value obj, const char *name, napi_value v) {
+    napi_property_descriptor d = {name, NULL, NULL, NULL, NULL, v,
+                                  napi_writable | napi_enumerable | napi_configurable, NULL};
+    return napi_define_properties(env, obj, 1, &d);
+}
+
 /* The job's result as a JS value, or NULL with *err set. */
 static napi_value job_result(napi_env env, job *j, napi_value *err) {
     napi_value r = NULL;
@@ -834,8 +942,8 @@ static napi_value job_result(napi_env env, job *j, napi_value *err) {
             if (napi_create_array_with_length(env, 2, &r) != napi_ok) break;
             pub = key_handle(env, &j->r1);
             priv = pub ? key_handle(env, &j->r2) : NULL;
-            if (!priv || napi_set_element(env, r, 0, pub) != napi_ok ||
-                napi_set_element(env, r, 1, priv) != napi_ok)
+            if (!priv || define_own(env, r, "0", pub) != napi_ok ||
+                define_own(env, r, "1", priv) != napi_ok)
                 r = NULL;
             break;
         }
@@ -867,8 +975,8 @@ static napi_value job_result(napi_env env, job *j, napi_value *err) {
         } else {
             sk = key_handle(env, &j->r1);
         }
-        if (!sk || napi_set_element(env, r, 0, ct) != napi_ok ||
-            napi_set_element(env, r, 1, sk) != napi_ok)
+        if (!sk || define_own(env, r, "0", ct) != napi_ok ||
+            define_own(env, r, "1", sk) != napi_ok)
             r = NULL;
         break;
     }
@@ -888,6 +996,15 @@ static void async_complete(napi_env env, napi_status status, void *data) {
     napi_value err = NULL, r = NULL;
     if (status == napi_ok) {
         r = job_result(env, j, &err);
+        napi_value fn, undef;
+        if (r && j->map && napi_get_reference_value(env, j->map, &fn) == napi_ok &&
+            napi_get_undefined(env, &undef) == napi_ok &&
+            napi_call_function(env, undef, fn, 1, &r, &r) != napi_ok) {
+            /* the map threw: that rejects */
+            r = NULL;
+            if (napi_get_and_clear_last_exception(env, &err) != napi_ok || !err)
+                err = make_error(env, WEBCRYPTO_ERR_OPERATION, "could not make the result");
+        }
     } else {
         err = make_error(env, WEBCRYPTO_ERR_OPERATION, "the operation was cancelled");
     }
@@ -899,9 +1016,12 @@ static void async_complete(napi_env env, napi_status status, void *data) {
     job_release(env, j, true);
 }
 
-/* native.run(op, mode, backend, ...): mode 0 runs now; 1 on the thread pool,
- * copying the data arguments; 2 on the pool, borrowing them (index.js made
- * them private copies). The op's arguments, in order:
+/* native.run(op, mode, map, backend, ...): mode 0 runs now; 1 on the
+ * thread pool (every byte input copied into C memory first). map: a function
+ * the result goes through before the promise resolves (its throw rejects),
+ * or null/undefined. backend: undefined for the library's default. index.js
+ * calls it through Reflect.apply on an array of its own (never a spread).
+ * The op's arguments, in order:
  *   DIGEST     alg, data
  *   GENERATE   params, extractable, usages
  *   IMPORT     format, data, params, extractable, usages
@@ -918,20 +1038,27 @@ static void async_complete(napi_env env, napi_status status, void *data) {
  *   DECAPS_BITS params, key, ciphertext
  *   DECAPS_KEY params, key, ciphertext, sharedKeyParams, extractable, usages
  * DIGEST's alg is an algorithm id, or a params array (cSHAKE's members).
- * Returns the result (async false) or a Promise of it (async true); throws or
- * rejects with make_error's objects. */
+ * Data are Uint8Arrays, ArrayBuffers or snapshots; byte members of params
+ * too. Returns the (mapped) result when run now, else a Promise of it;
+ * throws or rejects with make_error's objects. */
+#define MAX_ARGS 8
 static napi_value run(napi_env env, napi_callback_info info) {
-    napi_value argv[10], undef;
-    size_t argc = 10;
+    napi_value argv[4 + MAX_ARGS], *a = argv + 4, bv, undef;
+    size_t argc = 4 + MAX_ARGS;
     uint32_t op = 0, mode = 0;
     bool async = false;
+    napi_valuetype mt = napi_undefined;
     job *j = NULL;
     napi_get_undefined(env, &undef);
     NAPI(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-    if (argc < 3 || !get_u32(env, argv[0], &op) || op >= OP_COUNT) {
+    if (argc > 4 + MAX_ARGS) argc = 4 + MAX_ARGS; /* (argc is the count given) */
+    if (argc < 4 || !get_u32(env, argv[0], &op) || op >= OP_COUNT ||
+        napi_typeof(env, argv[2], &mt) != napi_ok ||
+        (mt != napi_undefined && mt != napi_null && mt != napi_function)) {
         throw_type(env, "run: bad arguments");
         return undef;
     }
+    bv = argv[3];
     if (!get_u32(env, argv[1], &mode)) return undef;
     async = mode != 0;
     /* A job run now lives on the stack (no allocation on the fast path);
@@ -951,18 +1078,8 @@ static napi_value run(napi_env env, napi_callback_info info) {
     }
     j->op = (opcode)op;
     j->async = async;
-    j->copy_data = mode == 1;
-    {
-        napi_valuetype t;
-        NAPI(napi_typeof(env, argv[2], &t));
-        if (t == napi_external) {
-            void *b = NULL;
-            NAPI(napi_get_value_external(env, argv[2], &b));
-            j->backend = b;
-        }
-    }
-    napi_value *a = argv + 3;
-    size_t na = argc - 3;
+    if (!get_backend(env, bv, &j->backend)) goto fail;
+    size_t na = argc - 4;
     uint32_t u = 0;
 #define NEED(k)                                                                                    \
     do {                                                                                           \
@@ -991,7 +1108,7 @@ static napi_value run(napi_env env, napi_callback_info info) {
                 goto fail;
             }
         }
-        OK(job_bytes(env, j, a[1], &j->d1, &j->d1_len, &j->d1_owned, j->copy_data));
+        OK(job_bytes(env, j, a[1], &j->d1, &j->d1_len, &j->d1_owned));
         break;
     }
     case OP_GENERATE:
@@ -1004,7 +1121,7 @@ static napi_value run(napi_env env, napi_callback_info info) {
         NEED(5);
         OK(get_u32(env, a[0], &u));
         j->format = (webcrypto_key_format)u;
-        OK(job_bytes(env, j, a[1], &j->d1, &j->d1_len, &j->d1_owned, j->copy_data));
+        OK(job_bytes(env, j, a[1], &j->d1, &j->d1_len, &j->d1_owned));
         OK(get_params(env, j, a[2], &j->a));
         NAPI(napi_get_value_bool(env, a[3], &j->extractable));
         OK(get_u32(env, a[4], &j->usages));
@@ -1024,8 +1141,8 @@ static napi_value run(napi_env env, napi_callback_info info) {
         OK(get_params(env, j, a[0], &j->a));
         OK(get_key(env, a[1], &j->k1));
         nkey_retain(j->k1);
-        if (j->op != OP_SIGN && j->async && j->copy_data) OK(in_place_bytes(env, j, a[2], &done));
-        if (!done) OK(job_bytes(env, j, a[2], &j->d1, &j->d1_len, &j->d1_owned, j->copy_data));
+        if (j->op != OP_SIGN && j->async) OK(in_place_bytes(env, j, a[2], &done));
+        if (!done) OK(job_bytes(env, j, a[2], &j->d1, &j->d1_len, &j->d1_owned));
         break;
     }
     case OP_VERIFY:
@@ -1033,8 +1150,8 @@ static napi_value run(napi_env env, napi_callback_info info) {
         OK(get_params(env, j, a[0], &j->a));
         OK(get_key(env, a[1], &j->k1));
         nkey_retain(j->k1);
-        OK(job_bytes(env, j, a[2], &j->d2, &j->d2_len, &j->d2_owned, j->copy_data));
-        OK(job_bytes(env, j, a[3], &j->d1, &j->d1_len, &j->d1_owned, j->copy_data));
+        OK(job_bytes(env, j, a[2], &j->d2, &j->d2_len, &j->d2_owned));
+        OK(job_bytes(env, j, a[3], &j->d1, &j->d1_len, &j->d1_owned));
         break;
     case OP_DERIVE_BITS: {
         double d = 0;
@@ -1069,7 +1186,7 @@ static napi_value run(napi_env env, napi_callback_info info) {
         NEED(7);
         OK(get_u32(env, a[0], &u));
         j->format = (webcrypto_key_format)u;
-        OK(job_bytes(env, j, a[1], &j->d1, &j->d1_len, &j->d1_owned, j->copy_data));
+        OK(job_bytes(env, j, a[1], &j->d1, &j->d1_len, &j->d1_owned));
         OK(get_key(env, a[2], &j->k1));
         nkey_retain(j->k1);
         OK(get_params(env, j, a[3], &j->a));
@@ -1101,7 +1218,7 @@ static napi_value run(napi_env env, napi_callback_info info) {
         OK(get_params(env, j, a[0], &j->a));
         OK(get_key(env, a[1], &j->k1));
         nkey_retain(j->k1);
-        OK(job_bytes(env, j, a[2], &j->d1, &j->d1_len, &j->d1_owned, j->copy_data));
+        OK(job_bytes(env, j, a[2], &j->d1, &j->d1_len, &j->d1_owned));
         if (j->op == OP_DECAPS_KEY) {
             OK(get_params(env, j, a[3], &j->b));
             NAPI(napi_get_value_bool(env, a[4], &j->extractable));
@@ -1114,6 +1231,8 @@ static napi_value run(napi_env env, napi_callback_info info) {
 #undef OK
     if (async) {
         napi_value promise, name;
+        job_consume_snaps(j); /* the job has its copies */
+        if (mt == napi_function) NAPI(napi_create_reference(env, argv[2], 1, &j->map));
         NAPI(napi_create_promise(env, &j->deferred, &promise));
         NAPI(napi_create_string_utf8(env, "webcrypto", NAPI_AUTO_LENGTH, &name));
         NAPI(napi_create_async_work(env, NULL, name, async_execute, async_complete, j, &j->work));
@@ -1122,12 +1241,15 @@ static napi_value run(napi_env env, napi_callback_info info) {
     } else {
         napi_value err, r;
         job_run(j);
+        job_consume_snaps(j);
         r = job_result(env, j, &err);
         job_release(env, j, false);
         if (err) {
             napi_throw(env, err);
             return undef;
         }
+        if (mt == napi_function && napi_call_function(env, undef, argv[2], 1, &r, &r) != napi_ok)
+            return undef; /* its exception is pending */
         return r;
     }
 napi_fail:
@@ -1137,7 +1259,10 @@ fail:
      * helper: never return without an exception (index.js would resolve
      * undefined). */
     throw_status(env, WEBCRYPTO_ERR_OPERATION, "Node-API call failed");
-    if (j) job_release(env, j, async);
+    if (j) {
+        job_consume_snaps(j);
+        job_release(env, j, async);
+    }
     return undef;
 }
 
@@ -1167,7 +1292,12 @@ static napi_value backend(napi_env env, napi_callback_info info) {
         throw_status(env, st, webcrypto_error_message());
         return undef;
     }
+    if (!backend_remember(b)) {
+        throw_status(env, WEBCRYPTO_ERR_OPERATION, "too many backends");
+        return undef;
+    }
     NAPI(napi_create_external(env, (void *)b, NULL, NULL, &r));
+    NAPI(napi_type_tag_object(env, r, &k_backend_tag));
     return r;
 napi_fail:
     throw_status(env, WEBCRYPTO_ERR_OPERATION, "Node-API call failed");
@@ -1176,7 +1306,7 @@ napi_fail:
 
 static napi_value set_u32(napi_env env, napi_value obj, const char *k, uint32_t v) {
     napi_value x;
-    if (napi_create_uint32(env, v, &x) != napi_ok || napi_set_named_property(env, obj, k, x) != napi_ok)
+    if (napi_create_uint32(env, v, &x) != napi_ok || define_own(env, obj, k, x) != napi_ok)
         return NULL;
     return obj;
 }
@@ -1185,7 +1315,7 @@ static napi_value set_str(napi_env env, napi_value obj, const char *k, const cha
     napi_value x;
     if (!v) return obj;
     if (napi_create_string_utf8(env, v, NAPI_AUTO_LENGTH, &x) != napi_ok ||
-        napi_set_named_property(env, obj, k, x) != napi_ok)
+        define_own(env, obj, k, x) != napi_ok)
         return NULL;
     return obj;
 }
@@ -1216,7 +1346,7 @@ static napi_value key_info(napi_env env, napi_callback_info info) {
             NAPI(napi_create_arraybuffer(env, el, &data, &ab));
             if (el) memcpy(data, e, el);
             NAPI(napi_create_typedarray(env, napi_uint8_array, el, ab, 0, &x));
-            NAPI(napi_set_named_property(env, r, "publicExponent", x));
+            NAPI(define_own(env, r, "publicExponent", x));
         }
     } else if (webcrypto_algorithm_has_operation(webcrypto_key_get_algorithm(key),
                                                  WEBCRYPTO_OP_GET_KEY_LENGTH) &&
@@ -1229,7 +1359,7 @@ static napi_value key_info(napi_env env, napi_callback_info info) {
     }
     NAPI(set_str(env, r, "namedCurve", webcrypto_curve_name(webcrypto_key_get_named_curve(key))) ? napi_ok : napi_generic_failure);
     NAPI(napi_get_boolean(env, webcrypto_key_get_extractable(key), &x));
-    NAPI(napi_set_named_property(env, r, "extractable", x));
+    NAPI(define_own(env, r, "extractable", x));
     NAPI(set_u32(env, r, "usages", webcrypto_key_get_usages(key)) ? napi_ok : napi_generic_failure);
     return r;
 napi_fail:
@@ -1244,15 +1374,15 @@ static napi_value random_values(napi_env env, napi_callback_info info) {
     size_t argc = 2;
     const uint8_t *p;
     size_t n;
-    void *b = NULL;
+    const webcrypto_backend *b = NULL;
     napi_valuetype t;
     napi_get_undefined(env, &undef);
     NAPI(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-    if (argc < 2) return undef;
-    NAPI(napi_typeof(env, argv[0], &t));
-    if (t == napi_external) NAPI(napi_get_value_external(env, argv[0], &b));
-    if (!get_bytes(env, argv[1], &p, &n)) {
-        throw_type(env, "expected an integer TypedArray");
+    if (argc < 2 || !get_backend(env, argv[0], &b)) return undef;
+    /* a Uint8Array (index.js's view over the caller's array) only */
+    if (napi_typeof(env, argv[1], &t) != napi_ok || t != napi_object ||
+        !get_bytes(env, argv[1], &p, &n, NULL)) {
+        throw_type(env, "expected a Uint8Array");
         return undef;
     }
     webcrypto_status st = webcrypto_get_random_values(b, (uint8_t *)p, n);
@@ -1266,13 +1396,11 @@ napi_fail:
 static napi_value random_uuid(napi_env env, napi_callback_info info) {
     napi_value argv[1], r, undef;
     size_t argc = 1;
-    void *b = NULL;
+    const webcrypto_backend *b = NULL;
     char out[37];
-    napi_valuetype t = napi_undefined;
     napi_get_undefined(env, &undef);
     NAPI(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-    if (argc >= 1) NAPI(napi_typeof(env, argv[0], &t));
-    if (t == napi_external) NAPI(napi_get_value_external(env, argv[0], &b));
+    if (argc >= 1 && !get_backend(env, argv[0], &b)) return undef;
     webcrypto_status st = webcrypto_random_uuid(b, out);
     if (st != WEBCRYPTO_OK) {
         throw_status(env, st, webcrypto_error_message());
@@ -1289,12 +1417,11 @@ napi_fail:
 static napi_value supports(napi_env env, napi_callback_info info) {
     napi_value argv[2], r, undef;
     size_t argc = 2;
-    void *b = NULL;
+    const webcrypto_backend *b = NULL;
     uint32_t alg = 0;
     napi_get_undefined(env, &undef);
     NAPI(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-    if (argc < 2) return undef;
-    NAPI(napi_get_value_external(env, argv[0], &b));
+    if (argc < 2 || !get_backend(env, argv[0], &b)) return undef;
     NAPI(napi_get_value_uint32(env, argv[1], &alg));
     NAPI(napi_get_boolean(env, webcrypto_backend_supports(b, (webcrypto_algorithm)alg), &r));
     return r;
@@ -1310,12 +1437,11 @@ napi_fail:
 static napi_value supports_op(napi_env env, napi_callback_info info) {
     napi_value argv[5], r, undef;
     size_t argc = 5;
-    void *b = NULL;
+    const webcrypto_backend *b = NULL;
     uint32_t op = 0;
     double len = -1;
     bool is_arr = false, ok = false;
-    napi_valuetype t = napi_undefined;
-    job j; /* only its params and references: nothing runs */
+    job j; /* only its params: nothing runs */
     memset(&j, 0, offsetof(job, stackbuf));
     napi_get_undefined(env, &undef);
     NAPI(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
@@ -1323,8 +1449,7 @@ static napi_value supports_op(napi_env env, napi_callback_info info) {
         throw_type(env, "supportsOp: too few arguments");
         return undef;
     }
-    NAPI(napi_typeof(env, argv[0], &t));
-    if (t == napi_external) NAPI(napi_get_value_external(env, argv[0], &b));
+    if (!get_backend(env, argv[0], &b)) return undef;
     if (!get_u32(env, argv[1], &op)) return undef;
     NAPI(napi_get_value_double(env, argv[3], &len));
     NAPI(napi_is_array(env, argv[2], &is_arr));
@@ -1337,12 +1462,47 @@ static napi_value supports_op(napi_env env, napi_callback_info info) {
                                 is_arr ? &j.b.p : NULL);
     }
     if (napi_get_boolean(env, ok, &r) != napi_ok) goto napi_fail;
+    job_consume_snaps(&j);
     job_free(env, &j);
     return r;
 napi_fail:
     throw_status(env, WEBCRYPTO_ERR_OPERATION, "Node-API call failed");
 out:
+    job_consume_snaps(&j);
     job_free(env, &j);
+    return undef;
+}
+
+/* snapshot(bytes) -> an external holding a copy of a Uint8Array's,
+ * DataView's or ArrayBuffer's bytes in C memory (see nbytes). */
+static napi_value snapshot(napi_env env, napi_callback_info info) {
+    napi_value argv[1], r, undef;
+    size_t argc = 1;
+    const uint8_t *p;
+    size_t n;
+    nbytes *b = NULL;
+    napi_get_undefined(env, &undef);
+    NAPI(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+    if (argc < 1 || !get_bytes(env, argv[0], &p, &n, NULL)) {
+        throw_type(env, "snapshot: expected a Uint8Array");
+        return undef;
+    }
+    b = calloc(1, sizeof *b);
+    if (!b || !copy_bytes(p, n, &b->p)) {
+        free(b);
+        throw_status(env, WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
+        return undef;
+    }
+    b->n = n;
+    if (napi_create_external(env, b, nbytes_finalize, NULL, &r) != napi_ok) {
+        nbytes_consume(b);
+        free(b);
+        goto napi_fail;
+    }
+    NAPI(napi_type_tag_object(env, r, &k_bytes_tag));
+    return r;
+napi_fail:
+    throw_status(env, WEBCRYPTO_ERR_OPERATION, "Node-API call failed");
     return undef;
 }
 
@@ -1457,6 +1617,7 @@ static napi_value init(napi_env env, napi_value exports) {
         {"supports", NULL, supports, NULL, NULL, NULL, napi_enumerable, NULL},
         {"supportsOp", NULL, supports_op, NULL, NULL, NULL, napi_enumerable, NULL},
         {"setErrorFactory", NULL, set_error_factory, NULL, NULL, NULL, napi_enumerable, NULL},
+        {"snapshot", NULL, snapshot, NULL, NULL, NULL, napi_enumerable, NULL},
         {"trimCache", NULL, trim_cache, NULL, NULL, NULL, napi_enumerable, NULL},
     };
     if (napi_define_properties(env, exports, sizeof props / sizeof props[0], props) != napi_ok)

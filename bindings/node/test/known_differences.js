@@ -108,4 +108,11 @@ module.exports = [
   { id: 'node20-ed448-context-long', nodes: [18, 20],
     match: /^Ed448 (sign|verify) context 256$/,
     why: 'Node 18 and 20 take no Ed448 context and say so (NotSupportedError) before they look at its length; the Secure Curves draft (Ed448 sign and verify): a context over 255 bytes is an OperationError, as Node 24 answers' },
+  // ---- hostile.js (issue #25): buffers Web IDL refuses and Node takes.
+  { id: 'hostile-node-shared-getrandomvalues',
+    match: /^hostile: (Uint8Array|DataView|Int32Array) on a (growable )?SharedArrayBuffer getRandomValues$/,
+    why: 'Node fills a view on a SharedArrayBuffer (a DataView on one: TypeMismatchError); the spec\'s IDL is "ArrayBufferView getRandomValues(ArrayBufferView array)", without [AllowShared], so Web IDL\'s conversion throws a TypeError first (as browsers do; w3c/webcrypto#213, #421)' },
+  { id: 'hostile-node-resizable',
+    match: /^hostile: (resizable ArrayBuffer|(Uint8Array|DataView|length-tracking Float16Array) on a resizable ArrayBuffer) (digest|as AES-GCM iv|getRandomValues)$/,
+    why: 'Node takes a resizable ArrayBuffer (or a view on one) as a BufferSource or ArrayBufferView; Web IDL: a BufferSource or ArrayBufferView type without [AllowResizable] throws a TypeError for a resizable buffer, and WebCrypto\'s IDL has none' },
 ];
