@@ -446,6 +446,7 @@ webcrypto_status wc_jca_use_provider(const char *name, void *provider) {
         return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT,
                         "jca_use_provider: the variant name must have 1 to %zu characters",
                         sizeof host_providers[0].name - 1);
+    if (jca_in_forked_child()) return jca_forked_error();
     /* The running backend's JVM, else the one the host handed over. */
     JavaVM *vm = jca_started_vm();
     if (!vm) vm = wc_host_java_vm();

@@ -222,6 +222,10 @@ typedef struct jca_thread {
 webcrypto_status jca_jvm_start(void);
 /* The JVM once jca_jvm_start has succeeded (any thread may ask), else NULL. */
 JavaVM *jca_started_vm(void);
+/* Whether this process is a child forked after the JVM started (a JVM does
+ * not survive fork), and the error that says so (OperationError). */
+bool jca_in_forked_child(void);
+webcrypto_status jca_forked_error(void);
 /* The calling thread's state, attaching it to the JVM on first use. NULL
  * (with the error set) if that fails. */
 jca_thread *jca_thread_get(void);
