@@ -14,3 +14,7 @@ foreach(b ${WEBCRYPTO_TEST_BACKENDS})
       SKIP_RETURN_CODE 77 TIMEOUT 120)
   endforeach()
 endforeach()
+
+# The jca backend's Java-array limit on data a Java engine keeps whole
+# (AES-GCM additional data, Ed25519 and ML-DSA messages): refused at once.
+webcrypto_backend_test(test_jca_limits test_jca_limits.c)
