@@ -18,3 +18,7 @@ endforeach()
 # The jca backend's Java-array limit on data a Java engine keeps whole
 # (AES-GCM additional data, Ed25519 and ML-DSA messages): refused at once.
 webcrypto_backend_test(test_jca_limits test_jca_limits.c)
+
+# HKDF leaves no copy of its PRK on the stack (RFC 5869 test case 1).
+webcrypto_backend_test(test_hkdf_residue test_hkdf_residue.c)
+target_link_libraries(test_hkdf_residue PRIVATE Threads::Threads)
