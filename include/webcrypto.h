@@ -46,7 +46,9 @@
  *  - exit() while other threads are inside the library does not crash: the
  *    openssl backend's atexit handler runs before OpenSSL's cleanup, waits
  *    (at most 5 s) for the calls under way, and later calls on the openssl
- *    backend fail with WEBCRYPTO_ERR_OPERATION ("the process is exiting").
+ *    backend fail with WEBCRYPTO_ERR_OPERATION ("the process is exiting"),
+ *    also from atexit handlers registered before its first start (frees
+ *    there leave the memory to the exiting process).
  *    docs/ROBUSTNESS.md, "fork and exit", has the details.
  *  - Algorithm names are matched case-insensitively, as WebCrypto does.
  *  - Every function returning a webcrypto_status is marked
