@@ -162,13 +162,19 @@ static void gate_close(int how, long max_ms) {
  * under way) and are freed with the keys they belong to. The handlers run
  * on the forking thread, which owns both mutexes in the child too, so
  * unlocking them there is defined (re-initialising a locked mutex is not). */
+static int gate_before_fork; /* under gate_lock: a fork during exit keeps it closed */
+
 static void at_fork_prepare(void) {
     pthread_mutex_lock(&gate_lock);
-    gate_close(GATE_FORK, -1);
+    gate_before_fork = atomic_load_explicit(&gate, memory_order_relaxed);
+    if (gate_before_fork == GATE_EXIT)
+        gate_close(GATE_EXIT, 0); /* nothing runs any more: only take tc_lock */
+    else
+        gate_close(GATE_FORK, -1);
 }
 
 static void at_fork_after(void) {
-    atomic_store_explicit(&gate, GATE_OPEN, memory_order_seq_cst);
+    atomic_store_explicit(&gate, gate_before_fork, memory_order_seq_cst);
     pthread_mutex_unlock(&tc_lock);
     pthread_mutex_unlock(&gate_lock);
 }
