@@ -34,6 +34,22 @@
  *        are zeroed before they are let go. See docs/JCA.md.
  *  - A webcrypto_key is immutable and may be used by many threads at once.
  *    Contexts (digest, sign, cipher) belong to one thread at a time.
+ *  - fork(): on openssl and boringssl a child may use the library at once,
+ *    even if other threads were inside it when the process forked: it can
+ *    start backends, make keys and use them and the keys it inherited. The
+ *    openssl backend's fork handler waits for the calls under way to end
+ *    (a fork may wait for a long PBKDF2). jca: a JVM does not survive fork,
+ *    so in a child forked after the jca backend started, every jca call is
+ *    WEBCRYPTO_ERR_OPERATION with a message naming this rule (freeing jca
+ *    keys is safe); a child that had not used jca before the fork starts
+ *    its own JVM. The handlers touch only the library's own state.
+ *  - exit() while other threads are inside the library does not crash: the
+ *    openssl backend's atexit handler runs before OpenSSL's cleanup, waits
+ *    (at most 5 s) for the calls under way, and later calls on the openssl
+ *    backend fail with WEBCRYPTO_ERR_OPERATION ("the process is exiting"),
+ *    also from atexit handlers registered before its first start (frees
+ *    there leave the memory to the exiting process).
+ *    docs/ROBUSTNESS.md, "fork and exit", has the details.
  *  - Algorithm names are matched case-insensitively, as WebCrypto does.
  *  - Every function returning a webcrypto_status is marked
  *    WEBCRYPTO_MUST_CHECK: ignoring the status is a compiler warning (gcc,

@@ -39,6 +39,20 @@ static webcrypto_backend wc_registry[] = {
 
 static pthread_mutex_t wc_registry_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* fork(): a backend's start (a JVM's creation takes a second) holds the
+ * lock; a child forked meanwhile would find it held forever. The prepare
+ * handler waits for the start to end; the handlers run on the forking
+ * thread, which owns the lock in the child too. They touch nothing but the
+ * library's own lock, and are registered when the library is loaded: no
+ * thread can hold the lock yet, and a backend's init, which runs under the
+ * lock, must not call pthread_atfork (glibc holds its handler list's lock
+ * from the prepare handlers to the parent/child ones: a deadlock). */
+static void registry_fork_prepare(void) { pthread_mutex_lock(&wc_registry_lock); }
+static void registry_fork_after(void) { pthread_mutex_unlock(&wc_registry_lock); }
+__attribute__((constructor)) static void registry_atfork(void) {
+    (void)pthread_atfork(registry_fork_prepare, registry_fork_after, registry_fork_after);
+}
+
 static const wc_host_api wc_host = {
     .abi = WC_MODULE_ABI, .ops_size = sizeof(wc_backend_ops), .set_error = wc_set_error_message};
 

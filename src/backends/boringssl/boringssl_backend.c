@@ -693,6 +693,16 @@ static webcrypto_status bssl_aes_kw_unwrap(const void *key_state, const uint8_t 
 
 /* ---- KDFs ---- */
 
+/* Overwrites the stack below the caller's frame, where the functions it
+ * just called kept their locals: BoringSSL's HMAC_Init_ex leaves its key
+ * (for HKDF's expand, the PRK) in a stack block it does not clear, and
+ * HKDF_extract a copy of its output. Called from the same frame as those
+ * calls, so its block covers theirs (a few hundred bytes deep). */
+static __attribute__((noinline)) void stack_scrub(void) {
+    uint8_t block[8192];
+    OPENSSL_cleanse(block, sizeof block);
+}
+
 static webcrypto_status bssl_hkdf(const void *bctx, wc_hash hash, const uint8_t *ikm,
                                   size_t ikm_len, const uint8_t *salt, size_t salt_len,
                                   const uint8_t *info, size_t info_len, uint8_t *out,
@@ -701,11 +711,21 @@ static webcrypto_status bssl_hkdf(const void *bctx, wc_hash hash, const uint8_t 
     const EVP_MD *md = hash_md(hash);
     if (!md) return wc_hash_unavailable("BoringSSL", hash);
     /* An empty salt means HashLen zero bytes (RFC 5869), which is what
-     * HMAC with an empty key computes. */
-    if (HKDF(out, out_len, md, NONNULL(ikm, ikm_len), ikm_len, NONNULL(salt, salt_len), salt_len,
-             NONNULL(info, info_len), info_len) != 1)
-        return bssl_fail("HKDF");
-    return WEBCRYPTO_OK;
+     * HMAC with an empty key computes. Extract and expand are called
+     * separately, the PRK in a buffer of ours that is wiped: BoringSSL's
+     * HKDF() leaves it in a local it does not clear; stack_scrub wipes the
+     * copies its HMAC leaves deeper. */
+    uint8_t prk[EVP_MAX_MD_SIZE];
+    size_t prk_len = 0;
+    webcrypto_status st = WEBCRYPTO_OK;
+    if (HKDF_extract(prk, &prk_len, md, NONNULL(ikm, ikm_len), ikm_len, NONNULL(salt, salt_len),
+                     salt_len) != 1)
+        st = bssl_fail("HKDF_extract");
+    else if (HKDF_expand(out, out_len, md, prk, prk_len, NONNULL(info, info_len), info_len) != 1)
+        st = bssl_fail("HKDF_expand");
+    OPENSSL_cleanse(prk, sizeof prk);
+    stack_scrub();
+    return st;
 }
 
 static webcrypto_status bssl_pbkdf2(const void *bctx, wc_hash hash,

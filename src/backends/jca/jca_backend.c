@@ -100,6 +100,18 @@ webcrypto_status jca_get_bytes(jca_op *o, jbyteArray a, size_t off, size_t n, ui
     return WEBCRYPTO_OK;
 }
 
+/* Data a Java engine keeps whole in one array before it uses it, however
+ * it is fed: SunJCE's GCM buffers the additional data until the first
+ * update, and EdDSA (SunEC, BC) and the JDK's ML-DSA keep the whole message.
+ * Over 2^31 - 1 bytes they run the heap out after gigabytes and tens of
+ * seconds, so the length is refused first, before any Java call. */
+webcrypto_status jca_whole_fits(size_t n, const char *what) {
+    if (n <= (size_t)INT32_MAX) return WEBCRYPTO_OK;
+    return wc_error(WEBCRYPTO_ERR_OPERATION,
+                    "jca: %zu bytes of %s do not fit a Java array (at most 2147483647 bytes)", n,
+                    what);
+}
+
 /* A new local byte[] holding p[0..n). */
 webcrypto_status jca_new_array(jca_op *o, const uint8_t *p, size_t n, jbyteArray *out) {
     if (n > (size_t)INT32_MAX)
@@ -446,6 +458,7 @@ webcrypto_status wc_jca_use_provider(const char *name, void *provider) {
         return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT,
                         "jca_use_provider: the variant name must have 1 to %zu characters",
                         sizeof host_providers[0].name - 1);
+    if (jca_in_forked_child()) return jca_forked_error();
     /* The running backend's JVM, else the one the host handed over. */
     JavaVM *vm = jca_started_vm();
     if (!vm) vm = wc_host_java_vm();

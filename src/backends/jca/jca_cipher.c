@@ -550,6 +550,8 @@ static webcrypto_status aead_pass(jca_op *o, jca_aead *e, wc_aead kind, jint mod
 static webcrypto_status aead_seal(const jca_key *k, wc_aead kind, const uint8_t *iv, size_t iv_len,
                                   const uint8_t *aad, size_t aad_len, const uint8_t *in,
                                   size_t len, uint8_t *out, uint8_t *tag, size_t tag_len) {
+    webcrypto_status fit = jca_whole_fits(aad_len, "additional data");
+    if (fit != WEBCRYPTO_OK) return fit;
     jca_op o;
     webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
@@ -643,6 +645,8 @@ static webcrypto_status aead_open_whole(jca_op *o, jca_aead *e, wc_aead kind, co
 static webcrypto_status aead_open(const jca_key *k, wc_aead kind, const uint8_t *iv, size_t iv_len,
                                   const uint8_t *aad, size_t aad_len, const uint8_t *in,
                                   size_t len, const uint8_t *tag, size_t tag_len, uint8_t *out) {
+    webcrypto_status fit = jca_whole_fits(aad_len, "additional data");
+    if (fit != WEBCRYPTO_OK) return fit;
     jca_op o;
     webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;

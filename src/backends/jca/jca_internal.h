@@ -222,6 +222,13 @@ typedef struct jca_thread {
 webcrypto_status jca_jvm_start(void);
 /* The JVM once jca_jvm_start has succeeded (any thread may ask), else NULL. */
 JavaVM *jca_started_vm(void);
+/* Whether this process is a child forked after the JVM started (a JVM does
+ * not survive fork), and the error that says so (OperationError). */
+bool jca_in_forked_child(void);
+/* OperationError naming the Java array limit if n > 2^31 - 1: for data a
+ * Java engine keeps whole (jca_backend.c). `what` names the data. */
+webcrypto_status jca_whole_fits(size_t n, const char *what);
+webcrypto_status jca_forked_error(void);
 /* The calling thread's state, attaching it to the JVM on first use. NULL
  * (with the error set) if that fails. */
 jca_thread *jca_thread_get(void);

@@ -45,6 +45,35 @@ static char start_message[512];
 static char java_description[256];
 static pthread_key_t thread_key;
 
+/* fork(): a JVM does not survive it (its threads - the compiler, the
+ * collector, the signal dispatcher - are not copied), so a child forked
+ * after the JVM started would hang or crash on its first JNI call. The
+ * child handler marks the child; jca_thread_get then refuses, and with it
+ * every entry point, and frees skip their JNI calls (the Java objects died
+ * with the parent's copy). Registered at load, not from init (init runs
+ * under the registry's lock, which the core's fork handler takes: calling
+ * pthread_atfork there could deadlock with a concurrent fork). */
+static atomic_bool vm_published;
+static atomic_bool forked_child;
+static void at_fork_child(void) {
+    if (atomic_load_explicit(&vm_published, memory_order_relaxed))
+        atomic_store_explicit(&forked_child, true, memory_order_relaxed);
+}
+__attribute__((constructor)) static void jca_atfork(void) {
+    (void)pthread_atfork(NULL, NULL, at_fork_child);
+}
+
+bool jca_in_forked_child(void) {
+    return atomic_load_explicit(&forked_child, memory_order_relaxed);
+}
+
+webcrypto_status jca_forked_error(void) {
+    return wc_error(WEBCRYPTO_ERR_OPERATION,
+                    "jca: this process was forked after the jca backend started its Java VM, and "
+                    "a JVM does not survive fork(): a forked child cannot use the jca backend "
+                    "(start it only in the process that uses it; see webcrypto.h, fork)");
+}
+
 typedef jint(JNICALL *create_vm_fn)(JavaVM **, void **, void *);
 typedef jint(JNICALL *created_vms_fn)(JavaVM **, jsize, jsize *);
 
@@ -177,6 +206,10 @@ static void thread_free(void *p) {
     /* Runs on the exiting thread: a later destructor (another library's)
      * that frees a key must not find the freed state. */
     if (tl_thread == t) tl_thread = NULL;
+    if (jca_in_forked_child()) { /* the JVM is the parent's */
+        free(t);
+        return;
+    }
     JNIEnv *env = NULL;
     bool temp_attach = false;
     jint r = (*jca_vm)->GetEnv(jca_vm, (void **)&env, JCA_JNI_VERSION);
@@ -255,6 +288,10 @@ static jca_thread *thread_new(void) {
 }
 
 jca_thread *jca_thread_get(void) {
+    if (jca_in_forked_child()) {
+        jca_forked_error();
+        return NULL;
+    }
     jca_thread *t = tl_thread;
     if (t) {
         if (!t->attached_by_us) {
@@ -776,8 +813,8 @@ static webcrypto_status start(void) {
     return st;
 }
 
-/* Set (release) once jca_vm is, for readers outside the registry's lock. */
-static atomic_bool vm_published;
+/* vm_published (above) is set (release) once jca_vm is, for readers
+ * outside the registry's lock. */
 
 JavaVM *jca_started_vm(void) {
     return atomic_load_explicit(&vm_published, memory_order_acquire) ? jca_vm : NULL;

@@ -252,6 +252,7 @@ webcrypto_status jca_okp_sign(const void *state, wc_okp kind, const uint8_t *con
     if (!okp_signs(kind, &st)) return st;
     size_t want = wc_okp_sig_len(kind);
     if (sig_cap < want) return wc_error(WEBCRYPTO_ERR_OPERATION, "jca: no room for the signature");
+    if ((st = jca_whole_fits(len, "data to sign")) != WEBCRYPTO_OK) return st;
     jca_op o;
     st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
@@ -278,6 +279,7 @@ webcrypto_status jca_okp_verify(const void *state, wc_okp kind, const uint8_t *c
     if (kind == WC_OKP_ED448 && context_len > 0 && !s->v->pk.ed448_context)
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: %s's Ed448 takes no context",
                         s->v->label);
+    if ((st = jca_whole_fits(len, "data to verify")) != WEBCRYPTO_OK) return st;
     if (sig_len != wc_okp_sig_len(kind)) return WEBCRYPTO_OK;
     jca_op o;
     st = jca_op_begin(&o);

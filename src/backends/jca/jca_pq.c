@@ -445,6 +445,7 @@ webcrypto_status jca_ml_dsa_sign(const void *state, wc_ml_dsa kind, const uint8_
     webcrypto_status st = no_context(ctx_len);
     if (st != WEBCRYPTO_OK) return st;
     size_t want = wc_ml_dsa_sig_len(kind), n = 0;
+    if ((st = jca_whole_fits(len, "data to sign")) != WEBCRYPTO_OK) return st;
     jca_op o;
     if ((st = jca_op_begin(&o)) != WEBCRYPTO_OK) return st;
     /* the thread's Signature, initialised for this key unless it is
@@ -468,6 +469,7 @@ webcrypto_status jca_ml_dsa_verify(const void *state, wc_ml_dsa kind, const uint
     *valid = false;
     webcrypto_status st = no_context(ctx_len);
     if (st != WEBCRYPTO_OK) return st;
+    if ((st = jca_whole_fits(len, "data to verify")) != WEBCRYPTO_OK) return st;
     if (sig_len != wc_ml_dsa_sig_len(kind)) return WEBCRYPTO_OK; /* not a signature */
     jca_op o;
     if ((st = jca_op_begin(&o)) != WEBCRYPTO_OK) return st;

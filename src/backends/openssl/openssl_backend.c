@@ -1533,7 +1533,8 @@ static webcrypto_status ossl_aes_kw_unwrap(const void *key_state, const uint8_t 
     return aes_kw_run(key_state, false, in, len, out);
 }
 
-const wc_backend_ops wc_backend_openssl = {
+/* The backend's functions, called through the fork and exit gate (gate.c). */
+const wc_backend_ops wc_backend_openssl_ungated = {
     .name = "openssl",
     .init = ossl_init,
     .random_bytes = ossl_random_bytes,

@@ -65,4 +65,8 @@ webcrypto_status wc_ossl_okp_verify(const void *state, wc_okp kind, const uint8_
 webcrypto_status wc_ossl_okp_derive(const void *private_state, const void *public_state,
                                     wc_okp kind, uint8_t *out, size_t out_cap, size_t *out_len);
 
+/* The backend's ops (openssl_backend.c); the registry is given
+ * wc_backend_openssl, the same ops through the fork and exit gate (gate.c). */
+extern const wc_backend_ops wc_backend_openssl_ungated;
+
 #endif /* WEBCRYPTO_OPENSSL_INTERNAL_H */

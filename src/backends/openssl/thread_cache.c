@@ -15,6 +15,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
 
 enum { ID_EMPTY = 0, ID_TOMB = 1, ID_FIRST = 2 };
 #define MIN_SLOTS 16
@@ -35,6 +36,9 @@ typedef struct wc_tc_thread {
     size_t hand;      /* where the search for an entry to evict starts */
     wc_tc_entry *entries; /* this thread's entries (under the mutex) */
     wc_tc_digest digest[WC_TC_HASHES];
+    /* calls of this thread into the backend under way (the gate, below);
+     * written by the owner only, read by a fork's or exit's wait */
+    _Atomic unsigned depth;
     /* every thread's cache, so that one a thread never freed (the main
      * thread runs no pthread key destructors) stays reachable */
     struct wc_tc_thread *next, **pprev;
@@ -88,12 +92,130 @@ static void thread_free(void *p) {
     free(t);
 }
 
-static void make_key(void) { tc_key_made = pthread_key_create(&tc_key, thread_free) == 0; }
+/* ---- the fork and exit gate (thread_cache.h) ----
+ * Each thread says it is inside the backend with its own counter (a store
+ * to its own line, no shared atomic); a fork or exit closes the gate with
+ * one store and then waits for every thread's counter to drop to zero. The
+ * stores and loads on both sides are sequentially consistent, so either the
+ * caller sees the gate closed or the closer sees the caller inside. */
+enum { GATE_OPEN, GATE_FORK, GATE_EXIT };
+static _Atomic int gate = GATE_OPEN;
+/* Held by a fork from its prepare handler to its parent/child handler, and
+ * by the exit handler: a caller that finds the gate closed for a fork waits
+ * on it. Taken before tc_lock. */
+static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The longest exit() waits for calls under way (ms): longer calls (a huge
+ * PBKDF2 or Argon2) are then left to race OpenSSL's own cleanup. */
+#define EXIT_WAIT_MS 5000
+
+static wc_tc_thread *thread_get(void);
+
+webcrypto_status wc_tc_enter(void) {
+    wc_tc_thread *t = tl;
+    if (!t && !(t = thread_get())) return WEBCRYPTO_ERR_NO_MEMORY;
+    unsigned d = atomic_load_explicit(&t->depth, memory_order_relaxed);
+    for (;;) {
+        atomic_store_explicit(&t->depth, d + 1, memory_order_seq_cst);
+        if (d > 0) return WEBCRYPTO_OK; /* nested: the outer call already passed */
+        int g = atomic_load_explicit(&gate, memory_order_seq_cst);
+        if (g == GATE_OPEN) return WEBCRYPTO_OK;
+        atomic_store_explicit(&t->depth, d, memory_order_release);
+        if (g == GATE_EXIT)
+            return wc_error(WEBCRYPTO_ERR_OPERATION,
+                            "the process is exiting (exit() was called): the openssl backend "
+                            "takes no more calls");
+        /* A fork is under way: wait for it, then try again. */
+        pthread_mutex_lock(&gate_lock);
+        pthread_mutex_unlock(&gate_lock);
+    }
+}
+
+void wc_tc_leave(void) {
+    wc_tc_thread *t = tl;
+    unsigned d = atomic_load_explicit(&t->depth, memory_order_relaxed);
+    atomic_store_explicit(&t->depth, d - 1, memory_order_release);
+}
+
+/* Closes the gate and waits until no other thread is inside (at most
+ * max_ms when max_ms >= 0). Returns with tc_lock held, so that no thread
+ * is half-way through linking itself in either. */
+static void gate_close(int how, long max_ms) {
+    atomic_store_explicit(&gate, how, memory_order_seq_cst);
+    for (long waited_us = 0;; waited_us += 100) {
+        pthread_mutex_lock(&tc_lock);
+        bool busy = false;
+        for (wc_tc_thread *t = tc_threads; t && !busy; t = t->next)
+            busy = t != tl && atomic_load_explicit(&t->depth, memory_order_seq_cst) > 0;
+        if (!busy || (max_ms >= 0 && waited_us >= max_ms * 1000)) return;
+        pthread_mutex_unlock(&tc_lock);
+        nanosleep(&(struct timespec){0, 100000}, NULL);
+    }
+}
+
+/* fork(): no thread may be inside OpenSSL while the process is copied: a
+ * lock it holds (a DRBG's, a key's, the method store's) would stay held in
+ * the child forever, and the child's first call needing it would hang. So
+ * the prepare handler waits for the calls under way to end and holds new
+ * ones at the gate; the parent and child handlers open it again. The child
+ * keeps the forking thread's caches; those of the other threads stay in
+ * the list (their memory is the child's copy, and no call of theirs was
+ * under way) and are freed with the keys they belong to. The handlers run
+ * on the forking thread, which owns both mutexes in the child too, so
+ * unlocking them there is defined (re-initialising a locked mutex is not). */
+static int gate_before_fork; /* under gate_lock: a fork during exit keeps it closed */
+
+static void at_fork_prepare(void) {
+    pthread_mutex_lock(&gate_lock);
+    gate_before_fork = atomic_load_explicit(&gate, memory_order_relaxed);
+    if (gate_before_fork == GATE_EXIT)
+        gate_close(GATE_EXIT, 0); /* nothing runs any more: only take tc_lock */
+    else
+        gate_close(GATE_FORK, -1);
+}
+
+static void at_fork_after(void) {
+    atomic_store_explicit(&gate, gate_before_fork, memory_order_seq_cst);
+    pthread_mutex_unlock(&tc_lock);
+    pthread_mutex_unlock(&gate_lock);
+}
+
+/* exit(): OpenSSL's own atexit handler (OPENSSL_cleanup) frees its global
+ * state - the DRBGs and their locks, the method store - while other threads
+ * may still be inside it through us (a SIGSEGV in RAND_bytes_ex in 8 of 60
+ * runs). This handler is registered after OPENSSL_init_crypto registered
+ * that one, so it runs first (atexit is LIFO): it closes the gate for good,
+ * waits for the calls under way (at most EXIT_WAIT_MS), and later calls
+ * fail with OperationError instead of touching freed state. It changes
+ * nothing but the library's own state. */
+static void at_exit(void) {
+    pthread_mutex_lock(&gate_lock);
+    gate_close(GATE_EXIT, EXIT_WAIT_MS);
+    pthread_mutex_unlock(&tc_lock);
+    pthread_mutex_unlock(&gate_lock);
+}
+
+/* Registered when the library is loaded, not from init: init runs under
+ * the registry's lock, which the core's own prepare handler takes, and
+ * glibc holds its handler list's lock from the prepare handlers on, so a
+ * pthread_atfork call there could deadlock with a concurrent fork. Before
+ * any use the handlers find an empty list and an open gate. */
+static bool tc_atfork_ok;
+__attribute__((constructor)) static void tc_atfork(void) {
+    tc_atfork_ok = pthread_atfork(at_fork_prepare, at_fork_after, at_fork_after) == 0;
+}
+
+static bool tc_ready;
+
+static void make_key(void) {
+    tc_key_made = pthread_key_create(&tc_key, thread_free) == 0;
+    tc_ready = tc_key_made && tc_atfork_ok && atexit(at_exit) == 0;
+}
 
 webcrypto_status wc_tc_init(void) {
     pthread_once(&tc_once, make_key);
-    if (!tc_key_made)
-        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL backend: pthread_key_create failed");
+    if (!tc_ready)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "OpenSSL backend: pthread_key_create, pthread_atfork or atexit failed");
     return WEBCRYPTO_OK;
 }
 

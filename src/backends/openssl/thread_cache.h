@@ -57,9 +57,20 @@ typedef struct wc_tc_entry {
     struct wc_tc_entry *thr_next, **thr_pprev;
 } wc_tc_entry;
 
-/* Once per process, from the backend's init: creates the pthread key whose
- * destructor frees a thread's contexts at its exit. */
+/* Once per process, from the backend's init (after OPENSSL_init_crypto):
+ * creates the pthread key whose destructor frees a thread's contexts at its
+ * exit, and registers the gate's fork and exit handlers. */
 webcrypto_status wc_tc_init(void);
+
+/* The fork and exit gate (docs/ROBUSTNESS.md, "fork and exit"): every call
+ * into the backend after init runs between wc_tc_enter, when it returns
+ * WEBCRYPTO_OK, and wc_tc_leave (gate.c wraps the ops table). fork() waits
+ * until no call is under way and holds new ones until it returns, so that
+ * no lock of OpenSSL's or ours is held in the child; once exit() has begun,
+ * wc_tc_enter fails with OperationError (the error set) so that no call
+ * runs into OpenSSL's atexit cleanup. Calls may nest. */
+webcrypto_status wc_tc_enter(void);
+void wc_tc_leave(void);
 
 /* Gives k a new id. Never fails. */
 void wc_tc_key_init(wc_tc_key *k);
