@@ -3,12 +3,15 @@
 #   tools/install-deps.sh          the build and the test suite (curl and
 #                                  ca-certificates: tools/fetch-node.sh fetches the
 #                                  pinned Node of the interop tests; xz-utils:
-#                                  tools/fetch-wpt.sh unpacks the WPT snapshot)
+#                                  tools/fetch-wpt.sh unpacks the WPT snapshot;
+#                                  valgrind, with valgrind/memcheck.h: the
+#                                  constant-time tests, tests/ct.cmake)
 #   tools/install-deps.sh --fuzz   also clang and libFuzzer's runtime (tests/fuzz.cmake)
 # Uses sudo when not run as root. Skips apt entirely when all are present.
 set -euo pipefail
 packages=(build-essential cmake pkg-config libssl-dev libargon2-dev libjansson-dev libcmocka-dev
-  android-libboringssl-dev openjdk-17-jdk-headless libbcprov-java nodejs curl ca-certificates xz-utils)
+  android-libboringssl-dev openjdk-17-jdk-headless libbcprov-java nodejs curl ca-certificates xz-utils
+  valgrind)
 # clang-14 only recommends libclang-rt-14-dev, which holds libclang_rt.fuzzer.
 [ "${1:-}" = "--fuzz" ] && packages+=(clang-14 libclang-rt-14-dev)
 missing=()

@@ -232,8 +232,54 @@ static void test_macs(void) {
     webcrypto_key_free(key);
 }
 
+/* Imports PKCS #8 der with its private members marked secret (located by
+ * parsing it first, unmarked). */
+static webcrypto_key *import_marked(const webcrypto_params *alg, uint8_t *der, size_t len,
+                                    unsigned usages, const char *what) {
+    wc_pkey_fields f;
+    webcrypto_status st = wc_der_parse_pkcs8(alg->name, der, len, &f);
+    CHECK(st == WEBCRYPTO_OK, "%s: parse %s", webcrypto_algorithm_name(alg->name), what);
+    if (st != WEBCRYPTO_OK) return NULL;
+    const wc_bytes m[] = {f.d, f.p, f.q, f.dp, f.dq, f.qi};
+    for (size_t i = 0; i < 6; i++)
+        if (m[i].p) {
+            /* with the sign octet, if any: the top bit of the value decides it */
+            const uint8_t *p = m[i].p;
+            size_t n = m[i].n;
+            if ((p[0] & 0x80) && p[-1] == 0x00) p--, n++;
+            WC_CT_SECRET(p, n);
+        }
+    webcrypto_key *priv = NULL;
+    st = webcrypto_import_key(be, WEBCRYPTO_FORMAT_PKCS8, der, len, alg, true, usages, &priv);
+    CHECK(st == WEBCRYPTO_OK, "%s: import %s", webcrypto_algorithm_name(alg->name), what);
+    return st == WEBCRYPTO_OK ? priv : NULL;
+}
+
+/* An OKP key's PKCS #8 v1 made v2 (RFC 5958 OneAsymmetricKey) with its
+ * public key x as [1]: the backend then checks the pair (the public key it
+ * derives against x). Returns the new length, 0 if it does not fit. */
+static size_t okp_v2(const uint8_t *v1, size_t len, const uint8_t *x, size_t xlen, uint8_t *out,
+                     size_t cap) {
+    size_t hdr = v1[1] < 0x80 ? 2 : 2 + (v1[1] & 0x7fu);
+    size_t body = len - hdr, nbody = body + 3 + xlen;
+    if (xlen + 1 >= 0x80 || nbody > 255 || nbody + 3 > cap || v1[hdr + 2] != 0) return 0;
+    size_t o = 0;
+    out[o++] = 0x30;
+    if (nbody >= 0x80) out[o++] = 0x81;
+    out[o++] = (uint8_t)nbody;
+    memcpy(out + o, v1 + hdr, body);
+    out[o + 2] = 0x01; /* version 1 (v2) */
+    o += body;
+    out[o++] = 0x81; /* [1] IMPLICIT BIT STRING */
+    out[o++] = (uint8_t)(xlen + 1);
+    out[o++] = 0x00;
+    memcpy(out + o, x, xlen);
+    return o + xlen;
+}
+
 /* A private key of a generated pair, exported as PKCS #8 and imported again
- * with its private members marked secret (located by parsing it first). */
+ * with its private members marked secret; an OKP key also as v2 with its
+ * public key. */
 static webcrypto_key *secret_private(const webcrypto_params *alg, unsigned usages,
                                      webcrypto_key **pub) {
     webcrypto_key *priv0 = NULL, *priv = NULL;
@@ -248,25 +294,23 @@ static webcrypto_key *secret_private(const webcrypto_params *alg, unsigned usage
     CHECK(st == WEBCRYPTO_OK, "%s: export", webcrypto_algorithm_name(alg->name));
     if (st != WEBCRYPTO_OK) return NULL;
     WC_CT_PUBLIC(der, len);
-    wc_pkey_fields f;
-    st = wc_der_parse_pkcs8(alg->name, der, len, &f);
-    CHECK(st == WEBCRYPTO_OK, "%s: parse", webcrypto_algorithm_name(alg->name));
-    const wc_bytes m[] = {f.d, f.p, f.q, f.dp, f.dq, f.qi};
-    for (size_t i = 0; i < 6; i++)
-        if (m[i].p) {
-            /* with the sign octet, if any: the top bit of the value decides it */
-            const uint8_t *p = m[i].p;
-            size_t n = m[i].n;
-            if ((p[0] & 0x80) && p[-1] == 0x00) p--, n++;
-            WC_CT_SECRET(p, n);
-        }
     unsigned priv_usages = usages & (WEBCRYPTO_USAGE_SIGN | WEBCRYPTO_USAGE_DECRYPT |
                                      WEBCRYPTO_USAGE_DERIVE_BITS | WEBCRYPTO_USAGE_DERIVE_KEY);
-    st = webcrypto_import_key(be, WEBCRYPTO_FORMAT_PKCS8, der, len, alg, true, priv_usages,
-                              &priv);
-    CHECK(st == WEBCRYPTO_OK, "%s: import PKCS #8", webcrypto_algorithm_name(alg->name));
+    bool okp = alg->name == WEBCRYPTO_ALG_ED25519 || alg->name == WEBCRYPTO_ALG_ED448 ||
+               alg->name == WEBCRYPTO_ALG_X25519 || alg->name == WEBCRYPTO_ALG_X448;
+    if (okp) {
+        uint8_t *x = NULL, v2[256];
+        size_t xlen = 0;
+        st = webcrypto_export_key(WEBCRYPTO_FORMAT_RAW, *pub, &x, &xlen);
+        CHECK(st == WEBCRYPTO_OK, "%s: export the public key", webcrypto_algorithm_name(alg->name));
+        size_t n = st == WEBCRYPTO_OK ? okp_v2(der, len, x, xlen, v2, sizeof v2) : 0;
+        CHECK(n > 0, "%s: PKCS #8 v2", webcrypto_algorithm_name(alg->name));
+        if (n) webcrypto_key_free(import_marked(alg, v2, n, priv_usages, "PKCS #8 v2"));
+        if (st == WEBCRYPTO_OK) webcrypto_buffer_free(x, xlen);
+    }
+    priv = import_marked(alg, der, len, priv_usages, "PKCS #8");
     webcrypto_buffer_free(der, len);
-    if (st != WEBCRYPTO_OK) return NULL;
+    if (!priv) return NULL;
     /* and out again: der.c's writer on the backend's fields */
     st = webcrypto_export_key(WEBCRYPTO_FORMAT_PKCS8, priv, &der, &len);
     CHECK(st == WEBCRYPTO_OK, "%s: export again", webcrypto_algorithm_name(alg->name));

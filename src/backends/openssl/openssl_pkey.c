@@ -707,6 +707,7 @@ static webcrypto_status okp_import(wc_okp kind, const wc_pkey_fields *f, void **
             EVP_PKEY_free(pkey);
             return wc_ossl_fail("EVP_PKEY_get_raw_public_key");
         }
+        WC_CT_PUBLIC(x, n); /* derived from the secret, but a public key (ct.h) */
         if (!wc_equal_ct(x, f->x.p, len)) {
             EVP_PKEY_free(pkey);
             return wc_error(WEBCRYPTO_ERR_DATA,
