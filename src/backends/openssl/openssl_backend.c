@@ -1515,11 +1515,12 @@ static const uint8_t kw_default_iv[8] = {0xa6, 0xa6, 0xa6, 0xa6, 0xa6, 0xa6, 0xa
 
 static webcrypto_status aes_kw_run(const aes_state *s, bool wrap, const uint8_t *in, size_t len,
                                    uint8_t *out) {
-    /* The bound the boringssl backend has (BoringSSL's length is an int);
-     * beyond it, 6 AES calls per 8 bytes would take minutes anyway. */
+    /* The bound OpenSSL's wrap ciphers had (their length is an int), as the
+     * boringssl backend has; beyond it, 6 AES calls per 8 bytes would take
+     * minutes anyway. */
     if (len > INT_MAX - 8)
         return wc_error(WEBCRYPTO_ERR_OPERATION,
-                        "AES-KW: OpenSSL takes at most 2147483639 bytes (its length is an int)");
+                        "AES-KW: the openssl backend takes at most 2147483639 bytes");
     EVP_CIPHER_CTX *c = NULL;
     webcrypto_status st = cipher_start(wrap ? s->enc : s->dec, wrap ? 1 : 0, NULL, 0, &c);
     if (st != WEBCRYPTO_OK) return st;
