@@ -367,6 +367,65 @@ static void test_xdh(void) {
     }
 }
 
+/* HKDF and PBKDF2 (the openssl backend computes both from its HMAC), and
+ * deriveKey into an AES key; ECDH on P-256 (the core trims the bits). */
+static void test_kdfs(void) {
+    uint8_t salt[16], info[8], out[80], out2[80];
+    fill(salt, sizeof salt, 14);
+    fill(info, sizeof info, 15);
+    const webcrypto_algorithm kdfs[] = {WEBCRYPTO_ALG_HKDF, WEBCRYPTO_ALG_PBKDF2};
+    for (size_t i = 0; i < 2; i++) {
+        webcrypto_params a = WEBCRYPTO_PARAMS(.name = kdfs[i]);
+        webcrypto_key *key = NULL;
+        uint8_t k[40];
+        fill(k, sizeof k, (uint32_t)(16 + i));
+        WC_CT_SECRET(k, sizeof k);
+        webcrypto_status st =
+            webcrypto_import_key(be, WEBCRYPTO_FORMAT_RAW, k, sizeof k, &a, false,
+                                 WEBCRYPTO_USAGE_DERIVE_BITS | WEBCRYPTO_USAGE_DERIVE_KEY, &key);
+        CHECK(st == WEBCRYPTO_OK, "%s: import", webcrypto_algorithm_name(kdfs[i]));
+        if (st != WEBCRYPTO_OK) continue;
+        webcrypto_params p = WEBCRYPTO_PARAMS(.name = kdfs[i], .hash = WEBCRYPTO_ALG_SHA_256,
+                                              .salt = salt, .salt_len = sizeof salt, .info = info,
+                                              .info_len = sizeof info, .iterations = 3);
+        size_t n = 0, n2 = 0;
+        st = webcrypto_derive_bits(&p, key, 8 * sizeof out, out, sizeof out, &n);
+        if (st == WEBCRYPTO_OK)
+            st = webcrypto_derive_bits(&p, key, 8 * sizeof out2, out2, sizeof out2, &n2);
+        WC_CT_PUBLIC(out, sizeof out);
+        WC_CT_PUBLIC(out2, sizeof out2);
+        CHECK(st == WEBCRYPTO_OK && n == sizeof out && n2 == n && memcmp(out, out2, n) == 0,
+              "%s: deriveBits", webcrypto_algorithm_name(kdfs[i]));
+        webcrypto_params aes = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_GCM, .length = 256);
+        webcrypto_key *derived = NULL;
+        st = webcrypto_derive_key(&p, key, &aes, false, ENC_DEC, &derived);
+        CHECK(st == WEBCRYPTO_OK, "%s: deriveKey", webcrypto_algorithm_name(kdfs[i]));
+        webcrypto_key_free(derived);
+        webcrypto_key_free(key);
+    }
+    webcrypto_params ec = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ECDH,
+                                           .named_curve = WEBCRYPTO_CURVE_P256);
+    webcrypto_key *pa = NULL, *pb = NULL;
+    webcrypto_key *sa = secret_private(&ec, WEBCRYPTO_USAGE_DERIVE_BITS, &pa);
+    webcrypto_key *sb = secret_private(&ec, WEBCRYPTO_USAGE_DERIVE_BITS, &pb);
+    if (sa && sb) {
+        webcrypto_params da = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ECDH, .public_key = pb);
+        webcrypto_params db = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ECDH, .public_key = pa);
+        size_t nx = 0, ny = 0;
+        webcrypto_status st = webcrypto_derive_bits(&da, sa, 251, out, sizeof out, &nx);
+        if (st == WEBCRYPTO_OK) st = webcrypto_derive_bits(&db, sb, 251, out2, sizeof out2, &ny);
+        WC_CT_PUBLIC(out, sizeof out);
+        WC_CT_PUBLIC(out2, sizeof out2);
+        CHECK(st == WEBCRYPTO_OK && nx == 32 && ny == 32 && memcmp(out, out2, 32) == 0 &&
+                  (out[31] & 0x1f) == 0,
+              "ECDH: 251 bits");
+    }
+    webcrypto_key_free(sa);
+    webcrypto_key_free(sb);
+    webcrypto_key_free(pa);
+    webcrypto_key_free(pb);
+}
+
 int main(void) {
     if (webcrypto_backend_get("openssl", &be) != WEBCRYPTO_OK) {
         printf("SKIP: the openssl backend cannot start: %s\n", webcrypto_error_message());
@@ -379,6 +438,7 @@ int main(void) {
     test_macs();
     test_pkcs8();
     test_xdh();
+    test_kdfs();
     if (failures) {
         fprintf(stderr, "ct_openssl: %d checks failed\n", failures);
         return 3;
