@@ -4,12 +4,15 @@
 #                                  installed nodejs brings its own: tools/fetch-node.sh
 #                                  fetches the pinned Node of the interop tests with
 #                                  `npm pack`; xz-utils: tools/fetch-wpt.sh unpacks the
-#                                  WPT snapshot that apt fetches)
+#                                  WPT snapshot that apt fetches;
+#                                  valgrind, with valgrind/memcheck.h: the
+#                                  constant-time tests, tests/ct.cmake)
 #   tools/install-deps.sh --fuzz   also clang and libFuzzer's runtime (tests/fuzz.cmake)
 # Uses sudo when not run as root. Skips apt entirely when all are present.
 set -euo pipefail
 packages=(build-essential cmake pkg-config libssl-dev libargon2-dev libjansson-dev libcmocka-dev
-  android-libboringssl-dev openjdk-17-jdk-headless libbcprov-java nodejs ca-certificates xz-utils)
+  android-libboringssl-dev openjdk-17-jdk-headless libbcprov-java nodejs ca-certificates xz-utils
+  valgrind)
 # clang-14 only recommends libclang-rt-14-dev, which holds libclang_rt.fuzzer.
 [ "${1:-}" = "--fuzz" ] && packages+=(clang-14 libclang-rt-14-dev)
 # Debian's nodejs has npm as a package of its own; a nodejs that ships npm

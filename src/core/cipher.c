@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core.h"
+#include "ct.h"
 
 #define AES_BLOCK 16
 /* AES-GCM's plaintext limit, 2^39 - 256 bits (NIST SP 800-38D). */
@@ -309,6 +310,10 @@ static size_t pkcs7_pad_len(const uint8_t block[16]) {
     return bad & 1 ? 0 : pad;
 }
 
+/* The pad length, declassified (ct.h): whether the padding is good and how
+ * long it is are public - the call fails, or the plaintext's length says it. */
+static size_t pad_public(size_t pad) { return wc_ct_public_size(pad); }
+
 /* ---- one-shot ---- */
 
 /* CTR encryption and decryption are the same operation. */
@@ -388,7 +393,7 @@ static webcrypto_status cbc_decrypt_oneshot(const webcrypto_params *alg,
          * past the plaintext if it is good. */
         st = key->backend->ops->cipher(key->state, WC_CIPHER_AES_CBC, false, alg->iv, data,
                                        data_len, out);
-        size_t pad = st == WEBCRYPTO_OK ? pkcs7_pad_len(out + head) : 0;
+        size_t pad = st == WEBCRYPTO_OK ? pad_public(pkcs7_pad_len(out + head)) : 0;
         if (st == WEBCRYPTO_OK && pad == 0)
             st = wc_error(WEBCRYPTO_ERR_OPERATION, "AES-CBC: bad padding");
         if (st != WEBCRYPTO_OK) {
@@ -410,7 +415,7 @@ static webcrypto_status cbc_decrypt_oneshot(const webcrypto_params *alg,
     if (st == WEBCRYPTO_OK)
         st = key->backend->ops->cipher(key->state, WC_CIPHER_AES_CBC, false, prev, last_ct,
                                        AES_BLOCK, last);
-    size_t pad = st == WEBCRYPTO_OK ? pkcs7_pad_len(last) : 0;
+    size_t pad = st == WEBCRYPTO_OK ? pad_public(pkcs7_pad_len(last)) : 0;
     if (st == WEBCRYPTO_OK && pad == 0)
         st = wc_error(WEBCRYPTO_ERR_OPERATION, "AES-CBC: bad padding");
     if (st == WEBCRYPTO_OK && head + AES_BLOCK - pad > out_cap) {
@@ -651,7 +656,7 @@ webcrypto_status webcrypto_cipher_final(webcrypto_cipher_ctx *ctx, uint8_t *out,
     uint8_t last[AES_BLOCK];
     st = ops->cipher(ctx->key->state, WC_CIPHER_AES_CBC, false, ctx->block, ctx->buf, AES_BLOCK,
                      last);
-    size_t pad = st == WEBCRYPTO_OK ? pkcs7_pad_len(last) : 0;
+    size_t pad = st == WEBCRYPTO_OK ? pad_public(pkcs7_pad_len(last)) : 0;
     if (st == WEBCRYPTO_OK && pad == 0) st = wc_error(WEBCRYPTO_ERR_OPERATION, "AES-CBC: bad padding");
     if (st == WEBCRYPTO_OK) {
         memcpy(out, last, AES_BLOCK - pad);

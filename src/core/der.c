@@ -21,6 +21,7 @@
 #include "der.h"
 
 #include "core.h"
+#include "ct.h"
 
 #define TAG_INTEGER 0x02
 #define TAG_BIT_STRING 0x03
@@ -93,13 +94,19 @@ static cursor enter(wc_bytes content) {
 
 /* A non-negative INTEGER in minimal form (X.690 8.3.2), given without its
  * sign octet (an unsigned big-endian value; zero stays one 00 octet so that a
- * present field is never empty). */
+ * present field is never empty). A private key's INTEGERs are secret, so
+ * their octets steer no branch: what is declassified is whether the
+ * encoding is good (public: the import fails or not) and whether a sign
+ * octet leads (the length octets already give the value's size). */
 static bool get_uint(cursor *c, wc_bytes *v) {
     wc_bytes i;
     if (!get(c, TAG_INTEGER, &i) || i.n == 0) return false;
-    if (i.p[0] & 0x80) return false; /* negative */
-    if (i.n > 1 && i.p[0] == 0x00) {
-        if (!(i.p[1] & 0x80)) return false; /* redundant leading zero */
+    unsigned first = i.p[0], second = i.n > 1 ? i.p[1] : 0x80u;
+    unsigned negative = first >> 7;
+    unsigned lead = (((first - 1u) >> 8) & 1u) & (i.n > 1); /* a 00 octet, more after it */
+    unsigned redundant = lead & ~(second >> 7) & 1u;       /* ... that was not needed */
+    if (wc_ct_public_uint(negative | redundant)) return false;
+    if (wc_ct_public_uint(lead)) {
         i.p++;
         i.n--;
     }
@@ -432,29 +439,51 @@ static void w_header(writer *w, uint8_t tag, size_t mark) {
     w_byte(w, tag);
 }
 
-static wc_bytes strip_zeros(wc_bytes v) {
-    while (v.n && v.p[0] == 0) {
-        v.p++;
-        v.n--;
+/* The number of leading zero octets of v, counted without a branch on the
+ * octets (they may be a secret's: every octet is read). */
+static size_t leading_zeros(wc_bytes v) {
+    size_t count = 0, still = 1;
+    for (size_t i = 0; i < v.n; i++) {
+        still &= (size_t)((((unsigned)v.p[i] - 1u) >> 8) & 1u); /* 1 while the octets are 0 */
+        count += still;
     }
-    return v;
+    return count;
+}
+
+/* Whether v's value fits `size` octets: its octets before the last `size`
+ * are all zero. Computed without a branch on them; the answer is public
+ * (the export fails or not). */
+static bool fits_octets(wc_bytes v, size_t size) {
+    if (v.n <= size) return true;
+    unsigned any = 0;
+    for (size_t i = 0; i < v.n - size; i++) any |= v.p[i];
+    return !wc_ct_public_bool(any != 0);
 }
 
 /* INTEGER from an unsigned big-endian value: leading zeros stripped, one 00
- * added when the top bit is set (or the value is zero). */
+ * added when the top bit is set (or the value is zero). The value may be
+ * secret: how many zeros lead and whether the top bit is set are
+ * declassified, as the INTEGER's length octets give both away. */
 static void w_uint(writer *w, wc_bytes v) {
     size_t mark = w->used;
-    v = strip_zeros(v);
+    size_t lead = wc_ct_public_size(leading_zeros(v));
+    v.p += lead;
+    v.n -= lead;
     w_bytes(w, v.p, v.n);
-    if (v.n == 0 || (v.p[0] & 0x80)) w_byte(w, 0);
+    if (v.n == 0 || wc_ct_public_uint(v.p[0] >> 7)) w_byte(w, 0);
     w_header(w, TAG_INTEGER, mark);
 }
 
-/* An unsigned value left-padded with zeros to exactly `size` octets. */
+/* An unsigned value left-padded with zeros to exactly `size` octets (an EC
+ * private key: a secret, so nothing depends on its octets, only on v.n);
+ * fits_octets(v, size) was checked. */
 static void w_padded(writer *w, wc_bytes v, size_t size) {
-    v = strip_zeros(v);
-    w_bytes(w, v.p, v.n);
-    w_zeros(w, size - v.n);
+    if (v.n >= size) {
+        w_bytes(w, v.p + v.n - size, size);
+    } else {
+        w_bytes(w, v.p, v.n);
+        w_zeros(w, size - v.n);
+    }
 }
 
 static void w_oid(writer *w, const uint8_t *oid, size_t n) {
@@ -610,11 +639,11 @@ static const char *check_fields(webcrypto_algorithm kind, const wc_pkey_fields *
         if (!fs) return "EC key without a supported curve";
         bool have_xy = present(f->x) && present(f->y);
         bool have_point = f->point.p && f->point.n == 1 + 2 * fs && f->point.p[0] == 0x04;
-        if (have_xy && (strip_zeros(f->x).n > fs || strip_zeros(f->y).n > fs))
+        if (have_xy && (!fits_octets(f->x, fs) || !fits_octets(f->y, fs)))
             return "EC coordinate longer than the field";
         if (!have_xy && (f->x.n || f->y.n)) return "EC key with one coordinate";
         if (priv) {
-            if (!present(f->d) || strip_zeros(f->d).n > fs)
+            if (!present(f->d) || !fits_octets(f->d, fs))
                 return "EC private key missing or too long";
             if (!have_xy && !have_point && f->point.n) return "EC point not uncompressed";
             return NULL;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core.h"
+#include "ct.h"
 #include "der.h"
 
 /* ---- keeping key text out of freed memory ----
@@ -87,7 +88,9 @@ bool wc_base64url_decode(const char *in, size_t in_len, uint8_t *out, size_t *ou
     /* Spare bits must be zero: one encoding per byte string. */
     bad |= (int)(acc & ((1u << bits) - 1));
     acc = 0;
-    if (bad) {
+    /* Whether the text is base64url is public (the import fails or not);
+     * which byte made it fail is not told. */
+    if (wc_ct_public_bool(bad != 0)) {
         wc_wipe(out, o);
         return false;
     }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core.h"
+#include "ct.h"
 #include "der.h"
 
 static size_t rsa_modulus_bits(wc_bytes n) {
@@ -317,7 +318,8 @@ webcrypto_status wc_pkey_import(const webcrypto_backend *backend, webcrypto_key_
         wc_pkey_fields made = {0};
         st = backend->ops->pkey_fields(state, &made);
         if (st == WEBCRYPTO_OK &&
-            (made.x.n != given_pub.n || !wc_equal_ct(made.x.p, given_pub.p, given_pub.n)))
+            (made.x.n != given_pub.n ||
+             !wc_ct_public_bool(wc_equal_ct(made.x.p, given_pub.p, given_pub.n))))
             st = wc_error(WEBCRYPTO_ERR_DATA,
                           "importKey: the JWK \"pub\" is not the public key of its \"priv\"");
         if (st != WEBCRYPTO_OK) {
@@ -755,7 +757,7 @@ webcrypto_status wc_pkey_derive(const webcrypto_params *alg, const webcrypto_key
         if (st == WEBCRYPTO_OK && got != full)
             st = wc_error(WEBCRYPTO_ERR_OPERATION, "%s: the backend gave %zu bytes, not %zu",
                           webcrypto_algorithm_name(key->alg), got, full);
-        if (st == WEBCRYPTO_OK && wc_equal_ct(secret, zero, got))
+        if (st == WEBCRYPTO_OK && wc_ct_public_bool(wc_equal_ct(secret, zero, got)))
             st = wc_error(WEBCRYPTO_ERR_OPERATION, "%s: the shared secret is all zeros (the "
                           "public key has small order)", webcrypto_algorithm_name(key->alg));
         break;

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "core.h"
+#include "ct.h"
 
 /* KMAC's outputLength (KmacParams): required, whole bytes; and its
  * customization. */
@@ -60,7 +61,7 @@ static webcrypto_status kmac_verify(const webcrypto_params *alg, const webcrypto
     if (!mac) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "verify: out of memory");
     st = key->backend->ops->kmac(key->state, wc_kmac_of(key->alg), alg->customization,
                                  alg->customization_len, data, len, mac, n);
-    if (st == WEBCRYPTO_OK) *valid = sig_len == n && wc_equal_ct(mac, sig, n);
+    if (st == WEBCRYPTO_OK) *valid = sig_len == n && wc_ct_public_bool(wc_equal_ct(mac, sig, n));
     webcrypto_buffer_free(mac, n);
     return st;
 }
@@ -131,7 +132,7 @@ webcrypto_status webcrypto_verify(const webcrypto_params *alg, const webcrypto_k
     uint8_t mac[WC_MAX_DIGEST_SIZE];
     size_t n = webcrypto_digest_size(key->hash);
     st = key->backend->ops->hmac(key->state, data, data_len, mac);
-    if (st == WEBCRYPTO_OK) *valid = signature_len == n && wc_equal_ct(mac, signature, n);
+    if (st == WEBCRYPTO_OK) *valid = signature_len == n && wc_ct_public_bool(wc_equal_ct(mac, signature, n));
     wc_wipe(mac, sizeof mac);
     return st;
 }
@@ -211,7 +212,7 @@ webcrypto_status webcrypto_verify_final(webcrypto_sign_ctx *ctx, const uint8_t *
     uint8_t mac[WC_MAX_DIGEST_SIZE];
     size_t n = webcrypto_digest_size(ctx->key->hash);
     webcrypto_status st = ctx->key->backend->ops->hmac_final(ctx->impl, mac);
-    if (st == WEBCRYPTO_OK) *valid = signature_len == n && wc_equal_ct(mac, signature, n);
+    if (st == WEBCRYPTO_OK) *valid = signature_len == n && wc_ct_public_bool(wc_equal_ct(mac, signature, n));
     wc_wipe(mac, sizeof mac);
     return st;
 }

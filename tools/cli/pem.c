@@ -3,8 +3,37 @@
 #include <string.h>
 
 #include "cli.h"
+#include "../../src/core/ct.h" /* the constant-time check's marks (tests/ct.cmake) */
 
-static const char b64_digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+/* A private key's base64 is its secret: no table is indexed by a digit and
+ * no branch depends on a digit's value (docs/ROBUSTNESS.md, "Constant time,
+ * checked"). These compute with masks: eq is 1 when a == b, in_range when
+ * lo <= c <= hi (all below 256). */
+static unsigned eq(unsigned a, unsigned b) { return (((a ^ b) - 1u) >> 8) & 1u; }
+static unsigned in_range(unsigned c, unsigned lo, unsigned hi) {
+    return ((((c - lo) | (hi - c)) >> 8) & 1u) ^ 1u;
+}
+
+/* The base64 digit (RFC 4648 table 1) of a 6-bit value. */
+static char b64_char(unsigned v) {
+    unsigned c = v + 'A';                                   /* 0..25 */
+    c += (0u - in_range(v, 26, 51)) & ('a' - 'A' - 26);     /* 26..51 */
+    c += (0u - in_range(v, 52, 61)) & (unsigned)('0' - 'A' - 52 + 256); /* 52..61 */
+    c += (0u - eq(v, 62)) & (unsigned)('+' - 'A' - 62 + 256);           /* 62 */
+    c += (0u - eq(v, 63)) & (unsigned)('/' - 'A' - 63 + 256);           /* 63 */
+    return (char)(c & 0xff);
+}
+
+/* The value of base64 digit ch (0..63), or 64 when ch is not one. */
+static unsigned b64_value(unsigned ch) {
+    unsigned v = 64;
+    v ^= (0u - in_range(ch, 'A', 'Z')) & ((ch - 'A') ^ 64);
+    v ^= (0u - in_range(ch, 'a', 'z')) & ((ch - 'a' + 26) ^ 64);
+    v ^= (0u - in_range(ch, '0', '9')) & ((ch - '0' + 52) ^ 64);
+    v ^= (0u - eq(ch, '+')) & (62 ^ 64);
+    v ^= (0u - eq(ch, '/')) & (63 ^ 64);
+    return v;
+}
 
 const char *pem_label(webcrypto_key_format f) {
     return f == WEBCRYPTO_FORMAT_SPKI ? "PUBLIC KEY" : "PRIVATE KEY";
@@ -21,10 +50,10 @@ int sink_write_pem(sink *s, webcrypto_key_format f, const uint8_t *der, size_t l
             uint32_t v = (uint32_t)der[i] << 16;
             if (i + 1 < len) v |= (uint32_t)der[i + 1] << 8;
             if (i + 2 < len) v |= der[i + 2];
-            line[k++] = b64_digits[v >> 18 & 63];
-            line[k++] = b64_digits[v >> 12 & 63];
-            line[k++] = i + 1 < len ? b64_digits[v >> 6 & 63] : '=';
-            line[k++] = i + 2 < len ? b64_digits[v & 63] : '=';
+            line[k++] = b64_char(v >> 18 & 63);
+            line[k++] = b64_char(v >> 12 & 63);
+            line[k++] = i + 1 < len ? b64_char(v >> 6 & 63) : '=';
+            line[k++] = i + 2 < len ? b64_char(v & 63) : '=';
         }
         line[k++] = '\n';
         rc = sink_write(s, (const uint8_t *)line, k);
@@ -75,17 +104,23 @@ int pem_decode(uint8_t *text, size_t len, size_t *der_len, webcrypto_key_format 
     unsigned nacc = 0;
     for (;; i++) {
         if (i >= len) return pem_error("no END line");
-        uint8_t ch = text[i];
-        if (ch == '-') break;
-        if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n') continue;
-        if (ch == '=') {
+        unsigned ch = text[i], v = b64_value(ch);
+        /* The text's layout is public (where lines end, the padding, the
+         * END line); a digit's value is not: only its class is declassified. */
+        enum { DIGIT = 1, SPACE = 2, PAD = 4, DASH = 8 };
+        unsigned cls = (((v >> 6) & 1u) ^ 1u) * DIGIT |
+                       (eq(ch, ' ') | eq(ch, '\t') | eq(ch, '\r') | eq(ch, '\n')) * SPACE |
+                       eq(ch, '=') * PAD | eq(ch, '-') * DASH;
+        cls = wc_ct_public_uint(cls);
+        if (cls & DASH) break;
+        if (cls & SPACE) continue;
+        if (cls & PAD) {
             pad++;
             acc <<= 6;
             nacc++;
         } else {
-            const char *d = memchr(b64_digits, ch, 64);
-            if (!d || pad) return pem_error("a character that is not base64");
-            acc = acc << 6 | (uint32_t)(d - b64_digits);
+            if (!(cls & DIGIT) || pad) return pem_error("a character that is not base64");
+            acc = acc << 6 | (v & 63);
             nacc++;
         }
         if (nacc == 4) {

@@ -40,6 +40,7 @@
 #endif
 
 #include "core/backend.h"
+#include "core/ct.h"
 #include "gcm_siv.h"
 #include "openssl_internal.h"
 #include "provider_direct.h"
@@ -69,7 +70,7 @@ static EVP_CIPHER *aes_gcm_ciphers[N_AES];
 /* Their providers' own functions (provider_direct.h), where found. */
 static wc_prov_digest prov_digests[N_HASH]; /* [wc_hash] */
 static wc_prov_gcm prov_gcms[N_AES];        /* [0] 128, [1] 192, [2] 256 bits */
-static EVP_CIPHER *aes_kw_ciphers[N_AES]; /* RFC 3394 ("AES-*-WRAP") */
+static EVP_CIPHER *aes_kw_ciphers[N_AES]; /* AES-*-ECB, for RFC 3394 (aes_kw_run) */
 static EVP_KDF *kdf_pbkdf2;
 static EVP_MD *md_shake[WC_XOF_COUNT];  /* [wc_xof]: SHAKE128, SHAKE256 */
 static EVP_MAC *mac_kmac[WC_KMAC_COUNT]; /* [wc_kmac]: KMAC-128, KMAC-256 */
@@ -145,7 +146,10 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, uint64_t *ca
     static const char *const cbc_names[N_AES] = {"AES-128-CBC", "AES-192-CBC", "AES-256-CBC"};
     static const char *const ctr_names[N_AES] = {"AES-128-CTR", "AES-192-CTR", "AES-256-CTR"};
     static const char *const gcm_names[N_AES] = {"AES-128-GCM", "AES-192-GCM", "AES-256-GCM"};
-    static const char *const kw_names[N_AES] = {"AES-128-WRAP", "AES-192-WRAP", "AES-256-WRAP"};
+    /* AES-KW is RFC 3394 here on AES-ECB, not OpenSSL's "AES-*-WRAP": 3.0's
+     * wrap ciphers run AES_encrypt, its table-based AES, not AES-NI
+     * (aes_kw_run). */
+    static const char *const kw_names[N_AES] = {"AES-128-ECB", "AES-192-ECB", "AES-256-ECB"};
     static const char *const ocb_names[N_AES] = {"AES-128-OCB", "AES-192-OCB", "AES-256-OCB"};
     uint64_t c = 0;
     bool any_md = false;
@@ -490,15 +494,16 @@ static webcrypto_status aes_key_new(wc_family family, unsigned member, const uin
     /* CBC and KW need a key schedule per direction; so does OCB: OpenSSL
      * 3.0's OCB keyed for encryption decrypts whole blocks wrongly (it has
      * no AES decryption schedule), so it gets a context keyed to decrypt. */
-    bool two_way = cbc || family == WC_FAMILY_KEYWRAP || (aead && member == WC_AEAD_AES_OCB);
+    bool kw = family == WC_FAMILY_KEYWRAP; /* on AES-ECB, no padding (aes_kw_run) */
+    bool two_way = cbc || kw || (aead && member == WC_AEAD_AES_OCB);
     webcrypto_status st = WEBCRYPTO_OK;
     if (gcm && prov_gcms[idx].newctx) {
         s->pg = &prov_gcms[idx];
         if (!(s->gcm_tpl = wc_prov_gcm_new(s->pg, key))) st = ossl_fail("AES-GCM key set-up");
     } else {
-        st = cipher_template(cipher, key, 1, cbc, &s->enc);
+        st = cipher_template(cipher, key, 1, cbc || kw, &s->enc);
     }
-    if (st == WEBCRYPTO_OK && two_way) st = cipher_template(cipher, key, 0, cbc, &s->dec);
+    if (st == WEBCRYPTO_OK && two_way) st = cipher_template(cipher, key, 0, cbc || kw, &s->dec);
     if (st == WEBCRYPTO_OK && gcm && aes_ctr_ciphers[idx]) {
         st = gcm_hash_subkey(aes_ctr_ciphers[idx], key, s->h);
         s->have_h = st == WEBCRYPTO_OK;
@@ -1498,27 +1503,56 @@ static webcrypto_status ossl_argon2(const void *bctx, wc_kdf kind, const uint8_t
 }
 #endif
 
-/* ---- AES-KW (RFC 3394) ----
- * OpenSSL's wrap ciphers take the whole input in one update and use the
- * default IV when none is given; unwrap fails the update on a bad check value. */
+/* ---- AES-KW (RFC 3394 section 2.2, the index-based form) ----
+ * On AES-ECB without padding, one block per call: OpenSSL 3.0's
+ * "AES-*-WRAP" ciphers compute with AES_encrypt / AES_decrypt, its
+ * table-based AES (secret-indexed tables; the constant-time check,
+ * tests/ct.cmake, reports them), whereas its ECB runs AES-NI where the CPU
+ * has it. The integrity check is ours: the final A against the default IV,
+ * compared in constant time. The core checked len (a multiple of 8, at
+ * least 16 to wrap, 24 to unwrap); out does not overlap in (wrap.c). */
+static const uint8_t kw_default_iv[8] = {0xa6, 0xa6, 0xa6, 0xa6, 0xa6, 0xa6, 0xa6, 0xa6};
+
 static webcrypto_status aes_kw_run(const aes_state *s, bool wrap, const uint8_t *in, size_t len,
                                    uint8_t *out) {
+    /* The bound OpenSSL's wrap ciphers had (their length is an int), as the
+     * boringssl backend has; beyond it, 6 AES calls per 8 bytes would take
+     * minutes anyway. */
     if (len > INT_MAX - 8)
         return wc_error(WEBCRYPTO_ERR_OPERATION,
-                        "AES-KW: OpenSSL takes at most 2147483639 bytes (its length is an int)");
+                        "AES-KW: the openssl backend takes at most 2147483639 bytes");
     EVP_CIPHER_CTX *c = NULL;
     webcrypto_status st = cipher_start(wrap ? s->enc : s->dec, wrap ? 1 : 0, NULL, 0, &c);
     if (st != WEBCRYPTO_OK) return st;
-    int got = 0;
-    size_t want = wrap ? len + 8 : len - 8;
-    if (EVP_CipherUpdate(c, out, &got, in, (int)len) != 1 || got < 0 || (size_t)got != want) {
-        ERR_clear_error();
-        st = wrap ? wc_error(WEBCRYPTO_ERR_OPERATION, "OpenSSL: AES-KW wrap failed")
-                  : wc_error(WEBCRYPTO_ERR_OPERATION,
-                             "AES-KW: the wrapped key failed its integrity check");
-    } else {
-        st = cipher_final_empty(c);
+    size_t n = (wrap ? len : len - 8) / 8; /* R[1..n] */
+    uint8_t b[16];                           /* A || R[i], then AES of it */
+    uint8_t *r = wrap ? out + 8 : out;
+    memcpy(b, wrap ? kw_default_iv : in, 8);
+    memcpy(r, wrap ? in : in + 8, 8 * n);
+    bool ok = true;
+    for (size_t step = 0; ok && step < 6 * n; step++) {
+        /* wrap: j = 0..5, i = 1..n; unwrap the reverse; t = n*j + i */
+        size_t k = wrap ? step : 6 * n - 1 - step, i = k % n;
+        uint64_t t = (uint64_t)k + 1;
+        int got = 0;
+        if (!wrap)
+            for (int q = 0; q < 8; q++) b[7 - q] ^= (uint8_t)(t >> (8 * q));
+        memcpy(b + 8, r + 8 * i, 8);
+        ok = EVP_CipherUpdate(c, b, &got, b, 16) == 1 && got == 16;
+        if (wrap)
+            for (int q = 0; q < 8; q++) b[7 - q] ^= (uint8_t)(t >> (8 * q));
+        memcpy(r + 8 * i, b + 8, 8);
     }
+    if (!ok) {
+        st = ossl_fail(wrap ? "AES-KW wrap" : "AES-KW unwrap");
+    } else if (wrap) {
+        memcpy(out, b, 8);
+    } else if (!wc_ct_public_bool(wc_equal_ct(b, kw_default_iv, 8))) {
+        /* the verdict is public (core/ct.h); which bytes differ is not */
+        st = wc_error(WEBCRYPTO_ERR_OPERATION, "AES-KW: the wrapped key failed its integrity check");
+    }
+    if (st != WEBCRYPTO_OK) wc_wipe(out, wrap ? len + 8 : len - 8);
+    wc_wipe(b, sizeof b);
     EVP_CIPHER_CTX_free(c);
     return st;
 }

@@ -49,6 +49,7 @@
 #include <openssl/rsa.h>
 
 #include "core/backend.h"
+#include "core/ct.h"
 #include "openssl_internal.h"
 
 /* OpenSSL refuses a NULL message even when it is empty. */
@@ -249,7 +250,8 @@ static webcrypto_status rsa_fields(pkey_state *s) {
             st = wc_ossl_fail("reading the RSA key");
             goto done;
         }
-        total += (size_t)BN_num_bytes(bn[i]);
+        /* A member's byte length is public (ct.h): DER and JWK write it. */
+        total += wc_ct_public_size((size_t)BN_num_bytes(bn[i]));
     }
     s->mem = malloc(total ? total : 1);
     if (!s->mem) {
@@ -260,6 +262,7 @@ static webcrypto_status rsa_fields(pkey_state *s) {
     uint8_t *w = s->mem;
     for (size_t i = 0; i < count; i++) {
         int n = BN_bn2bin(bn[i], w);
+        WC_CT_PUBLIC(&n, sizeof n);
         dst[i]->p = w;
         dst[i]->n = (size_t)n;
         w += n;
@@ -564,7 +567,9 @@ static webcrypto_status rsa_import(const wc_pkey_fields *f,
         goto done;
     }
     if (f->is_private) {
+        /* Whether the key is consistent is public (ct.h): the import fails or not. */
         int r = rsa_consistent(bn, oth);
+        WC_CT_PUBLIC(&r, sizeof r);
         if (r < 0) {
             st = wc_ossl_fail("checking the RSA private key");
             goto done;
@@ -620,7 +625,8 @@ static webcrypto_status ec_import(const wc_pkey_fields *f,
          * range-checks d only in EVP_PKEY_private_check, with BN_cmp, which
          * is not); its public point computed (a constant-time
          * multiplication) and, if a point was given, compared with it. */
-        if (!((ct_equals_small(f->d.p, fs, 0) ^ 1u) & ct_less(f->d.p, ci->order, fs))) {
+        if (!wc_ct_public_uint((ct_equals_small(f->d.p, fs, 0) ^ 1u) &
+                               ct_less(f->d.p, ci->order, fs))) {
             st = wc_error(WEBCRYPTO_ERR_DATA, "EC key: the private key is out of range");
             goto done;
         }
@@ -701,6 +707,7 @@ static webcrypto_status okp_import(wc_okp kind, const wc_pkey_fields *f, void **
             EVP_PKEY_free(pkey);
             return wc_ossl_fail("EVP_PKEY_get_raw_public_key");
         }
+        WC_CT_PUBLIC(x, n); /* derived from the secret, but a public key (ct.h) */
         if (!wc_equal_ct(x, f->x.p, len)) {
             EVP_PKEY_free(pkey);
             return wc_error(WEBCRYPTO_ERR_DATA,
