@@ -586,33 +586,36 @@ webcrypto_jca_use_provider(const char *variant_name, void *provider);
  *   max_pbkdf2_iterations  16777216 (2^24)         deriveBits, deriveKey: NotSupportedError
  *   max_argon2_memory      262144 KiB (256 MiB)    deriveBits, deriveKey: NotSupportedError
  *   max_argon2_passes      16                      deriveBits, deriveKey: NotSupportedError
- *   max_rsa_generate_bits  8192                    generateKey: OperationError
+ *   max_rsa_generate_bits  4096                    generateKey: OperationError
  *   max_rsa_import_bits    16384                   importKey (every format): DataError
  *   max_jwk_bytes          1048576 (1 MiB)         importKey jwk: DataError
  *   max_jwk_key_ops        64                      importKey jwk: DataError
  * (unwrapKey and decapsulateKey import through importKey: the same limits.)
  *
  * The defaults bound a hostile request to seconds of one core and hundreds
- * of MiB, and accept every standard test vector and the usual settings:
+ * of MiB, and accept every standard test vector and the usual settings
+ * (times measured with OpenSSL 3.0 and the JDK 17 on one x86-64 core,
+ * docs/ROBUSTNESS.md):
  *   - PBKDF2: 2^24 is the largest count of RFC 6070's and Wycheproof's
- *     vectors and 12 times OWASP's 600,000 for SHA-256 (about 15 s with
- *     SHA-1 or SHA-512 on one core; 2^32 - 1 would be an hour). workerd's
- *     100,000 is below OWASP's advice; a host that wants it sets it.
+ *     vectors and 28 times OWASP's 600,000 for SHA-256 (12 s of CPU with
+ *     SHA-1 or SHA-512 on openssl, 28 s on jca; 2^32 - 1 would be 256 times
+ *     that). workerd's 100,000 is below OWASP's advice; a host that wants
+ *     it sets it.
  *   - Argon2: 256 MiB is four times RFC 9106's second recommended option
  *     (64 MiB; OWASP advises 19 to 47 MiB); the RFC's first option (2 GiB)
- *     needs the limit raised. 16 passes of 256 MiB take about 15 s; RFC 9106
- *     and libsodium's presets use 1 to 4. Memory bounds the lanes too
+ *     needs the limit raised. 16 passes of 256 MiB take 4.5 s of CPU; RFC
+ *     9106 and libsodium's presets use 1 to 4. Memory bounds the lanes too
  *     (memory >= 8 * parallelism), so parallelism has no limit of its own.
- *   - RSA: generating a key costs far more than using one (a 16384-bit
- *     key took 394 s here, an 8192-bit one 12 s, with OpenSSL 3.0 on a
- *     loaded machine), so generation and import have a limit each. 8192
- *     bits for generation: twice the largest size in common use; the range
- *     generateKey itself allows (256 to 16384, as browsers') needs the limit
- *     raised at the top. 16384 bits for import: OpenSSL's largest RSA key
- *     for its operations (OPENSSL_RSA_MAX_MODULUS_BITS) and generateKey's
- *     largest; a private-key operation with it takes about a second. Keys
- *     of 16385 to 32768 bits, imported before, are now DataError unless the
- *     limit is raised (the library reads none larger).
+ *   - RSA: generating a key costs far more than using one (4096 bits took
+ *     4 s, 8192 bits 12 to 49 s, 16384 bits 394 s, on a loaded machine), so
+ *     generation and import have a limit each. 4096 bits for generation:
+ *     the largest size in common use; the rest of generateKey's own range
+ *     (256 to 16384, as browsers') needs the limit raised. 16384 bits for
+ *     import: OpenSSL's largest RSA key for its operations
+ *     (OPENSSL_RSA_MAX_MODULUS_BITS) and generateKey's largest; signing
+ *     with an 8192-bit key takes 0.07 s, so about half a second at 16384.
+ *     Keys of 16385 to 32768 bits, imported before, are now DataError
+ *     unless the limit is raised (the library reads none larger).
  *   - JWK: 1 MiB is over sixty times the largest key's JWK (a 16384-bit
  *     RSA private key: under 16 KiB) and leaves room for members the
  *     library ignores (an "x5c" certificate chain). key_ops: 64 entries;
@@ -650,7 +653,7 @@ typedef struct webcrypto_limits {
     uint32_t max_pbkdf2_iterations; /* PBKDF2 iterations; 0: 16777216 */
     uint32_t max_argon2_memory;     /* Argon2 memory, KiB; 0: 262144; else at least 8 */
     uint32_t max_argon2_passes;     /* Argon2 passes; 0: 16 */
-    uint32_t max_rsa_generate_bits; /* RSA modulus generateKey makes; 0: 8192;
+    uint32_t max_rsa_generate_bits; /* RSA modulus generateKey makes; 0: 4096;
                                      * else 256 .. 16384 */
     uint32_t max_rsa_import_bits;   /* RSA modulus importKey takes; 0: 16384;
                                      * else 256 .. 32768 */
@@ -771,7 +774,7 @@ webcrypto_generate_key(const webcrypto_backend *backend, const webcrypto_params 
  * deriveKey, deriveBits) and `extractable`. A usage the algorithm does not
  * have, or no private usage at all, is WEBCRYPTO_ERR_SYNTAX. RSA: modulus
  * 256..16384 bits in steps of 8, at most the limit max_rsa_generate_bits
- * (webcrypto_set_limits; 8192 by default), and exponent 3 or 65537, else
+ * (webcrypto_set_limits; 4096 by default), and exponent 3 or 65537, else
  * WEBCRYPTO_ERR_OPERATION; a backend whose library cannot make a size says so
  * with WEBCRYPTO_ERR_OPERATION too (OpenSSL 3 and the JCA: below 512 bits;
  * BoringSSL: sizes that are not a multiple of 128 bits). On success the

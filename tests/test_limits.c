@@ -59,7 +59,7 @@ static void assert_defaults(webcrypto_limits l) {
     assert_int_equal(l.max_pbkdf2_iterations, 16777216u);
     assert_int_equal(l.max_argon2_memory, 262144u);
     assert_int_equal(l.max_argon2_passes, 16u);
-    assert_int_equal(l.max_rsa_generate_bits, 8192u);
+    assert_int_equal(l.max_rsa_generate_bits, 4096u);
     assert_int_equal(l.max_rsa_import_bits, 16384u);
     assert_int_equal(l.max_jwk_bytes, 1048576u);
     assert_int_equal(l.max_jwk_key_ops, 64u);
@@ -362,10 +362,10 @@ static void test_rsa(void **state) {
     (void)state;
     tu_require(WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5);
     webcrypto_key *pub = NULL, *priv = NULL, *p2 = NULL, *s2 = NULL;
-    /* generateKey's default, 8192 bits: one step (8 bits) more is refused
+    /* generateKey's default, 4096 bits: one step (8 bits) more is refused
      * at once, with generation's OperationError. */
-    expect_limit(rsa_generate(8200, &p2, &s2), WEBCRYPTO_ERR_OPERATION, "max_rsa_generate_bits",
-                 "generate 8200 bits, default limit");
+    expect_limit(rsa_generate(4104, &p2, &s2), WEBCRYPTO_ERR_OPERATION, "max_rsa_generate_bits",
+                 "generate 4104 bits, default limit");
     assert_null(p2);
     assert_null(s2);
     /* Lowered: at the limit fine, one step above refused. */
