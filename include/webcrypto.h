@@ -619,8 +619,9 @@ webcrypto_jca_use_provider(const char *variant_name, void *provider);
  *   - JWK: 1 MiB is over sixty times the largest key's JWK (a 16384-bit
  *     RSA private key: under 16 KiB) and leaves room for members the
  *     library ignores (an "x5c" certificate chain). key_ops: 64 entries;
- *     WebCrypto has 12 usages and RFC 7517 forbids duplicates, but allows
- *     values that are no usage (ignored), so a JWK's own list may be longer.
+ *     the library knows 12 usages (WebCrypto's 8, ML-KEM's 4) and RFC 7517
+ *     forbids duplicates, but allows values that are no usage (ignored), so
+ *     a JWK's own list may be longer.
  *     key_ops is checked in time linear in its length whatever the limit.
  *
  * Error kinds: a cost limit (PBKDF2, Argon2) is NotSupportedError, as
@@ -645,8 +646,9 @@ webcrypto_jca_use_provider(const char *variant_name, void *provider);
  * webcrypto_limits starts with its size, as webcrypto_params does
  * (docs/ABI.md): initialise it with WEBCRYPTO_LIMITS_INIT or
  * WEBCRYPTO_LIMITS(.max_pbkdf2_iterations = 100000, ...). A member left 0
- * means its default. UINT32_MAX means no limit but the type's (RSA: the
- * largest value allowed, 16384 or 32768 bits, is none).
+ * means its default. UINT32_MAX means no limit but the type's; the RSA
+ * members' largest values, 16384 and 32768, mean none beyond generateKey's
+ * own range and the largest key the library reads.
  */
 typedef struct webcrypto_limits {
     size_t size;                    /* sizeof(webcrypto_limits) as the program saw it */
