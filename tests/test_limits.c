@@ -8,7 +8,9 @@
  * nothing. And JWK key_ops: a value names a usage only if it is exactly
  * its name, and duplicates are found among 20,000 entries, known usages
  * (a bit each) and other values (sorted) alike; the time of 20,000
- * entries is printed, not asserted.
+ * entries is printed, not asserted. Threads set, read and use the limits at
+ * once: every value read is one that was set (run under ThreadSanitizer
+ * for the races).
  * Cheap: the limits are lowered for the "at the limit" cases.
  * The key_ops check's growth is asserted as a ratio of CPU times, not a
  * time: the same 32,000 entries as one list or as 32 lists of 1,000 cost
@@ -20,6 +22,8 @@
 
 #include "testutil.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,6 +131,17 @@ static void test_shorter_struct(void **state) {
     assert_int_equal(old.l.max_pbkdf2_iterations, 777);
     for (size_t i = cut; i < sizeof old.bytes; i++)
         if (old.bytes[i] != 0xAB) fail_msg("get_limits wrote byte %zu past the size %zu", i, cut);
+    /* A size ending inside a member: that member is not given (its bytes
+     * are not read as a value, here one that would be invalid). */
+    memset(&old, 0, sizeof old);
+    old.l.size = offsetof(webcrypto_limits, max_argon2_memory) + 2;
+    old.l.max_pbkdf2_iterations = 555;
+    old.bytes[offsetof(webcrypto_limits, max_argon2_memory)] = 1;
+    old.bytes[offsetof(webcrypto_limits, max_argon2_memory) + 1] = 1;
+    tu_assert_status(webcrypto_set_limits(&old.l), WEBCRYPTO_OK);
+    got = get_limits();
+    assert_int_equal(got.max_pbkdf2_iterations, 555);
+    assert_int_equal(got.max_argon2_memory, 262144);
 }
 
 /* A program built against a newer header: members this library lacks. */
@@ -659,6 +674,71 @@ static void test_key_ops_growth(void **state) {
                  large / small);
 }
 
+/* ---- threads ---- */
+
+/* Two complete settings that threads set in turn while others read the
+ * limits and derive: every value read is one of the two (each member is
+ * set whole), and a PBKDF2 of 1500 iterations is either done or refused by
+ * the limit of 1000, nothing else. Under ThreadSanitizer this is where a
+ * data race would show. */
+static const webcrypto_limits SET_A = WEBCRYPTO_LIMITS(
+    .max_pbkdf2_iterations = 1000, .max_argon2_memory = 64, .max_argon2_passes = 2,
+    .max_rsa_generate_bits = 1024, .max_rsa_import_bits = 2048, .max_jwk_bytes = 4096,
+    .max_jwk_key_ops = 8);
+static const webcrypto_limits SET_B = WEBCRYPTO_LIMITS(
+    .max_pbkdf2_iterations = 2000, .max_argon2_memory = 128, .max_argon2_passes = 3,
+    .max_rsa_generate_bits = 2048, .max_rsa_import_bits = 4096, .max_jwk_bytes = 8192,
+    .max_jwk_key_ops = 16);
+
+static atomic_int thread_errors;
+
+static void *setter(void *arg) {
+    (void)arg;
+    for (int i = 0; i < 2000; i++)
+        if (webcrypto_set_limits(i % 2 ? &SET_A : &SET_B) != WEBCRYPTO_OK)
+            atomic_fetch_add(&thread_errors, 1);
+    return NULL;
+}
+
+#define ONE_OF(l, m) ((l).m == SET_A.m || (l).m == SET_B.m)
+
+static void *getter(void *arg) {
+    (void)arg;
+    for (int i = 0; i < 2000; i++) {
+        webcrypto_limits l = WEBCRYPTO_LIMITS_INIT;
+        if (webcrypto_get_limits(&l) != WEBCRYPTO_OK || !ONE_OF(l, max_pbkdf2_iterations) ||
+            !ONE_OF(l, max_argon2_memory) || !ONE_OF(l, max_argon2_passes) ||
+            !ONE_OF(l, max_rsa_generate_bits) || !ONE_OF(l, max_rsa_import_bits) ||
+            !ONE_OF(l, max_jwk_bytes) || !ONE_OF(l, max_jwk_key_ops) || l.reserved != 0)
+            atomic_fetch_add(&thread_errors, 1);
+    }
+    return NULL;
+}
+
+static void *deriver(void *arg) {
+    const webcrypto_key *k = arg;
+    for (int i = 0; i < 200; i++) {
+        uint8_t out[20];
+        webcrypto_status st = pbkdf2(k, 1500, out);
+        if (st != WEBCRYPTO_OK && st != WEBCRYPTO_ERR_NOT_SUPPORTED)
+            atomic_fetch_add(&thread_errors, 1);
+    }
+    return NULL;
+}
+
+static void test_threads(void **state) {
+    (void)state;
+    tu_require(WEBCRYPTO_ALG_PBKDF2);
+    webcrypto_key *k = pbkdf2_key();
+    set_limits(SET_A);
+    pthread_t t[5];
+    void *(*fn[5])(void *) = {setter, setter, getter, getter, deriver};
+    for (int i = 0; i < 5; i++) assert_int_equal(pthread_create(&t[i], NULL, fn[i], k), 0);
+    for (int i = 0; i < 5; i++) assert_int_equal(pthread_join(t[i], NULL), 0);
+    assert_int_equal(atomic_load(&thread_errors), 0);
+    webcrypto_key_free(k);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_defaults, reset, reset),
@@ -675,6 +755,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_key_ops_values, reset, reset),
         cmocka_unit_test_setup_teardown(test_key_ops_many, reset, reset),
         cmocka_unit_test_setup_teardown(test_key_ops_growth, reset, reset),
+        cmocka_unit_test_setup_teardown(test_threads, reset, reset),
     };
     return tu_run_group("limits", tests, NULL, NULL);
 }

@@ -108,6 +108,15 @@ webcrypto_status webcrypto_set_limits(const webcrypto_limits *limits) {
                             WEBCRYPTO_VERSION, size, sizeof in);
         memcpy(&in, limits, sizeof in);
     }
+    /* A size that ends inside a member (no layout, but harmless): that
+     * member is not given. */
+    if (!HAS(size, max_argon2_memory)) in.max_argon2_memory = 0;
+    if (!HAS(size, max_argon2_passes)) in.max_argon2_passes = 0;
+    if (!HAS(size, max_rsa_generate_bits)) in.max_rsa_generate_bits = 0;
+    if (!HAS(size, max_rsa_import_bits)) in.max_rsa_import_bits = 0;
+    if (!HAS(size, max_jwk_bytes)) in.max_jwk_bytes = 0;
+    if (!HAS(size, max_jwk_key_ops)) in.max_jwk_key_ops = 0;
+    if (!HAS(size, reserved)) in.reserved = 0;
     if (in.reserved != 0)
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
                         "set_limits: webcrypto_limits.reserved must be 0, not %u",
