@@ -72,8 +72,10 @@
  *    (libwebcrypto.so.0.2); from 1.0 only a major release may, and the soname
  *    is libwebcrypto.so.MAJOR. Exported symbols are exactly the webcrypto_*
  *    functions, each with a symbol version (WEBCRYPTO_0.2; WEBCRYPTO_0.3 for
- *    webcrypto_get_public_key and webcrypto_supports) from the release that
- *    added it.
+ *    webcrypto_get_public_key, webcrypto_supports and the other 0.3
+ *    functions; WEBCRYPTO_0.4 for webcrypto_set_limits and
+ *    webcrypto_get_limits) from the release that added it.
+ *  - webcrypto_limits grows as webcrypto_params does (its own size first).
  */
 #ifndef WEBCRYPTO_H
 #define WEBCRYPTO_H
@@ -102,15 +104,15 @@ extern "C" {
 /* The version of this header. CMakeLists.txt reads the project's version
  * from these three lines. */
 #define WEBCRYPTO_VERSION_MAJOR 0
-#define WEBCRYPTO_VERSION_MINOR 3
+#define WEBCRYPTO_VERSION_MINOR 4
 #define WEBCRYPTO_VERSION_PATCH 0
-#define WEBCRYPTO_VERSION "0.3.0"
-/* MAJOR * 1000000 + MINOR * 1000 + PATCH: 0.3.0 is 3000; compares in order. */
+#define WEBCRYPTO_VERSION "0.4.0"
+/* MAJOR * 1000000 + MINOR * 1000 + PATCH: 0.4.0 is 4000; compares in order. */
 #define WEBCRYPTO_VERSION_NUMBER                                                  \
     (WEBCRYPTO_VERSION_MAJOR * 1000000L + WEBCRYPTO_VERSION_MINOR * 1000L +       \
      WEBCRYPTO_VERSION_PATCH)
 
-/* The running library's version, "0.3.0" (static string), and its number as
+/* The running library's version, "0.4.0" (static string), and its number as
  * WEBCRYPTO_VERSION_NUMBER computes it. A program compares them with the
  * header's macros to learn what it runs against (a newer library may know
  * algorithms and params members that its header does not). */
@@ -582,6 +584,127 @@ WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
 webcrypto_jca_use_provider(const char *variant_name, void *provider);
 
 /* ------------------------------------------------------------------------ */
+/* 0.4.0: limits an embedder sets (how much work one request may cost)      */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * WebCrypto lets the caller choose what some operations cost: PBKDF2's
+ * iterations (up to 2^32 - 1, about an hour of CPU), Argon2's memory (up to
+ * 4 TiB) and passes, the size of an RSA key generated or imported, and how
+ * much JWK text importKey parses. A host that runs requests from others (a
+ * server, a JavaScript runtime) decides how much one request may cost, as
+ * workerd's checkPbkdfLimits does. The library's core checks these limits
+ * before any work is done (before the backend is called, the same on every
+ * backend) and refuses a request over one, with a message naming the limit
+ * and webcrypto_set_limits.
+ *
+ *   member                 default                 a request over it
+ *   max_pbkdf2_iterations  16777216 (2^24)         deriveBits, deriveKey: NotSupportedError
+ *   max_argon2_memory      262144 KiB (256 MiB)    deriveBits, deriveKey: NotSupportedError
+ *   max_argon2_passes      16                      deriveBits, deriveKey: NotSupportedError
+ *   max_rsa_generate_bits  4096                    generateKey: OperationError
+ *   max_rsa_import_bits    16384                   importKey (every format): DataError
+ *   max_jwk_bytes          1048576 (1 MiB)         importKey jwk: DataError
+ *   max_jwk_key_ops        64                      importKey jwk: DataError
+ * (unwrapKey and decapsulateKey import through importKey: the same limits.)
+ *
+ * The defaults bound a hostile request to seconds of one core and hundreds
+ * of MiB, and accept every standard test vector and the usual settings
+ * (times measured with OpenSSL 3.0 and the JDK 17 on one x86-64 core,
+ * docs/ROBUSTNESS.md):
+ *   - PBKDF2: 2^24 is the largest count of RFC 6070's and Wycheproof's
+ *     vectors and 28 times OWASP's 600,000 for SHA-256 (12 s of CPU with
+ *     SHA-1 or SHA-512 on openssl, 28 s on jca; 2^32 - 1 would be 256 times
+ *     that). workerd's 100,000 is below OWASP's advice; a host that wants
+ *     it sets it.
+ *   - Argon2: 256 MiB is four times RFC 9106's second recommended option
+ *     (64 MiB; OWASP advises 19 to 47 MiB); the RFC's first option (2 GiB)
+ *     needs the limit raised. 16 passes of 256 MiB take 4.5 s of CPU; RFC
+ *     9106 and libsodium's presets use 1 to 4. Memory bounds the lanes too
+ *     (memory >= 8 * parallelism), so parallelism has no limit of its own.
+ *   - RSA: generating a key costs far more than using one (4096 bits took
+ *     4 s, 8192 bits 12 to 49 s, 16384 bits 394 s, on a loaded machine), so
+ *     generation and import have a limit each. 4096 bits for generation:
+ *     the largest size in common use; the rest of generateKey's own range
+ *     (256 to 16384, as browsers') needs the limit raised. 16384 bits for
+ *     import: OpenSSL's largest RSA key for its operations
+ *     (OPENSSL_RSA_MAX_MODULUS_BITS) and generateKey's largest; signing
+ *     with an 8192-bit key takes 0.07 s, so about half a second at 16384.
+ *     Keys of 16385 to 32768 bits, imported before, are now DataError
+ *     unless the limit is raised (the library reads none larger).
+ *   - JWK: 1 MiB is over sixty times the largest key's JWK (a 16384-bit
+ *     RSA private key: under 16 KiB) and leaves room for members the
+ *     library ignores (an "x5c" certificate chain). key_ops: 64 entries;
+ *     the library knows 12 usages (WebCrypto's 8, ML-KEM's 4) and RFC 7517
+ *     forbids duplicates, but allows values that are no usage (ignored), so
+ *     a JWK's own list may be longer.
+ *     key_ops is checked in time linear in its length whatever the limit.
+ *
+ * Error kinds: a cost limit (PBKDF2, Argon2) is NotSupportedError, as
+ * workerd answers for PBKDF2 iterations: the request is valid and this host
+ * does not do that much work, which a caller can tell apart from the
+ * OperationError of an invalid count (iterations 0, memory under 8 *
+ * parallelism). RSA generation over its limit keeps the OperationError of
+ * generateKey's own range (the spec's "if generation of the key fails");
+ * an import over a limit is DataError, as for any key data the import
+ * refuses. webcrypto_supports does not consult the limits (it says
+ * whether the algorithm and its members are supported, not whether this
+ * host will spend the work).
+ *
+ * The limits are the library's own process-wide state (it has no context
+ * object; backends are process-wide too), the same for every backend and
+ * thread. Each is an atomic value: webcrypto_set_limits may be called from
+ * any thread at any time, without a data race; sets are serialised. A call
+ * reads a limit when it checks it, so a call running during a set uses some
+ * old and some new values. Set them at start-up, before other threads make
+ * requests, if that matters.
+ *
+ * webcrypto_limits starts with its size, as webcrypto_params does
+ * (docs/ABI.md): initialise it with WEBCRYPTO_LIMITS_INIT or
+ * WEBCRYPTO_LIMITS(.max_pbkdf2_iterations = 100000, ...). A member left 0
+ * means its default. UINT32_MAX means no limit but the type's; the RSA
+ * members' largest values, 16384 and 32768, mean none beyond generateKey's
+ * own range and the largest key the library reads.
+ */
+typedef struct webcrypto_limits {
+    size_t size;                    /* sizeof(webcrypto_limits) as the program saw it */
+    uint32_t max_pbkdf2_iterations; /* PBKDF2 iterations; 0: 16777216 */
+    uint32_t max_argon2_memory;     /* Argon2 memory, KiB; 0: 262144; else at least 8 */
+    uint32_t max_argon2_passes;     /* Argon2 passes; 0: 16 */
+    uint32_t max_rsa_generate_bits; /* RSA modulus generateKey makes; 0: 4096;
+                                     * else 256 .. 16384 */
+    uint32_t max_rsa_import_bits;   /* RSA modulus importKey takes; 0: 16384;
+                                     * else 256 .. 32768 */
+    uint32_t max_jwk_bytes;         /* JWK text importKey parses, bytes; 0: 1048576 */
+    uint32_t max_jwk_key_ops;       /* JWK key_ops entries (of any value); 0: 64 */
+    uint32_t reserved;              /* 0 (fills the struct to its alignment) */
+    /* New members go here (docs/ABI.md: appended only, zero means the
+     * default, no padding inside or at the end). */
+} webcrypto_limits;
+
+#define WEBCRYPTO_LIMITS(...) {.size = sizeof(webcrypto_limits), __VA_ARGS__}
+#define WEBCRYPTO_LIMITS_INIT {.size = sizeof(webcrypto_limits)}
+
+/* Sets every limit `limits` has: each member of the caller's struct, 0 as
+ * the member's default. Members a newer library has and the caller's
+ * (shorter, older) struct lacks keep their values. All or nothing: on
+ * failure no limit changes. Errors: NULL, a size of 0, a size that does not
+ * reach past max_pbkdf2_iterations or is over 4096, max_argon2_memory 1 to 7
+ * (no Argon2 call has less), max_rsa_generate_bits 1 to 255 or over 16384,
+ * max_rsa_import_bits 1 to 255 or over 32768: WEBCRYPTO_ERR_INVALID_ARGUMENT
+ * (TypeError); reserved not 0, or a larger struct (a newer header) with a
+ * non-zero member this library does not know: WEBCRYPTO_ERR_NOT_SUPPORTED. */
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
+webcrypto_set_limits(const webcrypto_limits *limits);
+
+/* Writes the limits in force into *limits (never 0: a default is given as
+ * its value), as many members as limits->size has room for; members of a
+ * larger struct that this library lacks are set to 0. limits->size must be
+ * set (WEBCRYPTO_LIMITS_INIT); it is left as it is. Errors as
+ * webcrypto_set_limits's for NULL and the size. */
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status webcrypto_get_limits(webcrypto_limits *limits);
+
+/* ------------------------------------------------------------------------ */
 /* Random (crypto.getRandomValues, crypto.randomUUID)                       */
 /* ------------------------------------------------------------------------ */
 
@@ -668,7 +791,8 @@ webcrypto_generate_key(const webcrypto_backend *backend, const webcrypto_params 
  * extractable; the private key gets the others (sign, decrypt, unwrapKey,
  * deriveKey, deriveBits) and `extractable`. A usage the algorithm does not
  * have, or no private usage at all, is WEBCRYPTO_ERR_SYNTAX. RSA: modulus
- * 256..16384 bits in steps of 8 and exponent 3 or 65537, else
+ * 256..16384 bits in steps of 8, at most the limit max_rsa_generate_bits
+ * (webcrypto_set_limits; 4096 by default), and exponent 3 or 65537, else
  * WEBCRYPTO_ERR_OPERATION; a backend whose library cannot make a size says so
  * with WEBCRYPTO_ERR_OPERATION too (OpenSSL 3 and the JCA: below 512 bits;
  * BoringSSL: sizes that are not a multiple of 128 bits). On success the
@@ -701,6 +825,11 @@ WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status webcrypto_generate_key_pair(
  * (webcrypto_algorithm_has_format). Every key is checked: EC points on the named
  * curve, RSA private keys consistent, DER complete with nothing after it and
  * the algorithm identifier WebCrypto requires; a failure is DataError.
+ * Over a limit of webcrypto_set_limits (an RSA modulus over
+ * max_rsa_import_bits, in any format; JWK text over max_jwk_bytes, checked
+ * before it is parsed; key_ops with more than max_jwk_key_ops entries):
+ * DataError. key_ops is checked in time linear in its entries (n log n
+ * for values that are no usage).
  * The data is copied; the caller keeps ownership of key_data.
  * JWK text is parsed by jansson, through the allocator the host has set with
  * json_set_alloc_funcs (process-wide; the library never sets it). Every
@@ -967,7 +1096,11 @@ webcrypto_derive_key(const webcrypto_params *alg, const webcrypto_key *base_key,
  * openssl backend computes it with libargon2, which may run up to 4 threads
  * of its own during the call when parallelism > 1 (joined before it
  * returns; the result does not depend on them). memory KiB are allocated
- * per call: an allocation failure is WEBCRYPTO_ERR_NO_MEMORY. */
+ * per call: an allocation failure is WEBCRYPTO_ERR_NO_MEMORY.
+ * After those checks, PBKDF2 iterations over max_pbkdf2_iterations, Argon2
+ * memory over max_argon2_memory and passes over max_argon2_passes
+ * (webcrypto_set_limits) are NotSupportedError, before any work; also for
+ * the size query (out == NULL) and deriveKey. */
 WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
 webcrypto_derive_bits(const webcrypto_params *alg, const webcrypto_key *key, size_t length_bits,
                       uint8_t *out, size_t out_cap, size_t *out_len);

@@ -9,7 +9,10 @@
  *    zero, and is NotSupportedError once one is set;
  *  - size 0 (not initialised with WEBCRYPTO_PARAMS_INIT) and sizes that are
  *    no layout are TypeError;
- *  - the version the library reports is the header's (and CMake's).
+ *  - the version the library reports is the header's (and CMake's);
+ *  - webcrypto_limits (0.4) grows the same way: its layout is pinned here,
+ *    a shorter struct sets the limits it has, a longer one works while its
+ *    extra members are zero.
  * Known answers: RFC 4231 (HMAC-SHA-256, test case 1), RFC 5869 (HKDF-SHA-256,
  * test case 1), RFC 3394 (AES-KW, 4.1).
  */
@@ -274,6 +277,73 @@ static void test_bad_sizes(void **state) {
     webcrypto_key_free(k);
 }
 
+/* webcrypto_limits, 0.4.0's layout: a size, then uint32_t members with no
+ * padding, so that it is the same on every ABI with a 4-byte uint32_t. */
+_Static_assert(offsetof(webcrypto_limits, max_pbkdf2_iterations) == sizeof(size_t), "layout");
+_Static_assert(offsetof(webcrypto_limits, max_argon2_memory) == sizeof(size_t) + 4, "layout");
+_Static_assert(offsetof(webcrypto_limits, max_argon2_passes) == sizeof(size_t) + 8, "layout");
+_Static_assert(offsetof(webcrypto_limits, max_rsa_generate_bits) == sizeof(size_t) + 12, "layout");
+_Static_assert(offsetof(webcrypto_limits, max_rsa_import_bits) == sizeof(size_t) + 16, "layout");
+_Static_assert(offsetof(webcrypto_limits, max_jwk_bytes) == sizeof(size_t) + 20, "layout");
+_Static_assert(offsetof(webcrypto_limits, max_jwk_key_ops) == sizeof(size_t) + 24, "layout");
+_Static_assert(offsetof(webcrypto_limits, reserved) == sizeof(size_t) + 28, "layout");
+_Static_assert(sizeof(webcrypto_limits) == sizeof(size_t) + 32, "no padding at the end");
+
+/* The shortest webcrypto_limits a program could have. */
+typedef struct old_limits {
+    size_t size;
+    uint32_t max_pbkdf2_iterations;
+} old_limits;
+
+/* PBKDF2-SHA-256 of 2 iterations with the default backend: its status. */
+static webcrypto_status pbkdf2_two_iterations(void) {
+    static const uint8_t pw[8] = "password";
+    webcrypto_params ip = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_PBKDF2);
+    webcrypto_key *k = NULL;
+    expect(webcrypto_import_key(NULL, WEBCRYPTO_FORMAT_RAW, pw, sizeof pw, &ip, false,
+                                WEBCRYPTO_USAGE_DERIVE_BITS, &k),
+           WEBCRYPTO_OK, "import PBKDF2");
+    webcrypto_params p = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_PBKDF2,
+                                          .hash = WEBCRYPTO_ALG_SHA_256, .iterations = 2);
+    uint8_t out[32];
+    size_t n = 0;
+    webcrypto_status st = webcrypto_derive_bits(&p, k, 256, out, sizeof out, &n);
+    webcrypto_key_free(k);
+    return st;
+}
+
+static void test_limits_layouts(void **state) {
+    (void)state;
+    webcrypto_limits l = WEBCRYPTO_LIMITS(.max_argon2_passes = 3);
+    expect(webcrypto_set_limits(&l), WEBCRYPTO_OK, "set limits, this header's struct");
+    old_limits o = {sizeof o, 1};
+    _Static_assert(sizeof(old_limits) <= sizeof(webcrypto_limits), "a prefix");
+    expect(webcrypto_set_limits((const webcrypto_limits *)(const void *)&o), WEBCRYPTO_OK,
+           "set limits, the shortest struct");
+    expect(pbkdf2_two_iterations(), WEBCRYPTO_ERR_NOT_SUPPORTED, "PBKDF2 over a limit of 1");
+    l = (webcrypto_limits)WEBCRYPTO_LIMITS_INIT;
+    expect(webcrypto_get_limits(&l), WEBCRYPTO_OK, "get limits");
+    assert_int_equal(l.max_pbkdf2_iterations, 1);
+    assert_int_equal(l.max_argon2_passes, 3); /* not in the short struct: kept */
+    struct {
+        webcrypto_limits l;
+        uint32_t future[2];
+    } big;
+    memset(&big, 0, sizeof big);
+    big.l.size = sizeof big;
+    expect(webcrypto_set_limits(&big.l), WEBCRYPTO_OK, "set limits, a longer struct, zero");
+    expect(pbkdf2_two_iterations(), WEBCRYPTO_OK, "PBKDF2 under the default limit");
+    big.future[1] = 1;
+    expect(webcrypto_set_limits(&big.l), WEBCRYPTO_ERR_NOT_SUPPORTED,
+           "set limits, a longer struct with a member this library lacks");
+    assert_non_null(strstr(webcrypto_error_message(), WEBCRYPTO_VERSION));
+    l = (webcrypto_limits)WEBCRYPTO_LIMITS_INIT;
+    l.size = 0;
+    expect(webcrypto_set_limits(&l), WEBCRYPTO_ERR_INVALID_ARGUMENT, "set limits, size 0");
+    l.size = sizeof l;
+    expect(webcrypto_set_limits(&l), WEBCRYPTO_OK, "back to the defaults");
+}
+
 static void test_version(void **state) {
     (void)state;
     assert_string_equal(webcrypto_version(), WEBCRYPTO_VERSION);
@@ -294,7 +364,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_smaller_layouts), cmocka_unit_test(test_smaller_layouts_unwrap),
         cmocka_unit_test(test_larger_layout),   cmocka_unit_test(test_bad_sizes),
-        cmocka_unit_test(test_version),
+        cmocka_unit_test(test_limits_layouts), cmocka_unit_test(test_version),
     };
     return cmocka_run_group_tests_name("abi", tests, NULL, NULL);
 }

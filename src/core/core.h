@@ -346,6 +346,16 @@ size_t wc_base64url_encoded_len(size_t len);
 void wc_base64url_encode(const uint8_t *in, size_t len, char *out);
 bool wc_base64url_decode(const char *in, size_t in_len, uint8_t *out, size_t *out_len);
 
+/* ---- limits.c: the limits an embedder sets (webcrypto_set_limits), the
+ * values in force; each checked where the work it bounds is asked for. ---- */
+uint32_t wc_limit_pbkdf2_iterations(void);
+uint32_t wc_limit_argon2_memory(void); /* KiB */
+uint32_t wc_limit_argon2_passes(void);
+uint32_t wc_limit_rsa_generate_bits(void);
+uint32_t wc_limit_rsa_import_bits(void);
+uint32_t wc_limit_jwk_bytes(void);
+uint32_t wc_limit_jwk_key_ops(void);
+
 /* ---- shared argument checks ---- */
 /* Output-buffer convention: with out == NULL, report `needed` and succeed
  * (returns 1); with a short buffer, TypeError and report needed (returns -1

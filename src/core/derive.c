@@ -40,6 +40,19 @@ static webcrypto_status argon2_check(const webcrypto_params *alg, size_t length_
         return wc_error(WEBCRYPTO_ERR_OPERATION,
                         "deriveBits: %s secret, associated data and output are at most 2^32 - 1 "
                         "bytes", name);
+    /* The embedder's limits (webcrypto_set_limits), after the draft's own
+     * checks: a valid request this host will not spend the work on. */
+    uint32_t max_memory = wc_limit_argon2_memory(), max_passes = wc_limit_argon2_passes();
+    if (alg->memory > max_memory)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "deriveBits: %s memory of %u KiB is over this process's limit of %u KiB "
+                        "(webcrypto_set_limits, max_argon2_memory)",
+                        name, (unsigned)alg->memory, (unsigned)max_memory);
+    if (alg->passes > max_passes)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "deriveBits: %s passes (%u) are over this process's limit of %u "
+                        "(webcrypto_set_limits, max_argon2_passes)",
+                        name, (unsigned)alg->passes, (unsigned)max_passes);
     return WEBCRYPTO_OK;
 }
 
@@ -67,12 +80,21 @@ static webcrypto_status kdf_check(const webcrypto_params *alg, size_t length_bit
                             webcrypto_algorithm_name(alg->hash),
                             255 * 8 * webcrypto_digest_size(alg->hash), length_bits);
         break;
-    case WC_KDF_PBKDF2:
+    case WC_KDF_PBKDF2: {
         /* A length of 0 gives an empty result, as for HKDF (the spec since
          * w3c/webcrypto#380); iterations are checked first. */
         if (alg->iterations == 0)
             return wc_error(WEBCRYPTO_ERR_OPERATION, "deriveBits: iterations must not be 0");
+        /* The embedder's limit, after the spec's checks (as workerd's
+         * checkPbkdfLimits): before any iteration is computed. */
+        uint32_t max_iterations = wc_limit_pbkdf2_iterations();
+        if (alg->iterations > max_iterations)
+            return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                            "deriveBits: PBKDF2 with %u iterations is over this process's limit "
+                            "of %u (webcrypto_set_limits, max_pbkdf2_iterations)",
+                            (unsigned)alg->iterations, (unsigned)max_iterations);
         break;
+    }
     case WC_KDF_ARGON2D:
     case WC_KDF_ARGON2I:
     case WC_KDF_ARGON2ID: break; /* argon2_check, above */
@@ -127,6 +149,13 @@ webcrypto_status webcrypto_derive_bits(const webcrypto_params *alg, const webcry
             derived_size(alg, key, length_bits, &n) == WEBCRYPTO_OK && n > out_cap)
             *out_len = n;
         return st;
+    }
+    /* A KDF's size is not checked again: its limits may have been lowered
+     * meanwhile (webcrypto_set_limits), which must not fail a call that has
+     * derived. */
+    if (!wc_is_asymmetric(alg->name)) {
+        *out_len = length_bits / 8;
+        return WEBCRYPTO_OK;
     }
     if ((st = derived_size(alg, key, length_bits, &n)) == WEBCRYPTO_OK) *out_len = n;
     return st;

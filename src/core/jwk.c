@@ -121,6 +121,18 @@ static webcrypto_status json_failure(json_error_t *jerr) {
     return st;
 }
 
+/* The embedder's limit on the JWK text (webcrypto_set_limits), before
+ * jansson parses any of it. */
+static webcrypto_status check_jwk_size(size_t json_len) {
+    uint32_t max = wc_limit_jwk_bytes();
+    if (json_len > max)
+        return wc_error(WEBCRYPTO_ERR_DATA,
+                        "JWK is %zu bytes, over this process's limit of %u "
+                        "(webcrypto_set_limits, max_jwk_bytes)",
+                        json_len, (unsigned)max);
+    return WEBCRYPTO_OK;
+}
+
 /* An optional member: absent is fine, present must have the JSON type. */
 static webcrypto_status member(json_t *jwk, const char *name, json_type type, json_t **out) {
     *out = json_object_get(jwk, name);
@@ -129,23 +141,93 @@ static webcrypto_status member(json_t *jwk, const char *name, json_type type, js
     return WEBCRYPTO_OK;
 }
 
+/* A key_ops value as jansson holds it: the string and its length (compared
+ * as bytes; jansson refuses \u0000 without JSON_ALLOW_NUL, but nothing here
+ * depends on it). */
+typedef struct key_op {
+    const char *s;
+    size_t n;
+} key_op;
+
+/* The usage a key_ops value names exactly, or 0 (no error is set: other
+ * values are allowed). */
+static unsigned usage_of(key_op v) {
+    for (unsigned u = 1; u <= WEBCRYPTO_USAGE_DECAPSULATE_BITS; u <<= 1) {
+        const char *name = webcrypto_usage_name(u);
+        if (name && strlen(name) == v.n && memcmp(name, v.s, v.n) == 0) return u;
+    }
+    return 0;
+}
+
+/* By length, then bytes: a total order in which equal values are adjacent. */
+static int key_op_cmp(const key_op *a, const key_op *b) {
+    if (a->n != b->n) return a->n < b->n ? -1 : 1;
+    return memcmp(a->s, b->s, a->n);
+}
+
+/* Sorts a[0..n) with tmp[0..n) as scratch, bottom-up merge sort: n log n
+ * comparisons whatever the input (qsort's worst case is the C library's).
+ * Returns the array that holds the result (a or tmp). n is at most the
+ * entries of an allocated array, so lo + 2 * w cannot wrap. */
+static key_op *key_op_sort(key_op *a, key_op *tmp, size_t n) {
+    for (size_t w = 1; w < n; w *= 2) {
+        for (size_t lo = 0, hi; lo < n; lo = hi) {
+            size_t mid = w < n - lo ? lo + w : n;
+            hi = w < n - mid ? mid + w : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) tmp[k++] = key_op_cmp(&a[j], &a[i]) < 0 ? a[j++] : a[i++];
+            while (i < mid) tmp[k++] = a[i++];
+            while (j < hi) tmp[k++] = a[j++];
+        }
+        key_op *t = a;
+        a = tmp;
+        tmp = t;
+    }
+    return a;
+}
+
 /* key_ops: strings, none twice (RFC 7517 4.3); values that are not WebCrypto
- * usages are allowed by the RFC ("other values MAY be used") and ignored. */
+ * usages are allowed by the RFC ("other values MAY be used") and ignored.
+ * At most the embedder's limit of entries (webcrypto_set_limits). Linear
+ * in the entries for the usages (a bit each), n log n for the other values
+ * (sorted, so that equal ones are adjacent): a long list of other values
+ * cannot make the check quadratic. */
 static webcrypto_status check_key_ops(json_t *ops, unsigned usages) {
+    size_t count = json_array_size(ops);
+    uint32_t max = wc_limit_jwk_key_ops();
+    if (count > max)
+        return wc_error(WEBCRYPTO_ERR_DATA,
+                        "JWK key_ops has %zu entries, over this process's limit of %u "
+                        "(webcrypto_set_limits, max_jwk_key_ops)",
+                        count, (unsigned)max);
     unsigned seen = 0;
-    size_t i, j;
-    json_t *v, *w;
+    size_t others = 0, i;
+    json_t *v;
     json_array_foreach(ops, i, v) {
         if (!json_is_string(v))
             return wc_error(WEBCRYPTO_ERR_DATA, "JWK key_ops[%zu] is not a string", i);
-        json_array_foreach(ops, j, w) {
-            if (j >= i) break;
-            if (json_equal(v, w))
-                return wc_error(WEBCRYPTO_ERR_DATA, "JWK key_ops lists \"%s\" twice",
-                                json_string_value(v));
+        key_op op = {json_string_value(v), json_string_length(v)};
+        unsigned u = usage_of(op);
+        if (u & seen) return wc_error(WEBCRYPTO_ERR_DATA, "JWK key_ops lists \"%s\" twice", op.s);
+        seen |= u;
+        if (!u) others++;
+    }
+    if (others > 1) {
+        key_op *list = others <= SIZE_MAX / (2 * sizeof *list)
+                           ? malloc(2 * others * sizeof *list)
+                           : NULL;
+        if (!list) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory checking JWK key_ops");
+        size_t k = 0;
+        json_array_foreach(ops, i, v) {
+            key_op op = {json_string_value(v), json_string_length(v)};
+            if (!usage_of(op)) list[k++] = op;
         }
-        unsigned u;
-        if (webcrypto_usage_from_name(json_string_value(v), &u) == WEBCRYPTO_OK) seen |= u;
+        const key_op *sorted = key_op_sort(list, list + others, others);
+        for (k = 1; k < others; k++)
+            if (key_op_cmp(&sorted[k - 1], &sorted[k]) == 0) break;
+        const char *twice = k < others ? sorted[k].s : NULL;
+        free(list); /* pointers into the tree, not copies */
+        if (twice) return wc_error(WEBCRYPTO_ERR_DATA, "JWK key_ops lists \"%s\" twice", twice);
     }
     if (usages & ~seen) {
         char list[128];
@@ -286,10 +368,12 @@ webcrypto_status wc_jwk_import_secret(const uint8_t *json, size_t json_len,
                                       webcrypto_algorithm alg, webcrypto_algorithm hash,
                                       bool extractable, unsigned usages, uint8_t **key,
                                       size_t *key_len) {
+    webcrypto_status st = check_jwk_size(json_len);
+    if (st != WEBCRYPTO_OK) return st;
     json_error_t jerr;
     json_t *jwk = json_loadb((const char *)json, json_len, JSON_REJECT_DUPLICATES, &jerr);
     if (!jwk) return json_failure(&jerr);
-    webcrypto_status st = jwk_check(jwk, alg, hash, extractable, usages, key, key_len);
+    st = jwk_check(jwk, alg, hash, extractable, usages, key, key_len);
     json_wipe_decref(jwk);
     return st;
 }
@@ -523,11 +607,13 @@ webcrypto_status wc_jwk_import_pkey(const uint8_t *json, size_t json_len,
                                     const wc_pkey_request *req, wc_jwk_pkey *out) {
     json_error_t jerr;
     memset(out, 0, sizeof *out);
+    webcrypto_status st = check_jwk_size(json_len);
+    if (st != WEBCRYPTO_OK) return st;
     json_t *jwk = json_loadb((const char *)json, json_len, JSON_REJECT_DUPLICATES, &jerr);
     if (!jwk) return json_failure(&jerr);
     wc_pkey_request r = *req;
     r.json_len = json_len;
-    webcrypto_status st = pkey_parse(jwk, &r, out);
+    st = pkey_parse(jwk, &r, out);
     json_wipe_decref(jwk);
     if (st != WEBCRYPTO_OK) wc_jwk_pkey_free(out);
     return st;

@@ -293,6 +293,18 @@ webcrypto_status wc_pkey_import(const webcrypto_backend *backend, webcrypto_key_
     if (st == WEBCRYPTO_OK && wc_is_ec(kind))
         st = pad_ec_scalar(&f, scalar, wc_curve_field_size(f.curve));
     if (st == WEBCRYPTO_OK) st = check_fields(kind, &f);
+    /* The embedder's limit (webcrypto_set_limits), on every format's key
+     * before the backend sees it (imports only: a key the process already
+     * holds keeps working, e.g. its getPublicKey, whatever the limit). */
+    if (st == WEBCRYPTO_OK && wc_is_rsa(kind)) {
+        size_t bits = rsa_modulus_bits(f.n);
+        uint32_t max_bits = wc_limit_rsa_import_bits();
+        if (bits > max_bits)
+            st = wc_error(WEBCRYPTO_ERR_DATA,
+                          "importKey: an RSA modulus of %zu bits is over this process's limit of "
+                          "%u (webcrypto_set_limits, max_rsa_import_bits)",
+                          bits, (unsigned)max_bits);
+    }
     /* A well-formed key with more than two primes, which this backend's
      * library cannot take (backend.h: WC_CAP_RSA_MULTI_PRIME). */
     if (st == WEBCRYPTO_OK && f.oth_count > 0 && !(backend->caps & WC_CAP_RSA_MULTI_PRIME))
@@ -393,13 +405,21 @@ webcrypto_status wc_pkey_export(webcrypto_key_format format, const webcrypto_key
     return WEBCRYPTO_OK;
 }
 
-/* The RSA parameters WebCrypto implementations accept for generation. */
+/* The RSA parameters WebCrypto implementations accept for generation,
+ * then the embedder's limit (webcrypto_set_limits), with generation's own
+ * error kind: OperationError. */
 static webcrypto_status check_rsa_generation(const webcrypto_params *alg) {
     if (alg->modulus_length < 256 || alg->modulus_length > 16384 || alg->modulus_length % 8)
         return wc_error(WEBCRYPTO_ERR_OPERATION,
                         "generateKey: RSA modulus length must be 256 to 16384 bits in steps of 8, "
                         "not %zu",
                         alg->modulus_length);
+    uint32_t max_bits = wc_limit_rsa_generate_bits();
+    if (alg->modulus_length > max_bits)
+        return wc_error(WEBCRYPTO_ERR_OPERATION,
+                        "generateKey: an RSA modulus of %zu bits is over this process's limit of "
+                        "%u (webcrypto_set_limits, max_rsa_generate_bits)",
+                        alg->modulus_length, (unsigned)max_bits);
     uint64_t e = 0;
     for (size_t i = 0; i < alg->public_exponent_len; i++) {
         if (e >> 56) return wc_error(WEBCRYPTO_ERR_OPERATION, "generateKey: exponent too large");
