@@ -445,9 +445,13 @@ typedef struct wc_backend_ops {
      *   WC_FAMILY_KDF      member: wc_kdf (the KDFs get the key bytes per call)
      *   WC_FAMILY_KMAC     member: wc_kmac; key_len >= 1 (whole bytes)
      * (key schedules, MAC contexts). The core calls it with no other family.
-     * The core keeps its own copy of the raw bytes (for export and KDFs); the
-     * backend may keep another, and must wipe it in secret_key_free. *state
-     * may be set to NULL if nothing is needed. */
+     * The core keeps its own copy of the raw bytes only for an extractable
+     * key (export) and a KDF key (passed per call); of any other key it
+     * wipes its copy when this returns, so key is valid during the call
+     * only. The backend may keep a copy where its state needs one (then
+     * the only one of a non-extractable key: include/webcrypto.h says
+     * which), and must wipe it in secret_key_free. *state may be set to
+     * NULL if nothing is needed. */
     webcrypto_status (*secret_key_new)(const void *bctx, wc_family family, unsigned member,
                                        const uint8_t *key, size_t key_len, void **state);
     void (*secret_key_free)(void *state);
