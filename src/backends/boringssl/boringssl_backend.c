@@ -693,6 +693,17 @@ static webcrypto_status bssl_aes_kw_unwrap(const void *key_state, const uint8_t 
 
 /* ---- KDFs ---- */
 
+/* BoringSSL's HKDF() keeps the PRK in a local array it does not clear, and
+ * its HMAC_Init_ex (under HKDF and PKCS5_PBKDF2_HMAC) copies the HMAC key -
+ * the PRK, the password - into a stack buffer it does not clear either.
+ * Those frames lie below ours once the call returns; this overwrites that
+ * much of the stack (tests/test_residue.c finds both without it). Not
+ * inlined, so that its array is a frame of its own at that depth. */
+__attribute__((noinline)) static void scrub_stack(void) {
+    uint8_t b[16384];
+    wc_wipe(b, sizeof b);
+}
+
 static webcrypto_status bssl_hkdf(const void *bctx, wc_hash hash, const uint8_t *ikm,
                                   size_t ikm_len, const uint8_t *salt, size_t salt_len,
                                   const uint8_t *info, size_t info_len, uint8_t *out,
@@ -702,9 +713,10 @@ static webcrypto_status bssl_hkdf(const void *bctx, wc_hash hash, const uint8_t 
     if (!md) return wc_hash_unavailable("BoringSSL", hash);
     /* An empty salt means HashLen zero bytes (RFC 5869), which is what
      * HMAC with an empty key computes. */
-    if (HKDF(out, out_len, md, NONNULL(ikm, ikm_len), ikm_len, NONNULL(salt, salt_len), salt_len,
-             NONNULL(info, info_len), info_len) != 1)
-        return bssl_fail("HKDF");
+    int ok = HKDF(out, out_len, md, NONNULL(ikm, ikm_len), ikm_len, NONNULL(salt, salt_len),
+                  salt_len, NONNULL(info, info_len), info_len);
+    scrub_stack();
+    if (ok != 1) return bssl_fail("HKDF");
     return WEBCRYPTO_OK;
 }
 
@@ -715,10 +727,10 @@ static webcrypto_status bssl_pbkdf2(const void *bctx, wc_hash hash,
     (void)bctx;
     const EVP_MD *md = hash_md(hash);
     if (!md) return wc_hash_unavailable("BoringSSL", hash);
-    if (PKCS5_PBKDF2_HMAC((const char *)NONNULL(password, password_len), password_len,
-                          NONNULL(salt, salt_len), salt_len, iterations, md, out_len,
-                          out) != 1)
-        return bssl_fail("PKCS5_PBKDF2_HMAC");
+    int ok = PKCS5_PBKDF2_HMAC((const char *)NONNULL(password, password_len), password_len,
+                               NONNULL(salt, salt_len), salt_len, iterations, md, out_len, out);
+    scrub_stack();
+    if (ok != 1) return bssl_fail("PKCS5_PBKDF2_HMAC");
     return WEBCRYPTO_OK;
 }
 
