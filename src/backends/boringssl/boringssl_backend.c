@@ -758,6 +758,7 @@ const wc_backend_ops wc_backend_boringssl = {
     .pkey_import = wc_bssl_pkey_import,
     .pkey_generate = wc_bssl_pkey_generate,
     .pkey_fields = wc_bssl_pkey_fields,
+    .pkey_private_fields = wc_bssl_pkey_private_fields,
     .pkey_free = wc_bssl_pkey_free,
     .rsa_sign = wc_bssl_rsa_sign,
     .rsa_verify = wc_bssl_rsa_verify,
