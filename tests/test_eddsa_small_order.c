@@ -27,7 +27,7 @@
  * 2^448 - 2^224 - 1, computed below), with either x sign bit where x is not
  * 0; for Ed25519 also the two y of the points of order 8, typed from the
  * published list of Ed25519's small-order encodings (K. Chalkias, F. Garillot,
- * V. Nikolaenko, "Taming the many EdDSAs", 2020, table 6; the same as
+ * V. Nikolaenko, "Taming the many EdDSAs", SSR 2020; the same y as
  * libsodium's blocklist), checked here to sum to p (they are y and -y).
  * Every y of each list is covered as A and as R (checked below).
  */
@@ -289,7 +289,7 @@ static size_t small_ys(webcrypto_algorithm alg, uint8_t ys[MAX_Y][57], size_t n)
         count++;
     }
     if (alg == WEBCRYPTO_ALG_ED25519) {
-        /* "Taming the many EdDSAs", table 6: the y of the points of order 8. */
+        /* "Taming the many EdDSAs": the y of the points of order 8. */
         static const char *const order8[2] = {
             "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",
             "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05"};
