@@ -212,6 +212,13 @@ static size_t search_memory(const char *when, bool live_only) {
         if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %511[^\n]", &lo, &hi, perms, name) < 3) continue;
         if (!searched(perms, name)) continue;
         if (lo < sc_hi && sc_lo < hi) continue; /* the scratch mapping itself */
+        if (hi - lo > (1ul << 32) && name[0] != '/') {
+            /* Reserved address space, not memory: a sanitizer's shadow (tens
+             * of TiB), a JVM's heap reservation. Said, not searched. */
+            printf("# %s: not searched: %s %s of %lu GiB\n", when, perms,
+                   name[0] ? name : "[anonymous]", (hi - lo) >> 30);
+            continue;
+        }
         size_t carry = 0;
         for (unsigned long at = lo; at < hi;) {
             size_t want = hi - at < CHUNK ? hi - at : CHUNK;
