@@ -569,8 +569,10 @@ typedef struct wc_backend_ops {
      * the other members, oth included, EC keys always give x and y
      * of the field size, OKP keys x of wc_okp_key_len bytes (so a generated
      * pair's public half passes the checks above). A backend that has
-     * pkey_private_fields gives the public members only here (the private
-     * ones {NULL, 0}): its state need not keep a second copy of them. */
+     * pkey_private_fields need give only the public members here (the
+     * private ones {NULL, 0}), so that its state keeps no second copy of
+     * them; the core reads private members through pkey_private_fields
+     * only. */
     webcrypto_status (*pkey_import)(const void *bctx, wc_family family, unsigned member,
                                     const wc_pkey_fields *f, void **state);
     /* Generates a private key of family and member (as pkey_import): RSA
