@@ -21,8 +21,9 @@
  *  - Objects (webcrypto_key, contexts) are owned by the caller after they are
  *    returned, and released with their _free function. _free(NULL) does
  *    nothing. What _free wipes depends on where the secret lives:
- *      - the library's own copies (a secret key's raw bytes, the fields of an
- *        asymmetric key it read, buffers it allocated): wiped, always;
+ *      - the library's own copies (a secret key's raw bytes, the public
+ *        fields of an asymmetric key it read, buffers it allocated): wiped,
+ *        always;
  *      - openssl and boringssl state (key schedules, HMAC pads, EVP_PKEY):
  *        released through the library's own free functions, which clear
  *        key material before freeing it;
@@ -32,6 +33,28 @@
  *        wipe them: they become garbage, and the collector may already have
  *        copied them. Arrays the backend itself allocated for secret bytes
  *        are zeroed before they are let go. See docs/JCA.md.
+ *  - Secret lifetime (docs/ROBUSTNESS.md, "Secret lifetime"; checked by
+ *    tests/test_residue.c): while a key lives, its secret is held once
+ *    where a backend's state holds it. A non-extractable secret key other
+ *    than a KDF's (HKDF, PBKDF2, Argon2 keys, whose bytes the KDF takes on
+ *    every call) is kept only as the backend's state: an AES key schedule
+ *    (which starts with the key itself), HMAC's hashed pads, OpenSSL KMAC's
+ *    copy of the key (its KMAC takes the key per call), Java's SecretKeySpec
+ *    on jca; an extractable one also as the raw bytes exportKey and wrapKey
+ *    read. A private key is held as the backend library's object alone
+ *    (EVP_PKEY, BoringSSL's RSA/EC_KEY/X25519 bytes, Java's PrivateKey);
+ *    its members are read out only to export it, into a buffer wiped
+ *    afterwards (jca's ML-KEM/ML-DSA keys keep their seed in C too: the JDK
+ *    does not give it back). A non-extractable key used to unwrap or derive
+ *    is kept so for as long as it lives: freeing it is what ends that. After
+ *    the keys, contexts and results are freed (and results wiped or freed
+ *    with webcrypto_buffer_free), no copy of a secret remains in the
+ *    process's C memory that the library made, except where a secret
+ *    necessarily stays: the Java heap (jca, above); jansson's lexer buffers,
+ *    which hold pieces of an imported JWK's text (webcrypto_import_key); and
+ *    whatever the caller's own buffers hold. The boringssl backend overwrites
+ *    16 KiB of stack after HKDF and PBKDF2, whose BoringSSL functions leave
+ *    the PRK and the HMAC key in their frames.
  *  - A webcrypto_key is immutable and may be used by many threads at once.
  *    Contexts (digest, sign, cipher) belong to one thread at a time.
  *  - fork(): on openssl and boringssl a child may use the library at once,
@@ -864,7 +887,10 @@ WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status webcrypto_export_key(
 /* Wipes and frees a buffer returned by webcrypto_export_key. */
 WEBCRYPTO_API void webcrypto_buffer_free(uint8_t *buf, size_t len);
 
-/* Wipes the key's secret material and frees it. */
+/* Wipes the key's secret material and frees it: the library's copy of a
+ * secret key's bytes, and the backend's state through its own free
+ * functions (on jca the Java objects become garbage; see "Secret lifetime"
+ * at the top). */
 WEBCRYPTO_API void webcrypto_key_free(webcrypto_key *key);
 
 /* Read-only properties of a key (CryptoKey.type, .algorithm, .extractable,

@@ -216,6 +216,12 @@ typedef struct wc_pkey_fields {
  * the largest modulus (16384 bits) the backends accept. */
 #define WC_RSA_MAX_MEMBER 4096
 
+/* The room pkey_private_fields is given: every private member of an RSA key
+ * of the largest modulus (16384 bits: d, p, q, dp, dq, qi and three members
+ * per further prime, none longer than the modulus) - more than an EC, OKP
+ * or seeded key needs. */
+#define WC_PKEY_PRIVATE_MAX ((6 + 3 * (WC_RSA_MAX_PRIMES - 2)) * 2048)
+
 /* ---- per-member facts a backend needs, header-only (modules cannot reach
  * the core's functions). Each switch is exhaustive, without `default:`:
  * a new member that is not added here fails the build. ---- */
@@ -445,9 +451,13 @@ typedef struct wc_backend_ops {
      *   WC_FAMILY_KDF      member: wc_kdf (the KDFs get the key bytes per call)
      *   WC_FAMILY_KMAC     member: wc_kmac; key_len >= 1 (whole bytes)
      * (key schedules, MAC contexts). The core calls it with no other family.
-     * The core keeps its own copy of the raw bytes (for export and KDFs); the
-     * backend may keep another, and must wipe it in secret_key_free. *state
-     * may be set to NULL if nothing is needed. */
+     * The core keeps its own copy of the raw bytes only for an extractable
+     * key (export) and a KDF key (passed per call); of any other key it
+     * wipes its copy when this returns, so key is valid during the call
+     * only. The backend may keep a copy where its state needs one (then
+     * the only one of a non-extractable key: include/webcrypto.h says
+     * which), and must wipe it in secret_key_free. *state may be set to
+     * NULL if nothing is needed. */
     webcrypto_status (*secret_key_new)(const void *bctx, wc_family family, unsigned member,
                                        const uint8_t *key, size_t key_len, void **state);
     void (*secret_key_free)(void *state);
@@ -558,7 +568,11 @@ typedef struct wc_backend_ops {
      * it lives; RSA keys give n and e (non-empty) and, for a private key,
      * the other members, oth included, EC keys always give x and y
      * of the field size, OKP keys x of wc_okp_key_len bytes (so a generated
-     * pair's public half passes the checks above). */
+     * pair's public half passes the checks above). A backend that has
+     * pkey_private_fields need give only the public members here (the
+     * private ones {NULL, 0}), so that its state keeps no second copy of
+     * them; the core reads private members through pkey_private_fields
+     * only. */
     webcrypto_status (*pkey_import)(const void *bctx, wc_family family, unsigned member,
                                     const wc_pkey_fields *f, void **state);
     /* Generates a private key of family and member (as pkey_import): RSA
@@ -687,6 +701,15 @@ typedef struct wc_backend_ops {
                                const uint8_t *secret, size_t secret_len, const uint8_t *ad,
                                size_t ad_len, uint32_t parallelism, uint32_t memory,
                                uint32_t passes, uint32_t version, uint8_t *out, size_t out_len);
+
+    /* A private key's members for export (added in module ABI 5): *out as
+     * pkey_fields gives it, and the private members (d; RSA d, p, q, dp,
+     * dq, qi, oth) read out of the backend's key into buf, cap bytes
+     * (WC_PKEY_PRIVATE_MAX), which the core wipes once it has encoded them.
+     * So a backend keeps one copy of a private key, its library's. NULL: the
+     * backend's pkey_fields gives the private members, from its state. */
+    webcrypto_status (*pkey_private_fields)(const void *state, wc_pkey_fields *out, uint8_t *buf,
+                                            size_t cap);
 } wc_backend_ops;
 
 /* ---- backends built as loadable modules ----
@@ -714,8 +737,10 @@ typedef struct wc_backend_ops {
  * aes_ctr) and hashes as webcrypto_algorithm; ABI 3 has the operations per
  * family with the member as a parameter; ABI 4 gives okp_sign and
  * okp_verify Ed448's context, adds ML-KEM's and ML-DSA's operations (before
- * the KDFs), xof, kmac and argon2 (and the SHA-3 hash members). */
-#define WC_MODULE_ABI 4
+ * the KDFs), xof, kmac and argon2 (and the SHA-3 hash members); ABI 5 adds
+ * pkey_private_fields (a backend's state need not keep a private key's
+ * members twice). */
+#define WC_MODULE_ABI 5
 #define WC_MODULE_ENTRY "webcrypto_backend_module"
 #define WC_MODULE_ENTRY_V1 "webcrypto_backend_module_v1"
 typedef struct wc_host_api {

@@ -35,7 +35,11 @@ struct webcrypto_key {
     size_t exponent_len;
     bool extractable;
     unsigned usages;
-    uint8_t *secret; /* raw key bytes, wiped on free */
+    /* A secret key's raw bytes, wiped on free; kept only for an extractable
+     * key (export) and a KDF key (the backend's KDFs take them per call):
+     * NULL for any other non-extractable key, which lives in the backend's
+     * state alone (wc_key_new_secret). secret_len is kept either way. */
+    uint8_t *secret;
     size_t secret_len;
     void *state; /* the backend's prepared state (pkey_* for public/private keys) */
 };

@@ -38,6 +38,15 @@ webcrypto_status wc_key_new_secret(const webcrypto_backend *backend, webcrypto_a
         webcrypto_key_free(key);
         return st;
     }
+    /* The raw bytes stay only where they are read again: an extractable
+     * key's (exportKey, wrapKey) and a KDF key's (the backends' KDFs take
+     * them per call). Any other key works from the backend's state alone,
+     * so the core's copy of a non-extractable one goes now. */
+    if (!extractable && family != WC_FAMILY_KDF) {
+        wc_wipe(key->secret, len);
+        free(key->secret);
+        key->secret = NULL;
+    }
     *out = key;
     return WEBCRYPTO_OK;
 }
@@ -48,7 +57,7 @@ void webcrypto_key_free(webcrypto_key *key) {
         key->backend->ops->pkey_free(key->state);
     else if (key->state)
         key->backend->ops->secret_key_free(key->state);
-    wc_wipe(key->secret, key->secret_len);
+    if (key->secret) wc_wipe(key->secret, key->secret_len);
     free(key->secret);
     wc_wipe(key, sizeof *key);
     free(key);

@@ -351,6 +351,9 @@ webcrypto_status wc_pkey_import(const webcrypto_backend *backend, webcrypto_key_
                           state, extractable, usages, out);
 }
 
+static webcrypto_status export_fields(webcrypto_key_format format, const webcrypto_key *key,
+                                      const wc_pkey_fields *fp, uint8_t **out, size_t *out_len);
+
 webcrypto_status wc_pkey_export(webcrypto_key_format format, const webcrypto_key *key,
                                 uint8_t **out, size_t *out_len) {
     bool pub = key->type == WEBCRYPTO_KEY_PUBLIC;
@@ -365,10 +368,31 @@ webcrypto_status wc_pkey_export(webcrypto_key_format format, const webcrypto_key
     if ((format == WEBCRYPTO_FORMAT_PKCS8 || format == WEBCRYPTO_FORMAT_RAW_SEED) && pub)
         return wc_error(WEBCRYPTO_ERR_INVALID_ACCESS, "exportKey: %s is for private keys",
                         format == WEBCRYPTO_FORMAT_PKCS8 ? "pkcs8" : "raw-seed");
+    const wc_backend_ops *ops = key->backend->ops;
     wc_pkey_fields f = {0};
-    webcrypto_status st = key->backend->ops->pkey_fields(key->state, &f);
+    if (!pub && ops->pkey_private_fields) {
+        /* The private members, read out of the backend's key for this
+         * export only. */
+        uint8_t *mem = malloc(WC_PKEY_PRIVATE_MAX);
+        if (!mem) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "exportKey: out of memory");
+        webcrypto_status st = ops->pkey_private_fields(key->state, &f, mem, WC_PKEY_PRIVATE_MAX);
+        f.is_private = true;
+        if (st == WEBCRYPTO_OK) st = export_fields(format, key, &f, out, out_len);
+        wc_wipe(&f, sizeof f);
+        wc_wipe(mem, WC_PKEY_PRIVATE_MAX);
+        free(mem);
+        return st;
+    }
+    webcrypto_status st = ops->pkey_fields(key->state, &f);
     if (st != WEBCRYPTO_OK) return st;
     f.is_private = !pub;
+    return export_fields(format, key, &f, out, out_len);
+}
+
+/* exportKey's encodings of a key pair's key, from its fields. */
+static webcrypto_status export_fields(webcrypto_key_format format, const webcrypto_key *key,
+                                      const wc_pkey_fields *fp, uint8_t **out, size_t *out_len) {
+    const wc_pkey_fields f = *fp;
     switch (format) {
     case WEBCRYPTO_FORMAT_SPKI: return wc_der_write_spki(key->alg, &f, out, out_len);
     case WEBCRYPTO_FORMAT_PKCS8: return wc_der_write_pkcs8(key->alg, &f, out, out_len);

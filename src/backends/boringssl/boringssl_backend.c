@@ -693,14 +693,15 @@ static webcrypto_status bssl_aes_kw_unwrap(const void *key_state, const uint8_t 
 
 /* ---- KDFs ---- */
 
-/* Overwrites the stack below the caller's frame, where the functions it
- * just called kept their locals: BoringSSL's HMAC_Init_ex leaves its key
- * (for HKDF's expand, the PRK) in a stack block it does not clear, and
- * HKDF_extract a copy of its output. Called from the same frame as those
- * calls, so its block covers theirs (a few hundred bytes deep). */
-static __attribute__((noinline)) void stack_scrub(void) {
-    uint8_t block[8192];
-    OPENSSL_cleanse(block, sizeof block);
+/* BoringSSL's HKDF() keeps the PRK in a local array it does not clear, and
+ * its HMAC_Init_ex (under HKDF and PKCS5_PBKDF2_HMAC) copies the HMAC key -
+ * the PRK, the password - into a stack buffer it does not clear either.
+ * Those frames lie below ours once the call returns; this overwrites that
+ * much of the stack (tests/test_residue.c finds both without it). Not
+ * inlined, so that its array is a frame of its own at that depth. */
+__attribute__((noinline)) static void scrub_stack(void) {
+    uint8_t b[16384];
+    wc_wipe(b, sizeof b);
 }
 
 static webcrypto_status bssl_hkdf(const void *bctx, wc_hash hash, const uint8_t *ikm,
@@ -713,7 +714,7 @@ static webcrypto_status bssl_hkdf(const void *bctx, wc_hash hash, const uint8_t 
     /* An empty salt means HashLen zero bytes (RFC 5869), which is what
      * HMAC with an empty key computes. Extract and expand are called
      * separately, the PRK in a buffer of ours that is wiped: BoringSSL's
-     * HKDF() leaves it in a local it does not clear; stack_scrub wipes the
+     * HKDF() leaves it in a local it does not clear; scrub_stack wipes the
      * copies its HMAC leaves deeper. */
     uint8_t prk[EVP_MAX_MD_SIZE];
     size_t prk_len = 0;
@@ -724,7 +725,7 @@ static webcrypto_status bssl_hkdf(const void *bctx, wc_hash hash, const uint8_t 
     else if (HKDF_expand(out, out_len, md, prk, prk_len, NONNULL(info, info_len), info_len) != 1)
         st = bssl_fail("HKDF_expand");
     OPENSSL_cleanse(prk, sizeof prk);
-    stack_scrub();
+    scrub_stack();
     return st;
 }
 
@@ -735,10 +736,10 @@ static webcrypto_status bssl_pbkdf2(const void *bctx, wc_hash hash,
     (void)bctx;
     const EVP_MD *md = hash_md(hash);
     if (!md) return wc_hash_unavailable("BoringSSL", hash);
-    if (PKCS5_PBKDF2_HMAC((const char *)NONNULL(password, password_len), password_len,
-                          NONNULL(salt, salt_len), salt_len, iterations, md, out_len,
-                          out) != 1)
-        return bssl_fail("PKCS5_PBKDF2_HMAC");
+    int ok = PKCS5_PBKDF2_HMAC((const char *)NONNULL(password, password_len), password_len,
+                               NONNULL(salt, salt_len), salt_len, iterations, md, out_len, out);
+    scrub_stack();
+    if (ok != 1) return bssl_fail("PKCS5_PBKDF2_HMAC");
     return WEBCRYPTO_OK;
 }
 
@@ -766,6 +767,7 @@ const wc_backend_ops wc_backend_boringssl = {
     .pkey_import = wc_bssl_pkey_import,
     .pkey_generate = wc_bssl_pkey_generate,
     .pkey_fields = wc_bssl_pkey_fields,
+    .pkey_private_fields = wc_bssl_pkey_private_fields,
     .pkey_free = wc_bssl_pkey_free,
     .rsa_sign = wc_bssl_rsa_sign,
     .rsa_verify = wc_bssl_rsa_verify,

@@ -10,8 +10,10 @@
  *    afterwards. BoringSSL documents RSA signing/verification, ECDSA and ECDH
  *    on a const key as safe from many threads; RSA-OAEP makes an
  *    EVP_PKEY_CTX per call.
- *  - The key's material (pkey_fields) is written once, at creation, into one
- *    buffer of the state, wiped when the key is freed.
+ *  - The key's public members (pkey_fields) are written once, at creation,
+ *    into one buffer of the state; the private ones stay in BoringSSL's
+ *    object alone and are read out only to export the key
+ *    (pkey_private_fields), into the core's buffer, which it wipes.
  *  - Signatures hash the message with BoringSSL's one-shot SHA functions and
  *    sign the digest (RSA_sign, RSA_sign_pss_mgf1, ECDSA_do_sign).
  *  - EC groups are fetched once by init. EC points are decoded here with
@@ -194,29 +196,43 @@ static void state_free(pkey_state *s) {
     free(s);
 }
 
-static webcrypto_status rsa_fields(pkey_state *s) {
+/* RSA members from..to-1 (n, e, d, p, q, dp, dq, qi) into f, minimal
+ * big-endian: their bytes into buf (cap bytes), or, buf NULL, into a new
+ * *alloc of *used bytes. */
+static webcrypto_status rsa_read(const pkey_state *s, wc_pkey_fields *f, int from, int to,
+                                 uint8_t *buf, size_t cap, uint8_t **alloc, size_t *used) {
     const BIGNUM *bn[8] = {NULL};
     RSA_get0_key(s->rsa, &bn[0], &bn[1], &bn[2]);
     RSA_get0_factors(s->rsa, &bn[3], &bn[4]);
     RSA_get0_crt_params(s->rsa, &bn[5], &bn[6], &bn[7]);
-    wc_bytes *dst[8] = {&s->f.n, &s->f.e, &s->f.d, &s->f.p,
-                        &s->f.q, &s->f.dp, &s->f.dq, &s->f.qi};
-    int count = s->f.is_private ? 8 : 2;
+    wc_bytes *dst[8] = {&f->n, &f->e, &f->d, &f->p, &f->q, &f->dp, &f->dq, &f->qi};
     size_t total = 0;
-    for (int i = 0; i < count; i++) {
+    for (int i = from; i < to; i++) {
         if (!bn[i])
             return wc_error(WEBCRYPTO_ERR_OPERATION, "BoringSSL: the RSA key lacks a member");
         total += BN_num_bytes(bn[i]);
     }
-    s->mem = malloc(total ? total : 1);
-    if (!s->mem) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
-    s->mem_len = total;
-    uint8_t *w = s->mem;
-    for (int i = 0; i < count; i++) {
+    if (!buf) {
+        if (!(buf = *alloc = malloc(total ? total : 1)))
+            return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
+    } else if (total > cap) {
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "BoringSSL: the RSA key's members are too long");
+    }
+    *used = total;
+    uint8_t *w = buf;
+    for (int i = from; i < to; i++) {
         size_t n = BN_bn2bin(bn[i], w); /* minimal big-endian */
         *dst[i] = (wc_bytes){w, n};
         w += n;
     }
+    return WEBCRYPTO_OK;
+}
+
+/* The state keeps the public members only; the private ones are
+ * BoringSSL's object's alone, read out by wc_bssl_pkey_private_fields. */
+static webcrypto_status rsa_fields(pkey_state *s) {
+    webcrypto_status st = rsa_read(s, &s->f, 0, 2, NULL, 0, &s->mem, &s->mem_len);
+    if (st != WEBCRYPTO_OK) return st;
     s->size = RSA_size(s->rsa);
     if (s->size != s->f.n.n)
         return wc_error(WEBCRYPTO_ERR_OPERATION, "BoringSSL: unexpected RSA key size");
@@ -228,7 +244,7 @@ static webcrypto_status ec_fields(pkey_state *s) {
     const EC_POINT *q = EC_KEY_get0_public_key(s->ec);
     BIGNUM *x = BN_new(), *y = BN_new();
     webcrypto_status st = WEBCRYPTO_OK;
-    s->mem_len = (s->f.is_private ? 3 : 2) * fs;
+    s->mem_len = 2 * fs;
     s->mem = malloc(s->mem_len);
     if (!x || !y || !s->mem) {
         st = no_memory("EC key material");
@@ -241,14 +257,6 @@ static webcrypto_status ec_fields(pkey_state *s) {
     }
     s->f.x = (wc_bytes){s->mem, fs};
     s->f.y = (wc_bytes){s->mem + fs, fs};
-    if (s->f.is_private) {
-        const BIGNUM *d = EC_KEY_get0_private_key(s->ec);
-        if (!d || BN_bn2bin_padded(s->mem + 2 * fs, fs, d) != 1) {
-            st = wc_bssl_fail("reading the EC private key");
-            goto done;
-        }
-        s->f.d = (wc_bytes){s->mem + 2 * fs, fs};
-    }
     s->size = fs;
 done:
     BN_free(x);
@@ -266,7 +274,6 @@ static webcrypto_status state_finish(pkey_state *s, void **state) {
         st = ec_fields(s);
     } else {
         s->f.x = (wc_bytes){s->okp_pub, OKP_LEN};
-        if (s->f.is_private) s->f.d = (wc_bytes){s->okp_priv, OKP_LEN}; /* Ed25519: the seed */
         s->size = OKP_LEN;
     }
     if (st != WEBCRYPTO_OK) {
@@ -649,6 +656,33 @@ webcrypto_status wc_bssl_pkey_fields(const void *state, wc_pkey_fields *out) {
     const pkey_state *s = state;
     *out = s->f;
     return WEBCRYPTO_OK;
+}
+
+webcrypto_status wc_bssl_pkey_private_fields(const void *state, wc_pkey_fields *out,
+                                             uint8_t *buf, size_t cap) {
+    const pkey_state *s = state;
+    *out = s->f;
+    switch (s->type) {
+    case KT_RSA: {
+        size_t used = 0;
+        return rsa_read(s, out, 2, 8, buf, cap, NULL, &used);
+    }
+    case KT_EC: {
+        size_t fs = s->curve->fs;
+        const BIGNUM *d = EC_KEY_get0_private_key(s->ec);
+        if (cap < fs || !d || BN_bn2bin_padded(buf, fs, d) != 1)
+            return wc_bssl_fail("reading the EC private key");
+        out->d = (wc_bytes){buf, fs};
+        return WEBCRYPTO_OK;
+    }
+    case KT_ED25519:
+    case KT_X25519:
+        if (cap < OKP_LEN) return wc_error(WEBCRYPTO_ERR_OPERATION, "BoringSSL: no room");
+        memcpy(buf, s->okp_priv, OKP_LEN); /* Ed25519: the seed */
+        out->d = (wc_bytes){buf, OKP_LEN};
+        return WEBCRYPTO_OK;
+    }
+    return wc_error(WEBCRYPTO_ERR_OPERATION, "BoringSSL: unknown key type");
 }
 
 void wc_bssl_pkey_free(void *state) { state_free(state); }

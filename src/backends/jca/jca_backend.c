@@ -782,6 +782,7 @@ const wc_backend_ops wc_backend_jca = {
     .pkey_import = jca_pkey_import,
     .pkey_generate = jca_pkey_generate,
     .pkey_fields = jca_pkey_fields,
+    .pkey_private_fields = jca_pkey_private_fields,
     .pkey_free = jca_pkey_free,
     .rsa_sign = jca_rsa_sign,
     .rsa_verify = jca_rsa_verify,

@@ -255,9 +255,10 @@ webcrypto_status jca_ec_import(jca_op *o, const jca_variant *v, int kt,
         }
     }
     if ((st = jca_keep_key(o, s, f->is_private ? priv : pub)) != WEBCRYPTO_OK) goto done;
-    const wc_bytes src[3] = {{xy, fs}, {xy + fs, fs}, f->d};
-    wc_bytes *dst[3] = {&s->f.x, &s->f.y, &s->f.d};
-    st = jca_keep_fields(s, dst, src, f->is_private ? 3 : 2, false);
+    /* The public members; d is the Java key's alone (jca_pkey_private_fields). */
+    const wc_bytes src[2] = {{xy, fs}, {xy + fs, fs}};
+    wc_bytes *dst[2] = {&s->f.x, &s->f.y};
+    st = jca_keep_fields(s, dst, src, 2, false);
 done:
     wc_wipe(xy, sizeof xy);
     if (st != WEBCRYPTO_OK) {

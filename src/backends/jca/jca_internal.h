@@ -418,6 +418,8 @@ webcrypto_status jca_pkey_generate(const void *bctx, wc_family family, unsigned 
                                    size_t modulus_bits, wc_bytes e, webcrypto_named_curve curve,
                                    void **state);
 webcrypto_status jca_pkey_fields(const void *state, wc_pkey_fields *out);
+webcrypto_status jca_pkey_private_fields(const void *state, wc_pkey_fields *out, uint8_t *buf,
+                                         size_t cap);
 void jca_pkey_free(void *state);
 webcrypto_status jca_rsa_sign(const void *state, wc_rsa_scheme scheme,
                               wc_hash hash, size_t salt_len, const uint8_t *msg,

@@ -178,9 +178,10 @@ webcrypto_status jca_okp_import(jca_op *o, const jca_variant *v, int kt,
     }
     if (st == WEBCRYPTO_OK) st = jca_keep_key(o, s, key);
     if (st == WEBCRYPTO_OK) {
-        const wc_bytes src[2] = {{pub, kl}, f->d};
-        wc_bytes *dst[2] = {&s->f.x, &s->f.d};
-        st = jca_keep_fields(s, dst, src, f->is_private ? 2 : 1, false);
+        /* x; d is the Java key's alone (jca_pkey_private_fields). */
+        const wc_bytes src[1] = {{pub, kl}};
+        wc_bytes *dst[1] = {&s->f.x};
+        st = jca_keep_fields(s, dst, src, 1, false);
     }
     if (st != WEBCRYPTO_OK) {
         jca_state_free(s);

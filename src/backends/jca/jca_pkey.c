@@ -12,7 +12,11 @@
  *    curve's ECParameterSpec and constants; nothing is looked up per call.
  *  - A key's state holds its Java PublicKey or PrivateKey (a global
  *    reference; Java keys are immutable, so threads share it) and its
- *    material in C, read once (wiped on free), which pkey_fields returns.
+ *    public members in C, read once, which pkey_fields returns; a private
+ *    key's private members are the Java key's alone, read out only to
+ *    export it (jca_pkey_private_fields), into the core's buffer. ML-KEM
+ *    and ML-DSA keep their seed in C too (jca_pq.c): the JDK does not give
+ *    it back.
  *  - Engines are per thread and reused. A Signature stays initialised after
  *    sign()/verify(), so it is re-initialised only when the key (or the
  *    direction, or the PSS salt) changes; any exception drops it.
@@ -500,9 +504,8 @@ static webcrypto_status generate(jca_op *o, const jca_variant *v,
             (*o->env)->DeleteLocalRef(o->env, b);
         }
         if (st == WEBCRYPTO_OK) {
-            wc_bytes *dst[8] = {&s->f.n, &s->f.e, &s->f.d, &s->f.p,
-                                &s->f.q, &s->f.dp, &s->f.dq, &s->f.qi};
-            st = jca_keep_fields(s, dst, src, 8, true);
+            wc_bytes *dst[2] = {&s->f.n, &s->f.e}; /* the private ones: the Java key's */
+            st = jca_keep_fields(s, dst, src, 2, true);
             s->size = (jca_bit_len(s->f.n) + 7) / 8;
         }
         for (int i = 0; i < 8; i++)
@@ -518,9 +521,9 @@ static webcrypto_status generate(jca_op *o, const jca_variant *v,
         if ((st = get_bi_fixed(o, w, jca.point_x, false, fs, m)) == WEBCRYPTO_OK &&
             (st = get_bi_fixed(o, w, jca.point_y, false, fs, m + fs)) == WEBCRYPTO_OK &&
             (st = get_bi_fixed(o, priv, jca.ec_s, true, fs, m + 2 * fs)) == WEBCRYPTO_OK) {
-            const wc_bytes src[3] = {{m, fs}, {m + fs, fs}, {m + 2 * fs, fs}};
-            wc_bytes *dst[3] = {&s->f.x, &s->f.y, &s->f.d};
-            st = jca_keep_fields(s, dst, src, 3, false);
+            const wc_bytes src[2] = {{m, fs}, {m + fs, fs}};
+            wc_bytes *dst[2] = {&s->f.x, &s->f.y};
+            st = jca_keep_fields(s, dst, src, 2, false);
         }
         wc_wipe(m, sizeof m);
         s->curve = c;
@@ -536,9 +539,9 @@ static webcrypto_status generate(jca_op *o, const jca_variant *v,
             !jca_okp_raw(der, n, true, kt, raw + kl))
             st = wc_error(WEBCRYPTO_ERR_OPERATION, "jca: unexpected private key encoding");
         if (st == WEBCRYPTO_OK) {
-            const wc_bytes src[2] = {{raw, kl}, {raw + kl, kl}};
-            wc_bytes *dst[2] = {&s->f.x, &s->f.d};
-            st = jca_keep_fields(s, dst, src, 2, false);
+            const wc_bytes src[1] = {{raw, kl}};
+            wc_bytes *dst[1] = {&s->f.x};
+            st = jca_keep_fields(s, dst, src, 1, false);
         }
         wc_wipe(der, sizeof der);
         wc_wipe(raw, sizeof raw);
@@ -572,6 +575,68 @@ webcrypto_status jca_pkey_fields(const void *state, wc_pkey_fields *out) {
     const jca_pkey *s = state;
     *out = s->f;
     return WEBCRYPTO_OK;
+}
+
+/* The private members, read out of the Java key into buf. */
+static webcrypto_status private_fields(jca_op *o, const jca_pkey *s, wc_pkey_fields *out,
+                                       uint8_t *buf, size_t cap) {
+    if (s->type == JCA_KT_RSA) {
+        if (!(*o->env)->IsInstanceOf(o->env, s->key, jca.RSAPrivateCrtKey))
+            return wc_error(WEBCRYPTO_ERR_OPERATION, "jca: the RSA key has no CRT parameters");
+        jmethodID getters[6] = {jca.rsa_priv_exp, jca.crt_p, jca.crt_q,
+                                jca.crt_dp,       jca.crt_dq, jca.crt_qi};
+        wc_bytes *dst[6] = {&out->d, &out->p, &out->q, &out->dp, &out->dq, &out->qi};
+        webcrypto_status st = WEBCRYPTO_OK;
+        size_t used = 0;
+        for (int i = 0; i < 6 && st == WEBCRYPTO_OK; i++) {
+            jobject b = (*o->env)->CallObjectMethod(o->env, s->key, getters[i]);
+            if ((*o->env)->ExceptionCheck(o->env) || !b)
+                return jca_exception(o->env, "RSAPrivateCrtKey getter");
+            uint8_t *part = NULL;
+            size_t n = 0;
+            st = jca_bi_to(o, b, true, 0, NULL, &part, &n);
+            (*o->env)->DeleteLocalRef(o->env, b);
+            if (st == WEBCRYPTO_OK && n > cap - used)
+                st = wc_error(WEBCRYPTO_ERR_OPERATION, "jca: the RSA key's members are too long");
+            if (st == WEBCRYPTO_OK) {
+                memcpy(buf + used, part, n);
+                *dst[i] = (wc_bytes){buf + used, n};
+                used += n;
+            }
+            if (part) {
+                wc_wipe(part, n);
+                free(part);
+            }
+        }
+        return st;
+    }
+    if (s->type == JCA_KT_EC) {
+        if (cap < s->size) return wc_error(WEBCRYPTO_ERR_OPERATION, "jca: no room for the key");
+        webcrypto_status st = get_bi_fixed(o, s->key, jca.ec_s, true, s->size, buf);
+        if (st == WEBCRYPTO_OK) out->d = (wc_bytes){buf, s->size};
+        return st;
+    }
+    uint8_t der[256];
+    size_t n = 0;
+    webcrypto_status st = jca_encoded(o, s->key, true, der, sizeof der, &n);
+    if (st == WEBCRYPTO_OK && (cap < OKP_MAX || !jca_okp_raw(der, n, true, s->type, buf)))
+        st = wc_error(WEBCRYPTO_ERR_OPERATION, "jca: unexpected private key encoding");
+    if (st == WEBCRYPTO_OK) out->d = (wc_bytes){buf, okp_len(s->type)};
+    wc_wipe(der, sizeof der);
+    return st;
+}
+
+webcrypto_status jca_pkey_private_fields(const void *state, wc_pkey_fields *out, uint8_t *buf,
+                                         size_t cap) {
+    const jca_pkey *s = state;
+    *out = s->f;
+    /* ML-KEM and ML-DSA keep their seed in the state (s->f.d): the JDK's
+     * keys do not give it back. */
+    if (s->type == JCA_N_KT) return WEBCRYPTO_OK;
+    jca_op o;
+    webcrypto_status st = jca_op_begin_cap(&o, PKEY_FRAME);
+    if (st != WEBCRYPTO_OK) return st;
+    return jca_op_end(&o, private_fields(&o, s, out, buf, cap));
 }
 
 void jca_pkey_free(void *state) { jca_state_free(state); }

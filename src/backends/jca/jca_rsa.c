@@ -99,8 +99,10 @@ webcrypto_status jca_rsa_import(jca_op *o, const jca_variant *v, int kt,
         (st = jca_gen_key(o, kf, spec, f->is_private, &key)) != WEBCRYPTO_OK ||
         (st = jca_keep_key(o, s, key)) != WEBCRYPTO_OK)
         goto done;
-    wc_bytes *dst[8] = {&s->f.n, &s->f.e, &s->f.d, &s->f.p, &s->f.q, &s->f.dp, &s->f.dq, &s->f.qi};
-    st = jca_keep_fields(s, dst, src, count, true);
+    /* n and e; the private members are the Java key's alone
+     * (jca_pkey_private_fields). */
+    wc_bytes *dst[2] = {&s->f.n, &s->f.e};
+    st = jca_keep_fields(s, dst, src, 2, true);
     s->size = (nbits + 7) / 8;
 done:
     if (st != WEBCRYPTO_OK) {

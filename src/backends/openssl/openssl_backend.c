@@ -1592,6 +1592,7 @@ const wc_backend_ops wc_backend_openssl_ungated = {
     .pkey_import = wc_ossl_pkey_import,
     .pkey_generate = wc_ossl_pkey_generate,
     .pkey_fields = wc_ossl_pkey_fields,
+    .pkey_private_fields = wc_ossl_pkey_private_fields,
     .pkey_free = wc_ossl_pkey_free,
     .rsa_sign = wc_ossl_rsa_sign,
     .rsa_verify = wc_ossl_rsa_verify,
