@@ -11,8 +11,8 @@
 //
 // The parts, in lib/, along Web IDL's and WebCrypto's seams (each requires
 // only the parts before it, never this file):
-//   addon.js       where the addon is and how it loads; its functions, captured
 //   errors.js      the exceptions the library's statuses become
+//   addon.js       where the addon is and how it loads; its functions, captured
 //   tables.js      the library's tables (algorithms, members, usages), indexed
 //   webidl.js      Web IDL's conversions (BufferSource, DOMString, KeyUsage, JsonWebKey...)
 //   keys.js        CryptoKey
