@@ -3,11 +3,12 @@
 // own "primordials"): a script that runs later and replaces a global or a
 // prototype method (Uint8Array, Map.prototype.get, Array.prototype
 // [Symbol.iterator], Promise.prototype.then, ...) changes nothing the binding
-// does. index.js calls only these, calls prototype methods through their
-// uncurried form (f(thisArg, ...args), bound at load, so no `call` or
-// `apply` is looked up later), never spreads or iterates an array of its
-// own through the public iterator, and builds its internal objects and
-// lists with a null prototype (no inherited setter or getter is reached).
+// does. index.js and its parts in lib/ (each requires this file at load)
+// call only these, call prototype methods through their uncurried form
+// (f(thisArg, ...args), bound at load, so no `call` or `apply` is looked up
+// later), never spread or iterate an array of their own through the public
+// iterator, and build their internal objects and lists with a null
+// prototype (no inherited setter or getter is reached).
 // Anything the binding reads of a caller's object (a dictionary member, a
 // sequence's iterator) is read as Web IDL says, through the caller's
 // protocols: that is the spec's behaviour, not a leak.

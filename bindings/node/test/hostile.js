@@ -269,7 +269,7 @@ async function addonTags() {
   const dl = os.constants.dlopen;
   process.dlopen(mod, path.resolve(process.env.WEBCRYPTO_NODE_ADDON), dl.RTLD_LAZY | dl.RTLD_DEEPBIND);
   const native = mod.exports;
-  // index.js's errors: a TypeError is a TypeError, the rest named.
+  // The binding's errors (lib/errors.js): a TypeError is a TypeError, the rest named.
   native.setErrorFactory((name, message) => (name === 'TypeError' ? new TypeError(message)
     : Object.assign(new Error(message), { name })));
   const hmac = native.tables.algorithms.find((a) => a.name === 'HMAC').id;

@@ -1,5 +1,5 @@
 'use strict';
-// measure_slow.js - the per-call times behind index.js's SLOW table for the 0.3
+// measure_slow.js - the per-call times behind lib/pool.js's SLOW table for the 0.3
 // algorithms: 50 awaited calls each (500 for the cheap ones), on one backend.
 //   WEBCRYPTO_NODE_ADDON=build/dev/bindings/node/webcrypto.node node measure_slow.js BACKEND
 const lib = require('../index.js');
