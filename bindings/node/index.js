@@ -20,6 +20,7 @@
 //   pool.js        which calls run on Node's thread pool, and the call itself
 //   subtle.js      SubtleCrypto, and its static supports()
 //   crypto.js      Crypto (getRandomValues, randomUUID) and QuotaExceededError
+//   limits.js      the limits an embedder sets (not WebCrypto)
 // This file picks a backend (withBackend) and exports.
 
 // Every intrinsic used after load comes from here (see primordials.js).
@@ -37,6 +38,7 @@ const {
   SubtleCrypto, subclassBackend, defaultBackendHandle, setDefaultBackendHandle,
 } = require('./lib/subtle.js');
 const { Crypto, QuotaExceededError } = require('./lib/crypto.js');
+const { getLimits, setLimits } = require('./lib/limits.js');
 
 // ---- exports ----------------------------------------------------------------------
 const byBackend = new SafeMap();
@@ -111,3 +113,6 @@ module.exports.supports = (backendName, algName) => {
   return !!e && native.supports(native.backend(backendName), e.id);
 };
 module.exports.version = T.version;
+// How much work one request may cost (webcrypto_set_limits), process-wide.
+module.exports.getLimits = getLimits;
+module.exports.setLimits = setLimits;

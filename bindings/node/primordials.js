@@ -49,6 +49,7 @@ const p = {
   ArrayIsArray: Array.isArray,
   ArrayPrototypePush: uncurryThis(Array.prototype.push),
   ArrayPrototypeIncludes: uncurryThis(Array.prototype.includes),
+  ArrayPrototypeSort: uncurryThis(Array.prototype.sort),
 
   MapPrototypeGet: uncurryThis(Map.prototype.get),
   MapPrototypeSet: uncurryThis(Map.prototype.set),

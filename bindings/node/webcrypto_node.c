@@ -27,6 +27,7 @@
  */
 #include "native/addon.h"
 
+#include <stddef.h>
 #include <string.h>
 
 /* ---- entry points (native.run: native/run.c) ----------------------------- */
@@ -154,6 +155,65 @@ static napi_value random_uuid(napi_env env, napi_callback_info info) {
         return undef;
     }
     NAPI(napi_create_string_utf8(env, out, 36, &r));
+    return r;
+napi_fail:
+    throw_status(env, WEBCRYPTO_ERR_OPERATION, "Node-API call failed");
+    return undef;
+}
+
+/* The limits an embedder sets (webcrypto_set_limits), by the names the
+ * binding gives them: the one table of them (lib/limits.js takes the names
+ * from limits()' answer). */
+static const struct {
+    const char *name;
+    size_t offset;
+} k_limits[] = {
+    {"maxPbkdf2Iterations", offsetof(webcrypto_limits, max_pbkdf2_iterations)},
+    {"maxArgon2Memory", offsetof(webcrypto_limits, max_argon2_memory)},
+    {"maxArgon2Passes", offsetof(webcrypto_limits, max_argon2_passes)},
+    {"maxRsaGenerateBits", offsetof(webcrypto_limits, max_rsa_generate_bits)},
+    {"maxRsaImportBits", offsetof(webcrypto_limits, max_rsa_import_bits)},
+    {"maxJwkBytes", offsetof(webcrypto_limits, max_jwk_bytes)},
+    {"maxJwkKeyOps", offsetof(webcrypto_limits, max_jwk_key_ops)},
+};
+#define N_LIMITS (sizeof k_limits / sizeof k_limits[0])
+
+static uint32_t *limit_at(webcrypto_limits *l, size_t i) {
+    return (uint32_t *)(void *)((char *)l + k_limits[i].offset);
+}
+
+/* limits(values | undefined) -> the limits in force, an object with one own
+ * property per k_limits entry, in its order. Given an array of N_LIMITS
+ * uint32 values (lib/limits.js makes it: 0 is the default), sets them all
+ * first, all or nothing (webcrypto_set_limits' errors thrown). */
+static napi_value limits(napi_env env, napi_callback_info info) {
+    napi_value argv[1], r, undef, x;
+    size_t argc = 1;
+    bool is_array = false;
+    webcrypto_limits l = WEBCRYPTO_LIMITS_INIT;
+    webcrypto_status st;
+    napi_get_undefined(env, &undef);
+    NAPI(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+    if (argc >= 1) NAPI(napi_is_array(env, argv[0], &is_array));
+    if (is_array) {
+        for (uint32_t i = 0; i < N_LIMITS; i++) {
+            NAPI(napi_get_element(env, argv[0], i, &x));
+            NAPI(napi_get_value_uint32(env, x, limit_at(&l, i)));
+        }
+        if ((st = webcrypto_set_limits(&l)) != WEBCRYPTO_OK) {
+            throw_status(env, st, webcrypto_error_message());
+            return undef;
+        }
+    }
+    if ((st = webcrypto_get_limits(&l)) != WEBCRYPTO_OK) {
+        throw_status(env, st, webcrypto_error_message());
+        return undef;
+    }
+    NAPI(napi_create_object(env, &r));
+    for (size_t i = 0; i < N_LIMITS; i++) {
+        NAPI(napi_create_uint32(env, *limit_at(&l, i), &x));
+        NAPI(define_own(env, r, k_limits[i].name, x));
+    }
     return r;
 napi_fail:
     throw_status(env, WEBCRYPTO_ERR_OPERATION, "Node-API call failed");
@@ -366,6 +426,7 @@ static napi_value init(napi_env env, napi_value exports) {
         {"setErrorFactory", NULL, set_error_factory, NULL, NULL, NULL, napi_enumerable, NULL},
         {"snapshot", NULL, snapshot, NULL, NULL, NULL, napi_enumerable, NULL},
         {"trimCache", NULL, trim_cache, NULL, NULL, NULL, napi_enumerable, NULL},
+        {"limits", NULL, limits, NULL, NULL, NULL, napi_enumerable, NULL},
     };
     if (napi_define_properties(env, exports, sizeof props / sizeof props[0], props) != napi_ok)
         return NULL;

@@ -8,7 +8,7 @@
 
 const nodeCrypto = require('crypto');
 
-async function bindingAlone({ LIB, NODE, mine, ctx, bytes, libSupports }) {
+async function bindingAlone({ LIB, NODE, mine, ctx, bytes, libSupports, lib }) {
   // The binding alone: a CryptoKey cannot be made or changed from JS.
   const k = ctx[LIB.name]['hmac-SHA-256'];
   const own = [];
@@ -327,6 +327,40 @@ async function bindingAlone({ LIB, NODE, mine, ctx, bytes, libSupports }) {
         if (r2 !== 'OperationError') own.push(`Argon2id deriveBits, passes 0: ${r2}, not OperationError`);
       }
     }
+  }
+  // The limits an embedder sets (webcrypto_set_limits through
+  // getLimits/setLimits): the documented defaults, a member set alone, each
+  // refused value changing nothing, and a limit that refuses a request.
+  {
+    const S = LIB.subtle;
+    const o = (p) => p.then(() => 'resolved', (e) => e.name);
+    const DEFAULTS = { maxPbkdf2Iterations: 16777216, maxArgon2Memory: 262144, maxArgon2Passes: 16,
+      maxRsaGenerateBits: 4096, maxRsaImportBits: 16384, maxJwkBytes: 1048576, maxJwkKeyOps: 64 };
+    const show = (l) => JSON.stringify(l);
+    if (show(lib.getLimits()) !== show(DEFAULTS)) own.push(`getLimits(): ${show(lib.getLimits())}, not the documented defaults`);
+    const set = lib.setLimits({ maxPbkdf2Iterations: 1000, maxJwkKeyOps: 2 });
+    if (show(set) !== show({ ...DEFAULTS, maxPbkdf2Iterations: 1000, maxJwkKeyOps: 2 })) own.push(`setLimits({maxPbkdf2Iterations: 1000, maxJwkKeyOps: 2}): ${show(set)}`);
+    for (const bad of [{ maxPbkdf2Iterations: -1 }, { maxPbkdf2Iterations: 2 ** 32 }, { maxJwkBytes: 'many' },
+      { maxArgon2Memory: 5 }, { maxRsaGenerateBits: 100 }, { maxJwkKeyOps: 10n }, 7]) {
+      let r;
+      try { lib.setLimits(bad); r = 'accepted'; } catch (e) { r = e.name; }
+      if (r !== 'TypeError') own.push(`setLimits(${typeof bad === 'object' ? Object.keys(bad)[0] : bad}): ${r}, not TypeError`);
+      if (lib.getLimits().maxPbkdf2Iterations !== 1000) own.push(`a refused setLimits changed the limits: ${show(lib.getLimits())}`);
+    }
+    if (libSupports('PBKDF2')) {
+      const k = await S.importKey('raw', bytes(16), 'PBKDF2', false, ['deriveBits']);
+      const p = (n) => ({ name: 'PBKDF2', hash: 'SHA-256', salt: bytes(16), iterations: n });
+      const at = await o(S.deriveBits(p(1000), k, 256));
+      const over = await o(S.deriveBits(p(1001), k, 256));
+      if (at !== 'resolved' || over !== 'NotSupportedError') own.push(`PBKDF2 under maxPbkdf2Iterations 1000: 1000 ${at}, 1001 ${over} (expected resolved, NotSupportedError)`);
+    }
+    if (libSupports('HMAC')) {
+      const jwk = { kty: 'oct', k: 'AAAAAAAAAAAAAAAAAAAAAA', alg: 'HS256', key_ops: ['sign', 'verify', 'encrypt'] };
+      const r = await o(S.importKey('jwk', jwk, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']));
+      if (r !== 'DataError') own.push(`a JWK with 3 key_ops under maxJwkKeyOps 2: ${r}, not DataError`);
+    }
+    const back = lib.setLimits({ maxPbkdf2Iterations: 0, maxJwkKeyOps: 0 });
+    if (show(back) !== show(DEFAULTS)) own.push(`setLimits with 0s: ${show(back)}, not the defaults`);
   }
   return own;
 }

@@ -694,7 +694,7 @@ async function main() {
   }
   // The binding alone (binding_alone.js): the checks with no outcome of
   // Node's to compare with.
-  const own = await bindingAlone({ LIB, NODE, mine, ctx, bytes, libSupports });
+  const own = await bindingAlone({ LIB, NODE, mine, ctx, bytes, libSupports, lib });
   failures.push(...own.map((o) => `binding: ${o}`));
   for (const [why, n] of skippedAlgs) console.log(`skipped: ${n} calls: ${why}`);
   // The library's table may have algorithms no call here covers yet (they
