@@ -19,3 +19,10 @@ add_test(NAME bench_smoke_raw_boringssl COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}
          --raw-boringssl-only $<TARGET_FILE:webcrypto-bench>)
 set_tests_properties(bench_smoke bench_smoke_raw_boringssl PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
   ENVIRONMENT "BENCH_SMOKE_RAW_BORINGSSL=${_bench_rawb};WEBCRYPTO_MODULE_DIR=${WEBCRYPTO_MODULE_BUILD_DIR};${WEBCRYPTO_TEST_ENVIRONMENT}")
+
+# `webcrypto bench` runs webcrypto-bench rather than linking it (tools/cli/cmd_bench.c).
+if(TARGET webcrypto_cli)
+  add_test(NAME bench_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/bench_cli_test.sh
+           $<TARGET_FILE:webcrypto_cli> $<TARGET_FILE:webcrypto-bench> ${CMAKE_INSTALL_FULL_BINDIR})
+  set_tests_properties(bench_cli PROPERTIES SKIP_RETURN_CODE 77)
+endif()

@@ -23,6 +23,14 @@ check "cmake --install" cmake --install "$build" --prefix "$tmp/prefix"
 lib=$(ls -d "$tmp"/prefix/lib* | head -1)
 export PKG_CONFIG_PATH="$lib/pkgconfig:$lib/x86_64-linux-gnu/pkgconfig"
 check "header installed" test -f "$tmp/prefix/include/webcrypto.h"
+# The webcrypto command and the benchmark it runs for `webcrypto bench`, side
+# by side in bin (tools/cli/cmd_bench.c looks next to itself first).
+if grep -q '^WEBCRYPTO_BUILD_CLI:BOOL=ON$' "$build/CMakeCache.txt"; then
+  bin=$tmp/prefix/$(sed -n 's/^CMAKE_INSTALL_BINDIR:PATH=//p' "$build/CMakeCache.txt")
+  check "webcrypto and webcrypto-bench installed in bin" test -x "$bin/webcrypto" -a -x "$bin/webcrypto-bench"
+  check "the installed webcrypto bench runs the installed webcrypto-bench" \
+    sh -c "env PATH=/nonexistent '$bin/webcrypto' bench --help | head -1 | grep -qx 'usage: webcrypto bench \[options\]'"
+fi
 check "pkg-config knows webcrypto" pkg-config --exists webcrypto
 # The README's example is the first ```c block.
 awk '/^```c$/{f=1;next} /^```$/{if(f)exit} f' "$src/README.md" > "$tmp/example.c"

@@ -7,6 +7,7 @@
 #ifndef WEBCRYPTO_BENCH_INTERNAL_H
 #define WEBCRYPTO_BENCH_INTERNAL_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -176,7 +177,7 @@ void bench_jvm_describe(const char *provider, char *buf, size_t cap);
 void bench_jvm_set_warmup(double warmup_ms, unsigned warmup_calls, double max_ms);
 /* The JIT's total compilation time so far in the JVM the bench started (ms),
  * or -1 when there is none or it does not count: the warm-up of jca and jvm
- * cells lasts until it stops growing (bench.c, measure_cell). */
+ * cells lasts until it stops growing (bench_measure.c, measure_cell). */
 long bench_jvm_jit_ms(void);
 /* Whether the provider has op, and the implementation (NULL: no Java
  * counterpart). */
@@ -283,7 +284,7 @@ typedef struct bench_result {
     uint8_t output[512]; /* RSA up to 4096 bits */
     size_t output_len;
     /* --threads N > 1: one thread and N threads measured the same way, in
-     * alternating slices (bench.c, measure_threads) */
+     * alternating slices (bench_measure.c, measure_threads) */
     unsigned threads;
     double mt_slice_ms;   /* the slices' length */
     bench_scaling mt;     /* per-round ops/s of 1 and N threads, the ratios */
@@ -386,5 +387,37 @@ int bench_write_json(const bench_run *run, const char *path);
 int bench_write_csv(const bench_run *run, const char *path);
 int bench_write_svg(const bench_run *run, const char *path);
 int bench_write_markdown(const bench_run *run, const char *path);
+
+/* ---- the run's helpers ----
+ * bench.c (webcrypto_bench_main, the run) calls these; they call nothing in
+ * bench.c. */
+
+/* bench_stubs.c: whether the raw-boringssl baseline is built. */
+extern const bool rawb_built;
+
+/* bench_options.c: the options, the selection of operations and targets. */
+/* Prints "PROG: message (see --help)" on stderr; returns 2. */
+int usage_error(const char *prog, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+int parse_uint(const char *s, unsigned long long max, unsigned long long *out);
+int parse_sizes(const char *list, bench_config *cfg);
+int parse_warmup(const char *spec, bench_config *cfg);
+int select_ops(const char *list, bench_run *run);
+/* The jvm target standing for a jca target ("jca:BC" -> "jvm:BC"). */
+bool jvm_name_for(const char *backend, char *buf, size_t cap);
+int add_target(bench_run *run, const char *name, bool explicit_choice);
+int select_targets(const char *list, bench_run *run);
+bool target_supports(const bench_target *t, const bench_op *op);
+const bench_impl *impl_for(const bench_target *t, const bench_op *op);
+void list_everything(void); /* --list */
+
+/* bench_measure.c: one cell measured into r; SIGINT's flag and handler. */
+extern volatile sig_atomic_t stop_requested;
+void on_sigint(int sig);
+void measure_cell(const bench_run *run, const bench_target *t, const bench_op *op,
+                  bench_cell *c, bench_result *r);
 
 #endif

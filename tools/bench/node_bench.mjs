@@ -272,7 +272,7 @@ async function measure(op, size, data) {
   for (;;) {
     const t = await timedBatch(run, data, batch);
     spent += t; calls += batch; perOp = t / batch;
-    // As bench.c: the call minimum yields to half the cell budget (RSA keygen).
+    // As bench_measure.c: the call minimum yields to half the cell budget (RSA keygen).
     if (spent >= cfg.warmupMs * 1e6 && (calls >= cfg.warmupCalls || spent >= cfg.maxCellMs * 1e6 / 2)) break;
     if (t < cfg.sampleNs && batch < 1e6) batch *= 2;
   }

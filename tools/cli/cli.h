@@ -300,5 +300,9 @@ int cmd_uuid(cli *c);
 int cmd_backends(cli *c);      /* cmd_backends.c */
 int cmd_encapsulate(cli *c);   /* cmd_kem.c */
 int cmd_decapsulate(cli *c);
+/* cmd_bench.c: `webcrypto bench ARGS...` (argv[1] is "bench") runs the
+ * program webcrypto-bench with ARGS in place of this process; returns only
+ * when it cannot (EXIT_IO, after the message). */
+int run_bench(int argc, char **argv);
 
 #endif

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
 #include "cli.h"
 
 static int cmd_help(cli *c) {
@@ -63,12 +62,8 @@ int main(int argc, char **argv) {
     guard_standard_fds();
     install_signal_cleanup();
     /* `webcrypto bench ...` is the benchmark harness, with its own options
-     * (docs/BENCHMARKS.md). */
-    if (argc > 1 && strcmp(argv[1], "bench") == 0) {
-        static char name[] = "webcrypto bench";
-        argv[1] = name;
-        return webcrypto_bench_main(argc - 1, argv + 1);
-    }
+     * (docs/BENCHMARKS.md): the program webcrypto-bench, run (cmd_bench.c). */
+    if (argc > 1 && strcmp(argv[1], "bench") == 0) return run_bench(argc, argv);
     install_json_wiping_alloc();
     cli c;
     int rc = parse_args(argc, argv, &c);
