@@ -3,24 +3,14 @@
  * provider's functions where found), ChaCha20-Poly1305 and AES-OCB, and the
  * dispatch on the AEAD member (AES-GCM-SIV is gcm_siv.c).
  */
-#include <limits.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include <openssl/core_names.h>
-#include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
-#include <openssl/kdf.h>
-#include <openssl/params.h>
-#include <openssl/rand.h>
 
 #include "core/backend.h"
-#include "core/ct.h"
 #include "gcm_siv.h"
 #include "openssl_internal.h"
-#include "provider_direct.h"
-#include "thread_cache.h"
 
 /* The IV OpenSSL is given: iv itself, or for one it cannot take, its
  * 16-byte equivalent, written to x. */

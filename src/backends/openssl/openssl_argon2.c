@@ -2,28 +2,14 @@
  * openssl_argon2.c - Argon2 (RFC 9106) for the openssl backend, from
  * libargon2 (built only with it).
  */
-#include <limits.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <openssl/core_names.h>
-#include <openssl/crypto.h>
-#include <openssl/err.h>
 #include <openssl/evp.h>
-#include <openssl/kdf.h>
-#include <openssl/params.h>
-#include <openssl/rand.h>
 
 #if WEBCRYPTO_HAVE_LIBARGON2
 #include <argon2.h>
 #endif
 
 #include "core/backend.h"
-#include "core/ct.h"
-#include "gcm_siv.h"
 #include "openssl_internal.h"
-#include "provider_direct.h"
-#include "thread_cache.h"
 
 /* ---- Argon2 (RFC 9106), from libargon2 ----
  * The reference implementation's argon2_ctx, which takes the secret and the

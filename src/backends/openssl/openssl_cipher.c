@@ -3,24 +3,12 @@
  * once) and the per-thread cipher contexts the AEADs and AES-KW also use;
  * AES-CBC and AES-CTR.
  */
-#include <limits.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include <openssl/core_names.h>
-#include <openssl/crypto.h>
-#include <openssl/err.h>
 #include <openssl/evp.h>
-#include <openssl/kdf.h>
-#include <openssl/params.h>
-#include <openssl/rand.h>
 
 #include "core/backend.h"
-#include "core/ct.h"
-#include "gcm_siv.h"
 #include "openssl_internal.h"
-#include "provider_direct.h"
-#include "thread_cache.h"
 
 void wc_ossl_aes_state_free(aes_state *s) {
     wc_tc_key_release(&s->tc);

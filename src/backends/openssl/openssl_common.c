@@ -4,24 +4,15 @@
  * openssl_backend.c, above the parts it probes), random bytes
  * and the digests (one-shot on the thread's context, and streamed).
  */
-#include <limits.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include <openssl/core_names.h>
-#include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/kdf.h>
-#include <openssl/params.h>
 #include <openssl/rand.h>
 
 #include "core/backend.h"
-#include "core/ct.h"
-#include "gcm_siv.h"
 #include "openssl_internal.h"
-#include "provider_direct.h"
-#include "thread_cache.h"
 
 /* Stands in for an empty buffer: OpenSSL rejects some NULL, 0 parameters
  * (an HKDF key given as NULL, 0 is "missing key"). */

@@ -3,24 +3,12 @@
  * longer than OpenSSL takes to its 16-byte equivalent. Its known-answer
  * test is tests/test_gcm_longiv.c.
  */
-#include <limits.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include <openssl/core_names.h>
-#include <openssl/crypto.h>
-#include <openssl/err.h>
 #include <openssl/evp.h>
-#include <openssl/kdf.h>
-#include <openssl/params.h>
-#include <openssl/rand.h>
 
 #include "core/backend.h"
-#include "core/ct.h"
-#include "gcm_siv.h"
 #include "openssl_internal.h"
-#include "provider_direct.h"
-#include "thread_cache.h"
 
 /* GF(2^128) as GCM defines it (SP 800-38D 6.3): bit 0 is the most
  * significant bit of byte 0; hi holds bytes 0..7 big-endian, lo 8..15. */

@@ -2,23 +2,13 @@
  * openssl_kw.c - AES-KW (RFC 3394) for the openssl backend, on AES-ECB.
  */
 #include <limits.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include <openssl/core_names.h>
-#include <openssl/crypto.h>
-#include <openssl/err.h>
 #include <openssl/evp.h>
-#include <openssl/kdf.h>
-#include <openssl/params.h>
-#include <openssl/rand.h>
 
 #include "core/backend.h"
 #include "core/ct.h"
-#include "gcm_siv.h"
 #include "openssl_internal.h"
-#include "provider_direct.h"
-#include "thread_cache.h"
 
 /* ---- AES-KW (RFC 3394 section 2.2, the index-based form) ----
  * On AES-ECB without padding, one block per call: OpenSSL 3.0's

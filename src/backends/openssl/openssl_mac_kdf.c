@@ -7,19 +7,12 @@
 #include <string.h>
 
 #include <openssl/core_names.h>
-#include <openssl/crypto.h>
-#include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/kdf.h>
 #include <openssl/params.h>
-#include <openssl/rand.h>
 
 #include "core/backend.h"
-#include "core/ct.h"
-#include "gcm_siv.h"
 #include "openssl_internal.h"
-#include "provider_direct.h"
-#include "thread_cache.h"
 
 void wc_ossl_hmac_state_free(hmac_state *s) {
     wc_tc_key_release(&s->tc);

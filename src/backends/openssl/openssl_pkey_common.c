@@ -335,6 +335,7 @@ webcrypto_status wc_ossl_pkey_prepared(const pkey_state *s, _Atomic(void *) *slo
 
 static void pkey_ctx_free(void *c) { EVP_PKEY_CTX_free(c); }
 void wc_ossl_md_ctx_free(void *c) { EVP_MD_CTX_free(c); }
+
 /* An EVP_PKEY_CTX ready for EVP_PKEY_sign / EVP_PKEY_verify with s's key:
  * RSA with the digest, then the padding (and MGF1 with the same digest), in
  * the order EVP_DigestSignInit and the per-call setting used to; ECDSA
