@@ -6,7 +6,7 @@
  * and the private members inside PKCS #8), hence everything computed from
  * them (plaintexts, MACs, shared secrets). Covered: AES-GCM-SIV seal and
  * open (key derivation, POLYVAL, the tag compare: gcm_siv.c); AES-GCM with
- * a long IV (the GHASH algebra that reduces it: openssl_backend.c); AES-CBC
+ * a long IV (the GHASH algebra that reduces it: openssl_ghash.c); AES-CBC
  * unpadding (cipher.c, one-shot both ways and streamed); AES-KW wrap and
  * unwrap (the integrity check is OpenSSL's); HMAC and KMAC verify (sign.c's
  * compare); PKCS #8 import and export of RSA, EC, Ed25519, X25519, Ed448,

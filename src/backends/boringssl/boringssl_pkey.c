@@ -23,7 +23,7 @@
  *  - Failures carry BoringSSL's reason (wc_bssl_fail clears the error
  *    queue); an invalid signature is valid = false, the queue cleared too.
  *  - RSA-OAEP and the EC point decoding and checks are in
- *    ../openssl_api_pkey.inc, #included here and by the openssl backend
+ *    ../evp_common/openssl_api_pkey.inc, #included here and by the openssl backend
  *    (compiled here against BoringSSL's headers).
  */
 #include <limits.h>
@@ -115,7 +115,7 @@ static webcrypto_status no_memory(const char *what) {
 #define GLUE_PKEY_CTX_NEW_NAME "EVP_PKEY_CTX_new"
 #define GLUE_OAEP_LABEL_LEN(n) (n) /* BoringSSL takes a size_t */
 #define GLUE_BYTES(p, n) NONNULL(p, n)
-#include "backends/openssl_api_pkey.inc"
+#include "backends/evp_common/openssl_api_pkey.inc"
 
 /* ---- hashes ---- */
 

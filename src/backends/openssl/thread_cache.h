@@ -84,7 +84,7 @@ void wc_tc_key_release(wc_tc_key *k);
 wc_tc_entry *wc_tc_entry_get(const wc_tc_key *k);
 
 /* A thread's one-shot digest context for one hash: either an EVP context
- * or a context of the provider's own digest functions (openssl_backend.c,
+ * or a context of the provider's own digest functions (openssl_common.c,
  * "digest"), with the provider's function that frees it. Both start NULL;
  * the caller stores a context, the cache frees it at the thread's exit
  * (both free functions cleanse the digest state). */

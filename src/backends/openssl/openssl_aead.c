@@ -1,0 +1,299 @@
+/*
+ * openssl_aead.c - the openssl backend's AEADs: AES-GCM (through the
+ * provider's functions where found), ChaCha20-Poly1305 and AES-OCB, and the
+ * dispatch on the AEAD member (AES-GCM-SIV is gcm_siv.c).
+ */
+#include <string.h>
+
+#include <openssl/err.h>
+#include <openssl/evp.h>
+
+#include "core/backend.h"
+#include "gcm_siv.h"
+#include "openssl_internal.h"
+
+/* The IV OpenSSL is given: iv itself, or for one it cannot take, its
+ * 16-byte equivalent, written to x. */
+static webcrypto_status gcm_iv(const aes_state *s, const uint8_t **iv, size_t *iv_len,
+                               uint8_t x[16]) {
+    if (*iv_len == 0) return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM: the IV is empty");
+    if (*iv_len <= GCM_MAX_NATIVE_IV) return WEBCRYPTO_OK;
+    if (!s->have_h)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "OpenSSL: AES-GCM IVs over %d bytes need AES-CTR, which is unavailable",
+                        GCM_MAX_NATIVE_IV);
+    wc_ossl_gcm_reduce_iv(s->h, *iv, *iv_len, x);
+    *iv = x;
+    *iv_len = 16;
+    return WEBCRYPTO_OK;
+}
+
+/* Starts a GCM call on EVP. */
+static webcrypto_status gcm_start(const aes_state *s, int enc, const uint8_t *iv, size_t iv_len,
+                                  EVP_CIPHER_CTX ***out) {
+    uint8_t x[16];
+    webcrypto_status st = gcm_iv(s, &iv, &iv_len, x);
+    if (st == WEBCRYPTO_OK) st = wc_ossl_cipher_begin(s, enc, iv, iv_len, out);
+    wc_wipe(x, sizeof x);
+    return st;
+}
+
+/* The calling thread's provider context for s (a copy of the key's, made
+ * at its first call), for the provider path. */
+static webcrypto_status gcm_prov_ctx(const aes_state *s, wc_tc_entry **entry) {
+    wc_tc_entry *e = wc_tc_entry_get(&s->tc);
+    if (!e) return WEBCRYPTO_ERR_NO_MEMORY;
+    if (!e->prov) {
+        if (!(e->prov = s->pg->dupctx(s->gcm_tpl))) return wc_ossl_no_memory("AES-GCM context");
+        e->prov_free = s->pg->freectx;
+    }
+    *entry = e;
+    return WEBCRYPTO_OK;
+}
+
+/* Ends a provider-path call: a context whose call failed is dropped. */
+static void gcm_prov_done(wc_tc_entry *e, bool ok) {
+    if (!ok) {
+        e->prov_free(e->prov);
+        e->prov = NULL;
+    }
+}
+
+static webcrypto_status gcm_prov_seal(const aes_state *s, const uint8_t *iv, size_t iv_len,
+                                      const uint8_t *aad, size_t aad_len, const uint8_t *in,
+                                      size_t len, uint8_t *out, uint8_t *tag, size_t tag_len) {
+    uint8_t x[16];
+    wc_tc_entry *e = NULL;
+    webcrypto_status st = gcm_iv(s, &iv, &iv_len, x);
+    if (st == WEBCRYPTO_OK) st = gcm_prov_ctx(s, &e);
+    if (st == WEBCRYPTO_OK) {
+        bool ok = wc_prov_gcm_seal(s->pg, e->prov, iv, iv_len, aad, aad_len, in, len, out, tag,
+                                   tag_len);
+        gcm_prov_done(e, ok);
+        if (!ok) st = wc_ossl_fail("AES-GCM encryption");
+    }
+    wc_wipe(x, sizeof x);
+    return st;
+}
+
+static webcrypto_status gcm_prov_open(const aes_state *s, const uint8_t *iv, size_t iv_len,
+                                      const uint8_t *aad, size_t aad_len, const uint8_t *in,
+                                      size_t len, const uint8_t *tag, size_t tag_len,
+                                      uint8_t *out) {
+    uint8_t x[16];
+    wc_tc_entry *e = NULL;
+    webcrypto_status st = gcm_iv(s, &iv, &iv_len, x);
+    if (st == WEBCRYPTO_OK) st = gcm_prov_ctx(s, &e);
+    if (st == WEBCRYPTO_OK) {
+        /* The provider compares the tag in constant time (CRYPTO_memcmp). */
+        bool ok = wc_prov_gcm_open(s->pg, e->prov, iv, iv_len, aad, aad_len, in, len, tag,
+                                   tag_len, out);
+        gcm_prov_done(e, ok);
+        if (!ok) {
+            ERR_clear_error();
+            st = wc_error(WEBCRYPTO_ERR_OPERATION,
+                          "AES-GCM: the authentication tag does not match (wrong key, IV, "
+                          "additional data or tag, or altered ciphertext)");
+        }
+    }
+    wc_wipe(x, sizeof x);
+    return st;
+}
+
+static webcrypto_status ossl_aes_gcm_seal(const void *key_state, const uint8_t *iv, size_t iv_len,
+                                          const uint8_t *aad, size_t aad_len, const uint8_t *in,
+                                          size_t len, uint8_t *out, uint8_t *tag, size_t tag_len) {
+    const aes_state *s = key_state;
+    if (tag_len < 1 || tag_len > 16)
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM: bad tag length %zu", tag_len);
+    if (s->pg) return gcm_prov_seal(s, iv, iv_len, aad, aad_len, in, len, out, tag, tag_len);
+    EVP_CIPHER_CTX **slot = NULL;
+    webcrypto_status st = gcm_start(s, 1, iv, iv_len, &slot);
+    if (st != WEBCRYPTO_OK) return st;
+    EVP_CIPHER_CTX *c = *slot;
+    uint8_t rest[32];
+    int got = 0;
+    st = wc_ossl_cipher_update(c, NULL, aad, aad_len);
+    if (st == WEBCRYPTO_OK) st = wc_ossl_cipher_update(c, out, in, len);
+    if (st == WEBCRYPTO_OK) {
+        if (EVP_CipherFinal_ex(c, rest, &got) != 1 || got != 0)
+            st = wc_ossl_fail("EVP_CipherFinal_ex (AES-GCM)");
+        else if (EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_GET_TAG, (int)tag_len, tag) != 1)
+            st = wc_ossl_fail("getting the AES-GCM tag");
+    }
+    return wc_ossl_cipher_done(slot, st);
+}
+
+static webcrypto_status ossl_aes_gcm_open(const void *key_state, const uint8_t *iv, size_t iv_len,
+                                          const uint8_t *aad, size_t aad_len, const uint8_t *in,
+                                          size_t len, const uint8_t *tag, size_t tag_len,
+                                          uint8_t *out) {
+    const aes_state *s = key_state;
+    if (tag_len < 1 || tag_len > 16)
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM: bad tag length %zu", tag_len);
+    if (s->pg) return gcm_prov_open(s, iv, iv_len, aad, aad_len, in, len, tag, tag_len, out);
+    EVP_CIPHER_CTX **slot = NULL;
+    webcrypto_status st = gcm_start(s, 0, iv, iv_len, &slot);
+    if (st != WEBCRYPTO_OK) return st;
+    EVP_CIPHER_CTX *c = *slot;
+    uint8_t expected[16], rest[32];
+    int got = 0;
+    memcpy(expected, tag, tag_len); /* the ctrl takes a non-const pointer */
+    if (EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_SET_TAG, (int)tag_len, expected) != 1)
+        st = wc_ossl_fail("setting the AES-GCM tag");
+    if (st == WEBCRYPTO_OK) st = wc_ossl_cipher_update(c, NULL, aad, aad_len);
+    if (st == WEBCRYPTO_OK) st = wc_ossl_cipher_update(c, out, in, len);
+    /* OpenSSL compares the tag in constant time (CRYPTO_memcmp). */
+    if (st == WEBCRYPTO_OK && (EVP_CipherFinal_ex(c, rest, &got) != 1 || got != 0)) {
+        ERR_clear_error();
+        st = wc_error(WEBCRYPTO_ERR_OPERATION,
+                      "AES-GCM: the authentication tag does not match (wrong key, IV, "
+                      "additional data or tag, or altered ciphertext)");
+    }
+    return wc_ossl_cipher_done(slot, st);
+}
+
+/* ---- ChaCha20-Poly1305 and AES-OCB ----
+ * The key's context (keyed once, both directions), per thread, as for GCM.
+ * OCB holds back a partial last block until EVP_CipherFinal_ex, so the text
+ * is fed in whole blocks (OSSL_CHUNK is a multiple of 16) and then its tail;
+ * what final writes goes to a local buffer and then to the tail's place.
+ * OCB's tag length enters its nonce block (RFC 7253 4.2), so it is set on
+ * every call, before any data. */
+
+/* *final_failed: EVP_CipherFinal_ex refused (on decryption: the tag); the
+ * status is then OPERATION with no message set, for the caller's. */
+static webcrypto_status evp_aead_run(EVP_CIPHER_CTX *c, const char *what, const uint8_t *aad,
+                                     size_t aad_len, const uint8_t *in, size_t len, uint8_t *out,
+                                     bool *final_failed) {
+    *final_failed = false;
+    int got = 0;
+    while (aad_len > 0) { /* out NULL: additional data */
+        size_t n = aad_len < OSSL_CHUNK ? aad_len : OSSL_CHUNK;
+        if (EVP_CipherUpdate(c, NULL, &got, aad, (int)n) != 1) return wc_ossl_fail(what);
+        aad += n;
+        aad_len -= n;
+    }
+    size_t done = 0, whole = len & ~(size_t)15;
+    while (done < len) {
+        size_t n = whole > done ? whole - done : len - done;
+        if (n > OSSL_CHUNK) n = OSSL_CHUNK;
+        if (EVP_CipherUpdate(c, out + done, &got, in + done, (int)n) != 1) return wc_ossl_fail(what);
+        if (got < 0 || (size_t)got > n) /* never more than it was given */
+            return wc_error(WEBCRYPTO_ERR_OPERATION, "OpenSSL: %s output %d bytes for %zu", what,
+                            got, n);
+        if ((size_t)got != n) { /* a held-back tail: only the last, partial block */
+            if (done + n != len || (size_t)got != n - (n & 15))
+                return wc_error(WEBCRYPTO_ERR_OPERATION, "OpenSSL: %s held back %zu bytes",
+                                what, n - (size_t)got);
+            done += (size_t)got;
+            break;
+        }
+        done += n;
+    }
+    uint8_t rest[32];
+    got = 0;
+    webcrypto_status st = WEBCRYPTO_OK;
+    if (EVP_CipherFinal_ex(c, rest, &got) != 1) {
+        st = WEBCRYPTO_ERR_OPERATION; /* the caller's message: a tag mismatch on decryption */
+        *final_failed = true;
+    } else if (got < 0 || (size_t)got != len - done) {
+        st = wc_error(WEBCRYPTO_ERR_OPERATION, "OpenSSL: %s final gave %d bytes, expected %zu",
+                      what, got, len - done);
+    } else if (got > 0) {
+        memcpy(out + done, rest, (size_t)got);
+    }
+    wc_wipe(rest, sizeof rest);
+    return st;
+}
+
+static webcrypto_status ossl_evp_aead_seal(const aes_state *s, wc_aead kind, const uint8_t *nonce,
+                                           size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                                           const uint8_t *in, size_t len, uint8_t *out,
+                                           uint8_t *tag, size_t tag_len) {
+    const char *what = kind == WC_AEAD_AES_OCB ? "AES-OCB" : "ChaCha20-Poly1305";
+    EVP_CIPHER_CTX **slot = NULL;
+    webcrypto_status st = wc_ossl_cipher_begin(s, 1, nonce, nonce_len, &slot);
+    if (st != WEBCRYPTO_OK) return st;
+    EVP_CIPHER_CTX *c = *slot;
+    if (kind == WC_AEAD_AES_OCB &&
+        EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, (int)tag_len, NULL) != 1)
+        st = wc_ossl_fail("setting the AES-OCB tag length");
+    bool final_failed = false;
+    if (st == WEBCRYPTO_OK) {
+        st = evp_aead_run(c, what, aad, aad_len, in, len, out, &final_failed);
+        if (final_failed) st = wc_ossl_fail(what);
+    }
+    if (st == WEBCRYPTO_OK && EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_GET_TAG, (int)tag_len, tag) != 1)
+        st = wc_ossl_fail("getting the AEAD tag");
+    return wc_ossl_cipher_done(slot, st);
+}
+
+static webcrypto_status ossl_evp_aead_open(const aes_state *s, wc_aead kind, const uint8_t *nonce,
+                                           size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                                           const uint8_t *in, size_t len, const uint8_t *tag,
+                                           size_t tag_len, uint8_t *out) {
+    const char *what = kind == WC_AEAD_AES_OCB ? "AES-OCB" : "ChaCha20-Poly1305";
+    EVP_CIPHER_CTX **slot = NULL;
+    webcrypto_status st = wc_ossl_cipher_begin(s, 0, nonce, nonce_len, &slot);
+    if (st != WEBCRYPTO_OK) return st;
+    EVP_CIPHER_CTX *c = *slot;
+    uint8_t expected[16];
+    memcpy(expected, tag, tag_len); /* the ctrl takes a non-const pointer */
+    if (kind == WC_AEAD_AES_OCB &&
+        EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, (int)tag_len, NULL) != 1)
+        st = wc_ossl_fail("setting the AES-OCB tag length");
+    else if (EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, (int)tag_len, expected) != 1)
+        st = wc_ossl_fail("setting the AEAD tag");
+    /* OpenSSL compares the tag in constant time (CRYPTO_memcmp) at final;
+     * what update wrote to out the core wipes on failure. */
+    bool final_failed = false;
+    if (st == WEBCRYPTO_OK) {
+        st = evp_aead_run(c, what, aad, aad_len, in, len, out, &final_failed);
+        if (final_failed) {
+            ERR_clear_error();
+            st = wc_error(WEBCRYPTO_ERR_OPERATION,
+                          "%s: the authentication tag does not match (wrong key, nonce, "
+                          "additional data or tag, or altered ciphertext)", what);
+        }
+    }
+    return wc_ossl_cipher_done(slot, st);
+}
+
+webcrypto_status wc_ossl_aead_seal(const void *key_state, wc_aead kind, const uint8_t *nonce,
+                                   size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                                   const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
+                                   size_t tag_len) {
+    switch (kind) {
+    case WC_AEAD_AES_GCM:
+        return ossl_aes_gcm_seal(key_state, nonce, nonce_len, aad, aad_len, in, len, out, tag,
+                                 tag_len);
+    case WC_AEAD_AES_GCM_SIV: /* nonce 12, tag 16 bytes: the core's */
+        return wc_ossl_gcm_siv_seal(key_state, nonce, aad, aad_len, in, len, out, tag);
+    case WC_AEAD_CHACHA20_POLY1305:
+    case WC_AEAD_AES_OCB:
+        return ossl_evp_aead_seal(key_state, kind, nonce, nonce_len, aad, aad_len, in, len, out,
+                                  tag, tag_len);
+    case WC_AEAD_COUNT: break;
+    }
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL backend: no such AEAD");
+}
+
+webcrypto_status wc_ossl_aead_open(const void *key_state, wc_aead kind, const uint8_t *nonce,
+                                   size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                                   const uint8_t *in, size_t len, const uint8_t *tag,
+                                   size_t tag_len, uint8_t *out) {
+    switch (kind) {
+    case WC_AEAD_AES_GCM:
+        return ossl_aes_gcm_open(key_state, nonce, nonce_len, aad, aad_len, in, len, tag,
+                                 tag_len, out);
+    case WC_AEAD_AES_GCM_SIV:
+        return wc_ossl_gcm_siv_open(key_state, nonce, aad, aad_len, in, len, tag, out);
+    case WC_AEAD_CHACHA20_POLY1305:
+    case WC_AEAD_AES_OCB:
+        return ossl_evp_aead_open(key_state, kind, nonce, nonce_len, aad, aad_len, in, len, tag,
+                                  tag_len, out);
+    case WC_AEAD_COUNT: break;
+    }
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL backend: no such AEAD");
+}
