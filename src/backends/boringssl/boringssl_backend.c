@@ -743,7 +743,7 @@ static webcrypto_status bssl_pbkdf2(const void *bctx, wc_hash hash,
     return WEBCRYPTO_OK;
 }
 
-const wc_backend_ops wc_backend_boringssl = {
+const wc_backend_ops wc_backend_boringssl_ungated = {
     .name = "boringssl",
     .init = bssl_init,
     .random_bytes = bssl_random_bytes,

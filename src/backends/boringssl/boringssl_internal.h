@@ -55,4 +55,8 @@ webcrypto_status wc_bssl_okp_verify(const void *state, wc_okp kind, const uint8_
 webcrypto_status wc_bssl_okp_derive(const void *private_state, const void *public_state,
                                     wc_okp kind, uint8_t *out, size_t out_cap, size_t *out_len);
 
+/* The backend's ops, ungated: boringssl_gate.c wraps each in the fork
+ * gate, and that table (wc_backend_boringssl) is the one the core sees. */
+extern const wc_backend_ops wc_backend_boringssl_ungated;
+
 #endif /* WEBCRYPTO_BORINGSSL_INTERNAL_H */
