@@ -36,17 +36,25 @@ static _Atomic bool gate_closed;
 static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;  /* held across a fork */
 static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;  /* the list's links */
 static gate_thread *_Atomic threads;
-static _Thread_local gate_thread *me;
+/* This thread's record: a pthread key, not _Thread_local (LeakSanitizer's
+ * leak check crashed scanning a dlopen'ed module's dynamic TLS block), with
+ * no destructor (records are never freed). */
+static pthread_key_t me_key;
+
+static gate_thread *me(void) { return pthread_getspecific(me_key); }
 
 static webcrypto_status gate_enter(void) {
-    gate_thread *t = me;
+    gate_thread *t = me();
     if (!t) {
         if (!(t = calloc(1, sizeof *t))) return WEBCRYPTO_ERR_NO_MEMORY;
+        if (pthread_setspecific(me_key, t) != 0) {
+            free(t);
+            return WEBCRYPTO_ERR_NO_MEMORY;
+        }
         pthread_mutex_lock(&list_lock);
         t->next = atomic_load_explicit(&threads, memory_order_relaxed);
         atomic_store_explicit(&threads, t, memory_order_release);
         pthread_mutex_unlock(&list_lock);
-        me = t;
     }
     unsigned d = atomic_load_explicit(&t->depth, memory_order_relaxed);
     for (;;) {
@@ -60,8 +68,9 @@ static webcrypto_status gate_enter(void) {
 }
 
 static void gate_leave(void) {
-    unsigned d = atomic_load_explicit(&me->depth, memory_order_relaxed);
-    atomic_store_explicit(&me->depth, d - 1, memory_order_release);
+    gate_thread *t = me();
+    unsigned d = atomic_load_explicit(&t->depth, memory_order_relaxed);
+    atomic_store_explicit(&t->depth, d - 1, memory_order_release);
 }
 
 /* Runs on the forking thread, which owns both mutexes in the child too, so
@@ -70,12 +79,13 @@ static void gate_leave(void) {
 static void at_fork_prepare(void) {
     pthread_mutex_lock(&gate_lock);
     atomic_store_explicit(&gate_closed, true, memory_order_seq_cst);
+    gate_thread *self = me();
     for (;;) {
         pthread_mutex_lock(&list_lock);
         bool busy = false;
         for (gate_thread *t = atomic_load_explicit(&threads, memory_order_acquire); t && !busy;
              t = t->next)
-            busy = t != me && atomic_load_explicit(&t->depth, memory_order_seq_cst) > 0;
+            busy = t != self && atomic_load_explicit(&t->depth, memory_order_seq_cst) > 0;
         if (!busy) return; /* both locks held until the fork returns */
         pthread_mutex_unlock(&list_lock);
         nanosleep(&(struct timespec){0, 100000}, NULL);
@@ -93,13 +103,15 @@ static void at_fork_after(void) {
  * cannot be registered, init refuses the backend. */
 static bool gate_ok;
 __attribute__((constructor)) static void gate_atfork(void) {
-    gate_ok = pthread_atfork(at_fork_prepare, at_fork_after, at_fork_after) == 0;
+    gate_ok = pthread_key_create(&me_key, NULL) == 0 &&
+              pthread_atfork(at_fork_prepare, at_fork_after, at_fork_after) == 0;
 }
 
 static webcrypto_status gated_init(const char *variant, void **bctx, uint64_t *caps,
                                    const char **description) {
     if (!gate_ok)
-        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "boringssl backend: pthread_atfork failed");
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "boringssl backend: pthread_key_create or pthread_atfork failed");
     return wc_backend_boringssl_ungated.init(variant, bctx, caps, description);
 }
 
