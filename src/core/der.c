@@ -467,8 +467,10 @@ static bool fits_octets(wc_bytes v, size_t size) {
 static void w_uint(writer *w, wc_bytes v) {
     size_t mark = w->used;
     size_t lead = wc_ct_public_size(leading_zeros(v));
-    v.p += lead;
-    v.n -= lead;
+    if (lead) { /* public; and an empty value's p may be NULL (no offset on NULL) */
+        v.p += lead;
+        v.n -= lead;
+    }
     w_bytes(w, v.p, v.n);
     if (v.n == 0 || wc_ct_public_uint(v.p[0] >> 7)) w_byte(w, 0);
     w_header(w, TAG_INTEGER, mark);
