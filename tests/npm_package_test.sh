@@ -152,6 +152,7 @@ typescript)
             [ "$got" = "$want" ] || fail "typescript-$TS_VERSION.tgz has sha512 $got, not the pinned $want"
             tar -xzf "$dl/typescript-$TS_VERSION.tgz" -C "$dl" || fail "cannot unpack TypeScript"
             rm -rf "$tsdir" && mv "$dl/package" "$tsdir" || fail "cannot move TypeScript into $tsdir"
+            rm -rf "$dl"
         fi
         exec 9>&-
     fi
