@@ -21,6 +21,9 @@ version=${1:-24.22.3}
 # this file, never from the registry at fetch time.
 case $version in
   24.22.3) integrity='sha512-KHsob+Fv9YerATvYujMbiyJqnRCvLtrcr/eTNqRqiOSGp97EOiRP1yP47+knGgQ/xnc3XY8xzkW587dlZzNqRA==' ;;
+  # The oldest Node the npm package supports (bindings/node/package.json's
+  # engines), for the package test (tests/npm_package.cmake).
+  18.20.8) integrity='sha512-JWUTwZ9vMOjZXMtiBc74OZn12DXb4skKfY4Nlyc17Ss8BTaxjwkXAw6xZb0Ck5afUYU/neBbrHjo9O3baF34ww==' ;;
   *) echo "fetch-node: no pinned sha512 for node $version (pin it in tools/fetch-node.sh)" >&2; exit 1 ;;
 esac
 if [ "$(uname -s)-$(uname -m)" != "Linux-x86_64" ]; then
