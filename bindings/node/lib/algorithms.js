@@ -144,7 +144,9 @@ function convertMember(type, v, what) {
       return snapshot(v, what);
     case 'octet': case 'unsigned short': case 'unsigned long':
       return enforceRange(v, RANGE[type], what);
-    case HASH: return normalize('digest', v).id;
+    // (object or DOMString), normalised once the whole dictionary is
+    // converted (normalize's last step).
+    case HASH: return v !== null && (typeof v === 'object' || typeof v === 'function') ? v : domString(v, what);
     case 'DOMString': return domString(v, what);
     case 'CryptoKey': return keyHandle(v, what);
     default: throw new Error(`webcrypto: unknown member type ${type}`);
@@ -172,6 +174,16 @@ function normalize(op, alg) {
   const params = [entry.id, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
   let n = 1;
   let rejected = false;
+  let hashAt = -1;
+  // The spec converts alg to the operation's dictionary type: its inherited
+  // member first (Algorithm's required name, read again: a getter runs
+  // twice, and the first read's value is the one used), then its own in
+  // order.
+  if (dict !== null) {
+    const again = dict.name;
+    if (again === undefined) throw new TypeError('algorithm.name is required');
+    domString(again, 'algorithm.name');
+  }
   for (let i = 0; i < members.length; i++) {
     const mm = members[i];
     const m = mm[0], idx = mm[1], type = mm[2], required = mm[3];
@@ -187,9 +199,13 @@ function normalize(op, alg) {
       if (z !== undefined) { c = z; rejected = true; }
     }
     params[n++] = idx;
+    if (type === HASH) hashAt = n;
     params[n++] = c;
   }
   params.length = n;
+  // Then each HashAlgorithmIdentifier member is normalised for digest (no
+  // dictionary has two).
+  if (hashAt >= 0) params[hashAt] = normalize('digest', params[hashAt]).id;
   // rejected: a member's 0 that the operation fails on (supports: false).
   return { id: entry.id, name: entry.name, params, rejected };
 }

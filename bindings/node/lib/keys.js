@@ -12,6 +12,7 @@ const {
 } = P;
 const { native, T } = require('./addon.js');
 const { KEY_TYPES, algById } = require('./tables.js');
+const { asInterface } = require('./interface.js');
 
 const kToken = Symbol('webcrypto internal');
 const USAGE_NAMES = T.usages;
@@ -54,8 +55,11 @@ class CryptoKey {
   #extractable;
   #algorithm;
   #usages;
-  constructor(token, handle) {
-    if (token !== kToken) throw new TypeError('Illegal constructor');
+  // The interface object takes no arguments (length 0); the binding makes a
+  // key with (kToken, the addon's handle).
+  constructor() {
+    if (arguments[0] !== kToken) throw new TypeError('Illegal constructor');
+    const handle = arguments[1];
     const info = native.keyInfo(handle);
     this.#handle = handle;
     this.#type = KEY_TYPES[infoOf(info, 'type')];
@@ -77,13 +81,7 @@ const handleOf = CryptoKey.handleOf;
 // caller's `algorithm` property of a subclass or a prototype change).
 let algorithmOfKey;
 delete CryptoKey.handleOf;
-Object.defineProperty(CryptoKey.prototype, Symbol.toStringTag,
-  { value: 'CryptoKey', configurable: true });
-for (const p of ['type', 'extractable', 'algorithm', 'usages']) {
-  const d = Object.getOwnPropertyDescriptor(CryptoKey.prototype, p);
-  d.enumerable = true;
-  Object.defineProperty(CryptoKey.prototype, p, d);
-}
+asInterface(CryptoKey, 'CryptoKey');
 {
   const getAlgorithm = uncurryThis(ObjectGetOwnPropertyDescriptor(CryptoKey.prototype, 'algorithm').get);
   algorithmOfKey = (k) => getAlgorithm(k).name;

@@ -1,13 +1,20 @@
 'use strict';
 // SubtleCrypto: its methods (Web IDL's conversions in order, then the
 // method's steps: normalise, read the bytes, call the addon now or on the
-// pool) and its static supports(). Which backend a SubtleCrypto subclass
-// answers supports() for is set by index.js's withBackend.
+// pool) and its static supports().
+//
+// Each backend is like a realm of its own: withBackend(name) gets its own
+// SubtleCrypto interface object and prototype (newSubtleInterface), whose
+// static supports() answers for that backend, and its crypto.subtle is an
+// object of that prototype. The operations are the same functions on every
+// prototype, and their brand check (subtleBackend) accepts any backend's
+// SubtleCrypto, as Web IDL's does an object of another realm.
 
 // Every intrinsic used after load comes from here (see ../primordials.js).
 const P = require('../primordials.js');
 const {
-  ObjectFreeze, ObjectPrototypeHasOwnProperty, MapPrototypeGet, WeakMapPrototypeGet, SafeWeakMap,
+  ObjectCreate, ObjectFreeze, ObjectPrototypeHasOwnProperty, MapPrototypeGet, WeakMapPrototypeGet,
+  WeakMapPrototypeSet, SafeWeakMap,
   StringPrototypeStartsWith, JSONStringify, PromiseReject, TypeError, TypedArrayPrototypeFill,
   TextEncoderPrototypeEncode,
 } = P;
@@ -22,17 +29,22 @@ const {
 } = require('./keys.js');
 const { normalize, normalizeEither, paramAt, zeroOutputLength } = require('./algorithms.js');
 const { byteLength, call, emptyResult, isLarge, slow } = require('./pool.js');
+const { interfaceObject, defineOperations } = require('./interface.js');
 
-class SubtleCrypto {
-  #backend;
-  constructor(token, backend) {
-    if (token !== kToken) throw new TypeError('Illegal constructor');
-    this.#backend = backend;
-  }
-  static check(s) {
-    if (s === null || typeof s !== 'object' || !(#backend in s)) throw new TypeError('Illegal invocation');
-    return s.#backend;
-  }
+// A SubtleCrypto's backend (its internal slot): the brand check of every
+// operation, which then rejects (never throws) on anything else.
+const subtleBackend = new SafeWeakMap();
+function checkSubtle(s) {
+  const b = s !== null && typeof s === 'object' ? WeakMapPrototypeGet(subtleBackend, s) : undefined;
+  if (b === undefined) throw new TypeError('Illegal invocation');
+  return b;
+}
+
+// The regular operations, written as a class's methods (not constructors,
+// each `length` the count of its required arguments, as Web IDL's), and
+// put on every SubtleCrypto prototype (newSubtleInterface). Each is a
+// promise-returning operation: whatever goes wrong, this included, rejects.
+class Operations {
 
   digest(algorithm, data) {
     try {
@@ -110,13 +122,13 @@ class SubtleCrypto {
     } catch (e) { return PromiseReject(e); }
   }
 
-  encrypt(algorithm, key, data) { return this.#cipher('encrypt', arguments.length, algorithm, key, data); }
-  decrypt(algorithm, key, data) { return this.#cipher('decrypt', arguments.length, algorithm, key, data); }
-  sign(algorithm, key, data) { return this.#cipher('sign', arguments.length, algorithm, key, data); }
+  encrypt(algorithm, key, data) { return cipher(this, 'encrypt', arguments.length, algorithm, key, data); }
+  decrypt(algorithm, key, data) { return cipher(this, 'decrypt', arguments.length, algorithm, key, data); }
+  sign(algorithm, key, data) { return cipher(this, 'sign', arguments.length, algorithm, key, data); }
 
-  #cipher(op, argc, algorithm, key, data) {
+  static cipher(self, op, argc, algorithm, key, data) {
     try {
-      checkSubtle(this);
+      checkSubtle(self);
       needArgs(3, argc, op);
       const h = keyHandle(key, 'key');
       checkBufferSource(data, 'data');
@@ -140,7 +152,7 @@ class SubtleCrypto {
       const sig = bytesOf(signature); // after normalizing (see digest)
       const bytes = bytesOf(data);
       const async = isLarge(bytes, alg) || slow('verify', alg.name);
-      // KMAC outputLength 0 (see #cipher): the empty MAC matches only an empty signature.
+      // KMAC outputLength 0 (see cipher): the empty MAC matches only an empty signature.
       // Whether the signature is empty is read now: the caller may detach
       // it before the promise settles.
       const empty = zeroOutputLength(alg);
@@ -277,17 +289,31 @@ class SubtleCrypto {
     } catch (e) { return PromiseReject(e); }
   }
 
-  // SubtleCrypto.supports(operation, algorithm, lengthOrAdditionalAlgorithm):
-  // static, as in the draft and Node 24; on the default backend (a
-  // withBackend(name)'s SubtleCrypto answers for its backend).
-  static supports(operation, algorithm, lengthOrAdditionalAlgorithm = null) {
-    needArgs(2, arguments.length, 'supports');
-    return supportsOn(this === SubtleCrypto ? defaultBackendHandle() : backendOfClass(this),
-      domString(operation, 'operation'), algorithm, lengthOrAdditionalAlgorithm);
-  }
 }
-const checkSubtle = SubtleCrypto.check;
-delete SubtleCrypto.check;
+const cipher = Operations.cipher;
+delete Operations.cipher;
+
+// A new SubtleCrypto interface object (a realm's), with its prototype; its
+// static supports(operation, algorithm, lengthOrAdditionalAlgorithm), as in
+// the draft and Node 24, answers for backendOf()'s backend.
+function newSubtleInterface(backendOf) {
+  const SubtleCrypto = interfaceObject('SubtleCrypto');
+  defineOperations(SubtleCrypto.prototype, Operations.prototype);
+  defineOperations(SubtleCrypto, {
+    supports(operation, algorithm, lengthOrAdditionalAlgorithm = null) {
+      needArgs(2, arguments.length, 'supports');
+      return supportsOn(backendOf(), domString(operation, 'operation'), algorithm,
+        lengthOrAdditionalAlgorithm);
+    },
+  });
+  return SubtleCrypto;
+}
+// A SubtleCrypto of interface cls, on backend b (crypto.subtle).
+function newSubtle(cls, b) {
+  const s = ObjectCreate(cls.prototype);
+  WeakMapPrototypeSet(subtleBackend, s, b);
+  return s;
+}
 
 // supports(): the draft's steps. The operation is a DOMString: one
 // SubtleCrypto has no method for is false. The algorithm is normalised for
@@ -374,16 +400,14 @@ function hmacSha3NoLength(params) {
   const h = paramAt(params, 'hash');
   return paramAt(params, 'length') < 0 && h > 0 && StringPrototypeStartsWith(MapPrototypeGet(algById, params[h]).name, 'SHA3-');
 }
-const subclassBackend = new SafeWeakMap();
-const backendOfClass = (cls) => WeakMapPrototypeGet(subclassBackend, cls);
 let defaultHandle;
 const defaultBackendHandle = () => defaultHandle;
 // index.js's withBackend sets it, once the default backend has started.
 const setDefaultBackendHandle = (b) => { defaultHandle = b; };
-Object.defineProperty(SubtleCrypto.prototype, Symbol.toStringTag,
-  { value: 'SubtleCrypto', configurable: true });
+// The default backend's SubtleCrypto (the module's export).
+const SubtleCrypto = newSubtleInterface(defaultBackendHandle);
 
 module.exports = ObjectFreeze({
   __proto__: null,
-  SubtleCrypto, subclassBackend, defaultBackendHandle, setDefaultBackendHandle,
+  SubtleCrypto, newSubtleInterface, newSubtle, defaultBackendHandle, setDefaultBackendHandle,
 });

@@ -203,6 +203,20 @@ const views = (n) => [
 ];
 
 function validCalls(material) {
+  // Web IDL's order of reads in "normalize an algorithm": the name as an
+  // Algorithm, then the whole operation's dictionary (its inherited name
+  // again, then its members in order), and only then the hash normalised
+  // (its name as an Algorithm, then as digest's dictionary, Algorithm).
+  add('HMAC generateKey member read order', ['HMAC', 'SHA-256'], async (s) => {
+    const log = [];
+    const hash = { get name() { log.push('hash.name'); return 'SHA-256'; } };
+    await s.subtle.generateKey({
+      get name() { log.push('name'); return 'HMAC'; },
+      get hash() { log.push('hash'); return hash; },
+      get length() { log.push('length'); return 256; },
+    }, false, ['sign']);
+    return log.join(',');
+  });
   // digest
   for (const h of HASHES) {
     for (const n of [0, 3, 64, 1000]) {
