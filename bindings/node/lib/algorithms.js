@@ -136,12 +136,12 @@ for (const t of [DICTS, REGISTRY, ZERO_IS_AN_ERROR, DICT_MEMBERS]) {
   for (const k of Object.keys(t)) if (!ArrayIsArray(t[k])) ObjectSetPrototypeOf(t[k], null);
 }
 
-function convertMember(type, v, what) {
+function convertMember(type, v, what, count) {
   switch (type) {
-    case BS: return snapshot(v, what);
+    case BS: return snapshot(v, what, count);
     case 'BigInteger':
       if (!isUint8Array(v)) throw new TypeError(`${what} is not a Uint8Array`);
-      return snapshot(v, what);
+      return snapshot(v, what, count);
     case 'octet': case 'unsigned short': case 'unsigned long':
       return enforceRange(v, RANGE[type], what);
     // (object or DOMString), normalised once the whole dictionary is
@@ -175,6 +175,9 @@ function normalize(op, alg) {
   let n = 1;
   let rejected = false;
   let hashAt = -1;
+  // The bytes of its BufferSource members (a large salt, info or
+  // additionalData sends the call to the thread pool, as large data does).
+  const count = { __proto__: null, n: 0 };
   // The spec converts alg to the operation's dictionary type: its inherited
   // member first (Algorithm's required name, read again: a getter runs
   // twice, and the first read's value is the one used), then its own in
@@ -192,7 +195,7 @@ function normalize(op, alg) {
       if (required) throw new TypeError(`${entry.name}: ${m} is required`);
       continue;
     }
-    let c = convertMember(type, v, `${entry.name}.${m}`);
+    let c = convertMember(type, v, `${entry.name}.${m}`, count);
     if (c === 0) {
       const z = ZERO_IS_AN_ERROR[`${op} ${dname} ${m}`];
       if (typeof z === 'string') throw makeError(z, `${entry.name}: ${m} must not be 0`);
@@ -206,8 +209,9 @@ function normalize(op, alg) {
   // Then each HashAlgorithmIdentifier member is normalised for digest (no
   // dictionary has two).
   if (hashAt >= 0) params[hashAt] = normalize('digest', params[hashAt]).id;
-  // rejected: a member's 0 that the operation fails on (supports: false).
-  return { id: entry.id, name: entry.name, params, rejected };
+  // rejected: a member's 0 that the operation fails on (supports: false);
+  // memberBytes: the bytes of its BufferSource members.
+  return { id: entry.id, name: entry.name, params, rejected, memberBytes: count.n };
 }
 
 // Where a member is in normalize's params ([id, member, value, ...]): the

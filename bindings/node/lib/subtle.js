@@ -28,7 +28,7 @@ const {
   kToken, algorithmOfKey, keyHandle, parseJwk, utf8, wrapGenerated, wrapKeyHandle,
 } = require('./keys.js');
 const { normalize, normalizeEither, paramAt, zeroOutputLength } = require('./algorithms.js');
-const { byteLength, call, emptyResult, isLarge, slow } = require('./pool.js');
+const { ASYNC_BYTES, byteLength, call, emptyResult, isLarge, slow } = require('./pool.js');
 const { interfaceObject, defineOperations } = require('./interface.js');
 
 // A SubtleCrypto's backend (its internal slot): the brand check of every
@@ -70,7 +70,7 @@ class Operations {
       needArgs(3, arguments.length, 'generateKey');
       const usages = toUsages(keyUsages);
       const alg = normalize('generateKey', algorithm);
-      return call('generateKey', slow('generateKey', alg.name),
+      return call('generateKey', slow('generateKey', alg.name) || isLarge(null, alg),
         [wrapGenerated, b, alg.params, toBoolean(extractable), usages]);
     } catch (e) { return PromiseReject(e); }
   }
@@ -97,7 +97,7 @@ class Operations {
         // pool), so it is wiped as soon as run() returns.
         bytes = TextEncoderPrototypeEncode(utf8, JSONStringify(jwk));
         try {
-          return call('importKey', slow('importKey', alg.name),
+          return call('importKey', slow('importKey', alg.name) || isLarge(bytes, alg),
             [wrapKeyHandle, b, f, bytes, alg.params, ext, usages]);
         } finally { TypedArrayPrototypeFill(bytes, 0); }
       } else {
@@ -107,7 +107,7 @@ class Operations {
         // memory, wiped after, for the pool).
         bytes = bytesOf(checkBufferSource(keyData, 'keyData'));
       }
-      return call('importKey', slow('importKey', alg.name),
+      return call('importKey', slow('importKey', alg.name) || isLarge(bytes, alg),
         [wrapKeyHandle, b, f, bytes, alg.params, ext, usages]);
     } catch (e) { return PromiseReject(e); }
   }
@@ -151,7 +151,7 @@ class Operations {
       const alg = normalize('verify', algorithm);
       const sig = bytesOf(signature); // after normalizing (see digest)
       const bytes = bytesOf(data);
-      const async = isLarge(bytes, alg) || slow('verify', alg.name);
+      const async = isLarge(bytes, alg) || byteLength(sig) >= ASYNC_BYTES || slow('verify', alg.name);
       // KMAC outputLength 0 (see cipher): the empty MAC matches only an empty signature.
       // Whether the signature is empty is read now: the caller may detach
       // it before the promise settles.
@@ -170,7 +170,8 @@ class Operations {
       // optional unsigned long? length = null (no [EnforceRange]: modulo 2^32)
       const bits = length === null || length === undefined ? -1 : (toNumber(length, 'length') >>> 0);
       const alg = normalize('deriveBits', algorithm);
-      return call('deriveBits', slow('deriveBits', alg.name), [null, undefined, alg.params, h, bits]);
+      return call('deriveBits', slow('deriveBits', alg.name) || isLarge(null, alg),
+        [null, undefined, alg.params, h, bits]);
     } catch (e) { return PromiseReject(e); }
   }
 
@@ -184,7 +185,7 @@ class Operations {
       const alg = normalize('deriveBits', algorithm);
       normalize('importKey', derivedKeyType);
       const derived = normalize('get key length', derivedKeyType);
-      return call('deriveKey', slow('deriveKey', alg.name),
+      return call('deriveKey', slow('deriveKey', alg.name) || isLarge(null, alg, derived),
         [wrapKeyHandle, undefined, alg.params, h, derived.params, ext, usages]);
     } catch (e) { return PromiseReject(e); }
   }
@@ -197,7 +198,8 @@ class Operations {
       const h = keyHandle(key, 'key');
       const wh = keyHandle(wrappingKey, 'wrappingKey');
       const alg = normalizeEither('wrapKey', 'encrypt', wrapAlgorithm);
-      return call('wrapKey', slow('encrypt', alg.name), [null, undefined, f, h, wh, alg.params]);
+      return call('wrapKey', slow('encrypt', alg.name) || isLarge(null, alg),
+        [null, undefined, f, h, wh, alg.params]);
     } catch (e) { return PromiseReject(e); }
   }
 
@@ -213,7 +215,7 @@ class Operations {
       const alg = normalizeEither('unwrapKey', 'decrypt', unwrapAlgorithm);
       const keyAlg = normalize('importKey', unwrappedKeyAlgorithm);
       const bytes = bytesOf(wrappedKey); // after normalizing (see digest)
-      return call('unwrapKey', slow('decrypt', alg.name),
+      return call('unwrapKey', slow('decrypt', alg.name) || isLarge(bytes, alg, keyAlg),
         [wrapKeyHandle, undefined, f, bytes, h, alg.params, keyAlg.params, toBoolean(extractable),
           usages]);
     } catch (e) { return PromiseReject(e); }

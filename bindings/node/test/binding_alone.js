@@ -250,6 +250,21 @@ async function bindingAlone({ LIB, NODE, mine, ctx, bytes, libSupports, lib }) {
       const v = await pending('KMAC128 verify of 1 MiB', S.verify({ name: 'KMAC128', outputLength: BIG }, km, new Uint8Array(BIG / 8), bytes(4)));
       if (v !== false) own.push(`KMAC128 verify of a wrong 1 MiB MAC: ${v}`);
     }
+    // Large parameters, not data, send a call to the pool too: an HKDF info
+    // or salt, AES-GCM additionalData, a large key to import or unwrap.
+    const MiB = bytes(1 << 20);
+    const hk = await S.importKey('raw', bytes(32), 'HKDF', false, ['deriveBits', 'deriveKey']);
+    const hp = { name: 'HKDF', hash: 'SHA-256', salt: bytes(16), info: MiB };
+    let r = await pending('HKDF deriveBits with a 1 MiB info', S.deriveBits(hp, hk, 256));
+    if (r !== 32) own.push(`HKDF deriveBits with a 1 MiB info: ${r}`);
+    r = await pending('HKDF deriveKey with a 1 MiB salt', S.deriveKey({ ...hp, salt: MiB, info: bytes(4) }, hk,
+      { name: 'AES-GCM', length: 128 }, false, ['encrypt']).then(() => 'key'));
+    if (r !== 'key') own.push(`HKDF deriveKey with a 1 MiB salt: ${r}`);
+    const gk = await S.importKey('raw', bytes(16), 'AES-GCM', false, ['encrypt']);
+    r = await pending('AES-GCM encrypt with 1 MiB of additionalData', S.encrypt({ name: 'AES-GCM', iv: bytes(12), additionalData: MiB }, gk, bytes(4)));
+    if (r !== 20) own.push(`AES-GCM encrypt with 1 MiB of additionalData: ${r}`);
+    r = await pending('importKey of a 1 MiB HMAC key', S.importKey('raw', MiB, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']).then(() => 'key'));
+    if (r !== 'key') own.push(`importKey of a 1 MiB HMAC key: ${r}`);
   }
   // Large data on the pool (64 KiB or more): the addon copies the data into
   // a block of its cache of large buffers and encrypts or decrypts over that
