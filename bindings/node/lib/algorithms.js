@@ -7,7 +7,7 @@
 const P = require('../primordials.js');
 const {
   ObjectFreeze, ObjectSetPrototypeOf, ArrayIsArray, MapPrototypeGet, SetPrototypeHas, TypeError,
-  Error, isUint8Array,
+  Error, Uint8Array, TypedArrayPrototypeGetByteLength, isUint8Array,
 } = P;
 const { isNotSupported, makeError, notSupported } = require('./errors.js');
 const { algByLower, algByName, asciiLower, memberIndex } = require('./tables.js');
@@ -195,7 +195,17 @@ function normalize(op, alg) {
       if (required) throw new TypeError(`${entry.name}: ${m} is required`);
       continue;
     }
-    let c = convertMember(type, v, `${entry.name}.${m}`, count);
+    let c;
+    if (type === 'BigInteger' && isUint8Array(v) && TypedArrayPrototypeGetByteLength(v) === 0) {
+      // An empty BigInteger is 0, an exponent generation fails on
+      // (OperationError); the C API's empty is "absent" (a TypeError), so
+      // the call is made with a one-byte 0, which the library refuses at
+      // that same step.
+      c = snapshot(new Uint8Array(1), `${entry.name}.${m}`, count);
+      rejected = true;
+    } else {
+      c = convertMember(type, v, `${entry.name}.${m}`, count);
+    }
     if (c === 0) {
       const z = ZERO_IS_AN_ERROR[`${op} ${dname} ${m}`];
       if (typeof z === 'string') throw makeError(z, `${entry.name}: ${m} must not be 0`);

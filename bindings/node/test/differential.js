@@ -419,6 +419,8 @@ function validCalls(material) {
   add('RSA-OAEP wrapKey jwk', ['RSA-OAEP'], (s, k) => s.subtle.wrapKey('raw', k['aes-export'], k['RSA-OAEP-SHA-256.pub'], 'RSA-OAEP'), 'shape',
     async (s, k, w) => (await s.subtle.unwrapKey('raw', w, k['RSA-OAEP-SHA-256.priv'], 'RSA-OAEP', 'AES-GCM', true, ['encrypt'])).type === 'secret');
   for (const [name, usages] of RSA_ALGS) {
+    // An empty publicExponent is the BigInteger 0: generation fails (OperationError).
+    add(`${name} generateKey 1024 e=empty`, [name], (s) => s.subtle.generateKey({ name, modulusLength: 1024, publicExponent: new Uint8Array(0), hash: 'SHA-256' }, true, usages));
     for (const ml of [1024, 1000, 256]) {
       for (const e of [[1, 0, 1], [3], [2]]) {
         const pub = usages.filter((u) => u === 'verify' || u === 'encrypt');
