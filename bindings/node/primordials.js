@@ -78,6 +78,7 @@ const p = {
   SymbolToStringTag: Symbol.toStringTag,
 
   Promise,
+  Proxy,
   PromiseResolve: bind.call(Promise.resolve, Promise),
   PromiseReject: bind.call(Promise.reject, Promise),
 

@@ -16,6 +16,13 @@ async function bindingAlone({ LIB, NODE, mine, ctx, bytes, libSupports, lib }) {
   if (k.algorithm !== k.algorithm) own.push('algorithm is not the same object on each read');
   try { k.type = 'public'; } catch { /* strict mode may throw */ }
   if (k.type !== 'secret') own.push('type could be changed');
+  // A key cannot be serialized here ([Serializable] in the IDL: Node's are):
+  // its structured clone is a DataCloneError, never a silent {}.
+  {
+    let e = null;
+    try { structuredClone(k); } catch (x) { e = x; }
+    if (!e || e.name !== 'DataCloneError' || !(e instanceof DOMException)) own.push(`structuredClone(key): ${e ? e.name : 'cloned, no DataCloneError'}`);
+  }
   const fake = Object.create(LIB.CryptoKey.prototype);
   try { fake.type; own.push('a forged CryptoKey reads'); } catch { /* brand checked */ }
   const r = await LIB.subtle.sign('HMAC', fake, bytes(1)).then(() => 'resolved', (e) => e.name);
