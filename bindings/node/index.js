@@ -26,7 +26,7 @@
 // Every intrinsic used after load comes from here (see primordials.js).
 const P = require('./primordials.js');
 const {
-  ObjectDefineProperty, ObjectFreeze, MapPrototypeGet, MapPrototypeSet, WeakMapPrototypeSet,
+  ObjectFreeze, MapPrototypeGet, MapPrototypeSet,
   SafeMap,
 } = P;
 // The parts, by relative paths resolved now (a script cannot swap them later).
@@ -35,7 +35,7 @@ const { algByLower, asciiLower } = require('./lib/tables.js');
 const { domString } = require('./lib/webidl.js');
 const { kToken, setOwn, CryptoKey } = require('./lib/keys.js');
 const {
-  SubtleCrypto, subclassBackend, defaultBackendHandle, setDefaultBackendHandle,
+  SubtleCrypto, newSubtleInterface, defaultBackendHandle, setDefaultBackendHandle,
 } = require('./lib/subtle.js');
 const { Crypto, QuotaExceededError } = require('./lib/crypto.js');
 const { getLimits, setLimits } = require('./lib/limits.js');
@@ -48,14 +48,12 @@ function withBackend(name) {
   let e = MapPrototypeGet(byBackend, key);
   if (!e) {
     const b = native.backend(key === '' ? undefined : key);
-    // The default backend's SubtleCrypto is the class itself; another
-    // backend's is a subclass whose static supports() answers for it (its
-    // instances are SubtleCrypto instances too).
+    // The default backend's SubtleCrypto is the module's; another backend's
+    // is an interface object of its own, as another realm's (lib/subtle.js),
+    // whose static supports() answers for it.
     let cls = SubtleCrypto;
     if (key !== '') {
-      cls = class extends SubtleCrypto {};
-      ObjectDefineProperty(cls, 'name', { __proto__: null, value: 'SubtleCrypto' });
-      WeakMapPrototypeSet(subclassBackend, cls, b);
+      cls = newSubtleInterface(() => b);
     } else {
       setDefaultBackendHandle(b);
     }

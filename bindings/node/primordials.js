@@ -13,7 +13,7 @@
 // sequence's iterator) is read as Web IDL says, through the caller's
 // protocols: that is the spec's behaviour, not a leak.
 
-const { apply: ReflectApply, defineProperty: ReflectDefineProperty } = Reflect;
+const { apply: ReflectApply, defineProperty: ReflectDefineProperty, ownKeys: ReflectOwnKeys } = Reflect;
 const { bind, call } = Function.prototype;
 // uncurryThis(f)(self, ...args) is f.call(self, ...args), with call bound now.
 const uncurryThis = bind.bind(call);
@@ -34,13 +34,17 @@ const p = {
   ReflectApply,
   FunctionPrototypeBind: uncurryThis(bind),
   ReflectDefineProperty,
+  ReflectOwnKeys,
   uncurryThis,
   nullObject,
   nullList,
 
+  ObjectCreate: Object.create,
   ObjectDefineProperty: Object.defineProperty,
   ObjectFreeze: Object.freeze,
   ObjectGetOwnPropertyDescriptor: Object.getOwnPropertyDescriptor,
+  ObjectGetOwnPropertyDescriptors: Object.getOwnPropertyDescriptors,
+  ObjectPrototype: Object.prototype,
   ObjectGetPrototypeOf: Object.getPrototypeOf,
   ObjectSetPrototypeOf,
   ObjectKeys: Object.keys,
@@ -74,6 +78,7 @@ const p = {
   SymbolToStringTag: Symbol.toStringTag,
 
   Promise,
+  Proxy,
   PromiseResolve: bind.call(Promise.resolve, Promise),
   PromiseReject: bind.call(Promise.reject, Promise),
 

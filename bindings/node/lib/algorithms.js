@@ -7,7 +7,7 @@
 const P = require('../primordials.js');
 const {
   ObjectFreeze, ObjectSetPrototypeOf, ArrayIsArray, MapPrototypeGet, SetPrototypeHas, TypeError,
-  Error, isUint8Array,
+  Error, Uint8Array, TypedArrayPrototypeGetByteLength, isUint8Array,
 } = P;
 const { isNotSupported, makeError, notSupported } = require('./errors.js');
 const { algByLower, algByName, asciiLower, memberIndex } = require('./tables.js');
@@ -136,15 +136,17 @@ for (const t of [DICTS, REGISTRY, ZERO_IS_AN_ERROR, DICT_MEMBERS]) {
   for (const k of Object.keys(t)) if (!ArrayIsArray(t[k])) ObjectSetPrototypeOf(t[k], null);
 }
 
-function convertMember(type, v, what) {
+function convertMember(type, v, what, count) {
   switch (type) {
-    case BS: return snapshot(v, what);
+    case BS: return snapshot(v, what, count);
     case 'BigInteger':
       if (!isUint8Array(v)) throw new TypeError(`${what} is not a Uint8Array`);
-      return snapshot(v, what);
+      return snapshot(v, what, count);
     case 'octet': case 'unsigned short': case 'unsigned long':
       return enforceRange(v, RANGE[type], what);
-    case HASH: return normalize('digest', v).id;
+    // (object or DOMString), normalised once the whole dictionary is
+    // converted (normalize's last step).
+    case HASH: return v !== null && (typeof v === 'object' || typeof v === 'function') ? v : domString(v, what);
     case 'DOMString': return domString(v, what);
     case 'CryptoKey': return keyHandle(v, what);
     default: throw new Error(`webcrypto: unknown member type ${type}`);
@@ -172,6 +174,19 @@ function normalize(op, alg) {
   const params = [entry.id, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
   let n = 1;
   let rejected = false;
+  let hashAt = -1;
+  // The bytes of its BufferSource members (a large salt, info or
+  // additionalData sends the call to the thread pool, as large data does).
+  const count = { __proto__: null, n: 0 };
+  // The spec converts alg to the operation's dictionary type: its inherited
+  // member first (Algorithm's required name, read again: a getter runs
+  // twice, and the first read's value is the one used), then its own in
+  // order.
+  if (dict !== null) {
+    const again = dict.name;
+    if (again === undefined) throw new TypeError('algorithm.name is required');
+    domString(again, 'algorithm.name');
+  }
   for (let i = 0; i < members.length; i++) {
     const mm = members[i];
     const m = mm[0], idx = mm[1], type = mm[2], required = mm[3];
@@ -180,18 +195,33 @@ function normalize(op, alg) {
       if (required) throw new TypeError(`${entry.name}: ${m} is required`);
       continue;
     }
-    let c = convertMember(type, v, `${entry.name}.${m}`);
+    let c;
+    if (type === 'BigInteger' && isUint8Array(v) && TypedArrayPrototypeGetByteLength(v) === 0) {
+      // An empty BigInteger is 0, an exponent generation fails on
+      // (OperationError); the C API's empty is "absent" (a TypeError), so
+      // the call is made with a one-byte 0, which the library refuses at
+      // that same step.
+      c = snapshot(new Uint8Array(1), `${entry.name}.${m}`, count);
+      rejected = true;
+    } else {
+      c = convertMember(type, v, `${entry.name}.${m}`, count);
+    }
     if (c === 0) {
       const z = ZERO_IS_AN_ERROR[`${op} ${dname} ${m}`];
       if (typeof z === 'string') throw makeError(z, `${entry.name}: ${m} must not be 0`);
       if (z !== undefined) { c = z; rejected = true; }
     }
     params[n++] = idx;
+    if (type === HASH) hashAt = n;
     params[n++] = c;
   }
   params.length = n;
-  // rejected: a member's 0 that the operation fails on (supports: false).
-  return { id: entry.id, name: entry.name, params, rejected };
+  // Then each HashAlgorithmIdentifier member is normalised for digest (no
+  // dictionary has two).
+  if (hashAt >= 0) params[hashAt] = normalize('digest', params[hashAt]).id;
+  // rejected: a member's 0 that the operation fails on (supports: false);
+  // memberBytes: the bytes of its BufferSource members.
+  return { id: entry.id, name: entry.name, params, rejected, memberBytes: count.n };
 }
 
 // Where a member is in normalize's params ([id, member, value, ...]): the

@@ -11,7 +11,8 @@ const {
 const { native } = require('./addon.js');
 const { checkView, bytesOf, needArgs, toNumber } = require('./webidl.js');
 const { kToken } = require('./keys.js');
-const { SubtleCrypto } = require('./subtle.js');
+const { SubtleCrypto, newSubtle } = require('./subtle.js');
+const { asInterface } = require('./interface.js');
 
 const INTEGER_ARRAYS = new SafeSet(['Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array',
   'Uint16Array', 'Int32Array', 'Uint32Array', 'BigInt64Array', 'BigUint64Array']);
@@ -47,13 +48,15 @@ const QuotaExceededError = globalThis.QuotaExceededError || class QuotaExceededE
   get requested() { return this.#requested; }
 };
 
+// Crypto's interface object takes no arguments (length 0); the binding
+// makes one with (kToken, backend, its SubtleCrypto interface).
 class Crypto {
   #backend;
   #subtle;
-  constructor(token, backend, subtleClass = SubtleCrypto) {
-    if (token !== kToken) throw new TypeError('Illegal constructor');
-    this.#backend = backend;
-    this.#subtle = new subtleClass(kToken, backend);
+  constructor() {
+    if (arguments[0] !== kToken) throw new TypeError('Illegal constructor');
+    this.#backend = arguments[1];
+    this.#subtle = newSubtle(arguments[2] || SubtleCrypto, arguments[1]);
   }
   get subtle() { return this.#subtle; }
   getRandomValues(array) {
@@ -82,7 +85,7 @@ class Crypto {
     return native.randomUUID(this.#backend);
   }
 }
-Object.defineProperty(Crypto.prototype, Symbol.toStringTag, { value: 'Crypto', configurable: true });
+asInterface(Crypto, 'Crypto');
 
 module.exports = ObjectFreeze({
   __proto__: null,

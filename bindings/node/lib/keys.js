@@ -1,17 +1,19 @@
 'use strict';
 // CryptoKey: the class (its handle, a type-tagged external of the addon's,
-// in a private field), the key's algorithm object, the checks that a value
+// in its internal slots), the key's algorithm object, the checks that a value
 // is one of this binding's keys, and the wrapping of the addon's key handles.
 
 // Every intrinsic used after load comes from here (see ../primordials.js).
 const P = require('../primordials.js');
 const {
-  uncurryThis, ObjectDefineProperty, ObjectFreeze, ObjectGetOwnPropertyDescriptor,
-  ObjectPrototypeHasOwnProperty, ArrayIsArray, MapPrototypeGet, JSONParse, TypeError, Uint8Array,
-  TypedArrayPrototypeFill, TextDecoderPrototypeDecode, TextEncoder, TextDecoder,
+  nullObject, ObjectDefineProperty, ObjectFreeze, ObjectPrototypeHasOwnProperty, ArrayIsArray,
+  MapPrototypeGet, WeakMapPrototypeGet, WeakMapPrototypeSet, SafeWeakMap, JSONParse, Proxy,
+  TypeError, Uint8Array, TypedArrayPrototypeFill, TextDecoderPrototypeDecode, TextEncoder,
+  TextDecoder,
 } = P;
 const { native, T } = require('./addon.js');
 const { KEY_TYPES, algById } = require('./tables.js');
+const { asInterface } = require('./interface.js');
 
 const kToken = Symbol('webcrypto internal');
 const USAGE_NAMES = T.usages;
@@ -48,51 +50,56 @@ function algorithmObject(info) {
   return a;
 }
 
+// A CryptoKey's internal slots, by the object the caller holds: the
+// brand check of its getters and of keyHandle.
+const slots = new SafeWeakMap();
+const slotsOf = (k) => (k !== null && typeof k === 'object' ? WeakMapPrototypeGet(slots, k) : undefined);
+function slotsThis(k) {
+  const s = slotsOf(k);
+  if (s === undefined) throw new TypeError('Illegal invocation');
+  return s;
+}
+// The object a caller holds is a Proxy (with no traps) of the key: the
+// structured clone of a Proxy is a DataCloneError, as it must be for a key
+// this binding cannot serialize (Web IDL [Serializable]: a key cannot cross
+// to a worker here), where a class's own object would clone to {} silently.
+const noTraps = nullObject();
 class CryptoKey {
-  #handle;
-  #type;
-  #extractable;
-  #algorithm;
-  #usages;
-  constructor(token, handle) {
-    if (token !== kToken) throw new TypeError('Illegal constructor');
+  // The interface object takes no arguments (length 0); the binding makes a
+  // key with (kToken, the addon's handle).
+  constructor() {
+    if (arguments[0] !== kToken) throw new TypeError('Illegal constructor');
+    const handle = arguments[1];
     const info = native.keyInfo(handle);
-    this.#handle = handle;
-    this.#type = KEY_TYPES[infoOf(info, 'type')];
-    this.#extractable = infoOf(info, 'extractable');
-    this.#algorithm = algorithmObject(info);
     const usages = [];
     const bits = infoOf(info, 'usages');
     for (let i = 0; i < USAGE_NAMES.length; i++) if (bits & (1 << i)) setOwn(usages, usages.length, USAGE_NAMES[i]);
-    this.#usages = usages;
+    const key = new Proxy(this, noTraps);
+    WeakMapPrototypeSet(slots, key, {
+      __proto__: null,
+      handle,
+      type: KEY_TYPES[infoOf(info, 'type')],
+      extractable: infoOf(info, 'extractable'),
+      algorithm: algorithmObject(info),
+      algorithmName: MapPrototypeGet(algById, infoOf(info, 'algorithm')).name,
+      usages,
+    });
+    return key;
   }
-  get type() { return this.#type; }
-  get extractable() { return this.#extractable; }
-  get algorithm() { return this.#algorithm; }
-  get usages() { return this.#usages; }
-  static handleOf(k) { return #handle in k ? k.#handle : undefined; }
+  get type() { return slotsThis(this).type; }
+  get extractable() { return slotsThis(this).extractable; }
+  get algorithm() { return slotsThis(this).algorithm; }
+  get usages() { return slotsThis(this).usages; }
 }
-const handleOf = CryptoKey.handleOf;
-// The key's own algorithm name (the getter captured below, not the
-// caller's `algorithm` property of a subclass or a prototype change).
-let algorithmOfKey;
-delete CryptoKey.handleOf;
-Object.defineProperty(CryptoKey.prototype, Symbol.toStringTag,
-  { value: 'CryptoKey', configurable: true });
-for (const p of ['type', 'extractable', 'algorithm', 'usages']) {
-  const d = Object.getOwnPropertyDescriptor(CryptoKey.prototype, p);
-  d.enumerable = true;
-  Object.defineProperty(CryptoKey.prototype, p, d);
-}
-{
-  const getAlgorithm = uncurryThis(ObjectGetOwnPropertyDescriptor(CryptoKey.prototype, 'algorithm').get);
-  algorithmOfKey = (k) => getAlgorithm(k).name;
-}
+// The key's own algorithm name, from its internal slot (not through any
+// getter or a changed algorithm object).
+const algorithmOfKey = (k) => slotsThis(k).algorithmName;
+asInterface(CryptoKey, 'CryptoKey');
 
 function keyHandle(v, what) {
-  const h = v !== null && typeof v === 'object' ? handleOf(v) : undefined;
-  if (h === undefined) throw new TypeError(`${what} is not a CryptoKey`);
-  return h;
+  const s = slotsOf(v);
+  if (s === undefined) throw new TypeError(`${what} is not a CryptoKey`);
+  return s.handle;
 }
 const wrapKeyHandle = (h) => new CryptoKey(kToken, h);
 function wrapGenerated(r) {

@@ -16,9 +16,14 @@ const { outputBytes } = require('./algorithms.js');
 // than the work (docs/BENCHMARKS.md, "Node.js binding", has the measurement).
 // WEBCRYPTO_NODE_ASYNC_BYTES overrides it (for that measurement).
 const ASYNC_BYTES = Number(process.env.WEBCRYPTO_NODE_ASYNC_BYTES) || 32 * 1024;
-// A large input, or a large output (cSHAKE's and KMAC's outputLength): on the pool.
-function isLarge(bytes, alg) {
-  return byteLength(bytes) >= ASYNC_BYTES || outputBytes(alg) >= ASYNC_BYTES;
+// A large input (data, or the bytes of the algorithm's members: a salt, an
+// info, additionalData; bytes may be null), or a large output (cSHAKE's and
+// KMAC's outputLength): on the pool. alg2, when given, is a second
+// normalized algorithm of the call (deriveKey's derived key type).
+function isLarge(bytes, alg, alg2) {
+  const n = (bytes === null ? 0 : byteLength(bytes)) + alg.memberBytes +
+    (alg2 === undefined ? 0 : alg2.memberBytes);
+  return n >= ASYNC_BYTES || outputBytes(alg) >= ASYNC_BYTES;
 }
 // Operations that take ~50 us or more whatever their size, and so go to the
 // pool where two or more calls then run on two or more cores: RSA key
@@ -102,5 +107,5 @@ function call(op, async, args) {
 
 module.exports = ObjectFreeze({
   __proto__: null,
-  isLarge, slow, byteLength, emptyResult, call,
+  ASYNC_BYTES, isLarge, slow, byteLength, emptyResult, call,
 });

@@ -1,13 +1,20 @@
 'use strict';
 // SubtleCrypto: its methods (Web IDL's conversions in order, then the
 // method's steps: normalise, read the bytes, call the addon now or on the
-// pool) and its static supports(). Which backend a SubtleCrypto subclass
-// answers supports() for is set by index.js's withBackend.
+// pool) and its static supports().
+//
+// Each backend is like a realm of its own: withBackend(name) gets its own
+// SubtleCrypto interface object and prototype (newSubtleInterface), whose
+// static supports() answers for that backend, and its crypto.subtle is an
+// object of that prototype. The operations are the same functions on every
+// prototype, and their brand check (subtleBackend) accepts any backend's
+// SubtleCrypto, as Web IDL's does an object of another realm.
 
 // Every intrinsic used after load comes from here (see ../primordials.js).
 const P = require('../primordials.js');
 const {
-  ObjectFreeze, ObjectPrototypeHasOwnProperty, MapPrototypeGet, WeakMapPrototypeGet, SafeWeakMap,
+  ObjectCreate, ObjectFreeze, ObjectPrototypeHasOwnProperty, MapPrototypeGet, WeakMapPrototypeGet,
+  WeakMapPrototypeSet, SafeWeakMap,
   StringPrototypeStartsWith, JSONStringify, PromiseReject, TypeError, TypedArrayPrototypeFill,
   TextEncoderPrototypeEncode,
 } = P;
@@ -21,18 +28,23 @@ const {
   kToken, algorithmOfKey, keyHandle, parseJwk, utf8, wrapGenerated, wrapKeyHandle,
 } = require('./keys.js');
 const { normalize, normalizeEither, paramAt, zeroOutputLength } = require('./algorithms.js');
-const { byteLength, call, emptyResult, isLarge, slow } = require('./pool.js');
+const { ASYNC_BYTES, byteLength, call, emptyResult, isLarge, slow } = require('./pool.js');
+const { interfaceObject, defineOperations } = require('./interface.js');
 
-class SubtleCrypto {
-  #backend;
-  constructor(token, backend) {
-    if (token !== kToken) throw new TypeError('Illegal constructor');
-    this.#backend = backend;
-  }
-  static check(s) {
-    if (s === null || typeof s !== 'object' || !(#backend in s)) throw new TypeError('Illegal invocation');
-    return s.#backend;
-  }
+// A SubtleCrypto's backend (its internal slot): the brand check of every
+// operation, which then rejects (never throws) on anything else.
+const subtleBackend = new SafeWeakMap();
+function checkSubtle(s) {
+  const b = s !== null && typeof s === 'object' ? WeakMapPrototypeGet(subtleBackend, s) : undefined;
+  if (b === undefined) throw new TypeError('Illegal invocation');
+  return b;
+}
+
+// The regular operations, written as a class's methods (not constructors,
+// each `length` the count of its required arguments, as Web IDL's), and
+// put on every SubtleCrypto prototype (newSubtleInterface). Each is a
+// promise-returning operation: whatever goes wrong, this included, rejects.
+class Operations {
 
   digest(algorithm, data) {
     try {
@@ -58,7 +70,7 @@ class SubtleCrypto {
       needArgs(3, arguments.length, 'generateKey');
       const usages = toUsages(keyUsages);
       const alg = normalize('generateKey', algorithm);
-      return call('generateKey', slow('generateKey', alg.name),
+      return call('generateKey', slow('generateKey', alg.name) || isLarge(null, alg),
         [wrapGenerated, b, alg.params, toBoolean(extractable), usages]);
     } catch (e) { return PromiseReject(e); }
   }
@@ -85,7 +97,7 @@ class SubtleCrypto {
         // pool), so it is wiped as soon as run() returns.
         bytes = TextEncoderPrototypeEncode(utf8, JSONStringify(jwk));
         try {
-          return call('importKey', slow('importKey', alg.name),
+          return call('importKey', slow('importKey', alg.name) || isLarge(bytes, alg),
             [wrapKeyHandle, b, f, bytes, alg.params, ext, usages]);
         } finally { TypedArrayPrototypeFill(bytes, 0); }
       } else {
@@ -95,7 +107,7 @@ class SubtleCrypto {
         // memory, wiped after, for the pool).
         bytes = bytesOf(checkBufferSource(keyData, 'keyData'));
       }
-      return call('importKey', slow('importKey', alg.name),
+      return call('importKey', slow('importKey', alg.name) || isLarge(bytes, alg),
         [wrapKeyHandle, b, f, bytes, alg.params, ext, usages]);
     } catch (e) { return PromiseReject(e); }
   }
@@ -110,13 +122,13 @@ class SubtleCrypto {
     } catch (e) { return PromiseReject(e); }
   }
 
-  encrypt(algorithm, key, data) { return this.#cipher('encrypt', arguments.length, algorithm, key, data); }
-  decrypt(algorithm, key, data) { return this.#cipher('decrypt', arguments.length, algorithm, key, data); }
-  sign(algorithm, key, data) { return this.#cipher('sign', arguments.length, algorithm, key, data); }
+  encrypt(algorithm, key, data) { return cipher(this, 'encrypt', arguments.length, algorithm, key, data); }
+  decrypt(algorithm, key, data) { return cipher(this, 'decrypt', arguments.length, algorithm, key, data); }
+  sign(algorithm, key, data) { return cipher(this, 'sign', arguments.length, algorithm, key, data); }
 
-  #cipher(op, argc, algorithm, key, data) {
+  static cipher(self, op, argc, algorithm, key, data) {
     try {
-      checkSubtle(this);
+      checkSubtle(self);
       needArgs(3, argc, op);
       const h = keyHandle(key, 'key');
       checkBufferSource(data, 'data');
@@ -139,8 +151,8 @@ class SubtleCrypto {
       const alg = normalize('verify', algorithm);
       const sig = bytesOf(signature); // after normalizing (see digest)
       const bytes = bytesOf(data);
-      const async = isLarge(bytes, alg) || slow('verify', alg.name);
-      // KMAC outputLength 0 (see #cipher): the empty MAC matches only an empty signature.
+      const async = isLarge(bytes, alg) || byteLength(sig) >= ASYNC_BYTES || slow('verify', alg.name);
+      // KMAC outputLength 0 (see cipher): the empty MAC matches only an empty signature.
       // Whether the signature is empty is read now: the caller may detach
       // it before the promise settles.
       const empty = zeroOutputLength(alg);
@@ -158,7 +170,8 @@ class SubtleCrypto {
       // optional unsigned long? length = null (no [EnforceRange]: modulo 2^32)
       const bits = length === null || length === undefined ? -1 : (toNumber(length, 'length') >>> 0);
       const alg = normalize('deriveBits', algorithm);
-      return call('deriveBits', slow('deriveBits', alg.name), [null, undefined, alg.params, h, bits]);
+      return call('deriveBits', slow('deriveBits', alg.name) || isLarge(null, alg),
+        [null, undefined, alg.params, h, bits]);
     } catch (e) { return PromiseReject(e); }
   }
 
@@ -172,7 +185,7 @@ class SubtleCrypto {
       const alg = normalize('deriveBits', algorithm);
       normalize('importKey', derivedKeyType);
       const derived = normalize('get key length', derivedKeyType);
-      return call('deriveKey', slow('deriveKey', alg.name),
+      return call('deriveKey', slow('deriveKey', alg.name) || isLarge(null, alg, derived),
         [wrapKeyHandle, undefined, alg.params, h, derived.params, ext, usages]);
     } catch (e) { return PromiseReject(e); }
   }
@@ -185,7 +198,8 @@ class SubtleCrypto {
       const h = keyHandle(key, 'key');
       const wh = keyHandle(wrappingKey, 'wrappingKey');
       const alg = normalizeEither('wrapKey', 'encrypt', wrapAlgorithm);
-      return call('wrapKey', slow('encrypt', alg.name), [null, undefined, f, h, wh, alg.params]);
+      return call('wrapKey', slow('encrypt', alg.name) || isLarge(null, alg),
+        [null, undefined, f, h, wh, alg.params]);
     } catch (e) { return PromiseReject(e); }
   }
 
@@ -201,7 +215,7 @@ class SubtleCrypto {
       const alg = normalizeEither('unwrapKey', 'decrypt', unwrapAlgorithm);
       const keyAlg = normalize('importKey', unwrappedKeyAlgorithm);
       const bytes = bytesOf(wrappedKey); // after normalizing (see digest)
-      return call('unwrapKey', slow('decrypt', alg.name),
+      return call('unwrapKey', slow('decrypt', alg.name) || isLarge(bytes, alg, keyAlg),
         [wrapKeyHandle, undefined, f, bytes, h, alg.params, keyAlg.params, toBoolean(extractable),
           usages]);
     } catch (e) { return PromiseReject(e); }
@@ -277,17 +291,31 @@ class SubtleCrypto {
     } catch (e) { return PromiseReject(e); }
   }
 
-  // SubtleCrypto.supports(operation, algorithm, lengthOrAdditionalAlgorithm):
-  // static, as in the draft and Node 24; on the default backend (a
-  // withBackend(name)'s SubtleCrypto answers for its backend).
-  static supports(operation, algorithm, lengthOrAdditionalAlgorithm = null) {
-    needArgs(2, arguments.length, 'supports');
-    return supportsOn(this === SubtleCrypto ? defaultBackendHandle() : backendOfClass(this),
-      domString(operation, 'operation'), algorithm, lengthOrAdditionalAlgorithm);
-  }
 }
-const checkSubtle = SubtleCrypto.check;
-delete SubtleCrypto.check;
+const cipher = Operations.cipher;
+delete Operations.cipher;
+
+// A new SubtleCrypto interface object (a realm's), with its prototype; its
+// static supports(operation, algorithm, lengthOrAdditionalAlgorithm), as in
+// the draft and Node 24, answers for backendOf()'s backend.
+function newSubtleInterface(backendOf) {
+  const SubtleCrypto = interfaceObject('SubtleCrypto');
+  defineOperations(SubtleCrypto.prototype, Operations.prototype);
+  defineOperations(SubtleCrypto, {
+    supports(operation, algorithm, lengthOrAdditionalAlgorithm = null) {
+      needArgs(2, arguments.length, 'supports');
+      return supportsOn(backendOf(), domString(operation, 'operation'), algorithm,
+        lengthOrAdditionalAlgorithm);
+    },
+  });
+  return SubtleCrypto;
+}
+// A SubtleCrypto of interface cls, on backend b (crypto.subtle).
+function newSubtle(cls, b) {
+  const s = ObjectCreate(cls.prototype);
+  WeakMapPrototypeSet(subtleBackend, s, b);
+  return s;
+}
 
 // supports(): the draft's steps. The operation is a DOMString: one
 // SubtleCrypto has no method for is false. The algorithm is normalised for
@@ -374,16 +402,14 @@ function hmacSha3NoLength(params) {
   const h = paramAt(params, 'hash');
   return paramAt(params, 'length') < 0 && h > 0 && StringPrototypeStartsWith(MapPrototypeGet(algById, params[h]).name, 'SHA3-');
 }
-const subclassBackend = new SafeWeakMap();
-const backendOfClass = (cls) => WeakMapPrototypeGet(subclassBackend, cls);
 let defaultHandle;
 const defaultBackendHandle = () => defaultHandle;
 // index.js's withBackend sets it, once the default backend has started.
 const setDefaultBackendHandle = (b) => { defaultHandle = b; };
-Object.defineProperty(SubtleCrypto.prototype, Symbol.toStringTag,
-  { value: 'SubtleCrypto', configurable: true });
+// The default backend's SubtleCrypto (the module's export).
+const SubtleCrypto = newSubtleInterface(defaultBackendHandle);
 
 module.exports = ObjectFreeze({
   __proto__: null,
-  SubtleCrypto, subclassBackend, defaultBackendHandle, setDefaultBackendHandle,
+  SubtleCrypto, newSubtleInterface, newSubtle, defaultBackendHandle, setDefaultBackendHandle,
 });

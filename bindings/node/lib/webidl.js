@@ -77,8 +77,11 @@ function bytesOf(v) {
 // the addon's own memory (native.snapshot), never in the JS heap, so a
 // secret (Argon2's secretValue, a salt) leaves no copy there, and the addon
 // wipes it once the call has used it.
-function snapshot(v, what) {
-  return native.snapshot(bytesOf(checkBufferSource(v, what)));
+// (count, when given: its n grows by the bytes taken, for pool.js's choice.)
+function snapshot(v, what, count) {
+  const b = bytesOf(checkBufferSource(v, what));
+  if (count !== undefined) count.n += TypedArrayPrototypeGetByteLength(b);
+  return native.snapshot(b);
 }
 function domString(v, what) {
   if (typeof v === 'symbol') throw new TypeError(`${what} cannot be a Symbol`);

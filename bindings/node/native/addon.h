@@ -16,6 +16,7 @@
 #define NAPI_VERSION 8
 #include <node_api.h>
 
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -164,6 +165,12 @@ typedef struct job {
 
 /* buffers.c */
 void wipe(void *p, size_t n);
+/* A spin lock's wait (the locks are held for a short scan): a few tries,
+ * then the CPU to another thread, since the holder may have been
+ * descheduled and a waiter would otherwise burn its whole time slice. */
+static inline void spin_wait(unsigned *tries) {
+    if (++*tries > 64) sched_yield();
+}
 uint8_t *big_take(size_t n);
 void big_give(uint8_t *data, bool secret);
 size_t big_trim(void);

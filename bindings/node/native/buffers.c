@@ -52,8 +52,8 @@ static struct {
 } g_big = {ATOMIC_FLAG_INIT, {0}, {0}, 0, 0, 0, 0};
 
 static void big_lock(void) {
-    while (atomic_flag_test_and_set_explicit(&g_big.lock, memory_order_acquire)) {
-    }
+    unsigned tries = 0;
+    while (atomic_flag_test_and_set_explicit(&g_big.lock, memory_order_acquire)) spin_wait(&tries);
 }
 static void big_unlock(void) { atomic_flag_clear_explicit(&g_big.lock, memory_order_release); }
 

@@ -69,21 +69,57 @@ static uint8_t *out_alloc(job *j, size_t n) {
         }                                                                                          \
     } while (0)
 
+/* The job's output buffer dropped (wiped), before one of another size. */
+static void out_release(job *j) {
+    if (j->out == j->stackbuf)
+        wipe(j->stackbuf, j->out_cap);
+    else if (j->out)
+        buf_free(j->out, j->out_cap, j->out_cap, true);
+    j->out = NULL;
+    j->out_cap = 0;
+}
+
+/* A call with a bulk output, made once: into a buffer of `guess` bytes (at
+ * least the stack buffer, which holds every digest, MAC, EC/EdDSA signature
+ * and RSA output up to 8192 bits), so the library validates the call once.
+ * Only where that is too small (WEBCRYPTO_ERR_INVALID_ARGUMENT with *out_len
+ * set to the size needed, webcrypto.h) is it made again into a buffer of
+ * that size: ML-DSA signatures, large KMAC/cSHAKE/deriveBits outputs. */
+#define SIZED(guess, call)                                                                         \
+    do {                                                                                           \
+        size_t g_ = (guess);                                                                       \
+        OUT_OR_NOMEM(g_ > sizeof j->stackbuf ? g_ : sizeof j->stackbuf);                           \
+        j->out_len = 0;                                                                            \
+        webcrypto_status st_ = (call);                                                             \
+        if (st_ == WEBCRYPTO_ERR_INVALID_ARGUMENT && j->out_len > j->out_cap) {                    \
+            size_t need_ = j->out_len;                                                             \
+            out_release(j);                                                                        \
+            OUT_OR_NOMEM(need_);                                                                   \
+            j->out_len = 0;                                                                        \
+            st_ = (call);                                                                          \
+        }                                                                                          \
+        if (st_ != WEBCRYPTO_OK) return fail(j, st_);                                              \
+    } while (0)
+
+/* A guess from a length the caller asked for (bits), at most 64 KiB: a
+ * larger one is allocated once the library has said it takes it. */
+static size_t asked_bytes(size_t bits) {
+    size_t n = bits / 8 + (bits % 8 != 0);
+    return n < 65536 ? n : 65536;
+}
+
 /* Runs the job; on any thread. Its inputs are immutable while it runs. */
 webcrypto_status job_run(job *j) {
     const webcrypto_params *a = &j->a.p;
     const webcrypto_key *key = j->k1 ? j->k1->key : NULL;
-    size_t n = 0;
     j->st = WEBCRYPTO_OK;
     switch (j->op) {
     case OP_DIGEST: {
         if (j->alg == WEBCRYPTO_ALG_NONE) {
             /* cSHAKE (and any digest given as a dictionary with members):
              * the size depends on outputLength. */
-            TRY(webcrypto_digest_params(j->backend, a, j->d1, j->d1_len, NULL, 0, &n));
-            OUT_OR_NOMEM(n);
-            TRY(webcrypto_digest_params(j->backend, a, j->d1, j->d1_len, j->out, j->out_cap,
-                                        &j->out_len));
+            SIZED(asked_bytes(a->output_length), webcrypto_digest_params(j->backend, a, j->d1, j->d1_len,
+                                                                 j->out, j->out_cap, &j->out_len));
             break;
         }
         size_t max = webcrypto_digest_size(j->alg);
@@ -118,23 +154,20 @@ webcrypto_status job_run(job *j) {
             TRY(fn(a, key, j->d1, j->d1_len, j->out, j->out_cap, &j->out_len));
             break;
         }
-        TRY(fn(a, key, j->d1, j->d1_len, NULL, 0, &n));
-        OUT_OR_NOMEM(n);
-        TRY(fn(a, key, j->d1, j->d1_len, j->out, j->out_cap, &j->out_len));
+        /* the data plus a block of padding or a tag */
+        SIZED(j->d1_len + 16, fn(a, key, j->d1, j->d1_len, j->out, j->out_cap, &j->out_len));
         break;
     }
     case OP_SIGN:
-        TRY(webcrypto_sign(a, key, j->d1, j->d1_len, NULL, 0, &n));
-        OUT_OR_NOMEM(n);
-        TRY(webcrypto_sign(a, key, j->d1, j->d1_len, j->out, j->out_cap, &j->out_len));
+        SIZED(asked_bytes(a->output_length),
+              webcrypto_sign(a, key, j->d1, j->d1_len, j->out, j->out_cap, &j->out_len));
         break;
     case OP_VERIFY:
         TRY(webcrypto_verify(a, key, j->d2, j->d2_len, j->d1, j->d1_len, &j->valid));
         break;
     case OP_DERIVE_BITS:
-        TRY(webcrypto_derive_bits(a, key, j->length_bits, NULL, 0, &n));
-        OUT_OR_NOMEM(n);
-        TRY(webcrypto_derive_bits(a, key, j->length_bits, j->out, j->out_cap, &j->out_len));
+        SIZED(j->length_bits == WEBCRYPTO_LENGTH_FULL ? 0 : asked_bytes(j->length_bits),
+              webcrypto_derive_bits(a, key, j->length_bits, j->out, j->out_cap, &j->out_len));
         break;
     case OP_DERIVE_KEY:
         TRY(webcrypto_derive_key(a, key, &j->b.p, j->extractable, j->usages, &j->r1));

@@ -176,8 +176,9 @@ static bool backend_known(const void *p) {
 
 bool backend_remember(const webcrypto_backend *b) {
     bool ok = true;
-    while (atomic_flag_test_and_set_explicit(&g_backends.lock, memory_order_acquire)) {
-    }
+    unsigned tries = 0;
+    while (atomic_flag_test_and_set_explicit(&g_backends.lock, memory_order_acquire))
+        spin_wait(&tries);
     if (!backend_known(b)) {
         size_t n = atomic_load(&g_backends.n);
         if (n < MAX_BACKENDS) {

@@ -203,6 +203,20 @@ const views = (n) => [
 ];
 
 function validCalls(material) {
+  // Web IDL's order of reads in "normalize an algorithm": the name as an
+  // Algorithm, then the whole operation's dictionary (its inherited name
+  // again, then its members in order), and only then the hash normalised
+  // (its name as an Algorithm, then as digest's dictionary, Algorithm).
+  add('HMAC generateKey member read order', ['HMAC', 'SHA-256'], async (s) => {
+    const log = [];
+    const hash = { get name() { log.push('hash.name'); return 'SHA-256'; } };
+    await s.subtle.generateKey({
+      get name() { log.push('name'); return 'HMAC'; },
+      get hash() { log.push('hash'); return hash; },
+      get length() { log.push('length'); return 256; },
+    }, false, ['sign']);
+    return log.join(',');
+  });
   // digest
   for (const h of HASHES) {
     for (const n of [0, 3, 64, 1000]) {
@@ -405,6 +419,8 @@ function validCalls(material) {
   add('RSA-OAEP wrapKey jwk', ['RSA-OAEP'], (s, k) => s.subtle.wrapKey('raw', k['aes-export'], k['RSA-OAEP-SHA-256.pub'], 'RSA-OAEP'), 'shape',
     async (s, k, w) => (await s.subtle.unwrapKey('raw', w, k['RSA-OAEP-SHA-256.priv'], 'RSA-OAEP', 'AES-GCM', true, ['encrypt'])).type === 'secret');
   for (const [name, usages] of RSA_ALGS) {
+    // An empty publicExponent is the BigInteger 0: generation fails (OperationError).
+    add(`${name} generateKey 1024 e=empty`, [name], (s) => s.subtle.generateKey({ name, modulusLength: 1024, publicExponent: new Uint8Array(0), hash: 'SHA-256' }, true, usages));
     for (const ml of [1024, 1000, 256]) {
       for (const e of [[1, 0, 1], [3], [2]]) {
         const pub = usages.filter((u) => u === 'verify' || u === 'encrypt');

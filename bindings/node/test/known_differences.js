@@ -6,6 +6,9 @@
 // (likewise: 'jca' is every jca provider, 'jca:BC' that one), why.
 // bindings/node/README.md quotes the spec's text for each.
 module.exports = [
+  { id: 'node-algorithm-dictionary-order',
+    match: /^HMAC generateKey member read order$/,
+    why: 'Node reads the algorithm\'s name once (24) or after its members (18, 20), and normalizes the hash while it converts the dictionary (24); the spec\'s "normalize an algorithm": "Let initialAlg be the result of converting the ECMAScript object represented by alg to the IDL dictionary type Algorithm", then "Let normalizedAlgorithm be the result of converting the ECMAScript object represented by alg to the IDL dictionary type desiredType" (Web IDL reads the inherited name first, then the members in order), and only then "If member is of the type HashAlgorithmIdentifier: Set member to the result of normalizing an algorithm, with the alg set to idlValue and the op set to "digest"". The binding reads: name, name, hash, length, hash.name, hash.name' },
   { id: 'node-hmac-length-multiple-of-8',
     match: /^HMAC SHA-\d+ generateKey length (100( \|.*)?|\w+ \| algorithm\[0\]\.length (1\.5|true))$/,
     why: 'Node rejects an HMAC length that is not a multiple of 8 (TypeError); the spec generates a key of `length` bits' },

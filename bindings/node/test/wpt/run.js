@@ -17,10 +17,14 @@
 // addEventListener for "error"/"unhandledrejection"), with crypto, CryptoKey,
 // SubtleCrypto and Crypto from the binding (or from Node with --native).
 //
-// Exit: 0 when every file ran (and, with --compare-native, when every subtest
-// that Node's own webcrypto passes also passes here or is "not applicable":
-// notApplicable below); 1 otherwise; 2 for bad arguments; 77 (a CTest skip)
-// when no WPT checkout is given.
+// Exit: 0 when every file ran, each with at least one subtest and a harness
+// status of OK (with --compare-native: OK or "not applicable", below), and,
+// with --compare-native, every subtest that Node's own webcrypto passes also
+// passes here or is "not applicable": notApplicable below); 1 otherwise; 2
+// for bad arguments; 77 (a CTest skip) when no WPT checkout is given.
+// idlharness.https.any.js runs like the others: the child's global is a
+// dedicated worker's as idlharness.js tells (workerGlobal), and
+// /resources/WebIDLParser.js and /interfaces/*.idl come from the checkout.
 
 const fs = require('fs');
 const path = require('path');
@@ -372,7 +376,10 @@ async function parent(o) {
       const ours = new Map(r.subtests.map((s) => [s.name, s]));
       const lost = ctl.subtests.filter((s) => s.status === 'PASS' && (!ours.has(s.name) || ours.get(s.name).status !== 'PASS'));
       line += `; node-native ${ctl.counts.pass}/${ctl.counts.total}`;
-      if (ctl.harness.status === 'OK' && r.harness.status !== 'OK') lost.push({ name: '(harness status)', status: r.harness.status });
+      // A harness status other than OK is lost whatever Node's was (Node
+      // failing a file too excuses nothing): only the backend's lack of an
+      // algorithm can make it not applicable.
+      if (r.harness.status !== 'OK') lost.push({ name: '(harness status)', status: r.harness.status });
       const fileMessages = [...r.subtests.map((t) => t.message || ''), r.harness.message || '', ...r.lacks];
       let na = 0;
       for (const s of lost) {
@@ -433,28 +440,32 @@ async function parent(o) {
   console.log(`${control ? tot.total - ranAndLost - naRan : tot.pass} passed, ${failed} failed`);
   const crashed = results.some((r) => r.harness.status === 'CRASH' ||
                                         (r.harness.status === 'TIMEOUT' && /killed/.test(r.harness.message)));
-  process.exit(crashed || (control && regressions.length) ? 1 : 0);
+  // A file that ran no subtest hides what it tests (a setup that threw before
+  // defining any): it fails the run, as does (without --compare-native, which
+  // counts it above) a harness status other than OK.
+  const empty = results.filter((r) => r.subtests.length === 0);
+  for (const r of empty) console.log(`FAIL ${r.file}: no subtests (harness ${r.harness.status})`);
+  const notOk = control ? [] : results.filter((r) => r.harness.status !== 'OK');
+  for (const r of notOk) console.log(`FAIL ${r.file}: harness ${r.harness.status}`);
+  process.exit(crashed || empty.length || notOk.length || (control && regressions.length) ? 1 : 0);
 }
 
 // ---- the child: one test file ---------------------------------------------------
 
-// --record-lack: the subtle object's methods, as own properties, each calling
-// its prototype's and reporting to the parent the message of each
-// NotSupportedError "... does not support ..." it rejects with, once (the
-// evidence of a cascade, for notApplicable). The promise the caller gets is
-// settled as the original, a tick later.
+// --record-lack: the methods of the subtle object's prototype (its
+// backend's own: lib/subtle.js), each replaced by one calling the original
+// and reporting to the parent the message of each NotSupportedError "...
+// does not support ..." it rejects with, once (the evidence of a cascade,
+// for notApplicable). The replacements keep the originals' names, lengths
+// and property attributes (idlharness checks them); the promise the caller
+// gets is settled as the original, a tick later.
 function recordLack(subtle, send) {
   const seen = new Set();
-  let proto = Object.getPrototypeOf(subtle);
-  const names = new Set();
-  for (; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
-    for (const k of Object.getOwnPropertyNames(proto)) {
-      const d = Object.getOwnPropertyDescriptor(proto, k);
-      if (k !== 'constructor' && typeof d.value === 'function' && !names.has(k)) names.add(k);
-    }
-  }
-  for (const k of names) {
-    const orig = subtle[k];
+  const proto = Object.getPrototypeOf(subtle);
+  for (const k of Object.getOwnPropertyNames(proto)) {
+    const d = Object.getOwnPropertyDescriptor(proto, k);
+    if (k === 'constructor' || typeof d.value !== 'function') continue;
+    const orig = d.value;
     const wrapped = {
       [k](...args) {
         const p = Reflect.apply(orig, this, args);
@@ -470,7 +481,7 @@ function recordLack(subtle, send) {
       },
     }[k];
     Object.defineProperty(wrapped, 'length', { value: orig.length });
-    Object.defineProperty(subtle, k, { value: wrapped, writable: true, configurable: true, enumerable: false });
+    Object.defineProperty(proto, k, { ...d, value: wrapped });
   }
 }
 
@@ -595,11 +606,50 @@ function child(o) {
     runScript(src, testPath);
     if (file.endsWith('.any.js')) G.done();
   };
+  // The global is a dedicated worker's as idlharness.js tells scopes apart
+  // (`self instanceof DedicatedWorkerGlobalScope`; its exposed_in() throws
+  // "Unexpected global object" otherwise): the interface objects of a
+  // worker's global, constructors that throw as Web IDL's do, and the global
+  // an instance of the last. Made once testharness.js has loaded: it picks
+  // its environment by the same test, and its dedicated-worker one reports
+  // by postMessage to a page that is not here (its shell one is what the
+  // hooks below read).
+  // Made in the test's realm (its Object, TypeError and functions: the vm
+  // context's with --context vm).
+  const WORKER_GLOBAL = `(function workerGlobal(G) {
+    'use strict';
+    const iface = (name, parent) => {
+      const f = { [name]: function () { throw new TypeError('Illegal constructor'); } }[name];
+      Object.defineProperty(f, 'prototype', { value: Object.create(parent.prototype), writable: false });
+      Object.defineProperty(f.prototype, 'constructor', { value: f, writable: true, configurable: true });
+      Object.defineProperty(f.prototype, Symbol.toStringTag, { value: name, configurable: true });
+      Object.defineProperty(G, name, { value: f, writable: true, configurable: true, enumerable: false });
+      return f;
+    };
+    const ET = G.EventTarget || iface('EventTarget', Object);
+    const WGS = iface('WorkerGlobalScope', ET);
+    const DWGS = iface('DedicatedWorkerGlobalScope', WGS);
+    // WindowOrWorkerGlobalScope's crypto: an accessor on the prototype, as
+    // in a worker ([SameObject]: the one object).
+    const c = G.crypto;
+    const { get } = Object.getOwnPropertyDescriptor({
+      get crypto() {
+        if (this !== G) throw new TypeError('Illegal invocation');
+        return c;
+      },
+    }, 'crypto');
+    Object.defineProperty(WGS.prototype, 'crypto', { get, enumerable: true, configurable: true });
+    delete G.crypto;
+    Object.setPrototypeOf(G, DWGS.prototype);
+  })`;
+  const workerGlobal = () => runScript(WORKER_GLOBAL, 'run.js (worker global)')(G);
+
   let hooked = false;
   const pending = [];
   function hook() {
     if (hooked || typeof G.add_result_callback !== 'function') return;
     hooked = true;
+    workerGlobal();
     // Each subtest as it is made, so that a crash or a kill still names it.
     const seen = new Set();
     G.add_test_state_callback((t) => {
