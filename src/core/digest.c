@@ -54,24 +54,20 @@ static webcrypto_status xof_length(const webcrypto_params *alg, size_t *n) {
     return WEBCRYPTO_OK;
 }
 
-webcrypto_status webcrypto_digest_params(const webcrypto_backend *backend,
-                                         const webcrypto_params *alg, const uint8_t *data,
-                                         size_t data_len, uint8_t *out, size_t out_cap,
-                                         size_t *out_len) {
-    WC_PARAMS_IN(alg, "digest_params");
-    WC_REQUIRE(alg && out_len, "digest_params: alg and out_len must not be NULL");
-    WC_REQUIRE(data || data_len == 0, "digest: data must not be NULL");
-    webcrypto_status st = wc_backend_resolve(backend, &backend);
-    if (st != WEBCRYPTO_OK) return st;
-    if (wc_family_of(alg->name) != WC_FAMILY_XOF)
-        return webcrypto_digest(backend, alg->name, data, data_len, out, out_cap, out_len);
+webcrypto_status wc_digest_check(const webcrypto_backend *backend, const webcrypto_params *alg,
+                                 size_t *n) {
+    webcrypto_status st;
+    if (wc_family_of(alg->name) != WC_FAMILY_XOF) {
+        if ((st = check_digest(backend, alg->name)) == WEBCRYPTO_OK)
+            *n = wc_alg(alg->name)->digest_size;
+        return st;
+    }
     if ((st = wc_check_algorithm(backend, alg->name, "digest")) != WEBCRYPTO_OK) return st;
     WC_REQUIRE(alg->function_name || alg->function_name_len == 0,
                "digest: function_name must not be NULL");
     WC_REQUIRE(alg->customization || alg->customization_len == 0,
                "digest: customization must not be NULL");
-    size_t n = 0;
-    if ((st = xof_length(alg, &n)) != WEBCRYPTO_OK) return st;
+    if ((st = xof_length(alg, n)) != WEBCRYPTO_OK) return st;
     if ((alg->function_name_len || alg->customization_len) &&
         !(backend->caps & WC_CAP_CSHAKE_CUSTOM))
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
@@ -85,6 +81,22 @@ webcrypto_status webcrypto_digest_params(const webcrypto_backend *backend,
                         "provider's SHAKE has that fixed length",
                         backend->name, webcrypto_algorithm_name(alg->name), fixed,
                         alg->output_length);
+    return WEBCRYPTO_OK;
+}
+
+webcrypto_status webcrypto_digest_params(const webcrypto_backend *backend,
+                                         const webcrypto_params *alg, const uint8_t *data,
+                                         size_t data_len, uint8_t *out, size_t out_cap,
+                                         size_t *out_len) {
+    WC_PARAMS_IN(alg, "digest_params");
+    WC_REQUIRE(alg && out_len, "digest_params: alg and out_len must not be NULL");
+    WC_REQUIRE(data || data_len == 0, "digest: data must not be NULL");
+    webcrypto_status st = wc_backend_resolve(backend, &backend);
+    if (st != WEBCRYPTO_OK) return st;
+    if (wc_family_of(alg->name) != WC_FAMILY_XOF)
+        return webcrypto_digest(backend, alg->name, data, data_len, out, out_cap, out_len);
+    size_t n = 0;
+    if ((st = wc_digest_check(backend, alg, &n)) != WEBCRYPTO_OK) return st;
     if (wc_output_check(n, out, out_cap, out_len, &st)) return st;
     st = backend->ops->xof(backend->bctx, wc_xof_of(alg->name), alg->function_name,
                            alg->function_name_len, alg->customization, alg->customization_len,
