@@ -18,7 +18,7 @@ struct webcrypto_backend {
     const char *variant;       /* for a variant handle: what follows the colon */
     void *bctx;                /* the backend's context from init */
     atomic_int state; /* 0: not started, 1: ready, 2: failed (see init_status) */
-    uint64_t caps;
+    wc_caps caps;
     const char *description;
     webcrypto_status init_status;
     char init_message[512]; /* room for a module's path and both ABI versions */
@@ -44,9 +44,7 @@ struct webcrypto_key {
     void *state; /* the backend's prepared state (pkey_* for public/private keys) */
 };
 
-/* One past the last webcrypto_algorithm value: the size of tables indexed by
- * algorithm. Kept here, not in the public header, so that it can grow. */
-#define WC_ALG_COUNT ((unsigned)WEBCRYPTO_ALG_ARGON2ID + 1u)
+/* WC_ALG_COUNT: backend.h (it sizes the capability set). */
 /* One past the last wc_family (backend.h's family enum has no _COUNT member
  * of its own yet): what wc_family_of returns for no known algorithm. */
 #define WC_FAMILY_COUNT ((wc_family)(WC_FAMILY_KMAC + 1))

@@ -31,7 +31,7 @@ webcrypto_status webcrypto_digest(const webcrypto_backend *backend, webcrypto_al
      * were a measurable share of the call (issue #15). check_digest gives
      * the error when any of these fails. */
     const wc_alg_info *a = wc_alg(hash);
-    if (!a || a->family != WC_FAMILY_DIGEST || !(backend->caps & WC_CAP(hash))) {
+    if (!a || a->family != WC_FAMILY_DIGEST || !wc_caps_has(&backend->caps, hash)) {
         if ((st = check_digest(backend, hash)) != WEBCRYPTO_OK) return st;
     }
     size_t n = a->digest_size;
@@ -69,13 +69,13 @@ webcrypto_status wc_digest_check(const webcrypto_backend *backend, const webcryp
                "digest: customization must not be NULL");
     if ((st = xof_length(alg, n)) != WEBCRYPTO_OK) return st;
     if ((alg->function_name_len || alg->customization_len) &&
-        !(backend->caps & WC_CAP_CSHAKE_CUSTOM))
+        !(backend->caps.features & WC_CAP_CSHAKE_CUSTOM))
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
                         "digest: the %s backend has %s only with an empty function_name and "
                         "customization (SHAKE): its library has no cSHAKE",
                         backend->name, webcrypto_algorithm_name(alg->name));
     size_t fixed = wc_xof_fixed_bits(wc_xof_of(alg->name));
-    if (!(backend->caps & WC_CAP_XOF_ANY_LENGTH) && alg->output_length != fixed)
+    if (!(backend->caps.features & WC_CAP_XOF_ANY_LENGTH) && alg->output_length != fixed)
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
                         "digest: the %s backend has %s only with output_length %zu, not %zu: its "
                         "provider's SHAKE has that fixed length",

@@ -307,7 +307,7 @@ webcrypto_status wc_pkey_import(const webcrypto_backend *backend, webcrypto_key_
     }
     /* A well-formed key with more than two primes, which this backend's
      * library cannot take (backend.h: WC_CAP_RSA_MULTI_PRIME). */
-    if (st == WEBCRYPTO_OK && f.oth_count > 0 && !(backend->caps & WC_CAP_RSA_MULTI_PRIME))
+    if (st == WEBCRYPTO_OK && f.oth_count > 0 && !(backend->caps.features & WC_CAP_RSA_MULTI_PRIME))
         st = wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
                       "%s cannot import multi-prime RSA keys (%zu primes)", backend->name,
                       f.oth_count + 2);
@@ -590,7 +590,7 @@ webcrypto_status wc_pkey_sign_check(const webcrypto_backend *backend,
             webcrypto_status st = check_context(alg);
             if (st != WEBCRYPTO_OK) return st;
             /* backend.h: WC_CAP_ED448_CONTEXT (OpenSSL 3.0's EdDSA has none). */
-            if (alg->context_len > 0 && !(backend->caps & WC_CAP_ED448_CONTEXT))
+            if (alg->context_len > 0 && !(backend->caps.features & WC_CAP_ED448_CONTEXT))
                 return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
                                 "Ed448: the %s backend cannot sign or verify with a context "
                                 "(%zu bytes); only the empty context",

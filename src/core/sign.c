@@ -25,7 +25,7 @@ static webcrypto_status kmac_params_check(const webcrypto_backend *backend,
     /* backend.h: WC_CAP_KMAC_ANY (a JCA provider's KMAC has one length and
      * no customization) */
     size_t fixed = wc_kmac_fixed_bits(wc_kmac_of(alg->name));
-    if (!(backend->caps & WC_CAP_KMAC_ANY) &&
+    if (!(backend->caps.features & WC_CAP_KMAC_ANY) &&
         (alg->output_length != fixed || alg->customization_len))
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
                         "%s: the %s backend has %s only with output_length %zu and an empty "
