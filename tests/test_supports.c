@@ -136,10 +136,9 @@ static const webcrypto_key *use_key(webcrypto_algorithm alg, bool public_side) {
 static const uint8_t data[32] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
                                  17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32};
 
-/* Encrypts (or, AES-KW, wraps) `in` with alg's canonical key and params. */
-static bool seal(webcrypto_algorithm alg, const uint8_t *in, size_t len, uint8_t *out,
-                 size_t *out_len) {
-    webcrypto_params p = canon(alg);
+/* Encrypts (or, AES-KW, wraps) `in` with alg's canonical key and params p. */
+static bool seal(webcrypto_algorithm alg, webcrypto_params p, const uint8_t *in, size_t len,
+                 uint8_t *out, size_t *out_len) {
     const webcrypto_key *k = use_key(alg, true);
     if (!k) return false;
     if (alg != WEBCRYPTO_ALG_AES_KW)
@@ -216,21 +215,20 @@ static size_t skipped;
 /* Runs op on the canonical input: 1 it succeeded, 0 it failed, -1 there is
  * no canonical input. */
 static int run(webcrypto_operation op, webcrypto_algorithm alg, webcrypto_algorithm second,
-               webcrypto_params p, webcrypto_params x, size_t *length_bits) {
+               webcrypto_params p, webcrypto_params x, size_t length_bits) {
     const wc_alg_info *a = wc_alg(alg);
     static uint8_t out[CAP], out2[CAP];
     size_t n = 0, n2 = 0;
     webcrypto_key *k = NULL, *k2 = NULL;
     const webcrypto_key *key;
     bool ok = false;
-    *length_bits = WEBCRYPTO_LENGTH_FULL;
     switch (op) {
     case WEBCRYPTO_OP_ENCRYPT:
         key = use_key(alg, true);
         return key && webcrypto_encrypt(&p, key, data, sizeof data, out, CAP, &n) == WEBCRYPTO_OK;
     case WEBCRYPTO_OP_DECRYPT:
         key = use_key(alg, false);
-        return key && seal(alg, data, sizeof data, out2, &n2) &&
+        return key && seal(alg, p, data, sizeof data, out2, &n2) &&
                webcrypto_decrypt(&p, key, out2, n2, out, CAP, &n) == WEBCRYPTO_OK;
     case WEBCRYPTO_OP_SIGN:
         key = use_key(alg, false);
@@ -281,9 +279,8 @@ static int run(webcrypto_operation op, webcrypto_algorithm alg, webcrypto_algori
         break;
     }
     case WEBCRYPTO_OP_DERIVE_BITS:
-        *length_bits = 128;
         key = use_key(alg, false);
-        return key && webcrypto_derive_bits(&p, key, 128, out, CAP, &n) == WEBCRYPTO_OK;
+        return key && webcrypto_derive_bits(&p, key, length_bits, out, CAP, &n) == WEBCRYPTO_OK;
     case WEBCRYPTO_OP_DERIVE_KEY: {
         key = use_key(alg, false);
         const wc_alg_info *s = wc_alg(second);
@@ -312,7 +309,7 @@ static int run(webcrypto_operation op, webcrypto_algorithm alg, webcrypto_algori
         } else {
             const uint8_t *plain = f.bytes ? f.bytes : zeros;
             size_t plain_len = f.bytes ? f.len : 32;
-            ok = seal(alg, plain, plain_len, out2, &n2) &&
+            ok = seal(alg, p, plain, plain_len, out2, &n2) &&
                  webcrypto_unwrap_key(f.format, out2, n2, key, &p, &x,
                                       f.key != NULL || !is_kdf(second),
                                       f.usages, &k) == WEBCRYPTO_OK;
@@ -357,20 +354,18 @@ static bool in_row(webcrypto_operation op, webcrypto_algorithm alg) {
 
 static size_t checked, mismatches;
 
-static void one(webcrypto_operation op, webcrypto_algorithm alg, webcrypto_algorithm second) {
-    /* The same params go to the operation and to supports(). */
-    webcrypto_params p = op == WEBCRYPTO_OP_GENERATE_KEY || op == WEBCRYPTO_OP_IMPORT_KEY
-                             ? canon_key(alg)
-                             : canon(alg);
-    webcrypto_params x = canon_key(second ? second : alg);
+/* Runs op on p (and x) and asks supports() with the same; variant names a
+ * non-canonical params change, for the report. */
+static void check(webcrypto_operation op, webcrypto_algorithm alg, webcrypto_algorithm second,
+                  webcrypto_params p, webcrypto_params x, size_t length_bits,
+                  const char *variant) {
     if (op == WEBCRYPTO_OP_DERIVE_BITS || op == WEBCRYPTO_OP_DERIVE_KEY)
         p.public_key = key_of(alg)->pub; /* the key agreements' peer: its own public key */
-    size_t length_bits = WEBCRYPTO_LENGTH_FULL;
     int ran;
     if (!in_row(op, alg)) {
         ran = 0; /* no canonical input: supports must say false */
     } else {
-        ran = run(op, alg, second, p, x, &length_bits);
+        ran = run(op, alg, second, p, x, length_bits);
         if (ran < 0 && op != WEBCRYPTO_OP_GET_KEY_LENGTH) {
             skipped++;
             printf("  skipped (no key form the wrapping algorithm takes): %s %s %s\n",
@@ -384,12 +379,150 @@ static void one(webcrypto_operation op, webcrypto_algorithm alg, webcrypto_algor
     checked++;
     if (said != (ran == 1)) {
         mismatches++;
-        printf("  MISMATCH %s %s%s%s: supports %s, operation %s%s%s\n",
+        printf("  MISMATCH %s %s%s%s%s%s: supports %s, operation %s%s%s\n",
                webcrypto_operation_name(op), webcrypto_algorithm_name(alg), second ? " -> " : "",
-               second ? webcrypto_algorithm_name(second) : "", said ? "true" : "false",
+               second ? webcrypto_algorithm_name(second) : "", variant ? " with " : "",
+               variant ? variant : "", said ? "true" : "false",
                ran == 1 ? "succeeded" : "failed", ran == 1 ? "" : ": ",
                ran == 1 ? "" : webcrypto_error_message());
     }
+}
+
+/* The canonical input of op: generateKey and importKey read the key's
+ * length where AES-CTR's encrypt reads the counter's; deriveBits 128 bits. */
+static void one(webcrypto_operation op, webcrypto_algorithm alg, webcrypto_algorithm second) {
+    webcrypto_params p = op == WEBCRYPTO_OP_GENERATE_KEY || op == WEBCRYPTO_OP_IMPORT_KEY
+                             ? canon_key(alg)
+                             : canon(alg);
+    webcrypto_params x = canon_key(second ? second : alg);
+    check(op, alg, second, p, x, op == WEBCRYPTO_OP_DERIVE_BITS ? 128 : WEBCRYPTO_LENGTH_FULL,
+          NULL);
+}
+
+/* Params off the canonical path, each a value some operation or backend
+ * refuses (or takes), so that supports() is also held to the refusals: a
+ * member changed for the operations that read it. */
+static const uint8_t custom[4] = {'a', 'b', 'c', 'd'};
+static const uint8_t context[300];
+
+static void variants(webcrypto_algorithm alg) {
+    const wc_alg_info *a = wc_alg(alg);
+    webcrypto_params p, none = WEBCRYPTO_PARAMS_INIT;
+    const webcrypto_operation gen = WEBCRYPTO_OP_GENERATE_KEY, enc = WEBCRYPTO_OP_ENCRYPT,
+                              dec = WEBCRYPTO_OP_DECRYPT, sign = WEBCRYPTO_OP_SIGN,
+                              ver = WEBCRYPTO_OP_VERIFY, bits = WEBCRYPTO_OP_DERIVE_BITS;
+#define V(op, what, change, len)                                                              \
+    do {                                                                                      \
+        p = (op) == gen ? canon_key(alg) : canon(alg);                                        \
+        change;                                                                               \
+        check((op), alg, WEBCRYPTO_ALG_NONE, p, none, (len), what);                           \
+    } while (0)
+#define V2(what, change) /* both directions of an operation pair */                           \
+    do {                                                                                      \
+        V(enc, what, change, WEBCRYPTO_LENGTH_FULL);                                          \
+        V(dec, what, change, WEBCRYPTO_LENGTH_FULL);                                          \
+    } while (0)
+#define VS(what, change)                                                                      \
+    do {                                                                                      \
+        V(sign, what, change, WEBCRYPTO_LENGTH_FULL);                                         \
+        V(ver, what, change, WEBCRYPTO_LENGTH_FULL);                                          \
+    } while (0)
+    size_t L = WEBCRYPTO_LENGTH_FULL;
+    switch (a->family) {
+    case WC_FAMILY_CIPHER:
+    case WC_FAMILY_AEAD:
+    case WC_FAMILY_KEYWRAP:
+        V(gen, "length 192", p.length = 192, L);
+        V(gen, "length 100", p.length = 100, L);
+        V(gen, "no length", p.length = 0, L);
+        if (a->family == WC_FAMILY_KEYWRAP) break;
+        if (alg == WEBCRYPTO_ALG_AES_CTR) {
+            V2("counter length 128", p.length = 128);
+            V2("counter length 0", p.length = 0);
+            break;
+        }
+        V2("iv 16 bytes", p.iv_len = 16);
+        V2("iv 8 bytes", p.iv_len = 8);
+        V2("no iv", (p.iv = NULL, p.iv_len = 0));
+        V2("tagLength 96", p.tag_length = 96);
+        V2("tagLength 64", p.tag_length = 64);
+        break;
+    case WC_FAMILY_HMAC:
+        V(gen, "SHA3-256", p.hash = WEBCRYPTO_ALG_SHA3_256, L);
+        V(gen, "SHA3-256, length 256", (p.hash = WEBCRYPTO_ALG_SHA3_256, p.length = 256), L);
+        V(gen, "SHA-1", p.hash = WEBCRYPTO_ALG_SHA_1, L);
+        V(gen, "no hash", p.hash = WEBCRYPTO_ALG_NONE, L);
+        V(gen, "length 100", p.length = 100, L);
+        V(WEBCRYPTO_OP_IMPORT_KEY, "SHA3-512", p.hash = WEBCRYPTO_ALG_SHA3_512, L);
+        break;
+    case WC_FAMILY_KMAC:
+        VS("outputLength 100", p.output_length = 100);
+        VS("outputLength 384", p.output_length = 384);
+        VS("no outputLength", p.output_length = 0);
+        VS("a customization", (p.customization = custom, p.customization_len = sizeof custom));
+        V(gen, "length 100", p.length = 100, L);
+        V(gen, "length 512", p.length = 512, L);
+        break;
+    case WC_FAMILY_XOF:
+        V(WEBCRYPTO_OP_DIGEST, "outputLength 100", p.output_length = 100, L);
+        V(WEBCRYPTO_OP_DIGEST, "outputLength 128", p.output_length = 128, L);
+        V(WEBCRYPTO_OP_DIGEST, "no outputLength", p.output_length = 0, L);
+        V(WEBCRYPTO_OP_DIGEST, "a customization",
+          (p.customization = custom, p.customization_len = sizeof custom), L);
+        break;
+    case WC_FAMILY_OKP:
+    case WC_FAMILY_ML_DSA:
+        VS("a 3-byte context", (p.context = context, p.context_len = 3));
+        VS("a 300-byte context", (p.context = context, p.context_len = 300));
+        if (a->family == WC_FAMILY_OKP) {
+            V(bits, "length 0", (void)0, 0);
+            V(bits, "length 100", (void)0, 100);
+            V(bits, "length 1000", (void)0, 1000);
+            V(bits, "length null", (void)0, L);
+        }
+        break;
+    case WC_FAMILY_KDF:
+        V(bits, "SHA3-256", p.hash = WEBCRYPTO_ALG_SHA3_256, 128);
+        V(bits, "SHA-1", p.hash = WEBCRYPTO_ALG_SHA_1, 128);
+        V(bits, "no hash", p.hash = WEBCRYPTO_ALG_NONE, 128);
+        V(bits, "length 0", (void)0, 0);
+        V(bits, "length 40", (void)0, 40);
+        V(bits, "length 255", (void)0, 255);
+        V(bits, "length null", (void)0, L);
+        V(bits, "iterations 0", p.iterations = 0, 128);
+        V(bits, "memory 4", p.memory = 4, 128);
+        V(bits, "passes 0", p.passes = 0, 128);
+        V(bits, "a 4-byte nonce", p.nonce_len = 4, 128);
+        V(bits, "version 16", p.version = 16, 128);
+        break;
+    case WC_FAMILY_RSA:
+        V(gen, "SHA3-256", p.hash = WEBCRYPTO_ALG_SHA3_256, L);
+        V(gen, "no hash", p.hash = WEBCRYPTO_ALG_NONE, L);
+        V(gen, "modulusLength 1001", p.modulus_length = 1001, L);
+        V(gen, "publicExponent 5", (p.public_exponent = (const uint8_t[]){5},
+                                    p.public_exponent_len = 1), L);
+        V(WEBCRYPTO_OP_IMPORT_KEY, "SHA3-384", p.hash = WEBCRYPTO_ALG_SHA3_384, L);
+        break;
+    case WC_FAMILY_EC:
+        V(gen, "P-384", p.named_curve = WEBCRYPTO_CURVE_P384, L);
+        V(gen, "no namedCurve", p.named_curve = WEBCRYPTO_CURVE_NONE, L);
+        if (a->member.ec == WC_EC_ECDSA) {
+            VS("SHA3-256", p.hash = WEBCRYPTO_ALG_SHA3_256);
+            VS("SHA-1", p.hash = WEBCRYPTO_ALG_SHA_1);
+            VS("no hash", p.hash = WEBCRYPTO_ALG_NONE);
+        } else {
+            V(bits, "length 0", (void)0, 0);
+            V(bits, "length 100", (void)0, 100);
+            V(bits, "length 1000", (void)0, 1000);
+            V(bits, "length null", (void)0, L);
+        }
+        break;
+    case WC_FAMILY_DIGEST:
+    case WC_FAMILY_ML_KEM: break;
+    }
+#undef V
+#undef V2
+#undef VS
 }
 
 static void supports_matches_operations(void **state) {
@@ -406,6 +539,7 @@ static void supports_matches_operations(void **state) {
                 one((webcrypto_operation)op, alg, WEBCRYPTO_ALG_NONE);
             }
         }
+        variants(alg);
     }
     printf("%s: %zu answers checked, %zu mismatches, %zu skipped\n", webcrypto_backend_name(B),
            checked, mismatches, skipped);
