@@ -1151,12 +1151,16 @@ webcrypto_get_public_key(const webcrypto_key *key, unsigned usages, webcrypto_ke
 
 /* SubtleCrypto.supports(operation, algorithm, lengthOrAdditionalAlgorithm):
  * whether `backend` (NULL: the default) would accept `op` with the
- * parameters `alg`, without keys or data: the algorithm is known, has the
- * operation and the backend implements it, and alg has the members the
- * operation needs with values it accepts (a hash the backend has; ECDSA's
- * sign/verify hash; ECDH, X25519, X448 deriveBits' public_key; an AES key
- * length of 128, 192 (not for AES-GCM-SIV) or 256 bits; RSA generation's
- * modulus_length and public_exponent; a known named_curve). The third
+ * parameters `alg`, without keys or data: the answer of the very checks the
+ * operation itself makes before it reads a key or data (the algorithm
+ * known, having the operation and implemented by the backend; the members
+ * the operation needs with values it accepts: a hash the backend has with
+ * that algorithm; ECDSA's sign/verify hash; ECDH, X25519, X448 deriveBits'
+ * public_key; an AES key length of 128, 192 (not for AES-GCM-SIV) or 256
+ * bits, none for ChaCha20-Poly1305; the ciphers' iv, counter and tag
+ * lengths; RSA generation's modulus_length and public_exponent; a known
+ * named_curve; KMAC's and cSHAKE's output_length; a signature context),
+ * except the embedder's limits (webcrypto_set_limits). The third
  * argument of the draft is split in two, one read per operation:
  *   length_bits     deriveBits: the length (WEBCRYPTO_LENGTH_FULL: null):
  *                   HKDF and PBKDF2 need a multiple of 8 (not null), ECDH,

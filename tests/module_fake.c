@@ -13,11 +13,11 @@
  * x25519, ...). */
 #define WC_MODULE_ABI2_OPS_SIZE (39 * sizeof(void *))
 
-__attribute__((unused)) static webcrypto_status fake_init(const char *variant, void **bctx, uint64_t *caps,
+__attribute__((unused)) static webcrypto_status fake_init(const char *variant, void **bctx, wc_caps *caps,
                                   const char **description) {
     (void)variant;
     *bctx = NULL;
-    *caps = 0;
+    (void)caps; /* zeroed by the core: nothing offered */
     *description = "fake module (tests/module_fake.c)";
     return WEBCRYPTO_OK;
 }
@@ -30,11 +30,11 @@ static const uint8_t fake_key[32] = {9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9
                                      9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9};
 static int fake_state; /* every key's state: nothing to keep */
 
-static webcrypto_status zero_init(const char *variant, void **bctx, uint64_t *caps,
+static webcrypto_status zero_init(const char *variant, void **bctx, wc_caps *caps,
                                   const char **description) {
     (void)variant;
     *bctx = NULL;
-    *caps = WC_CAP(WEBCRYPTO_ALG_X25519);
+    wc_caps_add(caps, WEBCRYPTO_ALG_X25519);
     *description = "fake module (tests/module_fake.c)";
     return WEBCRYPTO_OK;
 }
@@ -87,6 +87,8 @@ __attribute__((unused)) static const wc_backend_ops fake_ops = {.name = "borings
 static const wc_module_info fake_info = {WC_MODULE_ABI, sizeof(wc_backend_ops), &fake_ops};
 #elif defined(FAKE_CASE_ABI) /* another ABI, and does not refuse us itself */
 static const wc_module_info fake_info = {WC_MODULE_ABI + 1, sizeof(wc_backend_ops), &fake_ops};
+#elif defined(FAKE_CASE_ABI5) /* the previous ABI: the same ops size, init's caps a uint64_t */
+static const wc_module_info fake_info = {5, sizeof(wc_backend_ops), &fake_ops};
 #elif defined(FAKE_CASE_ABI2) /* a module built before the per-family operations: ABI 2 */
 static const wc_module_info fake_info = {2, WC_MODULE_ABI2_OPS_SIZE, &fake_ops};
 #elif defined(FAKE_CASE_OPS) /* our ABI number, a longer ops table (a member added, no bump) */

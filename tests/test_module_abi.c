@@ -7,7 +7,7 @@
  * file and both sides' ABI and ops-table size. The zero case's module is
  * accepted and its X25519 gives an all-zero secret: the core must refuse it
  * (backend.h, okp_derive), whatever the backend.
- * usage: test_module_abi ok|abi|abi2|ops|refuse|v1|zero
+ * usage: test_module_abi ok|abi|abi5|abi2|ops|refuse|v1|zero
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,7 +61,7 @@ static int zero_secret_refused(void) {
 
 int main(int argc, char **argv) {
     if (argc != 2) {
-        fprintf(stderr, "usage: %s ok|abi|abi2|ops|refuse|v1|zero\n", argv[0]);
+        fprintf(stderr, "usage: %s ok|abi|abi5|abi2|ops|refuse|v1|zero\n", argv[0]);
         return 2;
     }
     const char *c = argv[1];
@@ -90,6 +90,15 @@ int main(int argc, char **argv) {
                  "backend module %s has ABI %u (ops %zu bytes); this libwebcrypto has ABI %u "
                  "(ops %zu bytes)",
                  path, WC_MODULE_ABI + 1, ours, WC_MODULE_ABI, ours);
+    } else if (strcmp(c, "abi5") == 0) {
+        /* The previous ABI: its ops table has the same size (ABI 6 changed
+         * only init's caps argument), so its number alone refuses it, and
+         * the message says what to do. */
+        snprintf(want, sizeof want,
+                 "backend module %s has ABI 5 (ops %zu bytes); this libwebcrypto has ABI %u "
+                 "(ops %zu bytes): the module is older than this libwebcrypto; install the "
+                 "module built with it",
+                 path, ours, WC_MODULE_ABI, ours);
     } else if (strcmp(c, "abi2") == 0) {
         /* The previous ABI, as a module built before the per-family
          * operations would answer: refused by its number (and its size). */

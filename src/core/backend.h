@@ -31,44 +31,85 @@
 
 #include "webcrypto.h"
 
-/* Bit for an algorithm in a capability set. */
-#define WC_CAP(alg) (UINT64_C(1) << (unsigned)(alg))
-/* Feature bits, from the top of the set down (algorithms use the low bits):
+/* ---- capabilities: what a backend's init reports it implements ----
+ * Two sets, so that either can grow without reaching the other (module ABI
+ * 6; ABI 5 had one 64-bit word, algorithms from the bottom and features
+ * from the top): `algs`, a bit per webcrypto_algorithm in as many words as
+ * the algorithm count needs (wc_caps_add, wc_caps_has), and `features`, a
+ * word of WC_CAP_* bits below. */
+
+/* One past the last webcrypto_algorithm value: the size of tables indexed by
+ * algorithm. Kept here, not in the public header, so that it can grow. */
+#define WC_ALG_COUNT ((unsigned)WEBCRYPTO_ALG_ARGON2ID + 1u)
+#define WC_CAP_ALG_WORDS ((WC_ALG_COUNT + 63u) / 64u)
+
+typedef struct wc_caps {
+    uint64_t algs[WC_CAP_ALG_WORDS]; /* bit alg % 64 of word alg / 64 */
+    uint64_t features;               /* WC_CAP_* */
+} wc_caps;
+_Static_assert(sizeof(((wc_caps *)0)->algs) * 8 >= WC_ALG_COUNT,
+               "wc_caps.algs has a bit for every algorithm");
+
+static inline void wc_caps_add(wc_caps *c, webcrypto_algorithm alg) {
+    if ((unsigned)alg < WC_ALG_COUNT)
+        c->algs[(unsigned)alg / 64u] |= UINT64_C(1) << ((unsigned)alg % 64u);
+}
+static inline void wc_caps_remove(wc_caps *c, webcrypto_algorithm alg) {
+    if ((unsigned)alg < WC_ALG_COUNT)
+        c->algs[(unsigned)alg / 64u] &= ~(UINT64_C(1) << ((unsigned)alg % 64u));
+}
+static inline bool wc_caps_has(const wc_caps *c, webcrypto_algorithm alg) {
+    return (unsigned)alg < WC_ALG_COUNT &&
+           (c->algs[(unsigned)alg / 64u] >> ((unsigned)alg % 64u) & 1u) != 0;
+}
+
+/* Adds each algorithm of the list: wc_caps_add_all(&c, WEBCRYPTO_ALG_X, ...). */
+static inline void wc_caps_add_list(wc_caps *c, const webcrypto_algorithm *algs) {
+    for (; *algs != WEBCRYPTO_ALG_NONE; algs++) wc_caps_add(c, *algs);
+}
+#define wc_caps_add_all(c, ...) \
+    wc_caps_add_list((c), (const webcrypto_algorithm[]){__VA_ARGS__, WEBCRYPTO_ALG_NONE})
+static inline bool wc_caps_no_alg(const wc_caps *c) {
+    for (unsigned i = 0; i < WC_CAP_ALG_WORDS; i++)
+        if (c->algs[i]) return false;
+    return true;
+}
+
+/* Feature bits (wc_caps.features):
  * WC_CAP_RSA_MULTI_PRIME, pkey_import takes RSA private keys with more than
  * two primes (f->oth_count > 0). Without it the core refuses such a key with
  * NotSupportedError and the backend never sees one. */
-#define WC_CAP_RSA_MULTI_PRIME (UINT64_C(1) << 63)
+#define WC_CAP_RSA_MULTI_PRIME (UINT64_C(1) << 0)
 /* SHA-3 as the hash of a keyed algorithm: a backend that has the SHA-3
  * digests may still lack one of these combinations (a JCA provider without
  * PBKDF2WithHmacSHA3-256, say). Bit set: the backend takes every SHA-3 hash
  * with that algorithm; unset: the core answers NotSupportedError for the
  * combination ("HMAC with SHA3-256"). The table's row names its bit
- * (wc_alg_info.sha3_cap). A block of its own, below the top feature bits and
- * above the algorithm bits. */
-#define WC_CAP_SHA3_HMAC (UINT64_C(1) << 48)
-#define WC_CAP_SHA3_HKDF (UINT64_C(1) << 49)
-#define WC_CAP_SHA3_PBKDF2 (UINT64_C(1) << 50)
-#define WC_CAP_SHA3_RSASSA_PKCS1_V1_5 (UINT64_C(1) << 51)
-#define WC_CAP_SHA3_RSA_PSS (UINT64_C(1) << 52)
-#define WC_CAP_SHA3_RSA_OAEP (UINT64_C(1) << 53)
-#define WC_CAP_SHA3_ECDSA (UINT64_C(1) << 54)
+ * (wc_alg_info.sha3_cap). */
+#define WC_CAP_SHA3_HMAC (UINT64_C(1) << 1)
+#define WC_CAP_SHA3_HKDF (UINT64_C(1) << 2)
+#define WC_CAP_SHA3_PBKDF2 (UINT64_C(1) << 3)
+#define WC_CAP_SHA3_RSASSA_PKCS1_V1_5 (UINT64_C(1) << 4)
+#define WC_CAP_SHA3_RSA_PSS (UINT64_C(1) << 5)
+#define WC_CAP_SHA3_RSA_OAEP (UINT64_C(1) << 6)
+#define WC_CAP_SHA3_ECDSA (UINT64_C(1) << 7)
 /* cSHAKE with a non-empty function name or customization (SP 800-185
  * section 3.3); without it only the SHAKE case (both empty) is offered. */
-#define WC_CAP_CSHAKE_CUSTOM (UINT64_C(1) << 55)
+#define WC_CAP_CSHAKE_CUSTOM (UINT64_C(1) << 8)
 /* WC_CAP_XOF_ANY_LENGTH: xof takes any out_len. Without it (a JCA provider
  * whose MessageDigest "SHAKE128-256" / "SHAKE256-512" has a fixed length)
  * the core calls xof only with wc_xof_fixed_bits(kind) / 8 bytes and answers
  * NotSupportedError for any other outputLength. */
-#define WC_CAP_XOF_ANY_LENGTH (UINT64_C(1) << 56)
+#define WC_CAP_XOF_ANY_LENGTH (UINT64_C(1) << 9)
 /* WC_CAP_KMAC_ANY: kmac takes any out_len and customization. Without it (a
  * JCA provider whose Mac "KMAC128" / "KMAC256" fixes both) the core calls
  * kmac only with wc_kmac_fixed_bits(kind) / 8 bytes and an empty
  * customization, and answers NotSupportedError for anything else. */
-#define WC_CAP_KMAC_ANY (UINT64_C(1) << 57)
+#define WC_CAP_KMAC_ANY (UINT64_C(1) << 10)
 /* WC_CAP_ED448_CONTEXT: okp_sign/okp_verify take a non-empty Ed448 context.
  * Without it the core answers NotSupportedError for one, and the backend is
  * only ever given an empty context. */
-#define WC_CAP_ED448_CONTEXT (UINT64_C(1) << 62)
+#define WC_CAP_ED448_CONTEXT (UINT64_C(1) << 11)
 
 /*
  * Families and their members, as a backend sees them. The core's algorithm
@@ -241,7 +282,7 @@ static inline size_t wc_hash_size(wc_hash h) {
     return 0;
 }
 
-/* A hash's webcrypto_algorithm: for a backend's capability bits (WC_CAP). */
+/* A hash's webcrypto_algorithm: for a backend's capability bits (wc_caps_add). */
 static inline webcrypto_algorithm wc_hash_algorithm(wc_hash h) {
     switch (h) {
     case WC_HASH_SHA_1: return WEBCRYPTO_ALG_SHA_1;
@@ -420,14 +461,15 @@ typedef struct wc_backend_ops {
     const char *name;
 
     /* Once per process and variant, before any other call: start the library,
-     * fetch the algorithms, set *caps to the WC_CAP() bits of what works and
+     * fetch the algorithms, add to *caps (zeroed by the core) what works
+     * (wc_caps_add; feature bits in caps->features) and set
      * *description to a static one-line description (library and version).
      * variant is NULL for the plain name, or what follows "name:" (for
      * example the JCA provider in "jca:BC"); a backend without variants
      * refuses a non-NULL one. *bctx is the backend's context for this variant,
      * passed back to every call that has no key state (may stay NULL). A
      * failure makes the backend unavailable (NotSupportedError). */
-    webcrypto_status (*init)(const char *variant, void **bctx, uint64_t *caps,
+    webcrypto_status (*init)(const char *variant, void **bctx, wc_caps *caps,
                              const char **description);
 
     /* Fills out with len (<= 65536) secure random bytes. */
@@ -496,7 +538,7 @@ typedef struct wc_backend_ops {
      * releases any plaintext where the mode allows (GCM-SIV), and returns
      * WEBCRYPTO_ERR_OPERATION on a mismatch; the core wipes out on any
      * failure, so the backend need not. out may equal in. A backend reports
-     * WC_CAP() only for the kinds it has. ---- */
+     * wc_caps_add only for the kinds it has. ---- */
     webcrypto_status (*aead_seal)(const void *key_state, wc_aead kind, const uint8_t *nonce,
                                   size_t nonce_len, const uint8_t *aad, size_t aad_len,
                                   const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
@@ -739,8 +781,9 @@ typedef struct wc_backend_ops {
  * okp_verify Ed448's context, adds ML-KEM's and ML-DSA's operations (before
  * the KDFs), xof, kmac and argon2 (and the SHA-3 hash members); ABI 5 adds
  * pkey_private_fields (a backend's state need not keep a private key's
- * members twice). */
-#define WC_MODULE_ABI 5
+ * members twice); ABI 6 has init report a wc_caps (algorithm and feature
+ * capabilities apart) for ABI 5's one 64-bit word. */
+#define WC_MODULE_ABI 6
 #define WC_MODULE_ENTRY "webcrypto_backend_module"
 #define WC_MODULE_ENTRY_V1 "webcrypto_backend_module_v1"
 typedef struct wc_host_api {

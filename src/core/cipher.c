@@ -143,6 +143,35 @@ static webcrypto_status check_aead(const webcrypto_params *p, wc_aead kind, aead
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "no such AEAD");
 }
 
+webcrypto_status wc_cipher_params_check(const webcrypto_params *alg) {
+    aead_shape sh;
+    switch (wc_family_of(alg->name)) {
+    case WC_FAMILY_CIPHER:
+        switch (wc_cipher_of(alg->name)) {
+        case WC_CIPHER_AES_CBC: return check_cbc(alg);
+        case WC_CIPHER_AES_CTR: return check_ctr(alg);
+        case WC_CIPHER_COUNT: break;
+        }
+        break;
+    case WC_FAMILY_AEAD: return check_aead(alg, wc_aead_of(alg->name), &sh);
+    case WC_FAMILY_RSA: /* RSA-OAEP: a label, optional */
+        WC_REQUIRE(alg->label || alg->label_len == 0, "RSA-OAEP: label is NULL");
+        return WEBCRYPTO_OK;
+    case WC_FAMILY_DIGEST:
+    case WC_FAMILY_HMAC:
+    case WC_FAMILY_KEYWRAP:
+    case WC_FAMILY_KDF:
+    case WC_FAMILY_EC:
+    case WC_FAMILY_OKP:
+    case WC_FAMILY_ML_KEM:
+    case WC_FAMILY_ML_DSA:
+    case WC_FAMILY_XOF:
+    case WC_FAMILY_KMAC: break;
+    }
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "encrypt: not supported for %s",
+                    webcrypto_algorithm_name(alg->name));
+}
+
 /* AEAD encryption: ciphertext || tag. */
 static webcrypto_status aead_encrypt(const webcrypto_params *alg, const webcrypto_key *key,
                                      const uint8_t *data, size_t data_len, uint8_t *out,

@@ -18,7 +18,7 @@ struct webcrypto_backend {
     const char *variant;       /* for a variant handle: what follows the colon */
     void *bctx;                /* the backend's context from init */
     atomic_int state; /* 0: not started, 1: ready, 2: failed (see init_status) */
-    uint64_t caps;
+    wc_caps caps;
     const char *description;
     webcrypto_status init_status;
     char init_message[512]; /* room for a module's path and both ABI versions */
@@ -44,9 +44,7 @@ struct webcrypto_key {
     void *state; /* the backend's prepared state (pkey_* for public/private keys) */
 };
 
-/* One past the last webcrypto_algorithm value: the size of tables indexed by
- * algorithm. Kept here, not in the public header, so that it can grow. */
-#define WC_ALG_COUNT ((unsigned)WEBCRYPTO_ALG_ARGON2ID + 1u)
+/* WC_ALG_COUNT: backend.h (it sizes the capability set). */
 /* One past the last wc_family (backend.h's family enum has no _COUNT member
  * of its own yet): what wc_family_of returns for no known algorithm. */
 #define WC_FAMILY_COUNT ((wc_family)(WC_FAMILY_KMAC + 1))
@@ -286,6 +284,67 @@ webcrypto_status wc_check_key_op(const webcrypto_params *alg, const webcrypto_ke
  * ECDH/X25519 deriveBits: public_key). wc_check_key_op starts with it. */
 webcrypto_status wc_normalize_op(const webcrypto_backend *backend, const webcrypto_params *alg,
                                  unsigned op, const char *operation);
+
+/* ---- the operations' key-free checks ----
+ * What an operation checks of its params before it touches a key or data
+ * (the family's and member's rules, lengths, hashes, the backend's feature
+ * bits), each a function the operation itself calls and webcrypto_supports
+ * (supports.c) calls too, so that supports() answers from the same rules.
+ * None reads the embedder's limits (webcrypto_set_limits), which the
+ * operations check after these and supports() does not consult. */
+/* key.c: the key-length rule of the secret-key algorithms. normalize: the
+ * members the params must have (AES-*: length, TypeError; HMAC: its hash);
+ * bits: the key's length from them ("get key length", generateKey's
+ * length: AES-* 128/192/256 as the row's key_lens, OperationError;
+ * ChaCha20-Poly1305 256; HMAC the length or the hash's block size; KMAC the
+ * length or the row's block_bits, whole bytes). Other families:
+ * NotSupportedError. */
+webcrypto_status wc_secret_key_normalize(const webcrypto_backend *backend,
+                                         const webcrypto_params *alg, const char *operation);
+webcrypto_status wc_secret_key_bits(const webcrypto_params *alg, const char *operation,
+                                    size_t *bits);
+/* key.c: generateKey of a secret key (normalisation, `usages` allowed, the
+ * length into *bits); importKey's params (HMAC's hash, wc_pkey_params_check). */
+webcrypto_status wc_generate_key_check(const webcrypto_backend *backend,
+                                       const webcrypto_params *alg, unsigned usages,
+                                       size_t *bits);
+webcrypto_status wc_import_key_check(const webcrypto_backend *backend,
+                                     const webcrypto_params *alg);
+/* pkey.c: the members every RSA or EC import and generate need (RSA: the
+ * hash; EC: a known named_curve); generateKey of a key pair (also the RSA
+ * modulus and exponent, `usages` allowed); sign/verify's context (ML-DSA,
+ * Ed448: at most 255 bytes, Ed448's non-empty one only with
+ * WC_CAP_ED448_CONTEXT). */
+webcrypto_status wc_pkey_params_check(const webcrypto_backend *backend,
+                                      const webcrypto_params *alg);
+webcrypto_status wc_pkey_generate_check(const webcrypto_backend *backend,
+                                        const webcrypto_params *alg, unsigned usages);
+webcrypto_status wc_pkey_sign_check(const webcrypto_backend *backend,
+                                    const webcrypto_params *alg);
+/* cipher.c: encrypt/decrypt's params (AES-CBC iv, AES-CTR counter and
+ * length, the AEADs' iv and tag length, RSA-OAEP's label). */
+webcrypto_status wc_cipher_params_check(const webcrypto_params *alg);
+/* sign.c: sign/verify's params after wc_normalize_op (KMAC's
+ * output_length and customization; wc_pkey_sign_check). */
+webcrypto_status wc_sign_check(const webcrypto_backend *backend, const webcrypto_params *alg);
+/* digest.c: digest's algorithm and params (cSHAKE: output_length,
+ * function name and customization); *n the output's bytes. */
+webcrypto_status wc_digest_check(const webcrypto_backend *backend, const webcrypto_params *alg,
+                                 size_t *n);
+/* derive.c: deriveBits' params and length after wc_normalize_op (the KDFs'
+ * members; a key agreement at most the secret of alg->public_key's size);
+ * the key agreements' length rule, for a secret of `full` bytes. */
+webcrypto_status wc_derive_bits_check(const webcrypto_params *alg, size_t length_bits);
+webcrypto_status wc_agreement_length_check(webcrypto_algorithm alg, size_t full,
+                                           size_t length_bits);
+/* wrap.c: deriveKey's (both algorithms normalised, the derived key's
+ * length derivable by alg and importable as raw-secret); wrapKey's or
+ * unwrapKey's wrapping algorithm (its operation, then its cipher params). */
+webcrypto_status wc_derive_key_check(const webcrypto_backend *backend,
+                                     const webcrypto_params *alg,
+                                     const webcrypto_params *derived_key_type);
+webcrypto_status wc_wrap_check(const webcrypto_backend *backend, const webcrypto_params *alg,
+                               bool wrap);
 
 /* ---- cipher.c / derive.c: the operations after the key checks ---- */
 webcrypto_status wc_cipher_oneshot(bool encrypt, const webcrypto_params *alg,

@@ -40,8 +40,31 @@ static webcrypto_status argon2_check(const webcrypto_params *alg, size_t length_
         return wc_error(WEBCRYPTO_ERR_OPERATION,
                         "deriveBits: %s secret, associated data and output are at most 2^32 - 1 "
                         "bytes", name);
-    /* The embedder's limits (webcrypto_set_limits), after the draft's own
-     * checks: a valid request this host will not spend the work on. */
+    return WEBCRYPTO_OK;
+}
+
+/* The embedder's limits (webcrypto_set_limits), after the draft's own
+ * checks: a valid request this host will not spend the work on. Not part of
+ * wc_derive_bits_check: webcrypto_supports does not consult the limits. */
+static webcrypto_status kdf_limits(const webcrypto_params *alg) {
+    const char *name = webcrypto_algorithm_name(alg->name);
+    switch (wc_kdf_of(alg->name)) {
+    case WC_KDF_PBKDF2: {
+        /* as workerd's checkPbkdfLimits: before any iteration is computed */
+        uint32_t max_iterations = wc_limit_pbkdf2_iterations();
+        if (alg->iterations > max_iterations)
+            return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                            "deriveBits: PBKDF2 with %u iterations is over this process's limit "
+                            "of %u (webcrypto_set_limits, max_pbkdf2_iterations)",
+                            (unsigned)alg->iterations, (unsigned)max_iterations);
+        return WEBCRYPTO_OK;
+    }
+    case WC_KDF_ARGON2D:
+    case WC_KDF_ARGON2I:
+    case WC_KDF_ARGON2ID: break;
+    case WC_KDF_HKDF:
+    case WC_KDF_COUNT: return WEBCRYPTO_OK;
+    }
     uint32_t max_memory = wc_limit_argon2_memory(), max_passes = wc_limit_argon2_passes();
     if (alg->memory > max_memory)
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
@@ -57,8 +80,8 @@ static webcrypto_status argon2_check(const webcrypto_params *alg, size_t length_
 }
 
 /* The KDFs' checks of their members and of the length, before anything is
- * derived (or a size is reported). */
-static webcrypto_status kdf_check(const webcrypto_params *alg, size_t length_bits) {
+ * derived (or a size is reported); the limits are kdf_limits'. */
+static webcrypto_status kdf_params_check(const webcrypto_params *alg, size_t length_bits) {
     switch (wc_kdf_of(alg->name)) {
     case WC_KDF_ARGON2D:
     case WC_KDF_ARGON2I:
@@ -85,15 +108,7 @@ static webcrypto_status kdf_check(const webcrypto_params *alg, size_t length_bit
          * w3c/webcrypto#380); iterations are checked first. */
         if (alg->iterations == 0)
             return wc_error(WEBCRYPTO_ERR_OPERATION, "deriveBits: iterations must not be 0");
-        /* The embedder's limit, after the spec's checks (as workerd's
-         * checkPbkdfLimits): before any iteration is computed. */
-        uint32_t max_iterations = wc_limit_pbkdf2_iterations();
-        if (alg->iterations > max_iterations)
-            return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
-                            "deriveBits: PBKDF2 with %u iterations is over this process's limit "
-                            "of %u (webcrypto_set_limits, max_pbkdf2_iterations)",
-                            (unsigned)alg->iterations, (unsigned)max_iterations);
-        break;
+        break; /* the embedder's limit: kdf_limits, after */
     }
     case WC_KDF_ARGON2D:
     case WC_KDF_ARGON2I:
@@ -104,6 +119,41 @@ static webcrypto_status kdf_check(const webcrypto_params *alg, size_t length_bit
     return WEBCRYPTO_OK;
 }
 
+static webcrypto_status kdf_check(const webcrypto_params *alg, size_t length_bits) {
+    webcrypto_status st = kdf_params_check(alg, length_bits);
+    return st == WEBCRYPTO_OK ? kdf_limits(alg) : st;
+}
+
+webcrypto_status wc_agreement_length_check(webcrypto_algorithm alg, size_t full,
+                                           size_t length_bits) {
+    if (length_bits != WEBCRYPTO_LENGTH_FULL && length_bits > full * 8)
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "deriveBits: %s gives at most %zu bits, not %zu",
+                        webcrypto_algorithm_name(alg), full * 8, length_bits);
+    return WEBCRYPTO_OK;
+}
+
+webcrypto_status wc_derive_bits_check(const webcrypto_params *alg, size_t length_bits) {
+    switch (wc_family_of(alg->name)) {
+    case WC_FAMILY_KDF: return kdf_params_check(alg, length_bits);
+    case WC_FAMILY_EC:
+    case WC_FAMILY_OKP: /* key agreement: the secret is the size of the peer's key's */
+        return wc_agreement_length_check(alg->name, wc_pkey_output_size(alg->public_key),
+                                         length_bits);
+    case WC_FAMILY_DIGEST:
+    case WC_FAMILY_HMAC:
+    case WC_FAMILY_CIPHER:
+    case WC_FAMILY_AEAD:
+    case WC_FAMILY_KEYWRAP:
+    case WC_FAMILY_RSA:
+    case WC_FAMILY_ML_KEM:
+    case WC_FAMILY_ML_DSA:
+    case WC_FAMILY_XOF:
+    case WC_FAMILY_KMAC: break;
+    }
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "deriveBits: not supported for %s",
+                    webcrypto_algorithm_name(alg->name));
+}
+
 /* How many bytes deriveBits writes for length_bits. ECDH and X25519: the
  * secret's size for WEBCRYPTO_LENGTH_FULL, else the bytes the bits take
  * (a length beyond the secret is OperationError, as when deriving). */
@@ -111,16 +161,9 @@ static webcrypto_status derived_size(const webcrypto_params *alg, const webcrypt
                                      size_t length_bits, size_t *n) {
     if (wc_is_asymmetric(alg->name)) { /* key agreement: ECDH, X25519 */
         size_t full = wc_pkey_output_size(key);
-        if (length_bits == WEBCRYPTO_LENGTH_FULL) {
-            *n = full;
-            return WEBCRYPTO_OK;
-        }
-        if (length_bits > full * 8)
-            return wc_error(WEBCRYPTO_ERR_OPERATION,
-                            "deriveBits: %s gives at most %zu bits, not %zu",
-                            webcrypto_algorithm_name(key->alg), full * 8, length_bits);
-        *n = (length_bits + 7) / 8;
-        return WEBCRYPTO_OK;
+        webcrypto_status st = wc_agreement_length_check(key->alg, full, length_bits);
+        if (st == WEBCRYPTO_OK) *n = length_bits == WEBCRYPTO_LENGTH_FULL ? full : (length_bits + 7) / 8;
+        return st;
     }
     webcrypto_status st = kdf_check(alg, length_bits);
     if (st == WEBCRYPTO_OK) *n = length_bits / 8;

@@ -31,7 +31,7 @@ webcrypto_status webcrypto_digest(const webcrypto_backend *backend, webcrypto_al
      * were a measurable share of the call (issue #15). check_digest gives
      * the error when any of these fails. */
     const wc_alg_info *a = wc_alg(hash);
-    if (!a || a->family != WC_FAMILY_DIGEST || !(backend->caps & WC_CAP(hash))) {
+    if (!a || a->family != WC_FAMILY_DIGEST || !wc_caps_has(&backend->caps, hash)) {
         if ((st = check_digest(backend, hash)) != WEBCRYPTO_OK) return st;
     }
     size_t n = a->digest_size;
@@ -54,6 +54,36 @@ static webcrypto_status xof_length(const webcrypto_params *alg, size_t *n) {
     return WEBCRYPTO_OK;
 }
 
+webcrypto_status wc_digest_check(const webcrypto_backend *backend, const webcrypto_params *alg,
+                                 size_t *n) {
+    webcrypto_status st;
+    if (wc_family_of(alg->name) != WC_FAMILY_XOF) {
+        if ((st = check_digest(backend, alg->name)) == WEBCRYPTO_OK)
+            *n = wc_alg(alg->name)->digest_size;
+        return st;
+    }
+    if ((st = wc_check_algorithm(backend, alg->name, "digest")) != WEBCRYPTO_OK) return st;
+    WC_REQUIRE(alg->function_name || alg->function_name_len == 0,
+               "digest: function_name must not be NULL");
+    WC_REQUIRE(alg->customization || alg->customization_len == 0,
+               "digest: customization must not be NULL");
+    if ((st = xof_length(alg, n)) != WEBCRYPTO_OK) return st;
+    if ((alg->function_name_len || alg->customization_len) &&
+        !(backend->caps.features & WC_CAP_CSHAKE_CUSTOM))
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "digest: the %s backend has %s only with an empty function_name and "
+                        "customization (SHAKE): its library has no cSHAKE",
+                        backend->name, webcrypto_algorithm_name(alg->name));
+    size_t fixed = wc_xof_fixed_bits(wc_xof_of(alg->name));
+    if (!(backend->caps.features & WC_CAP_XOF_ANY_LENGTH) && alg->output_length != fixed)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "digest: the %s backend has %s only with output_length %zu, not %zu: its "
+                        "provider's SHAKE has that fixed length",
+                        backend->name, webcrypto_algorithm_name(alg->name), fixed,
+                        alg->output_length);
+    return WEBCRYPTO_OK;
+}
+
 webcrypto_status webcrypto_digest_params(const webcrypto_backend *backend,
                                          const webcrypto_params *alg, const uint8_t *data,
                                          size_t data_len, uint8_t *out, size_t out_cap,
@@ -65,26 +95,8 @@ webcrypto_status webcrypto_digest_params(const webcrypto_backend *backend,
     if (st != WEBCRYPTO_OK) return st;
     if (wc_family_of(alg->name) != WC_FAMILY_XOF)
         return webcrypto_digest(backend, alg->name, data, data_len, out, out_cap, out_len);
-    if ((st = wc_check_algorithm(backend, alg->name, "digest")) != WEBCRYPTO_OK) return st;
-    WC_REQUIRE(alg->function_name || alg->function_name_len == 0,
-               "digest: function_name must not be NULL");
-    WC_REQUIRE(alg->customization || alg->customization_len == 0,
-               "digest: customization must not be NULL");
     size_t n = 0;
-    if ((st = xof_length(alg, &n)) != WEBCRYPTO_OK) return st;
-    if ((alg->function_name_len || alg->customization_len) &&
-        !(backend->caps & WC_CAP_CSHAKE_CUSTOM))
-        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
-                        "digest: the %s backend has %s only with an empty function_name and "
-                        "customization (SHAKE): its library has no cSHAKE",
-                        backend->name, webcrypto_algorithm_name(alg->name));
-    size_t fixed = wc_xof_fixed_bits(wc_xof_of(alg->name));
-    if (!(backend->caps & WC_CAP_XOF_ANY_LENGTH) && alg->output_length != fixed)
-        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
-                        "digest: the %s backend has %s only with output_length %zu, not %zu: its "
-                        "provider's SHAKE has that fixed length",
-                        backend->name, webcrypto_algorithm_name(alg->name), fixed,
-                        alg->output_length);
+    if ((st = wc_digest_check(backend, alg, &n)) != WEBCRYPTO_OK) return st;
     if (wc_output_check(n, out, out_cap, out_len, &st)) return st;
     st = backend->ops->xof(backend->bctx, wc_xof_of(alg->name), alg->function_name,
                            alg->function_name_len, alg->customization, alg->customization_len,

@@ -155,70 +155,111 @@ webcrypto_status wc_check_format(webcrypto_algorithm alg, webcrypto_key_format *
     return WEBCRYPTO_OK;
 }
 
-/* A KMAC key's length in bits: whole bytes (the libraries take a key of
- * bytes; SP 800-185 would allow any bit string), at most 65536 bytes. */
-static webcrypto_status kmac_key_bits(size_t bits, const char *op) {
-    if (bits % 8)
-        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
-                        "%s: KMAC key lengths must be a multiple of 8 bits, not %zu", op, bits);
-    if (bits > 65536 * 8)
-        return wc_error(WEBCRYPTO_ERR_OPERATION, "%s: KMAC key length %zu too large", op, bits);
-    return WEBCRYPTO_OK;
-}
+/* ---- the key-length rule of the secret-key algorithms ----
+ * One place for what generateKey's length, deriveKey's "get key length" and
+ * webcrypto_supports read: AES-* a length of the row's key_lens, required;
+ * ChaCha20-Poly1305 its one length, no member; HMAC the length or the
+ * hash's block size; KMAC the length or its default (the row's
+ * block_bits), whole bytes. */
 
-webcrypto_status webcrypto_generate_key(const webcrypto_backend *backend,
-                                        const webcrypto_params *alg, bool extractable,
-                                        unsigned usages, webcrypto_key **out) {
-    WC_PARAMS_IN(alg, "generate_key");
-    WC_REQUIRE(alg && out, "generate_key: alg and out must not be NULL");
-    webcrypto_status st = check_usage_bits(usages);
-    if (st == WEBCRYPTO_OK) st = wc_backend_resolve(backend, &backend);
-    if (st == WEBCRYPTO_OK) st = wc_check_algorithm(backend, alg->name, "generateKey");
-    if (st != WEBCRYPTO_OK) return st;
-
-    size_t bits = 0;
-    webcrypto_algorithm hash = WEBCRYPTO_ALG_NONE;
+webcrypto_status wc_secret_key_normalize(const webcrypto_backend *backend,
+                                         const webcrypto_params *alg, const char *operation) {
     switch (wc_family_of(alg->name)) {
     case WC_FAMILY_CIPHER:
     case WC_FAMILY_AEAD:
     case WC_FAMILY_KEYWRAP: /* fixed key lengths (key_lens) */
-        if (wc_single_key_bits(alg->name)) {
-            /* ChaCha20-Poly1305: the draft's generateKey has no length
-             * member (any length given is ignored, as WebIDL ignores an
-             * unknown dictionary member). */
-            if ((st = check_usages(alg->name, usages)) != WEBCRYPTO_OK) return st;
-            bits = wc_single_key_bits(alg->name);
-            break;
+        /* ChaCha20-Poly1305: the draft's params have no length member (any
+         * length given is ignored, as WebIDL ignores an unknown member). */
+        if (!wc_single_key_bits(alg->name) && alg->length == 0)
+            return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "%s: the %s length is required",
+                            operation, webcrypto_algorithm_name(alg->name));
+        return WEBCRYPTO_OK;
+    case WC_FAMILY_HMAC: return wc_check_hash_for(backend, alg->name, alg->hash);
+    case WC_FAMILY_KMAC: return WEBCRYPTO_OK;
+    case WC_FAMILY_RSA:
+    case WC_FAMILY_EC:
+    case WC_FAMILY_OKP:
+    case WC_FAMILY_ML_KEM:
+    case WC_FAMILY_ML_DSA:
+    case WC_FAMILY_XOF:
+    case WC_FAMILY_DIGEST:
+    case WC_FAMILY_KDF: break;
+    }
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "%s: %s keys have no length", operation,
+                    webcrypto_algorithm_name(alg->name));
+}
+
+/* A secret key of more than 65536 bytes is refused (HMAC, KMAC). */
+#define MAX_SECRET_BITS ((size_t)65536 * 8)
+
+webcrypto_status wc_secret_key_bits(const webcrypto_params *alg, const char *operation,
+                                    size_t *bits) {
+    const char *name = webcrypto_algorithm_name(alg->name);
+    switch (wc_family_of(alg->name)) {
+    case WC_FAMILY_CIPHER:
+    case WC_FAMILY_AEAD:
+    case WC_FAMILY_KEYWRAP:
+        if (wc_single_key_bits(alg->name)) { /* the draft's "Return 256" */
+            *bits = wc_single_key_bits(alg->name);
+            return WEBCRYPTO_OK;
         }
-        if (alg->length == 0)
-            return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "generateKey: length is required");
-        if ((st = check_usages(alg->name, usages)) != WEBCRYPTO_OK) return st;
         if (alg->length % 8 || !wc_aes_key_len_ok(alg->name, alg->length / 8))
             return wc_error(WEBCRYPTO_ERR_OPERATION,
-                            "generateKey: %s key length must be 128%s or 256 bits, not %zu",
-                            webcrypto_algorithm_name(alg->name),
-                            wc_aes_key_len_ok(alg->name, 24) ? ", 192" : "", alg->length);
-        bits = alg->length;
-        break;
+                            "%s: %s key length must be 128%s or 256 bits, not %zu", operation,
+                            name, wc_aes_key_len_ok(alg->name, 24) ? ", 192" : "", alg->length);
+        *bits = alg->length;
+        return WEBCRYPTO_OK;
     case WC_FAMILY_HMAC:
-        if ((st = wc_check_hash_for(backend, alg->name, alg->hash)) != WEBCRYPTO_OK) return st;
-        if ((st = check_usages(alg->name, usages)) != WEBCRYPTO_OK) return st;
-        hash = alg->hash;
-        bits = alg->length ? alg->length : wc_hash_block_bits(hash);
-        if (bits == 0)
+        *bits = alg->length ? alg->length : wc_hash_block_bits(alg->hash);
+        if (*bits == 0)
             return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
-                            "generateKey: HMAC with %s needs an explicit length (no block size "
-                            "is defined for it)",
-                            webcrypto_algorithm_name(hash));
-        if (bits > 65536 * 8)
-            return wc_error(WEBCRYPTO_ERR_OPERATION, "generateKey: HMAC key length %zu too large",
-                            bits);
-        break;
+                            "%s: HMAC with %s needs an explicit length (no block size is "
+                            "defined for it)",
+                            operation, webcrypto_algorithm_name(alg->hash));
+        if (*bits > MAX_SECRET_BITS)
+            return wc_error(WEBCRYPTO_ERR_OPERATION, "%s: HMAC key length %zu too large",
+                            operation, *bits);
+        return WEBCRYPTO_OK;
     case WC_FAMILY_KMAC:
+        *bits = alg->length ? alg->length : wc_hash_block_bits(alg->name);
+        /* whole bytes (the libraries take a key of bytes; SP 800-185 would
+         * allow any bit string) */
+        if (*bits % 8)
+            return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                            "%s: KMAC key lengths must be a multiple of 8 bits, not %zu",
+                            operation, *bits);
+        if (*bits > MAX_SECRET_BITS)
+            return wc_error(WEBCRYPTO_ERR_OPERATION, "%s: KMAC key length %zu too large",
+                            operation, *bits);
+        return WEBCRYPTO_OK;
+    case WC_FAMILY_RSA:
+    case WC_FAMILY_EC:
+    case WC_FAMILY_OKP:
+    case WC_FAMILY_ML_KEM:
+    case WC_FAMILY_ML_DSA:
+    case WC_FAMILY_XOF:
+    case WC_FAMILY_DIGEST:
+    case WC_FAMILY_KDF: break;
+    }
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "%s: %s keys have no length", operation, name);
+}
+
+webcrypto_status wc_generate_key_check(const webcrypto_backend *backend,
+                                       const webcrypto_params *alg, unsigned usages,
+                                       size_t *bits) {
+    webcrypto_status st;
+    switch (wc_family_of(alg->name)) {
+    case WC_FAMILY_CIPHER:
+    case WC_FAMILY_AEAD:
+    case WC_FAMILY_KEYWRAP:
+    case WC_FAMILY_HMAC:
+    case WC_FAMILY_KMAC:
+        /* The params' normalisation, then the usages, then the length (the
+         * spec's order). */
+        if ((st = wc_secret_key_normalize(backend, alg, "generateKey")) != WEBCRYPTO_OK)
+            return st;
         if ((st = check_usages(alg->name, usages)) != WEBCRYPTO_OK) return st;
-        bits = alg->length ? alg->length : wc_hash_block_bits(alg->name);
-        if ((st = kmac_key_bits(bits, "generateKey")) != WEBCRYPTO_OK) return st;
-        break;
+        return wc_secret_key_bits(alg, "generateKey", bits);
     case WC_FAMILY_RSA:
     case WC_FAMILY_EC:
     case WC_FAMILY_OKP:
@@ -229,11 +270,26 @@ webcrypto_status webcrypto_generate_key(const webcrypto_backend *backend,
                         webcrypto_algorithm_name(alg->name));
     case WC_FAMILY_XOF:
     case WC_FAMILY_DIGEST:
-    case WC_FAMILY_KDF:
-        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "generateKey: not supported for %s",
-                        webcrypto_algorithm_name(alg->name));
+    case WC_FAMILY_KDF: break;
     }
-    if ((st = check_not_empty(usages)) != WEBCRYPTO_OK) return st;
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "generateKey: not supported for %s",
+                    webcrypto_algorithm_name(alg->name));
+}
+
+webcrypto_status webcrypto_generate_key(const webcrypto_backend *backend,
+                                        const webcrypto_params *alg, bool extractable,
+                                        unsigned usages, webcrypto_key **out) {
+    WC_PARAMS_IN(alg, "generate_key");
+    WC_REQUIRE(alg && out, "generate_key: alg and out must not be NULL");
+    webcrypto_status st = check_usage_bits(usages);
+    if (st == WEBCRYPTO_OK) st = wc_backend_resolve(backend, &backend);
+    if (st == WEBCRYPTO_OK) st = wc_check_algorithm(backend, alg->name, "generateKey");
+    size_t bits = 0;
+    if (st == WEBCRYPTO_OK) st = wc_generate_key_check(backend, alg, usages, &bits);
+    if (st == WEBCRYPTO_OK) st = check_not_empty(usages);
+    if (st != WEBCRYPTO_OK) return st;
+    webcrypto_algorithm hash =
+        wc_family_of(alg->name) == WC_FAMILY_HMAC ? alg->hash : WEBCRYPTO_ALG_NONE;
 
     size_t len = (bits + 7) / 8;
     uint8_t *buf = malloc(len);
@@ -247,13 +303,34 @@ webcrypto_status webcrypto_generate_key(const webcrypto_backend *backend,
     return st;
 }
 
+/* "JWK or raw bytes": a secret key's bytes from its format, *data and *len
+ * pointing at them (JWK: decoded into *owned, which the caller frees with
+ * webcrypto_buffer_free(*owned, *owned_len)). wc_check_format let only raw
+ * and jwk through for these algorithms. */
+static webcrypto_status secret_bytes(webcrypto_key_format format, const uint8_t **data,
+                                     size_t *len, const webcrypto_params *alg,
+                                     webcrypto_algorithm hash, bool extractable, unsigned usages,
+                                     uint8_t **owned, size_t *owned_len) {
+    *owned = NULL;
+    *owned_len = 0;
+    if (format == WEBCRYPTO_FORMAT_RAW) return WEBCRYPTO_OK;
+    if (format != WEBCRYPTO_FORMAT_JWK)
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "importKey: %s keys are imported from raw or jwk only",
+                        webcrypto_algorithm_name(alg->name));
+    webcrypto_status st = wc_jwk_import_secret(*data, *len, alg->name, hash, extractable, usages,
+                                               owned, owned_len);
+    if (st != WEBCRYPTO_OK) return st;
+    *data = *owned;
+    *len = *owned_len;
+    return WEBCRYPTO_OK;
+}
+
 static webcrypto_status import_aes(const webcrypto_backend *backend, webcrypto_key_format format,
                                    const uint8_t *data, size_t len, const webcrypto_params *alg,
                                    bool extractable, unsigned usages, webcrypto_key **out) {
     webcrypto_status st = check_usages(alg->name, usages);
     if (st != WEBCRYPTO_OK) return st;
-    uint8_t *bytes = NULL;
-    size_t n = 0;
     if (format == WEBCRYPTO_FORMAT_RAW) {
         if (wc_single_key_bits(alg->name) && !wc_aes_key_len_ok(alg->name, len))
             return wc_error(WEBCRYPTO_ERR_DATA, "importKey: %s key data must be %zu bytes, not %zu",
@@ -264,18 +341,12 @@ static webcrypto_status import_aes(const webcrypto_backend *backend, webcrypto_k
                             "importKey: %s key data must be 16%s or 32 bytes, not %zu",
                             webcrypto_algorithm_name(alg->name),
                             wc_aes_key_len_ok(alg->name, 24) ? ", 24" : "", len);
-    } else if (format == WEBCRYPTO_FORMAT_JWK) {
-        st = wc_jwk_import_secret(data, len, alg->name, WEBCRYPTO_ALG_NONE, extractable, usages,
-                                  &bytes, &n);
-        if (st != WEBCRYPTO_OK) return st;
-        data = bytes;
-        len = n;
-    } else {
-        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
-                        "importKey: %s keys are imported from raw or jwk only",
-                        webcrypto_algorithm_name(alg->name));
     }
-    st = check_not_empty(usages);
+    uint8_t *bytes = NULL;
+    size_t n = 0;
+    st = secret_bytes(format, &data, &len, alg, WEBCRYPTO_ALG_NONE, extractable, usages, &bytes,
+                      &n);
+    if (st == WEBCRYPTO_OK) st = check_not_empty(usages);
     if (st == WEBCRYPTO_OK)
         st = wc_key_new_secret(backend, alg->name, WEBCRYPTO_ALG_NONE, data, len, len * 8,
                                extractable, usages, out);
@@ -283,24 +354,16 @@ static webcrypto_status import_aes(const webcrypto_backend *backend, webcrypto_k
     return st;
 }
 
+/* The hash: wc_import_key_check, before. */
 static webcrypto_status import_hmac(const webcrypto_backend *backend, webcrypto_key_format format,
                                     const uint8_t *data, size_t len, const webcrypto_params *alg,
                                     bool extractable, unsigned usages, webcrypto_key **out) {
-    webcrypto_status st = wc_check_hash_for(backend, alg->name, alg->hash);
-    if (st == WEBCRYPTO_OK) st = check_usages(alg->name, usages);
+    webcrypto_status st = check_usages(alg->name, usages);
     if (st != WEBCRYPTO_OK) return st;
     uint8_t *bytes = NULL;
     size_t n = 0;
-    if (format == WEBCRYPTO_FORMAT_JWK) {
-        st = wc_jwk_import_secret(data, len, alg->name, alg->hash, extractable, usages, &bytes,
-                                  &n);
-        if (st != WEBCRYPTO_OK) return st;
-        data = bytes;
-        len = n;
-    } else if (format != WEBCRYPTO_FORMAT_RAW) {
-        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
-                        "importKey: HMAC keys are imported from raw or jwk only");
-    }
+    st = secret_bytes(format, &data, &len, alg, alg->hash, extractable, usages, &bytes, &n);
+    if (st != WEBCRYPTO_OK) return st;
     size_t bits = len * 8;
     if (len == 0) {
         st = wc_error(WEBCRYPTO_ERR_DATA, "importKey: HMAC key data must not be empty");
@@ -329,17 +392,10 @@ static webcrypto_status import_kmac(const webcrypto_backend *backend, webcrypto_
     if (st != WEBCRYPTO_OK) return st;
     uint8_t *bytes = NULL;
     size_t n = 0;
-    if (format == WEBCRYPTO_FORMAT_JWK) {
-        st = wc_jwk_import_secret(data, len, alg->name, WEBCRYPTO_ALG_NONE, extractable, usages,
-                                  &bytes, &n);
-        if (st != WEBCRYPTO_OK) return st;
-        data = bytes;
-        len = n;
-    } else if (format != WEBCRYPTO_FORMAT_RAW) {
-        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
-                        "importKey: %s keys are imported from raw or jwk only",
-                        webcrypto_algorithm_name(alg->name));
-    }
+    st = secret_bytes(format, &data, &len, alg, WEBCRYPTO_ALG_NONE, extractable, usages, &bytes,
+                      &n);
+    if (st != WEBCRYPTO_OK) return st;
+    size_t bits = 0;
     if (len == 0)
         st = wc_error(WEBCRYPTO_ERR_DATA, "importKey: %s key data must not be empty",
                       webcrypto_algorithm_name(alg->name));
@@ -347,7 +403,12 @@ static webcrypto_status import_kmac(const webcrypto_backend *backend, webcrypto_
         st = wc_error(WEBCRYPTO_ERR_DATA,
                       "importKey: length %zu does not match %zu bytes of key data", alg->length,
                       len);
-    if (st == WEBCRYPTO_OK) st = kmac_key_bits(len * 8, "importKey");
+    if (st == WEBCRYPTO_OK) {
+        /* the data's length, under the same rule as a generated key's */
+        webcrypto_params given = *alg;
+        given.length = len * 8;
+        st = wc_secret_key_bits(&given, "importKey", &bits);
+    }
     if (st == WEBCRYPTO_OK) st = check_not_empty(usages);
     if (st == WEBCRYPTO_OK)
         st = wc_key_new_secret(backend, alg->name, WEBCRYPTO_ALG_NONE, data, len, len * 8,
@@ -372,6 +433,26 @@ static webcrypto_status import_kdf(const webcrypto_backend *backend, webcrypto_k
                              usages, out);
 }
 
+webcrypto_status wc_import_key_check(const webcrypto_backend *backend,
+                                     const webcrypto_params *alg) {
+    switch (wc_family_of(alg->name)) {
+    case WC_FAMILY_HMAC: return wc_check_hash_for(backend, alg->name, alg->hash);
+    case WC_FAMILY_RSA:
+    case WC_FAMILY_EC:
+    case WC_FAMILY_OKP:
+    case WC_FAMILY_ML_KEM:
+    case WC_FAMILY_ML_DSA: return wc_pkey_params_check(backend, alg);
+    case WC_FAMILY_CIPHER:
+    case WC_FAMILY_AEAD:
+    case WC_FAMILY_KEYWRAP:
+    case WC_FAMILY_KDF:
+    case WC_FAMILY_KMAC:
+    case WC_FAMILY_XOF:
+    case WC_FAMILY_DIGEST: break;
+    }
+    return WEBCRYPTO_OK;
+}
+
 webcrypto_status webcrypto_import_key(const webcrypto_backend *backend,
                                       webcrypto_key_format format, const uint8_t *key_data,
                                       size_t key_data_len, const webcrypto_params *alg,
@@ -386,6 +467,7 @@ webcrypto_status webcrypto_import_key(const webcrypto_backend *backend,
     if (st == WEBCRYPTO_OK) st = wc_backend_resolve(backend, &backend);
     if (st == WEBCRYPTO_OK) st = wc_check_algorithm(backend, alg->name, "importKey");
     if (st == WEBCRYPTO_OK) st = wc_check_format(alg->name, &format, "importKey");
+    if (st == WEBCRYPTO_OK) st = wc_import_key_check(backend, alg);
     if (st != WEBCRYPTO_OK) return st;
     switch (wc_family_of(alg->name)) {
     case WC_FAMILY_CIPHER:

@@ -40,8 +40,8 @@ size_t wc_pkey_output_size(const webcrypto_key *key) {
 }
 
 /* The algorithm members every RSA or EC import and generate need. */
-static webcrypto_status check_kind_params(const webcrypto_backend *backend,
-                                          const webcrypto_params *alg) {
+webcrypto_status wc_pkey_params_check(const webcrypto_backend *backend,
+                                      const webcrypto_params *alg) {
     if (wc_is_rsa(alg->name)) return wc_check_hash_for(backend, alg->name, alg->hash);
     if (wc_is_ec(alg->name)) {
         if (alg->named_curve == WEBCRYPTO_CURVE_NONE)
@@ -208,7 +208,7 @@ webcrypto_status wc_pkey_import(const webcrypto_backend *backend, webcrypto_key_
                                 const uint8_t *data, size_t len, const webcrypto_params *alg,
                                 bool extractable, unsigned usages, webcrypto_key **out) {
     webcrypto_algorithm kind = alg->name;
-    webcrypto_status st = check_kind_params(backend, alg);
+    webcrypto_status st = wc_pkey_params_check(backend, alg);
     if (st != WEBCRYPTO_OK) return st;
     unsigned pub = wc_public_usages(kind), priv = wc_private_usages(kind);
     const char *name = webcrypto_algorithm_name(kind);
@@ -307,7 +307,7 @@ webcrypto_status wc_pkey_import(const webcrypto_backend *backend, webcrypto_key_
     }
     /* A well-formed key with more than two primes, which this backend's
      * library cannot take (backend.h: WC_CAP_RSA_MULTI_PRIME). */
-    if (st == WEBCRYPTO_OK && f.oth_count > 0 && !(backend->caps & WC_CAP_RSA_MULTI_PRIME))
+    if (st == WEBCRYPTO_OK && f.oth_count > 0 && !(backend->caps.features & WC_CAP_RSA_MULTI_PRIME))
         st = wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
                       "%s cannot import multi-prime RSA keys (%zu primes)", backend->name,
                       f.oth_count + 2);
@@ -438,12 +438,6 @@ static webcrypto_status check_rsa_generation(const webcrypto_params *alg) {
                         "generateKey: RSA modulus length must be 256 to 16384 bits in steps of 8, "
                         "not %zu",
                         alg->modulus_length);
-    uint32_t max_bits = wc_limit_rsa_generate_bits();
-    if (alg->modulus_length > max_bits)
-        return wc_error(WEBCRYPTO_ERR_OPERATION,
-                        "generateKey: an RSA modulus of %zu bits is over this process's limit of "
-                        "%u (webcrypto_set_limits, max_rsa_generate_bits)",
-                        alg->modulus_length, (unsigned)max_bits);
     uint64_t e = 0;
     for (size_t i = 0; i < alg->public_exponent_len; i++) {
         if (e >> 56) return wc_error(WEBCRYPTO_ERR_OPERATION, "generateKey: exponent too large");
@@ -453,6 +447,41 @@ static webcrypto_status check_rsa_generation(const webcrypto_params *alg) {
         return wc_error(WEBCRYPTO_ERR_OPERATION,
                         "generateKey: the RSA public exponent must be 3 or 65537");
     return WEBCRYPTO_OK;
+}
+
+/* The embedder's limit (webcrypto_set_limits), after the spec's checks;
+ * webcrypto_supports does not consult it. */
+static webcrypto_status rsa_generate_limit(const webcrypto_params *alg) {
+    uint32_t max_bits = wc_limit_rsa_generate_bits();
+    if (alg->modulus_length > max_bits)
+        return wc_error(WEBCRYPTO_ERR_OPERATION,
+                        "generateKey: an RSA modulus of %zu bits is over this process's limit of "
+                        "%u (webcrypto_set_limits, max_rsa_generate_bits)",
+                        alg->modulus_length, (unsigned)max_bits);
+    return WEBCRYPTO_OK;
+}
+
+webcrypto_status wc_pkey_generate_check(const webcrypto_backend *backend,
+                                        const webcrypto_params *alg, unsigned usages) {
+    if (!wc_is_asymmetric(alg->name))
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                        "generateKey: %s keys are secret keys (webcrypto_generate_key)",
+                        webcrypto_algorithm_name(alg->name));
+    if (wc_is_rsa(alg->name)) {
+        if (alg->modulus_length == 0 || !alg->public_exponent || !alg->public_exponent_len)
+            return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT,
+                            "generateKey: modulus_length and public_exponent are required");
+    }
+    webcrypto_status st = wc_pkey_params_check(backend, alg);
+    if (st != WEBCRYPTO_OK) return st;
+    unsigned pub = wc_public_usages(alg->name), priv = wc_private_usages(alg->name);
+    if (usages & ~(pub | priv)) {
+        char list[128];
+        wc_usages_to_string(usages & ~(pub | priv), list, sizeof list);
+        return wc_error(WEBCRYPTO_ERR_SYNTAX, "usages not allowed for %s keys: %s",
+                        webcrypto_algorithm_name(alg->name), list);
+    }
+    return wc_is_rsa(alg->name) ? check_rsa_generation(alg) : WEBCRYPTO_OK;
 }
 
 webcrypto_status webcrypto_generate_key_pair(const webcrypto_backend *backend,
@@ -468,24 +497,9 @@ webcrypto_status webcrypto_generate_key_pair(const webcrypto_backend *backend,
     webcrypto_status st = wc_backend_resolve(backend, &backend);
     if (st == WEBCRYPTO_OK) st = wc_check_algorithm(backend, alg->name, "generateKey");
     if (st != WEBCRYPTO_OK) return st;
-    if (!wc_is_asymmetric(alg->name))
-        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
-                        "generateKey: %s keys are secret keys (webcrypto_generate_key)",
-                        webcrypto_algorithm_name(alg->name));
-    if (wc_is_rsa(alg->name)) {
-        if (alg->modulus_length == 0 || !alg->public_exponent || !alg->public_exponent_len)
-            return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT,
-                            "generateKey: modulus_length and public_exponent are required");
-    }
-    if ((st = check_kind_params(backend, alg)) != WEBCRYPTO_OK) return st;
+    if ((st = wc_pkey_generate_check(backend, alg, usages)) != WEBCRYPTO_OK) return st;
+    if (wc_is_rsa(alg->name) && (st = rsa_generate_limit(alg)) != WEBCRYPTO_OK) return st;
     unsigned pub = wc_public_usages(alg->name), priv = wc_private_usages(alg->name);
-    if (usages & ~(pub | priv)) {
-        char list[128];
-        wc_usages_to_string(usages & ~(pub | priv), list, sizeof list);
-        return wc_error(WEBCRYPTO_ERR_SYNTAX, "usages not allowed for %s keys: %s",
-                        webcrypto_algorithm_name(alg->name), list);
-    }
-    if (wc_is_rsa(alg->name) && (st = check_rsa_generation(alg)) != WEBCRYPTO_OK) return st;
     if (!(usages & priv))
         return wc_error(WEBCRYPTO_ERR_SYNTAX, "the private key would have no usage");
 
@@ -566,6 +580,37 @@ static webcrypto_status check_context(const webcrypto_params *alg) {
     return WEBCRYPTO_OK;
 }
 
+webcrypto_status wc_pkey_sign_check(const webcrypto_backend *backend,
+                                    const webcrypto_params *alg) {
+    switch (wc_family_of(alg->name)) {
+    case WC_FAMILY_ML_DSA: return check_context(alg);
+    case WC_FAMILY_OKP:
+        switch (wc_okp_of(alg->name)) {
+        case WC_OKP_ED448: {
+            webcrypto_status st = check_context(alg);
+            if (st != WEBCRYPTO_OK) return st;
+            /* backend.h: WC_CAP_ED448_CONTEXT (OpenSSL 3.0's EdDSA has none). */
+            if (alg->context_len > 0 && !(backend->caps.features & WC_CAP_ED448_CONTEXT))
+                return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                                "Ed448: the %s backend cannot sign or verify with a context "
+                                "(%zu bytes); only the empty context",
+                                backend->name, alg->context_len);
+            return WEBCRYPTO_OK;
+        }
+        case WC_OKP_ED25519: /* no context member (see okp_context) */
+        case WC_OKP_X25519:
+        case WC_OKP_X448:
+        case WC_OKP_COUNT: break;
+        }
+        return WEBCRYPTO_OK;
+    case WC_FAMILY_RSA:
+    case WC_FAMILY_EC:
+    case WC_FAMILY_ML_KEM:
+    WC_CASE_SECRET_FAMILIES: break;
+    }
+    return WEBCRYPTO_OK;
+}
+
 /* An OKP signature's context: Ed448's. Ed25519 has no context in WebCrypto:
  * a context member is not part of its params (WebIDL drops it), so it is
  * ignored, as Node 24 ignores it too. */
@@ -574,14 +619,8 @@ static webcrypto_status okp_context(const webcrypto_params *alg, const webcrypto
     *ctx = (wc_bytes){NULL, 0};
     switch (wc_okp_of(key->alg)) {
     case WC_OKP_ED448: {
-        webcrypto_status st = check_context(alg);
+        webcrypto_status st = wc_pkey_sign_check(key->backend, alg);
         if (st != WEBCRYPTO_OK) return st;
-        /* backend.h: WC_CAP_ED448_CONTEXT (OpenSSL 3.0's EdDSA has none). */
-        if (alg->context_len > 0 && !(key->backend->caps & WC_CAP_ED448_CONTEXT))
-            return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
-                            "Ed448: the %s backend cannot sign or verify with a context (%zu "
-                            "bytes); only the empty context",
-                            key->backend->name, alg->context_len);
         *ctx = (wc_bytes){alg->context, alg->context_len};
         return WEBCRYPTO_OK;
     }
@@ -780,9 +819,7 @@ webcrypto_status wc_pkey_derive(const webcrypto_params *alg, const webcrypto_key
                         "deriveBits: the keys belong to different backends (%s, %s)",
                         webcrypto_backend_name(key->backend), webcrypto_backend_name(peer->backend));
     size_t full = wc_pkey_output_size(key);
-    if (length_bits != WEBCRYPTO_LENGTH_FULL && length_bits > full * 8)
-        return wc_error(WEBCRYPTO_ERR_OPERATION, "deriveBits: %s gives at most %zu bits, not %zu",
-                        webcrypto_algorithm_name(key->alg), full * 8, length_bits);
+    if ((st = wc_agreement_length_check(key->alg, full, length_bits)) != WEBCRYPTO_OK) return st;
     size_t n = length_bits == WEBCRYPTO_LENGTH_FULL ? full : (length_bits + 7) / 8;
     WC_REQUIRE(out || n == 0, "deriveBits: out must not be NULL");
     if (out_cap < n)

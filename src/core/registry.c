@@ -98,10 +98,15 @@ static webcrypto_status module_load(webcrypto_backend *b) {
     const wc_backend_ops *ops = info->ops;
     if (abi != WC_MODULE_ABI || ops_size != sizeof(wc_backend_ops)) {
         dlclose(handle);
+        /* ABI 5's ops are the same size (only init's caps changed type):
+         * the number alone tells, and the message says what to do. */
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
                         "backend module %s has ABI %u (ops %zu bytes); this libwebcrypto has ABI "
-                        "%u (ops %zu bytes)",
-                        path, abi, ops_size, WC_MODULE_ABI, sizeof(wc_backend_ops));
+                        "%u (ops %zu bytes)%s",
+                        path, abi, ops_size, WC_MODULE_ABI, sizeof(wc_backend_ops),
+                        abi < WC_MODULE_ABI ? ": the module is older than this libwebcrypto; "
+                                              "install the module built with it"
+                                            : "");
     }
     if (!ops) {
         dlclose(handle);
@@ -182,24 +187,21 @@ static bool has_ops_for(const wc_backend_ops *o, const wc_alg_info *a) {
     return false;
 }
 
-/* The capability bits whose operations the table has (backend.h: an op a
- * backend lacks is NULL): init's bits are masked with these, so a NULL op
- * makes its algorithms NotSupportedError and the core never calls it. Bits
- * that are not an algorithm's (feature bits such as WC_CAP_RSA_MULTI_PRIME)
+/* Clears from *caps the algorithms whose operations the backend lacks
+ * (backend.h: an op a backend lacks is NULL), so a NULL op makes its
+ * algorithms NotSupportedError and the core never calls it. Feature bits
  * pass. Read from the algorithm table, so a new row needs nothing here. */
-static uint64_t caps_with_ops(const wc_backend_ops *o) {
-    uint64_t have = ~UINT64_C(0);
+static void caps_mask_ops(const wc_backend_ops *o, wc_caps *caps) {
     for (unsigned alg = 1; alg < WC_ALG_COUNT; alg++) {
         const wc_alg_info *a = wc_alg((webcrypto_algorithm)alg);
-        if (a && !has_ops_for(o, a)) have &= ~WC_CAP(alg);
+        if (a && !has_ops_for(o, a)) wc_caps_remove(caps, (webcrypto_algorithm)alg);
     }
-    return have;
 }
 
 /* Loads (modules) and initialises b, with the registry's lock held; the
  * outcome is in b->state (1 ready, 2 failed). */
 static void backend_init_locked(webcrypto_backend *b) {
-    uint64_t caps = 0;
+    wc_caps caps = {{0}, 0};
     const char *desc = NULL;
     webcrypto_status st = b->ops ? WEBCRYPTO_OK : module_load(b);
     if (st == WEBCRYPTO_OK) st = b->ops->init(b->variant, &b->bctx, &caps, &desc);
@@ -207,7 +209,8 @@ static void backend_init_locked(webcrypto_backend *b) {
         backend_failed_locked(b, st);
         return;
     }
-    b->caps = caps & caps_with_ops(b->ops);
+    caps_mask_ops(b->ops, &caps);
+    b->caps = caps;
     b->description = desc ? desc : b->name;
     b->init_status = st;
     atomic_store_explicit(&b->state, 1, memory_order_release);
@@ -268,7 +271,7 @@ static webcrypto_status variant_start_locked(webcrypto_backend *base, const char
     b->module = base->module;
     b->variants = false;
     b->bctx = NULL;
-    b->caps = 0;
+    b->caps = (wc_caps){{0}, 0};
     b->description = NULL;
     b->init_status = WEBCRYPTO_OK;
     b->init_message[0] = 0;
@@ -370,7 +373,7 @@ const char *webcrypto_backend_description(const webcrypto_backend *backend) {
 
 bool webcrypto_backend_supports(const webcrypto_backend *backend, webcrypto_algorithm alg) {
     return backend && (unsigned)alg < WC_ALG_COUNT && alg != WEBCRYPTO_ALG_NONE &&
-           (backend->caps & WC_CAP(alg));
+           wc_caps_has(&backend->caps, alg);
 }
 
 bool webcrypto_backend_supports_hash(const webcrypto_backend *backend, webcrypto_algorithm alg,
@@ -380,14 +383,14 @@ bool webcrypto_backend_supports_hash(const webcrypto_backend *backend, webcrypto
         return false;
     const wc_alg_info *a = wc_alg(alg);
     if (!a->sha3_cap) return false; /* takes no hash */
-    return !wc_hash_is_sha3(wc_hash_of(hash)) || (backend->caps & a->sha3_cap) != 0;
+    return !wc_hash_is_sha3(wc_hash_of(hash)) || (backend->caps.features & a->sha3_cap) != 0;
 }
 
 bool webcrypto_backend_has_feature(const webcrypto_backend *backend, webcrypto_feature feature) {
     if (!backend) return false;
     switch (feature) {
-    case WEBCRYPTO_FEATURE_RSA_MULTI_PRIME: return (backend->caps & WC_CAP_RSA_MULTI_PRIME) != 0;
-    case WEBCRYPTO_FEATURE_ED448_CONTEXT: return (backend->caps & WC_CAP_ED448_CONTEXT) != 0;
+    case WEBCRYPTO_FEATURE_RSA_MULTI_PRIME: return (backend->caps.features & WC_CAP_RSA_MULTI_PRIME) != 0;
+    case WEBCRYPTO_FEATURE_ED448_CONTEXT: return (backend->caps.features & WC_CAP_ED448_CONTEXT) != 0;
     }
     return false;
 }

@@ -6,8 +6,8 @@
 
 /* KMAC's outputLength (KmacParams): required, whole bytes; and its
  * customization. */
-static webcrypto_status kmac_length(const webcrypto_params *alg, const webcrypto_key *key,
-                                    const char *op, size_t *n) {
+static webcrypto_status kmac_params_check(const webcrypto_backend *backend,
+                                          const webcrypto_params *alg, const char *op) {
     if (alg->output_length == 0)
         return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT,
                         "%s: %s needs output_length (bits, a multiple of 8)", op,
@@ -24,17 +24,44 @@ static webcrypto_status kmac_length(const webcrypto_params *alg, const webcrypto
         return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "%s: customization must not be NULL", op);
     /* backend.h: WC_CAP_KMAC_ANY (a JCA provider's KMAC has one length and
      * no customization) */
-    size_t fixed = wc_kmac_fixed_bits(wc_kmac_of(key->alg));
-    if (!(key->backend->caps & WC_CAP_KMAC_ANY) &&
+    size_t fixed = wc_kmac_fixed_bits(wc_kmac_of(alg->name));
+    if (!(backend->caps.features & WC_CAP_KMAC_ANY) &&
         (alg->output_length != fixed || alg->customization_len))
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
                         "%s: the %s backend has %s only with output_length %zu and an empty "
                         "customization (its provider's KMAC fixes both), not output_length %zu "
                         "with %zu bytes of customization",
-                        op, key->backend->name, webcrypto_algorithm_name(alg->name), fixed,
+                        op, backend->name, webcrypto_algorithm_name(alg->name), fixed,
                         alg->output_length, alg->customization_len);
-    *n = alg->output_length / 8;
     return WEBCRYPTO_OK;
+}
+
+static webcrypto_status kmac_length(const webcrypto_params *alg, const webcrypto_key *key,
+                                    const char *op, size_t *n) {
+    /* alg->name is the key's algorithm: wc_check_key_op */
+    webcrypto_status st = kmac_params_check(key->backend, alg, op);
+    if (st == WEBCRYPTO_OK) *n = alg->output_length / 8;
+    return st;
+}
+
+webcrypto_status wc_sign_check(const webcrypto_backend *backend, const webcrypto_params *alg) {
+    switch (wc_family_of(alg->name)) {
+    case WC_FAMILY_KMAC: return kmac_params_check(backend, alg, "sign");
+    case WC_FAMILY_OKP:
+    case WC_FAMILY_ML_DSA: return wc_pkey_sign_check(backend, alg);
+    case WC_FAMILY_HMAC:
+    case WC_FAMILY_RSA:
+    case WC_FAMILY_EC: return WEBCRYPTO_OK; /* a hash: wc_normalize_op */
+    case WC_FAMILY_ML_KEM:
+    case WC_FAMILY_DIGEST:
+    case WC_FAMILY_XOF:
+    case WC_FAMILY_CIPHER:
+    case WC_FAMILY_AEAD:
+    case WC_FAMILY_KEYWRAP:
+    case WC_FAMILY_KDF: break;
+    }
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "sign: not supported for %s",
+                    webcrypto_algorithm_name(alg->name));
 }
 
 static webcrypto_status kmac_sign(const webcrypto_params *alg, const webcrypto_key *key,

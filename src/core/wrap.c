@@ -11,6 +11,14 @@ static unsigned wrap_op(webcrypto_algorithm alg, bool wrap) {
     return wrap ? WEBCRYPTO_USAGE_ENCRYPT : WEBCRYPTO_USAGE_DECRYPT;
 }
 
+webcrypto_status wc_wrap_check(const webcrypto_backend *backend, const webcrypto_params *alg,
+                               bool wrap) {
+    webcrypto_status st =
+        wc_normalize_op(backend, alg, wrap_op(alg->name, wrap), wrap ? "wrapKey" : "unwrapKey");
+    if (st != WEBCRYPTO_OK || alg->name == WEBCRYPTO_ALG_AES_KW) return st;
+    return wc_cipher_params_check(alg); /* what wrap_bytes' cipher checks */
+}
+
 /* Runs the wrapping cipher into a buffer it allocates. */
 static webcrypto_status wrap_bytes(bool wrap, const webcrypto_params *alg,
                                    const webcrypto_key *key, const uint8_t *in, size_t len,
@@ -96,44 +104,22 @@ static webcrypto_status normalize_derived_type(const webcrypto_backend *backend,
                                               const webcrypto_params *type) {
     webcrypto_status st = wc_check_algorithm(backend, type->name, "deriveKey");
     if (st != WEBCRYPTO_OK) return st;
-    if (wc_single_key_bits(type->name)) return WEBCRYPTO_OK; /* ChaCha20-Poly1305: 256 */
-    if (wc_is_aes(type->name)) {
-        if (type->length == 0)
-            return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "deriveKey: the AES length is required");
-        return WEBCRYPTO_OK;
-    }
-    if (type->name == WEBCRYPTO_ALG_HMAC) return wc_check_hash_for(backend, type->name, type->hash);
-    if (wc_family_of(type->name) == WC_FAMILY_KMAC) return WEBCRYPTO_OK;
-    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "deriveKey: cannot derive %s keys",
-                    webcrypto_algorithm_name(type->name));
+    return wc_secret_key_normalize(backend, type, "deriveKey");
 }
 
-/* The spec's "get key length" of a normalised derived key type, in bits. */
-static webcrypto_status derived_key_length(const webcrypto_params *type, size_t *bits) {
-    if (wc_single_key_bits(type->name)) { /* the draft's "Return 256" */
-        *bits = wc_single_key_bits(type->name);
-        return WEBCRYPTO_OK;
-    }
-    if (wc_is_aes(type->name)) {
-        if (type->length % 8 || !wc_aes_key_len_ok(type->name, type->length / 8))
-            return wc_error(WEBCRYPTO_ERR_OPERATION, "deriveKey: %zu is not a %s key length",
-                            type->length, webcrypto_algorithm_name(type->name));
-        *bits = type->length;
-        return WEBCRYPTO_OK;
-    }
-    /* HMAC: the hash's block size; KMAC: 128 or 256 (the row's block_bits). */
-    *bits = type->length ? type->length
-                         : wc_hash_block_bits(wc_family_of(type->name) == WC_FAMILY_KMAC
-                                                  ? type->name
-                                                  : type->hash);
-    if (*bits == 0) /* HMAC with SHA-3: no block size, no default length */
-        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
-                        "deriveKey: HMAC with %s needs an explicit length",
-                        webcrypto_algorithm_name(type->hash));
-    /* The same bound as generateKey, checked before anything is allocated. */
-    if (*bits > 65536 * 8)
-        return wc_error(WEBCRYPTO_ERR_OPERATION, "deriveKey: HMAC key length %zu too large", *bits);
-    return WEBCRYPTO_OK;
+webcrypto_status wc_derive_key_check(const webcrypto_backend *backend,
+                                     const webcrypto_params *alg,
+                                     const webcrypto_params *derived_key_type) {
+    size_t bits = 0;
+    webcrypto_key_format raw = WEBCRYPTO_FORMAT_RAW_SECRET;
+    webcrypto_status st = wc_normalize_op(backend, alg, WEBCRYPTO_USAGE_DERIVE_BITS, "deriveKey");
+    if (st == WEBCRYPTO_OK) st = normalize_derived_type(backend, derived_key_type);
+    if (st == WEBCRYPTO_OK) st = wc_secret_key_bits(derived_key_type, "deriveKey", &bits);
+    if (st == WEBCRYPTO_OK) st = wc_derive_bits_check(alg, bits);
+    /* the import of the derived bits (webcrypto_derive_key's last step) */
+    if (st == WEBCRYPTO_OK) st = wc_check_format(derived_key_type->name, &raw, "deriveKey");
+    if (st == WEBCRYPTO_OK) st = wc_import_key_check(backend, derived_key_type);
+    return st;
 }
 
 webcrypto_status webcrypto_derive_key(const webcrypto_params *alg, const webcrypto_key *base_key,
@@ -152,7 +138,7 @@ webcrypto_status webcrypto_derive_key(const webcrypto_params *alg, const webcryp
     if (st == WEBCRYPTO_OK)
         st = wc_check_key_op(alg, base_key, WEBCRYPTO_USAGE_DERIVE_BITS,
                              WEBCRYPTO_USAGE_DERIVE_KEY, "deriveKey");
-    if (st == WEBCRYPTO_OK) st = derived_key_length(derived_key_type, &bits);
+    if (st == WEBCRYPTO_OK) st = wc_secret_key_bits(derived_key_type, "deriveKey", &bits);
     if (st != WEBCRYPTO_OK) return st;
     size_t n = bits / 8 + (bits % 8 != 0);
     uint8_t *buf = malloc(n + 1);

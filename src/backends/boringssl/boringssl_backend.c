@@ -150,25 +150,25 @@ static int hash_final(wc_hash hash, hash_state *s, uint8_t *out) {
 
 /* ---- init ---- */
 
-static webcrypto_status bssl_init(const char *variant, void **bctx, uint64_t *caps,
+static webcrypto_status bssl_init(const char *variant, void **bctx, wc_caps *caps,
                                   const char **description) {
     (void)bctx;
     if (variant)
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
                         "the boringssl backend has no variant \"%s\"", variant);
     CRYPTO_library_init();
-    uint64_t c = WC_CAP(WEBCRYPTO_ALG_SHA_1) | WC_CAP(WEBCRYPTO_ALG_SHA_256) |
-                 WC_CAP(WEBCRYPTO_ALG_SHA_384) | WC_CAP(WEBCRYPTO_ALG_SHA_512) |
-                 WC_CAP(WEBCRYPTO_ALG_HMAC) | WC_CAP(WEBCRYPTO_ALG_AES_CBC) |
-                 WC_CAP(WEBCRYPTO_ALG_AES_CTR) | WC_CAP(WEBCRYPTO_ALG_HKDF) |
-                 WC_CAP(WEBCRYPTO_ALG_PBKDF2);
+    wc_caps c = {{0}, 0};
+    wc_caps_add_all(&c, WEBCRYPTO_ALG_SHA_1, WEBCRYPTO_ALG_SHA_256, WEBCRYPTO_ALG_SHA_384,
+                    WEBCRYPTO_ALG_SHA_512, WEBCRYPTO_ALG_HMAC, WEBCRYPTO_ALG_AES_CBC,
+                    WEBCRYPTO_ALG_AES_CTR, WEBCRYPTO_ALG_HKDF, WEBCRYPTO_ALG_PBKDF2);
     if (EVP_aead_aes_128_gcm() && EVP_aead_aes_192_gcm() && EVP_aead_aes_256_gcm())
-        c |= WC_CAP(WEBCRYPTO_ALG_AES_GCM);
+        wc_caps_add(&c, WEBCRYPTO_ALG_AES_GCM);
     if (EVP_aead_aes_128_gcm_siv() && EVP_aead_aes_256_gcm_siv())
-        c |= WC_CAP(WEBCRYPTO_ALG_AES_GCM_SIV);
-    if (EVP_aead_chacha20_poly1305()) c |= WC_CAP(WEBCRYPTO_ALG_CHACHA20_POLY1305);
+        wc_caps_add(&c, WEBCRYPTO_ALG_AES_GCM_SIV);
+    if (EVP_aead_chacha20_poly1305()) wc_caps_add(&c, WEBCRYPTO_ALG_CHACHA20_POLY1305);
     /* No AES-OCB in BoringSSL; no Argon2 either (the argon2 op stays NULL). */
-    c |= WC_CAP(WEBCRYPTO_ALG_AES_KW) | wc_bssl_pkey_init();
+    wc_caps_add(&c, WEBCRYPTO_ALG_AES_KW);
+    wc_bssl_pkey_init(&c);
 #ifdef WC_BORINGSSL_PACKAGE
     snprintf(description_text, sizeof description_text,
              "%s (Android, %s, BORINGSSL_API_VERSION %d)", OpenSSL_version(OPENSSL_VERSION),

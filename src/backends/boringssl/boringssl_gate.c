@@ -107,7 +107,7 @@ __attribute__((constructor)) static void gate_atfork(void) {
               pthread_atfork(at_fork_prepare, at_fork_after, at_fork_after) == 0;
 }
 
-static webcrypto_status gated_init(const char *variant, void **bctx, uint64_t *caps,
+static webcrypto_status gated_init(const char *variant, void **bctx, wc_caps *caps,
                                    const char **description) {
     if (!gate_ok)
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,

@@ -11,9 +11,9 @@
  * or NO_MEMORY for an allocation failure. */
 webcrypto_status wc_bssl_fail(const char *what);
 
-/* Fetches the EC groups; returns the WC_CAP() bits of the asymmetric
+/* Fetches the EC groups; adds to *c the asymmetric
  * algorithms that work. */
-uint64_t wc_bssl_pkey_init(void);
+void wc_bssl_pkey_init(wc_caps *c);
 
 webcrypto_status wc_bssl_pkey_import(const void *bctx, wc_family family, unsigned member,
                                      const wc_pkey_fields *f, void **state);

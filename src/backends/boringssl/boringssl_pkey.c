@@ -157,10 +157,9 @@ static void hash_message(wc_hash hash, const uint8_t *msg, size_t len, uint8_t *
 
 /* ---- init ---- */
 
-uint64_t wc_bssl_pkey_init(void) {
-    uint64_t c = WC_CAP(WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5) | WC_CAP(WEBCRYPTO_ALG_RSA_PSS) |
-                 WC_CAP(WEBCRYPTO_ALG_RSA_OAEP) | WC_CAP(WEBCRYPTO_ALG_ED25519) |
-                 WC_CAP(WEBCRYPTO_ALG_X25519);
+void wc_bssl_pkey_init(wc_caps *c) {
+    wc_caps_add_all(c, WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5, WEBCRYPTO_ALG_RSA_PSS,
+                    WEBCRYPTO_ALG_RSA_OAEP, WEBCRYPTO_ALG_ED25519, WEBCRYPTO_ALG_X25519);
     bool groups = true;
     BIGNUM *p = BN_new();
     for (int i = WEBCRYPTO_CURVE_P256; i <= WEBCRYPTO_CURVE_P521; i++) {
@@ -177,9 +176,8 @@ uint64_t wc_bssl_pkey_init(void) {
         ci->group = g;
     }
     BN_free(p);
-    if (groups) c |= WC_CAP(WEBCRYPTO_ALG_ECDSA) | WC_CAP(WEBCRYPTO_ALG_ECDH);
+    if (groups) wc_caps_add_all(c, WEBCRYPTO_ALG_ECDSA, WEBCRYPTO_ALG_ECDH);
     ERR_clear_error(); /* a missing curve only removes the EC bits */
-    return c;
 }
 
 /* ---- the state and its material ---- */

@@ -499,7 +499,7 @@ webcrypto_status wc_jca_use_provider(const char *name, void *provider) {
     return st;
 }
 
-static webcrypto_status variant_setup(jca_op *o, jca_variant *v, const char *variant, uint64_t *caps) {
+static webcrypto_status variant_setup(jca_op *o, jca_variant *v, const char *variant, wc_caps *caps) {
     webcrypto_status st = WEBCRYPTO_OK;
     jobject host = NULL;
     if (variant) {
@@ -565,7 +565,7 @@ static webcrypto_status variant_setup(jca_op *o, jca_variant *v, const char *var
     v->shake_name[WC_XOF_CSHAKE256] = jca_global_string(o, "SHAKE256-512", &st);
     if (st != WEBCRYPTO_OK) return st;
 
-    uint64_t c = 0;
+    wc_caps c = {{0}, 0};
     bool any_mac = false, any_pbkdf2 = false;
     char md_from[64] = "";
     for (int h = 0; h < JCA_N_HASH; h++) {
@@ -577,7 +577,7 @@ static webcrypto_status variant_setup(jca_op *o, jca_variant *v, const char *var
                                            jca.skf_get_p, jca.skf_provider, v->pbkdf2_name[h],
                                            true);
         if (v->md_prov[h]) {
-            c |= WC_CAP(wc_hash_algorithm((wc_hash)h));
+            wc_caps_add(&c, wc_hash_algorithm((wc_hash)h));
             if (v->provider && !(*o->env)->IsSameObject(o->env, v->md_prov[h], v->provider) &&
                 !md_from[0])
                 jca_provider_label(o, v->md_prov[h], md_from, sizeof md_from);
@@ -635,23 +635,24 @@ static webcrypto_status variant_setup(jca_op *o, jca_variant *v, const char *var
 
     /* HMAC, HKDF and PBKDF2 need the digest caps (the core checks hashes
      * against them); a hash whose Mac is missing is refused per key. */
-    if (any_mac) c |= WC_CAP(WEBCRYPTO_ALG_HMAC) | WC_CAP(WEBCRYPTO_ALG_HKDF);
+    if (any_mac) wc_caps_add_all(&c, WEBCRYPTO_ALG_HMAC, WEBCRYPTO_ALG_HKDF);
     /* SHA-3 with HMAC, HKDF and PBKDF2: all three rest on Mac HmacSHA3-*
      * (PBKDF2 falls back to it for the inputs its factory cannot take). */
     if (v->mac_prov[WC_HASH_SHA3_256] && v->mac_prov[WC_HASH_SHA3_384] &&
         v->mac_prov[WC_HASH_SHA3_512])
-        c |= WC_CAP_SHA3_HMAC | WC_CAP_SHA3_HKDF | WC_CAP_SHA3_PBKDF2;
-    if (any_mac || any_pbkdf2) c |= WC_CAP(WEBCRYPTO_ALG_PBKDF2);
-    if (v->cbc_prov) c |= WC_CAP(WEBCRYPTO_ALG_AES_CBC);
-    if (v->ctr_prov) c |= WC_CAP(WEBCRYPTO_ALG_AES_CTR);
-    if (v->gcm_prov) c |= WC_CAP(WEBCRYPTO_ALG_AES_GCM);
-    if (siv_ok) c |= WC_CAP(WEBCRYPTO_ALG_AES_GCM_SIV);
-    if (v->cc_prov) c |= WC_CAP(WEBCRYPTO_ALG_CHACHA20_POLY1305);
-    if (v->ocb_prov) c |= WC_CAP(WEBCRYPTO_ALG_AES_OCB);
-    if (kw_ok) c |= WC_CAP(WEBCRYPTO_ALG_AES_KW);
+        c.features |= WC_CAP_SHA3_HMAC | WC_CAP_SHA3_HKDF | WC_CAP_SHA3_PBKDF2;
+    if (any_mac || any_pbkdf2) wc_caps_add(&c, WEBCRYPTO_ALG_PBKDF2);
+    if (v->cbc_prov) wc_caps_add(&c, WEBCRYPTO_ALG_AES_CBC);
+    if (v->ctr_prov) wc_caps_add(&c, WEBCRYPTO_ALG_AES_CTR);
+    if (v->gcm_prov) wc_caps_add(&c, WEBCRYPTO_ALG_AES_GCM);
+    if (siv_ok) wc_caps_add(&c, WEBCRYPTO_ALG_AES_GCM_SIV);
+    if (v->cc_prov) wc_caps_add(&c, WEBCRYPTO_ALG_CHACHA20_POLY1305);
+    if (v->ocb_prov) wc_caps_add(&c, WEBCRYPTO_ALG_AES_OCB);
+    if (kw_ok) wc_caps_add(&c, WEBCRYPTO_ALG_AES_KW);
     jca_sp800185_setup(o, v, &c);
     if ((st = jca_pkey_setup(o, v, &c)) != WEBCRYPTO_OK) return st;
-    if (c == 0) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: the provider offers nothing usable");
+    if (wc_caps_no_alg(&c))
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: the provider offers nothing usable");
 
     char prov[96] = "the JVM's providers";
     if (v->provider) jca_provider_label(o, v->provider, prov, sizeof prov);
@@ -694,7 +695,7 @@ static void variant_free(jca_op *o, jca_variant *v) {
     free(v);
 }
 
-static webcrypto_status jca_init(const char *variant, void **bctx, uint64_t *caps,
+static webcrypto_status jca_init(const char *variant, void **bctx, wc_caps *caps,
                                  const char **description) {
     webcrypto_status st = jca_jvm_start();
     if (st != WEBCRYPTO_OK) return st;

@@ -290,7 +290,7 @@ webcrypto_status jca_kmac(const void *key_state, wc_kmac kind, const uint8_t *s,
  * SHAKE256("") (FIPS 202's examples), KMAC SP 800-185 samples #1 (KMAC128,
  * data 00..03) and #5 (KMAC256, data 00..c7), both with key 40..5f and no
  * customization. An engine that fails its answer is not offered. */
-void jca_sp800185_setup(jca_op *o, jca_variant *v, uint64_t *caps) {
+void jca_sp800185_setup(jca_op *o, jca_variant *v, wc_caps *caps) {
     static const uint8_t shake_empty[WC_XOF_COUNT][64] = {
         {0x7f, 0x9c, 0x2b, 0xa4, 0xe8, 0x8f, 0x82, 0x7d,
          0x61, 0x60, 0x45, 0x50, 0x76, 0x05, 0x85, 0x3e,
@@ -337,7 +337,7 @@ void jca_sp800185_setup(jca_op *o, jca_variant *v, uint64_t *caps) {
             jca_global_free(o->env, v->shake_prov[x]);
             v->shake_prov[x] = NULL;
         }
-        if (v->shake_prov[x]) *caps |= WC_CAP(xof_alg[x]);
+        if (v->shake_prov[x]) wc_caps_add(caps, xof_alg[x]);
     }
     for (int k = 0; k < WC_KMAC_COUNT; k++) {
         v->kmac_prov[k] = jca_probe_provider(o, v, jca.Mac, jca.mac_get, jca.mac_get_p,
@@ -351,7 +351,7 @@ void jca_sp800185_setup(jca_op *o, jca_variant *v, uint64_t *caps) {
                   memcmp(got, kmac_sample[k], n) == 0;
         (*o->env)->DeleteLocalRef(o->env, spec);
         if (ok) {
-            *caps |= WC_CAP(kmac_alg[k]);
+            wc_caps_add(caps, kmac_alg[k]);
         } else {
             jca_global_free(o->env, v->kmac_prov[k]);
             v->kmac_prov[k] = NULL;

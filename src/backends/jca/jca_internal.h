@@ -377,7 +377,7 @@ webcrypto_status jca_kmac(const void *key_state, wc_kmac kind, const uint8_t *s,
                           const uint8_t *in, size_t len, uint8_t *out, size_t out_len);
 /* Probes the variant's SHAKE and KMAC engines, each with a known answer;
  * adds their WC_CAP bits. */
-void jca_sp800185_setup(jca_op *o, jca_variant *v, uint64_t *caps);
+void jca_sp800185_setup(jca_op *o, jca_variant *v, wc_caps *caps);
 
 /* ---- jca_cipher.c: secret keys, AES modes, AEADs, AES-KW (backend.h has the contracts) ---- */
 webcrypto_status jca_secret_key_new(const void *bctx, wc_family family, unsigned member,
@@ -409,7 +409,7 @@ webcrypto_status jca_resolve_pkey(JNIEnv *env);
 
 /* ---- jca_pkey.c ---- */
 /* Probes the variant's asymmetric algorithms; adds their WC_CAP bits. */
-webcrypto_status jca_pkey_setup(jca_op *o, jca_variant *v, uint64_t *caps);
+webcrypto_status jca_pkey_setup(jca_op *o, jca_variant *v, wc_caps *caps);
 /* Deletes the global references jca_pkey_setup made (a failed init). */
 void jca_pkey_variant_free(JNIEnv *env, jca_pkey_variant *pk);
 webcrypto_status jca_pkey_import(const void *bctx, wc_family family, unsigned member,

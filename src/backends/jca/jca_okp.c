@@ -373,7 +373,7 @@ static void unhex(const char *h, uint8_t *out, size_t n) {
  * the context where "1 octet (with context)" signs right through
  * EdDSAParameterSpec (SunEC; BouncyCastle 1.72's EdDSA Signature takes no
  * parameters). Adds WC_CAP_ED448_CONTEXT too. */
-webcrypto_status jca_okp448_setup(jca_op *o, jca_variant *v, uint64_t *caps) {
+webcrypto_status jca_okp448_setup(jca_op *o, jca_variant *v, wc_caps *caps) {
     jca_pkey_variant *pk = &v->pk;
     if (pk->x448_prov && pk->kf_prov[JCA_KT_X448] && pk->kpg_prov[JCA_KT_X448]) {
         if ((*o->env)->PushLocalFrame(o->env, 32) != 0)
@@ -391,7 +391,7 @@ webcrypto_status jca_okp448_setup(jca_op *o, jca_variant *v, uint64_t *caps) {
             (pk->x448_base = jca_global(o->env, base)) != NULL &&
             jca_okp_key(o, v, JCA_KT_X448, true, sk, &priv) == WEBCRYPTO_OK &&
             x_base(o, v, JCA_KT_X448, priv, got) == WEBCRYPTO_OK && memcmp(got, want, 56) == 0)
-            *caps |= WC_CAP(WEBCRYPTO_ALG_X448);
+            wc_caps_add(caps, WEBCRYPTO_ALG_X448);
         jca_zero_array(o, o->t->out_buf, 56);
         (*o->env)->PopLocalFrame(o->env, NULL);
     }
@@ -422,11 +422,11 @@ webcrypto_status jca_okp448_setup(jca_op *o, jca_variant *v, uint64_t *caps) {
                   jca_okp_key(o, v, JCA_KT_ED448, true, sk, &priv) == WEBCRYPTO_OK &&
                   ed448_sign_once(o, v, priv, NULL, 0, msg, 1, sig) == WEBCRYPTO_OK &&
                   memcmp(sig, want, 114) == 0;
-        if (ok) *caps |= WC_CAP(WEBCRYPTO_ALG_ED448);
+        if (ok) wc_caps_add(caps, WEBCRYPTO_ALG_ED448);
         pk->ed448_context = ok && jca.EdDSAParameterSpec &&
                             ed448_sign_once(o, v, priv, foo, 3, msg, 1, sig) == WEBCRYPTO_OK &&
                             memcmp(sig, want_ctx, 114) == 0;
-        if (pk->ed448_context) *caps |= WC_CAP_ED448_CONTEXT;
+        if (pk->ed448_context) caps->features |= WC_CAP_ED448_CONTEXT;
         (*o->env)->PopLocalFrame(o->env, NULL);
     }
     return WEBCRYPTO_OK;

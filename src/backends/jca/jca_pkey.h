@@ -140,10 +140,10 @@ webcrypto_status jca_okp_import(jca_op *o, const jca_variant *v, int kt,
 
 /* jca_pq.c: ML-KEM and ML-DSA (JDK 24+). setup adds their WC_CAP bits when
  * the variant's JVM and provider have them. */
-webcrypto_status jca_pq_setup(jca_op *o, const jca_variant *v, uint64_t *caps);
+webcrypto_status jca_pq_setup(jca_op *o, const jca_variant *v, wc_caps *caps);
 /* jca_okp.c: Ed448 and X448, probed with RFC 8032 7.4 and RFC 7748 6.2
  * (pk's Ed448/X448 providers and names set); adds their WC_CAP bits. */
-webcrypto_status jca_okp448_setup(jca_op *o, jca_variant *v, uint64_t *caps);
+webcrypto_status jca_okp448_setup(jca_op *o, jca_variant *v, wc_caps *caps);
 /* WebcryptoSeedRandom (jca_pq.c): whether this JVM has it (resolved once),
  * and a key pair from a KeyPairGenerator drawing exactly the n bytes of
  * seed (initialize(spec, random), or initialize(keysize, random) when spec

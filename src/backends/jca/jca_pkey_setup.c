@@ -132,7 +132,7 @@ static jobject probe(jca_op *o, const jca_variant *v, jclass cls, jmethodID get,
     return r;
 }
 
-webcrypto_status jca_pkey_setup(jca_op *o, jca_variant *v, uint64_t *caps) {
+webcrypto_status jca_pkey_setup(jca_op *o, jca_variant *v, wc_caps *caps) {
     jca_pkey_variant *pk = &v->pk;
     webcrypto_status st = WEBCRYPTO_OK;
     static const char *const kt_names[JCA_N_KT] = {"RSA", "EC", "Ed25519", "X25519", "Ed448",
@@ -259,10 +259,10 @@ webcrypto_status jca_pkey_setup(jca_op *o, jca_variant *v, uint64_t *caps) {
     }
 
     bool rsa_keys = pk->kf_prov[JCA_KT_RSA] && pk->kpg_prov[JCA_KT_RSA];
-    uint64_t c = 0;
-    if (rsa_keys && rsa_all) c |= WC_CAP(WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5);
-    if (rsa_keys && pk->pss_prov) c |= WC_CAP(WEBCRYPTO_ALG_RSA_PSS);
-    if (rsa_keys && pk->oaep_prov) c |= WC_CAP(WEBCRYPTO_ALG_RSA_OAEP);
+    wc_caps *c = caps;
+    if (rsa_keys && rsa_all) wc_caps_add(c, WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5);
+    if (rsa_keys && pk->pss_prov) wc_caps_add(c, WEBCRYPTO_ALG_RSA_PSS);
+    if (rsa_keys && pk->oaep_prov) wc_caps_add(c, WEBCRYPTO_ALG_RSA_OAEP);
     /* SHA-3 with RSA and ECDSA (JDK 16+: SHA3-*withRSA, SHA3-*withECDSA and
      * their P1363 forms, PSS with SHA-3 MGF1; BouncyCastle: the same names).
      * OAEP needs a key to probe: its digest and MGF1 are looked up by name
@@ -272,22 +272,21 @@ webcrypto_status jca_pkey_setup(jca_op *o, jca_variant *v, uint64_t *caps) {
                    v->md_prov[WC_HASH_SHA3_512];
     bool sha3_mgf1 = jca.mgf1[WC_HASH_SHA3_256] && jca.mgf1[WC_HASH_SHA3_384] &&
                      jca.mgf1[WC_HASH_SHA3_512];
-    if (rsa_sha3) c |= WC_CAP_SHA3_RSASSA_PKCS1_V1_5;
-    if (pss_sha3) c |= WC_CAP_SHA3_RSA_PSS;
-    if (pk->oaep_prov && sha3_md && sha3_mgf1) c |= WC_CAP_SHA3_RSA_OAEP;
-    if (ecdsa_sha3) c |= WC_CAP_SHA3_ECDSA;
+    if (rsa_sha3) c->features |= WC_CAP_SHA3_RSASSA_PKCS1_V1_5;
+    if (pss_sha3) c->features |= WC_CAP_SHA3_RSA_PSS;
+    if (pk->oaep_prov && sha3_md && sha3_mgf1) c->features |= WC_CAP_SHA3_RSA_OAEP;
+    if (ecdsa_sha3) c->features |= WC_CAP_SHA3_ECDSA;
     /* EC imports check a private key against its public point with an
      * ECDSA signature, and compute a missing one through ECDH: both needed. */
     if (curves && ecdsa_all && pk->ecdh_prov)
-        c |= WC_CAP(WEBCRYPTO_ALG_ECDSA) | WC_CAP(WEBCRYPTO_ALG_ECDH);
+        wc_caps_add_all(c, WEBCRYPTO_ALG_ECDSA, WEBCRYPTO_ALG_ECDH);
     /* Ed25519 private keys get their public key through X25519 and SHA-512. */
     if (pk->kf_prov[JCA_KT_ED] && pk->kpg_prov[JCA_KT_ED] && pk->ed_prov && okp &&
         v->md_prov[WC_HASH_SHA_512])
-        c |= WC_CAP(WEBCRYPTO_ALG_ED25519);
-    if (pk->kpg_prov[JCA_KT_X] && okp) c |= WC_CAP(WEBCRYPTO_ALG_X25519);
+        wc_caps_add(c, WEBCRYPTO_ALG_ED25519);
+    if (pk->kpg_prov[JCA_KT_X] && okp) wc_caps_add(c, WEBCRYPTO_ALG_X25519);
     /* Ed448 and X448: the engines and known answers (jca_okp.c). */
-    if ((st = jca_okp448_setup(o, v, &c)) != WEBCRYPTO_OK) return st;
-    *caps |= c;
+    if ((st = jca_okp448_setup(o, v, c)) != WEBCRYPTO_OK) return st;
     return jca_pq_setup(o, v, caps); /* ML-KEM, ML-DSA: JDK 24+ */
 }
 

@@ -494,7 +494,7 @@ static bool has_engine(jca_op *o, const jca_variant *v, jclass cls, jmethodID ge
     return true;
 }
 
-webcrypto_status jca_pq_setup(jca_op *o, const jca_variant *v, uint64_t *caps) {
+webcrypto_status jca_pq_setup(jca_op *o, const jca_variant *v, wc_caps *caps) {
     resolve(o->env);
     if (!pq.ready) return WEBCRYPTO_OK; /* JDK 17: no KEM API, no ML-KEM or ML-DSA */
     if ((*o->env)->PushLocalFrame(o->env, 16) != 0) return jca_exception(o->env, "PushLocalFrame");
@@ -506,10 +506,10 @@ webcrypto_status jca_pq_setup(jca_op *o, const jca_variant *v, uint64_t *caps) {
                has_engine(o, v, jca.Signature, jca.sig_get, jca.sig_get_p, pq.dsa_name);
     (*o->env)->PopLocalFrame(o->env, NULL);
     if (kem)
-        *caps |= WC_CAP(WEBCRYPTO_ALG_ML_KEM_512) | WC_CAP(WEBCRYPTO_ALG_ML_KEM_768) |
-                 WC_CAP(WEBCRYPTO_ALG_ML_KEM_1024);
+        wc_caps_add_all(caps, WEBCRYPTO_ALG_ML_KEM_512, WEBCRYPTO_ALG_ML_KEM_768,
+                        WEBCRYPTO_ALG_ML_KEM_1024);
     if (dsa)
-        *caps |= WC_CAP(WEBCRYPTO_ALG_ML_DSA_44) | WC_CAP(WEBCRYPTO_ALG_ML_DSA_65) |
-                 WC_CAP(WEBCRYPTO_ALG_ML_DSA_87);
+        wc_caps_add_all(caps, WEBCRYPTO_ALG_ML_DSA_44, WEBCRYPTO_ALG_ML_DSA_65,
+                        WEBCRYPTO_ALG_ML_DSA_87);
     return WEBCRYPTO_OK;
 }

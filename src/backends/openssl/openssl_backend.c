@@ -41,7 +41,7 @@
 
 static const char *description_text;
 
-static webcrypto_status ossl_init(const char *variant, void **bctx, uint64_t *caps,
+static webcrypto_status ossl_init(const char *variant, void **bctx, wc_caps *caps,
                                   const char **description) {
     (void)bctx;
     if (variant)
@@ -56,7 +56,7 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, uint64_t *ca
      * (aes_kw_run). */
     static const char *const kw_names[N_AES] = {"AES-128-ECB", "AES-192-ECB", "AES-256-ECB"};
     static const char *const ocb_names[N_AES] = {"AES-128-OCB", "AES-192-OCB", "AES-256-OCB"};
-    uint64_t c = 0;
+    wc_caps c = {{0}, 0};
     bool any_md = false;
 
     if (OPENSSL_init_crypto(0, NULL) != 1) return wc_ossl_fail("OPENSSL_init_crypto");
@@ -67,7 +67,7 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, uint64_t *ca
     for (int i = 0; i < N_HASH; i++) {
         wc_ossl_md_by_hash[i] = EVP_MD_fetch(NULL, wc_ossl_kdf_digest_name((wc_hash)i), NULL);
         if (wc_ossl_md_by_hash[i]) {
-            c |= WC_CAP(wc_hash_algorithm((wc_hash)i));
+            wc_caps_add(&c, wc_hash_algorithm((wc_hash)i));
             any_md = true;
             if (direct) wc_prov_digest_find(wc_ossl_md_by_hash[i], &wc_ossl_prov_digests[i]);
         }
@@ -99,39 +99,38 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, uint64_t *ca
     wc_ossl_mac_kmac[WC_KMAC_128] = EVP_MAC_fetch(NULL, "KMAC-128", NULL);
     wc_ossl_mac_kmac[WC_KMAC_256] = EVP_MAC_fetch(NULL, "KMAC-256", NULL);
     ERR_clear_error();
-    if (wc_ossl_md_shake[WC_XOF_CSHAKE128]) c |= WC_CAP(WEBCRYPTO_ALG_CSHAKE128);
-    if (wc_ossl_md_shake[WC_XOF_CSHAKE256]) c |= WC_CAP(WEBCRYPTO_ALG_CSHAKE256);
-    if (wc_ossl_mac_kmac[WC_KMAC_128]) c |= WC_CAP(WEBCRYPTO_ALG_KMAC128);
-    if (wc_ossl_mac_kmac[WC_KMAC_256]) c |= WC_CAP(WEBCRYPTO_ALG_KMAC256);
+    if (wc_ossl_md_shake[WC_XOF_CSHAKE128]) wc_caps_add(&c, WEBCRYPTO_ALG_CSHAKE128);
+    if (wc_ossl_md_shake[WC_XOF_CSHAKE256]) wc_caps_add(&c, WEBCRYPTO_ALG_CSHAKE256);
+    if (wc_ossl_mac_kmac[WC_KMAC_128]) wc_caps_add(&c, WEBCRYPTO_ALG_KMAC128);
+    if (wc_ossl_mac_kmac[WC_KMAC_256]) wc_caps_add(&c, WEBCRYPTO_ALG_KMAC256);
     /* OpenSSL's SHAKE and KMAC take any output length, KMAC any customization */
-    c |= WC_CAP_XOF_ANY_LENGTH | WC_CAP_KMAC_ANY;
+    c.features |= WC_CAP_XOF_ANY_LENGTH | WC_CAP_KMAC_ANY;
     /* SHA-3 with the keyed algorithms: HMAC, HKDF and PBKDF2 are built here
      * on the digests, and OpenSSL's RSA (PKCS #1 v1.5 DigestInfo, PSS, OAEP)
      * and ECDSA take any fetched digest, SHA-3 included. */
     if (wc_ossl_md_by_hash[WC_HASH_SHA3_256] && wc_ossl_md_by_hash[WC_HASH_SHA3_384] &&
         wc_ossl_md_by_hash[WC_HASH_SHA3_512])
-        c |= WC_CAP_SHA3_HMAC | WC_CAP_SHA3_HKDF | WC_CAP_SHA3_PBKDF2 |
-             WC_CAP_SHA3_RSASSA_PKCS1_V1_5 | WC_CAP_SHA3_RSA_PSS | WC_CAP_SHA3_RSA_OAEP |
-             WC_CAP_SHA3_ECDSA;
+        c.features |= WC_CAP_SHA3_HMAC | WC_CAP_SHA3_HKDF | WC_CAP_SHA3_PBKDF2 |
+                      WC_CAP_SHA3_RSASSA_PKCS1_V1_5 | WC_CAP_SHA3_RSA_PSS |
+                      WC_CAP_SHA3_RSA_OAEP | WC_CAP_SHA3_ECDSA;
 
     /* HMAC is built on the digests (RFC 2104), so it needs only them; a key
      * whose hash is missing is refused when it is made. */
-    if (any_md) c |= WC_CAP(WEBCRYPTO_ALG_HMAC);
-    if (cbc) c |= WC_CAP(WEBCRYPTO_ALG_AES_CBC);
-    if (ctr) c |= WC_CAP(WEBCRYPTO_ALG_AES_CTR);
-    if (gcm) c |= WC_CAP(WEBCRYPTO_ALG_AES_GCM);
-    if (kw) c |= WC_CAP(WEBCRYPTO_ALG_AES_KW);
-    if (gcm_siv) c |= WC_CAP(WEBCRYPTO_ALG_AES_GCM_SIV);
-    if (any_md) c |= WC_CAP(WEBCRYPTO_ALG_HKDF); /* built on HMAC, below */
-    if (wc_ossl_kdf_pbkdf2 && any_md) c |= WC_CAP(WEBCRYPTO_ALG_PBKDF2);
-    if (wc_ossl_chacha20_poly1305_cipher) c |= WC_CAP(WEBCRYPTO_ALG_CHACHA20_POLY1305);
-    if (ocb) c |= WC_CAP(WEBCRYPTO_ALG_AES_OCB);
+    if (any_md) wc_caps_add(&c, WEBCRYPTO_ALG_HMAC);
+    if (cbc) wc_caps_add(&c, WEBCRYPTO_ALG_AES_CBC);
+    if (ctr) wc_caps_add(&c, WEBCRYPTO_ALG_AES_CTR);
+    if (gcm) wc_caps_add(&c, WEBCRYPTO_ALG_AES_GCM);
+    if (kw) wc_caps_add(&c, WEBCRYPTO_ALG_AES_KW);
+    if (gcm_siv) wc_caps_add(&c, WEBCRYPTO_ALG_AES_GCM_SIV);
+    if (any_md) wc_caps_add(&c, WEBCRYPTO_ALG_HKDF); /* built on HMAC, below */
+    if (wc_ossl_kdf_pbkdf2 && any_md) wc_caps_add(&c, WEBCRYPTO_ALG_PBKDF2);
+    if (wc_ossl_chacha20_poly1305_cipher) wc_caps_add(&c, WEBCRYPTO_ALG_CHACHA20_POLY1305);
+    if (ocb) wc_caps_add(&c, WEBCRYPTO_ALG_AES_OCB);
 #if WEBCRYPTO_HAVE_LIBARGON2
-    c |= WC_CAP(WEBCRYPTO_ALG_ARGON2D) | WC_CAP(WEBCRYPTO_ALG_ARGON2I) |
-         WC_CAP(WEBCRYPTO_ALG_ARGON2ID);
+    wc_caps_add_all(&c, WEBCRYPTO_ALG_ARGON2D, WEBCRYPTO_ALG_ARGON2I, WEBCRYPTO_ALG_ARGON2ID);
 #endif
-    c |= wc_ossl_pkey_init(); /* RSA, EC, Ed25519, X25519: each probed */
-    if (c == 0) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL: no algorithm could be fetched");
+    wc_ossl_pkey_init(&c); /* RSA, EC, Ed25519, X25519: each probed */
+    if (wc_caps_no_alg(&c)) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL: no algorithm could be fetched");
 
     description_text = OpenSSL_version(OPENSSL_VERSION);
     *caps = c;

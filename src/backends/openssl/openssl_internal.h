@@ -182,8 +182,8 @@ webcrypto_status wc_ossl_aes_kw_wrap(const void *key_state, const uint8_t *in, s
 webcrypto_status wc_ossl_aes_kw_unwrap(const void *key_state, const uint8_t *in, size_t len,
                                        uint8_t *out);
 
-/* Fetches what the asymmetric algorithms need, once; returns their WC_CAP bits. */
-uint64_t wc_ossl_pkey_init(void);
+/* Fetches what the asymmetric algorithms need, once; adds them to *caps. */
+void wc_ossl_pkey_init(wc_caps *c);
 webcrypto_status wc_ossl_pkey_import(const void *bctx, wc_family family, unsigned member,
                                      const wc_pkey_fields *f, void **state);
 webcrypto_status wc_ossl_pkey_generate(const void *bctx, wc_family family, unsigned member,

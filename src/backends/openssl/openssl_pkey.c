@@ -61,8 +61,7 @@
 
 /* ---- init: builds the EC groups and probes each algorithm ---- */
 
-uint64_t wc_ossl_pkey_init(void) {
-    uint64_t c = 0;
+void wc_ossl_pkey_init(wc_caps *c) {
     bool groups = true;
     for (int i = WEBCRYPTO_CURVE_P256; i <= WEBCRYPTO_CURVE_P521; i++) {
         curve_info *ci = &wc_ossl_pkey_curves[i];
@@ -95,20 +94,20 @@ uint64_t wc_ossl_pkey_init(void) {
 
     /* Multi-prime RSA import: OpenSSL 3.0's RSA key management takes up to
      * five primes (wc_ossl_rsa_import). */
-    if (km_rsa) c |= WC_CAP_RSA_MULTI_PRIME;
+    if (km_rsa) c->features |= WC_CAP_RSA_MULTI_PRIME;
     if (km_rsa && sig_rsa)
-        c |= WC_CAP(WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5) | WC_CAP(WEBCRYPTO_ALG_RSA_PSS);
-    if (km_rsa && enc_rsa) c |= WC_CAP(WEBCRYPTO_ALG_RSA_OAEP);
-    if (km_ec && groups && sig_ec) c |= WC_CAP(WEBCRYPTO_ALG_ECDSA);
-    if (km_ec && groups && kex_ec) c |= WC_CAP(WEBCRYPTO_ALG_ECDH);
-    if (km_ed && sig_ed) c |= WC_CAP(WEBCRYPTO_ALG_ED25519);
-    if (km_x && kex_x) c |= WC_CAP(WEBCRYPTO_ALG_X25519);
+        wc_caps_add_all(c, WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5, WEBCRYPTO_ALG_RSA_PSS);
+    if (km_rsa && enc_rsa) wc_caps_add(c, WEBCRYPTO_ALG_RSA_OAEP);
+    if (km_ec && groups && sig_ec) wc_caps_add(c, WEBCRYPTO_ALG_ECDSA);
+    if (km_ec && groups && kex_ec) wc_caps_add(c, WEBCRYPTO_ALG_ECDH);
+    if (km_ed && sig_ed) wc_caps_add(c, WEBCRYPTO_ALG_ED25519);
+    if (km_x && kex_x) wc_caps_add(c, WEBCRYPTO_ALG_X25519);
     /* Ed448 without a context only: OpenSSL 3.0's EdDSA takes no context
      * string (its signature has no settable parameters; 3.2 added
      * "context-string"), so WC_CAP_ED448_CONTEXT stays unset and the core
      * answers NotSupportedError for a non-empty context. */
-    if (km_ed448 && sig_ed448) c |= WC_CAP(WEBCRYPTO_ALG_ED448);
-    if (km_x448 && kex_x448) c |= WC_CAP(WEBCRYPTO_ALG_X448);
+    if (km_ed448 && sig_ed448) wc_caps_add(c, WEBCRYPTO_ALG_ED448);
+    if (km_x448 && kex_x448) wc_caps_add(c, WEBCRYPTO_ALG_X448);
 
     EVP_KEYMGMT_free(km_rsa);
     EVP_KEYMGMT_free(km_ec);
@@ -125,7 +124,6 @@ uint64_t wc_ossl_pkey_init(void) {
     EVP_SIGNATURE_free(sig_ed448);
     EVP_KEYEXCH_free(kex_x448);
     ERR_clear_error(); /* a missing algorithm only removes its bit */
-    return c;
 }
 
 webcrypto_status wc_ossl_pkey_import(const void *bctx, wc_family family, unsigned member,
