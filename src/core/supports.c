@@ -174,7 +174,7 @@ static bool derive_length_ok(const webcrypto_params *p, size_t length_bits) {
 static bool key_length(const webcrypto_params *t, size_t *bits) {
     const wc_alg_info *a = wc_alg(t->name);
     if (!a || !has_op(a, WEBCRYPTO_OP_GET_KEY_LENGTH)) return false;
-    if (wc_is_aes(t->name)) {
+    if (wc_has_key_lens(t->name)) {
         if (t->length % 8 || !wc_aes_key_len_ok(t->name, t->length / 8)) return false;
         *bits = t->length;
         return true;

@@ -97,7 +97,7 @@ static webcrypto_status normalize_derived_type(const webcrypto_backend *backend,
     webcrypto_status st = wc_check_algorithm(backend, type->name, "deriveKey");
     if (st != WEBCRYPTO_OK) return st;
     if (wc_single_key_bits(type->name)) return WEBCRYPTO_OK; /* ChaCha20-Poly1305: 256 */
-    if (wc_is_aes(type->name)) {
+    if (wc_has_key_lens(type->name)) {
         if (type->length == 0)
             return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "deriveKey: the AES length is required");
         return WEBCRYPTO_OK;
@@ -114,7 +114,7 @@ static webcrypto_status derived_key_length(const webcrypto_params *type, size_t 
         *bits = wc_single_key_bits(type->name);
         return WEBCRYPTO_OK;
     }
-    if (wc_is_aes(type->name)) {
+    if (wc_has_key_lens(type->name)) {
         if (type->length % 8 || !wc_aes_key_len_ok(type->name, type->length / 8))
             return wc_error(WEBCRYPTO_ERR_OPERATION, "deriveKey: %zu is not a %s key length",
                             type->length, webcrypto_algorithm_name(type->name));
