@@ -310,6 +310,18 @@ static inline size_t wc_kmac_fixed_bits(wc_kmac k) {
     return 0;
 }
 
+/* The WebCrypto name of an AEAD member ("AES-GCM"), for messages. */
+static inline const char *wc_aead_name(wc_aead a) {
+    switch (a) {
+    case WC_AEAD_AES_GCM: return "AES-GCM";
+    case WC_AEAD_AES_GCM_SIV: return "AES-GCM-SIV";
+    case WC_AEAD_CHACHA20_POLY1305: return "ChaCha20-Poly1305";
+    case WC_AEAD_AES_OCB: return "AES-OCB";
+    case WC_AEAD_COUNT: break;
+    }
+    return "?";
+}
+
 /* An OKP member's key length (public and private alike), in bytes. */
 #define WC_OKP_KEY_LEN_(ID, nm, klen, olen, arc, kind) WC_FACT_CASE_(OKP_##ID, klen)
 static inline size_t wc_okp_key_len(wc_okp k) {
