@@ -5,13 +5,24 @@
 # In a temporary worktree of REF (default HEAD) it appends a fake member to
 # backend.h's wc_aead and wc_okp enums - the enums only, nothing else - builds
 # everything (the three backends, the tools, the Node binding, the tests)
-# with -DWEBCRYPTO_WERROR=ON, keeping going past errors, and prints each
-# place the compiler stopped, once, as "file: function: message". The guide's
-# list should name exactly these places; rerun after a merge that adds a
-# dispatch.
+# with -DWEBCRYPTO_WERROR=ON and prints each place the compiler stopped,
+# once, as "file: function: message". The guide's list should name exactly
+# these places; rerun after a merge that adds a dispatch.
 #
-#   tools/check-new-member.sh [REF]
+# So that one stop does not hide the next (a file that fails keeps the
+# library, and with it the tools, the binding and the tests, from being
+# compiled at all), the switch warnings are left warnings (-Wno-error=switch,
+# -Wno-error=switch-enum): everything compiles, and each such warning is
+# listed as the stop it is under -Werror. Any other error is listed too.
+#
+#   tools/check-new-member.sh [--full] [REF]
 #   JOBS=N (default 2) builds with N jobs; KEEP=1 keeps the worktree and log.
+#
+# --full makes the guide's steps 1 to 3 first, as a new algorithm would:
+# webcrypto_algorithm values (WEBCRYPTO_ALG_FAKE_AEAD, _FAKE_OKP) and
+# WC_ALG_COUNT, the AEAD's table row, and the OKP member's line in
+# member_facts.h (its row and backend.h's facts come from it); what is left
+# is the dispatch the build names (step 4).
 #
 # Exit status: 0 when the build stopped at least once and every stop names a
 # fake member (or is a compile-time size check); 1 when the build passed (a
@@ -19,6 +30,11 @@
 # set-up failure.
 set -eu
 
+full=0
+if [ "${1:-}" = --full ]; then
+    full=1
+    shift
+fi
 ref=${1:-HEAD}
 repo=$(git rev-parse --show-toplevel)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/wc-new-member.XXXXXX")
@@ -45,12 +61,42 @@ for fam in AEAD OKP; do
         echo "check-new-member: no line 'WC_${fam}_COUNT' alone in backend.h" >&2
         exit 2
     fi
-    sed -i "s/^\( *\)WC_${fam}_COUNT\$/\1WC_${fam}_FAKE_MEMBER,\n\1WC_${fam}_COUNT/" "$h"
+    sed -i "s/^\( *\)WC_${fam}_COUNT\$/\1WC_${fam}_FAKE_${fam},\n\1WC_${fam}_COUNT/" "$h"
 done
+
+if [ "$full" = 1 ]; then
+    # 1. the next webcrypto_algorithm values, and WC_ALG_COUNT after them
+    last=$(sed -n 's/^#define WC_ALG_COUNT ((unsigned)WEBCRYPTO_ALG_\([A-Z0-9_]*\) + 1u)$/\1/p' \
+        "$wt/src/core/core.h")
+    if [ -z "$last" ] || ! grep -q "^    WEBCRYPTO_ALG_${last}\$" "$wt/include/webcrypto.h"; then
+        echo "check-new-member: cannot find the last webcrypto_algorithm (WC_ALG_COUNT)" >&2
+        exit 2
+    fi
+    sed -i "s/^    WEBCRYPTO_ALG_${last}\$/    WEBCRYPTO_ALG_${last},\n    WEBCRYPTO_ALG_FAKE_AEAD,\n    WEBCRYPTO_ALG_FAKE_OKP/" \
+        "$wt/include/webcrypto.h"
+    sed -i "s/WEBCRYPTO_ALG_${last} + 1u)/WEBCRYPTO_ALG_FAKE_OKP + 1u)/" "$wt/src/core/core.h"
+    # 3. the AEAD's row (designated: its place in the table does not matter)
+    # and the OKP member's facts line, from which its row is made
+    sed -i 's/^static const wc_alg_info wc_algs\[WC_ALG_COUNT\] = {$/&\
+    ROW(FAKE_AEAD, "FakeAEAD", WC_FAMILY_AEAD), .member.aead = WC_AEAD_FAKE_AEAD,\
+        .key_types = WC_KEYS_SECRET, .ops = OPS_CIPHER, .secret_usages = WC_AES_USAGES,\
+        .key_lens = {16, 0, 32}, .formats = WC_FMT(RAW_SECRET) | WC_FMT(JWK),\
+        .jwk_kty = "oct", .jwk_use = "enc", .jwk_alg_by_len = {"F128", NULL, "F256"}},/' \
+        "$wt/src/core/algorithms.c"
+    sed -i 's/^#define WC_OKP_FACTS(X) *\\$/&\
+    X(FAKE_OKP, "FakeOKP", 32, 64, 0x7f, SIGN) \\/' "$wt/src/core/member_facts.h"
+    for f in include/webcrypto.h src/core/core.h src/core/algorithms.c src/core/member_facts.h; do
+        if ! grep -q FAKE "$wt/$f"; then
+            echo "check-new-member: --full could not edit $f" >&2
+            exit 2
+        fi
+    done
+fi
 
 echo "configuring $ref with every backend required and -DWEBCRYPTO_WERROR=ON ..." >&2
 if ! cmake -S "$wt" -B "$wt/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWEBCRYPTO_WERROR=ON \
-        -DWEBCRYPTO_REQUIRE_BACKENDS=ON >"$tmp/configure.log" 2>&1; then
+        -DWEBCRYPTO_REQUIRE_BACKENDS=ON \
+        "-DCMAKE_C_FLAGS=-Wno-error=switch -Wno-error=switch-enum" >"$tmp/configure.log" 2>&1; then
     cat "$tmp/configure.log" >&2
     exit 2
 fi
@@ -58,7 +104,7 @@ fi
 grep -q "Node.js binding: Node-API headers" "$tmp/configure.log" ||
     echo "check-new-member: WARNING: the Node binding is not configured; its C is not checked" >&2
 
-echo "building (this keeps going past errors) ..." >&2
+echo "building ..." >&2
 LC_ALL=C nice cmake --build "$wt/build" -j"${JOBS:-2}" -- -k >"$log" 2>&1 && built=1 || built=0
 
 # GCC writes "FILE: In function 'F':" before a function's diagnostics and
@@ -70,12 +116,12 @@ stops=$(awk -v root="$wt/" '
         fn = $0; sub(/^.*: In function ./, "", fn); sub(/.:$/, "", fn); file = $0; sub(/: In function.*/, "", file); next
     }
     /: At top level:/ { fn = ""; next }
-    / error: / {
-        f = $0; sub(/:[0-9]+:[0-9]+: error: .*/, "", f)
-        msg = $0; sub(/^.* error: /, "", msg)
+    / (error|warning): / {
+        f = $0; sub(/:[0-9]+:[0-9]+: (error|warning): .*/, "", f)
+        msg = $0; sub(/^.* (error|warning): /, "", msg)
         where = (f == file && fn != "") ? f ": " fn : f
         print where ": " msg
-    }' "$log" | sed 's/ \[-Werror=[a-z-]*\]$//' | sort -u)
+    }' "$log" | sed 's/ \[-W[a-z=-]*\]$//' | sort -u)
 
 if [ "$built" = 1 ] && [ -z "$stops" ]; then
     echo "check-new-member: the build PASSED with the fake members: nothing names where they go" >&2
@@ -89,7 +135,7 @@ fi
 
 echo "$stops"
 n=$(echo "$stops" | wc -l)
-others=$(echo "$stops" | grep -v -e "_FAKE_MEMBER" -e "static assertion failed" || true)
+others=$(echo "$stops" | grep -v -e "_FAKE_AEAD" -e "_FAKE_OKP" -e "static assertion failed" || true)
 echo "$n place(s) stopped the build." >&2
 if [ -n "$others" ]; then
     echo "check-new-member: some stops do not name a fake member:" >&2
