@@ -228,6 +228,13 @@ static void test_usages_ops_and_identifiers(void **state) {
             assert_int_equal(a->pq_seed_len, WC_ML_DSA_SEED_LEN);
             assert_string_equal(wc_ml_dsa_name(a->member.ml_dsa), a->name);
         }
+        /* backend.h's AEAD names and OKP OID arcs, against the row */
+        if (a->family == WC_FAMILY_AEAD) assert_string_equal(wc_aead_name(a->member.aead), a->name);
+        if (a->family == WC_FAMILY_OKP) {
+            assert_int_equal(a->oid_len, 3);
+            assert_int_equal(a->oid[2], wc_okp_oid_arc(a->member.okp));
+            assert_true(wc_okp_key_len(a->member.okp) <= WC_OKP_MAX_KEY_LEN);
+        }
         if (seeded) { /* JWK "AKP" with "alg" the name (the draft) */
             assert_string_equal(a->jwk_kty, "AKP");
             assert_string_equal(a->jwk_alg, a->name);
