@@ -228,6 +228,13 @@ static void test_usages_ops_and_identifiers(void **state) {
             assert_int_equal(a->pq_seed_len, WC_ML_DSA_SEED_LEN);
             assert_string_equal(wc_ml_dsa_name(a->member.ml_dsa), a->name);
         }
+        /* backend.h's AEAD names and OKP OID arcs, against the row */
+        if (a->family == WC_FAMILY_AEAD) assert_string_equal(wc_aead_name(a->member.aead), a->name);
+        if (a->family == WC_FAMILY_OKP) {
+            assert_int_equal(a->oid_len, 3);
+            assert_int_equal(a->oid[2], wc_okp_oid_arc(a->member.okp));
+            assert_true(wc_okp_key_len(a->member.okp) <= WC_OKP_MAX_KEY_LEN);
+        }
         if (seeded) { /* JWK "AKP" with "alg" the name (the draft) */
             assert_string_equal(a->jwk_kty, "AKP");
             assert_string_equal(a->jwk_alg, a->name);
@@ -264,7 +271,7 @@ static void test_usages_ops_and_identifiers(void **state) {
         /* fixed key lengths: only AES sizes, a JWK alg for each allowed one
          * (ChaCha20-Poly1305: the 32-byte slot only) */
         bool fixed = a->key_lens[0] != 0 || a->key_lens[2] != 0;
-        assert_int_equal(wc_is_aes(alg), fixed);
+        assert_int_equal(wc_has_key_lens(alg), fixed);
         for (size_t k = 0; k < WC_KEY_LENS; k++) {
             assert_int_equal(a->key_lens[k] != 0, a->jwk_alg_by_len[k] != NULL);
             if (a->key_lens[k]) assert_int_equal(a->key_lens[k], 16 + 8 * k);

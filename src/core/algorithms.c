@@ -16,10 +16,9 @@ static const uint8_t OID_EC_DH[] = {0x2b, 0x81, 0x04, 0x01, 0x0c};
 static const uint8_t OID_P256[] = {0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07};
 static const uint8_t OID_P384[] = {0x2b, 0x81, 0x04, 0x00, 0x22};
 static const uint8_t OID_P521[] = {0x2b, 0x81, 0x04, 0x00, 0x23};
-static const uint8_t OID_ED25519[] = {0x2b, 0x65, 0x70};
-static const uint8_t OID_X25519[] = {0x2b, 0x65, 0x6e};
-static const uint8_t OID_X448[] = {0x2b, 0x65, 0x6f};   /* 1.3.101.111, RFC 8410 */
-static const uint8_t OID_ED448[] = {0x2b, 0x65, 0x71};  /* 1.3.101.113, RFC 8410 */
+/* RFC 8410: 1.3.101.arc, arc from member_facts.h. */
+#define OKP_OID(ID, nm, klen, olen, arc, kind) static const uint8_t OID_##ID[] = {0x2b, 0x65, arc};
+WC_OKP_FACTS(OKP_OID)
 /* NIST CSOR (2.16.840.1.101.3.4): ML-KEM 4.4.1-3 (draft-ietf-lamps-kyber-
  * certificates), ML-DSA 3.17-19 (RFC 9881). */
 static const uint8_t OID_ML_KEM_512[] = {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x04, 0x01};
@@ -49,9 +48,10 @@ static const wc_curve_info wc_curves[] = {
  * adds its fields and closes it. */
 #define ROW(id, nm, fam)                                                                \
     [WEBCRYPTO_ALG_##id] = {.alg = WEBCRYPTO_ALG_##id, .name = nm, .family = fam
-#define HASH(id, nm, size, block)                                                         \
+/* The hashes' rows, from member_facts.h. */
+#define HASH(id, nm, size, block, sha3)                                                   \
     ROW(id, nm, WC_FAMILY_DIGEST), .member.hash = WC_HASH_##id, .ops = OPB(DIGEST),       \
-        .digest_size = size, .block_bits = block }
+        .digest_size = size, .block_bits = block },
 /* AES modes: secret keys of 16, 24 (len24 = 0: not allowed) or 32 bytes;
  * the row adds its member and closes. */
 #define AES(id, nm, fam, ops_, usages, len24, jwk_128, jwk_192, jwk_256)                 \
@@ -68,6 +68,20 @@ static const wc_curve_info wc_curves[] = {
         .jwk_alg_by_hash = {jwk_1, jwk_256, jwk_384, jwk_512}, OID(OID_RSA),                \
         .sha3_cap = WC_CAP_SHA3_##id }
 
+/* OKP: key pairs of okp_key_len-byte keys; a signer (KIND SIGN) or a
+ * key agreement (AGREE). */
+#define OKP_SIGN(nm)                                                                       \
+    .ops = OPS_SIGNER | OPS_PAIR, .public_usages = WEBCRYPTO_USAGE_VERIFY,                 \
+    .private_usages = WEBCRYPTO_USAGE_SIGN, .jwk_use = "sig", .jwk_alg = nm,               \
+    .jwk_alg_alt = "EdDSA"
+#define OKP_AGREE(nm)                                                                      \
+    .ops = OPS_AGREE | OPS_PAIR, .private_usages = WC_KDF_USAGES,                          \
+    .public_key_for = WEBCRYPTO_USAGE_DERIVE_BITS, .jwk_use = "enc"
+#define OKP(id, nm, klen, olen, arc, kind)                                                 \
+    ROW(id, nm, WC_FAMILY_OKP), .member.okp = WC_OKP_##id, .key_types = WC_KEYS_PAIR,      \
+        .formats = WC_FMTS_PAIR_RAW, OKP_##kind(nm), .okp_key_len = klen,                  \
+        .okp_out_len = olen, .jwk_kty = "OKP", .jwk_crv = nm, OID(OID_##id) },
+
 /* ML-KEM and ML-DSA: key pairs of a seed and a public key; spki, pkcs8
  * (seed form), raw-public, raw-seed and JWK "AKP" whose "alg" is the
  * algorithm's name; no "raw". */
@@ -79,20 +93,25 @@ static const wc_curve_info wc_curves[] = {
         .public_usages = WEBCRYPTO_USAGE_ENCAPSULATE_KEY | WEBCRYPTO_USAGE_ENCAPSULATE_BITS, \
         .private_usages = WEBCRYPTO_USAGE_DECAPSULATE_KEY | WEBCRYPTO_USAGE_DECAPSULATE_BITS, \
         .pq_public_len = pub, .pq_seed_len = WC_ML_KEM_SEED_LEN, .pq_out_len = ct,        \
-        .jwk_kty = "AKP", .jwk_use = "enc", .jwk_alg = nm, OID(OID_##id) }
+        .jwk_kty = "AKP", .jwk_use = "enc", .jwk_alg = nm, OID(OID_##id) },
 #define ML_DSA(id, nm, pub, sig)                                                           \
     ROW(id, nm, WC_FAMILY_ML_DSA), .member.ml_dsa = WC_##id, .key_types = WC_KEYS_PAIR,    \
         .formats = WC_FMTS_SEEDED, .ops = OPS_SIGNER | OPS_PAIR,                         \
         .public_usages = WEBCRYPTO_USAGE_VERIFY, .private_usages = WEBCRYPTO_USAGE_SIGN,   \
         .pq_public_len = pub, .pq_seed_len = WC_ML_DSA_SEED_LEN, .pq_out_len = sig,       \
-        .jwk_kty = "AKP", .jwk_use = "sig", .jwk_alg = nm, OID(OID_##id) }
+        .jwk_kty = "AKP", .jwk_use = "sig", .jwk_alg = nm, OID(OID_##id) },
 
 
 static const wc_alg_info wc_algs[WC_ALG_COUNT] = {
-    HASH(SHA_1, "SHA-1", 20, 512),
-    HASH(SHA_256, "SHA-256", 32, 512),
-    HASH(SHA_384, "SHA-384", 48, 1024),
-    HASH(SHA_512, "SHA-512", 64, 1024),
+    /* SHA-1 .. SHA-512 and SHA-3 (FIPS 202). SHA-3's block_bits is 0: the
+     * draft defines no block size for them, so an HMAC key with SHA-3 needs
+     * an explicit length (NotSupportedError otherwise, as in Node 24); HMAC
+     * itself uses the sponge's rate as its block (the library's). No JOSE
+     * "alg" is registered for HMAC or RSA with SHA-3, so their columns in
+     * jwk_alg_by_hash stay NULL: such keys export without "alg" and a JWK
+     * that has one is DataError (the spec's "no applicable specification";
+     * Node 24 ignores it). */
+    WC_HASH_FACTS(HASH)
     ROW(HMAC, "HMAC", WC_FAMILY_HMAC), .key_types = WC_KEYS_SECRET,
         .formats = WC_FMTS_SECRET_RAW | WC_FMT(JWK),
         .ops = OPS_SIGNER | OPB(GET_KEY_LENGTH), .secret_usages = WC_HMAC_USAGES,
@@ -140,47 +159,13 @@ static const wc_alg_info wc_algs[WC_ALG_COUNT] = {
         .ops = OPS_AGREE | OPS_PAIR, .private_usages = WC_KDF_USAGES,
         .public_key_for = WEBCRYPTO_USAGE_DERIVE_BITS, .jwk_kty = "EC", .jwk_use = "enc",
         OID(OID_EC_PUBLIC_KEY), .oid_alt = OID_EC_DH, .oid_alt_len = sizeof OID_EC_DH},
-    /* RFC 8037: an Ed25519 key's JWK alg may also be "EdDSA". */
-    ROW(ED25519, "Ed25519", WC_FAMILY_OKP), .member.okp = WC_OKP_ED25519,
-        .key_types = WC_KEYS_PAIR, .formats = WC_FMTS_PAIR_RAW, .ops = OPS_SIGNER | OPS_PAIR, .public_usages = WEBCRYPTO_USAGE_VERIFY,
-        .private_usages = WEBCRYPTO_USAGE_SIGN, .okp_key_len = 32, .okp_out_len = 64,
-        .jwk_kty = "OKP", .jwk_use = "sig", .jwk_crv = "Ed25519", .jwk_alg = "Ed25519",
-        .jwk_alg_alt = "EdDSA", OID(OID_ED25519)},
-    ROW(X25519, "X25519", WC_FAMILY_OKP), .member.okp = WC_OKP_X25519,
-        .key_types = WC_KEYS_PAIR, .formats = WC_FMTS_PAIR_RAW, .ops = OPS_AGREE | OPS_PAIR, .private_usages = WC_KDF_USAGES,
-        .public_key_for = WEBCRYPTO_USAGE_DERIVE_BITS, .okp_key_len = 32,
-        .okp_out_len = 32, .jwk_kty = "OKP", .jwk_use = "enc", .jwk_crv = "X25519",
-        OID(OID_X25519)},
-    /* "Secure Curves in the Web Cryptography API". Ed448's JWK alg: "Ed448"
-     * written (as Node 24 writes it), "EdDSA" (RFC 8037) also accepted.
-     * Ed448's sign and verify take params->context (0..255 bytes). */
-    ROW(ED448, "Ed448", WC_FAMILY_OKP), .member.okp = WC_OKP_ED448,
-        .key_types = WC_KEYS_PAIR, .formats = WC_FMTS_PAIR_RAW, .ops = OPS_SIGNER | OPS_PAIR, .public_usages = WEBCRYPTO_USAGE_VERIFY,
-        .private_usages = WEBCRYPTO_USAGE_SIGN, .okp_key_len = 57, .okp_out_len = 114,
-        .jwk_kty = "OKP", .jwk_use = "sig", .jwk_crv = "Ed448", .jwk_alg = "Ed448",
-        .jwk_alg_alt = "EdDSA", OID(OID_ED448)},
-    ROW(X448, "X448", WC_FAMILY_OKP), .member.okp = WC_OKP_X448,
-        .key_types = WC_KEYS_PAIR, .formats = WC_FMTS_PAIR_RAW, .ops = OPS_AGREE | OPS_PAIR, .private_usages = WC_KDF_USAGES,
-        .public_key_for = WEBCRYPTO_USAGE_DERIVE_BITS, .okp_key_len = 56,
-        .okp_out_len = 56, .jwk_kty = "OKP", .jwk_use = "enc", .jwk_crv = "X448",
-        OID(OID_X448)},
-    ML_KEM(ML_KEM_512, "ML-KEM-512", 800, 768),
-    ML_KEM(ML_KEM_768, "ML-KEM-768", 1184, 1088),
-    ML_KEM(ML_KEM_1024, "ML-KEM-1024", 1568, 1568),
-    ML_DSA(ML_DSA_44, "ML-DSA-44", 1312, 2420),
-    ML_DSA(ML_DSA_65, "ML-DSA-65", 1952, 3309),
-    ML_DSA(ML_DSA_87, "ML-DSA-87", 2592, 4627),
-    /* SHA-3 (FIPS 202). block_bits 0: the draft defines no block size for
-     * them, so an HMAC key with SHA-3 needs an explicit length
-     * (NotSupportedError otherwise, as in Node 24); HMAC itself uses the
-     * sponge's rate as its block (the library's). No JOSE "alg" is
-     * registered for HMAC or RSA with SHA-3, so their columns in
-     * jwk_alg_by_hash stay NULL: such keys export without "alg" and a JWK
-     * that has one is DataError (the spec's "no applicable specification";
-     * Node 24 ignores it). */
-    HASH(SHA3_256, "SHA3-256", 32, 0),
-    HASH(SHA3_384, "SHA3-384", 48, 0),
-    HASH(SHA3_512, "SHA3-512", 64, 0),
+    /* OKP rows, from member_facts.h. RFC 8037: a signer's JWK alg may also be
+     * "EdDSA"; its own name is written (as Node 24 writes Ed448's). Ed448's
+     * sign and verify take params->context (0..255 bytes). X448 and Ed448:
+     * "Secure Curves in the Web Cryptography API". */
+    WC_OKP_FACTS(OKP)
+    WC_ML_KEM_FACTS(ML_KEM)
+    WC_ML_DSA_FACTS(ML_DSA)
     /* cSHAKE (SP 800-185): digests of outputLength bits with functionName N
      * and customization S; N and S empty is SHAKE (FIPS 202). */
     ROW(CSHAKE128, "cSHAKE128", WC_FAMILY_XOF), .member.xof = WC_XOF_CSHAKE128,
@@ -409,9 +394,11 @@ void wc_usages_to_string(unsigned usages, char *buf, size_t cap) {
 
 bool wc_is_hash(webcrypto_algorithm alg) { return wc_family_of(alg) == WC_FAMILY_DIGEST; }
 
-bool wc_is_aes(webcrypto_algorithm alg) {
+bool wc_has_key_lens(webcrypto_algorithm alg) {
     const wc_alg_info *a = wc_alg(alg);
-    return a && (a->key_lens[0] != 0 || a->key_lens[2] != 0);
+    for (size_t i = 0; a && i < WC_KEY_LENS; i++)
+        if (a->key_lens[i]) return true;
+    return false;
 }
 
 bool wc_aes_key_len_ok(webcrypto_algorithm alg, size_t len) {

@@ -30,6 +30,7 @@
 #define WEBCRYPTO_CORE_BACKEND_H
 
 #include "webcrypto.h"
+#include "member_facts.h"
 
 /* ---- capabilities: what a backend's init reports it implements ----
  * Two sets, so that either can grow without reaching the other (module ABI
@@ -267,61 +268,46 @@ typedef struct wc_pkey_fields {
  * the core's functions). Each switch is exhaustive, without `default:`:
  * a new member that is not added here fails the build. ---- */
 
+/* Hashes, OKP, ML-KEM and ML-DSA members: from member_facts.h, the lines
+ * the core's table is built from too. A case per fact line; a member in the
+ * enum without a line there is a missing case here. */
+#define WC_FACT_CASE_(ID, value) case WC_##ID: return value;
+
 /* The digest size of a hash, in bytes. */
+#define WC_HASH_SIZE_(ID, nm, size, block, sha3) WC_FACT_CASE_(HASH_##ID, size)
 static inline size_t wc_hash_size(wc_hash h) {
     switch (h) {
-    case WC_HASH_SHA_1: return 20;
-    case WC_HASH_SHA_256: return 32;
-    case WC_HASH_SHA_384: return 48;
-    case WC_HASH_SHA_512: return 64;
-    case WC_HASH_SHA3_256: return 32;
-    case WC_HASH_SHA3_384: return 48;
-    case WC_HASH_SHA3_512: return 64;
+    WC_HASH_FACTS(WC_HASH_SIZE_)
     case WC_HASH_COUNT: break;
     }
     return 0;
 }
 
 /* A hash's webcrypto_algorithm: for a backend's capability bits (wc_caps_add). */
+#define WC_HASH_ALG_(ID, nm, size, block, sha3) WC_FACT_CASE_(HASH_##ID, WEBCRYPTO_ALG_##ID)
 static inline webcrypto_algorithm wc_hash_algorithm(wc_hash h) {
     switch (h) {
-    case WC_HASH_SHA_1: return WEBCRYPTO_ALG_SHA_1;
-    case WC_HASH_SHA_256: return WEBCRYPTO_ALG_SHA_256;
-    case WC_HASH_SHA_384: return WEBCRYPTO_ALG_SHA_384;
-    case WC_HASH_SHA_512: return WEBCRYPTO_ALG_SHA_512;
-    case WC_HASH_SHA3_256: return WEBCRYPTO_ALG_SHA3_256;
-    case WC_HASH_SHA3_384: return WEBCRYPTO_ALG_SHA3_384;
-    case WC_HASH_SHA3_512: return WEBCRYPTO_ALG_SHA3_512;
+    WC_HASH_FACTS(WC_HASH_ALG_)
     case WC_HASH_COUNT: break;
     }
     return WEBCRYPTO_ALG_NONE;
 }
 
 /* The WebCrypto name of a hash ("SHA-256"), for messages. */
+#define WC_HASH_NAME_(ID, nm, size, block, sha3) WC_FACT_CASE_(HASH_##ID, nm)
 static inline const char *wc_hash_name(wc_hash h) {
     switch (h) {
-    case WC_HASH_SHA_1: return "SHA-1";
-    case WC_HASH_SHA_256: return "SHA-256";
-    case WC_HASH_SHA_384: return "SHA-384";
-    case WC_HASH_SHA_512: return "SHA-512";
-    case WC_HASH_SHA3_256: return "SHA3-256";
-    case WC_HASH_SHA3_384: return "SHA3-384";
-    case WC_HASH_SHA3_512: return "SHA3-512";
+    WC_HASH_FACTS(WC_HASH_NAME_)
     case WC_HASH_COUNT: break;
     }
     return "?";
 }
 
 /* Whether a hash is one of SHA-3's (for WC_CAP_SHA3_*). */
+#define WC_HASH_SHA3_(ID, nm, size, block, sha3) WC_FACT_CASE_(HASH_##ID, sha3)
 static inline bool wc_hash_is_sha3(wc_hash h) {
     switch (h) {
-    case WC_HASH_SHA_1:
-    case WC_HASH_SHA_256:
-    case WC_HASH_SHA_384:
-    case WC_HASH_SHA_512: return false;
-    case WC_HASH_SHA3_256:
-    case WC_HASH_SHA3_384:
-    case WC_HASH_SHA3_512: return true;
+    WC_HASH_FACTS(WC_HASH_SHA3_)
     case WC_HASH_COUNT: break;
     }
     return false;
@@ -348,98 +334,130 @@ static inline const char *wc_kmac_name(wc_kmac k) {
 /* The one output length, in bits, of a backend without WC_CAP_XOF_ANY_LENGTH
  * (cSHAKE) or WC_CAP_KMAC_ANY (KMAC): twice the member's security strength,
  * the length of SHAKE128-256 / SHAKE256-512 and of BouncyCastle's KMAC. */
-static inline size_t wc_xof_fixed_bits(wc_xof x) { return x == WC_XOF_CSHAKE128 ? 256 : 512; }
-static inline size_t wc_kmac_fixed_bits(wc_kmac k) { return k == WC_KMAC_128 ? 256 : 512; }
+static inline size_t wc_xof_fixed_bits(wc_xof x) {
+    switch (x) {
+    case WC_XOF_CSHAKE128: return 256;
+    case WC_XOF_CSHAKE256: return 512;
+    case WC_XOF_COUNT: break;
+    }
+    return 0;
+}
+static inline size_t wc_kmac_fixed_bits(wc_kmac k) {
+    switch (k) {
+    case WC_KMAC_128: return 256;
+    case WC_KMAC_256: return 512;
+    case WC_KMAC_COUNT: break;
+    }
+    return 0;
+}
+
+/* The WebCrypto name of an AEAD member ("AES-GCM"), for messages. */
+static inline const char *wc_aead_name(wc_aead a) {
+    switch (a) {
+    case WC_AEAD_AES_GCM: return "AES-GCM";
+    case WC_AEAD_AES_GCM_SIV: return "AES-GCM-SIV";
+    case WC_AEAD_CHACHA20_POLY1305: return "ChaCha20-Poly1305";
+    case WC_AEAD_AES_OCB: return "AES-OCB";
+    case WC_AEAD_COUNT: break;
+    }
+    return "?";
+}
 
 /* An OKP member's key length (public and private alike), in bytes. */
+#define WC_OKP_KEY_LEN_(ID, nm, klen, olen, arc, kind) WC_FACT_CASE_(OKP_##ID, klen)
 static inline size_t wc_okp_key_len(wc_okp k) {
     switch (k) {
-    case WC_OKP_ED25519: return 32;
-    case WC_OKP_X25519: return 32;
-    case WC_OKP_ED448: return 57;
-    case WC_OKP_X448: return 56;
+    WC_OKP_FACTS(WC_OKP_KEY_LEN_)
     case WC_OKP_COUNT: break;
     }
     return 0;
 }
 
 /* An OKP member's signature length in bytes; 0 for a key-agreement member. */
+#define WC_OKP_SIG_LEN_SIGN(olen) olen
+#define WC_OKP_SIG_LEN_AGREE(olen) 0
+#define WC_OKP_SIG_LEN_(ID, nm, klen, olen, arc, kind)                                     \
+    WC_FACT_CASE_(OKP_##ID, WC_OKP_SIG_LEN_##kind(olen))
 static inline size_t wc_okp_sig_len(wc_okp k) {
     switch (k) {
-    case WC_OKP_ED25519: return 64;
-    case WC_OKP_X25519: return 0;
-    case WC_OKP_ED448: return 114;
-    case WC_OKP_X448: return 0;
+    WC_OKP_FACTS(WC_OKP_SIG_LEN_)
     case WC_OKP_COUNT: break;
     }
     return 0;
 }
 
 /* The WebCrypto name of an OKP member ("Ed25519"), for messages. */
+#define WC_OKP_NAME_(ID, nm, klen, olen, arc, kind) WC_FACT_CASE_(OKP_##ID, nm)
 static inline const char *wc_okp_name(wc_okp k) {
     switch (k) {
-    case WC_OKP_ED25519: return "Ed25519";
-    case WC_OKP_X25519: return "X25519";
-    case WC_OKP_ED448: return "Ed448";
-    case WC_OKP_X448: return "X448";
+    WC_OKP_FACTS(WC_OKP_NAME_)
     case WC_OKP_COUNT: break;
     }
     return "?";
 }
 
+/* The last arc of an OKP member's RFC 8410 OID, 1.3.101.arc (0: none). */
+#define WC_OKP_OID_ARC_(ID, nm, klen, olen, arc, kind) WC_FACT_CASE_(OKP_##ID, arc)
+static inline unsigned wc_okp_oid_arc(wc_okp k) {
+    switch (k) {
+    WC_OKP_FACTS(WC_OKP_OID_ARC_)
+    case WC_OKP_COUNT: break;
+    }
+    return 0;
+}
+
+/* The longest OKP key, in bytes (for buffers). */
+#define WC_OKP_KEY_ROOM_(ID, nm, klen, olen, arc, kind) unsigned char ID[klen];
+union wc_okp_key_room_ { WC_OKP_FACTS(WC_OKP_KEY_ROOM_) };
+#define WC_OKP_MAX_KEY_LEN sizeof(union wc_okp_key_room_)
+
 /* ML-KEM's encapsulation key and ciphertext lengths (FIPS 203 table 3). */
+#define WC_ML_KEM_PUB_(ID, nm, pub, ct) WC_FACT_CASE_(ID, pub)
+#define WC_ML_KEM_CT_(ID, nm, pub, ct) WC_FACT_CASE_(ID, ct)
+#define WC_ML_KEM_NAME_(ID, nm, pub, ct) WC_FACT_CASE_(ID, nm)
 static inline size_t wc_ml_kem_public_len(wc_ml_kem k) {
     switch (k) {
-    case WC_ML_KEM_512: return 800;
-    case WC_ML_KEM_768: return 1184;
-    case WC_ML_KEM_1024: return 1568;
+    WC_ML_KEM_FACTS(WC_ML_KEM_PUB_)
     case WC_ML_KEM_COUNT: break;
     }
     return 0;
 }
 static inline size_t wc_ml_kem_ciphertext_len(wc_ml_kem k) {
     switch (k) {
-    case WC_ML_KEM_512: return 768;
-    case WC_ML_KEM_768: return 1088;
-    case WC_ML_KEM_1024: return 1568;
+    WC_ML_KEM_FACTS(WC_ML_KEM_CT_)
     case WC_ML_KEM_COUNT: break;
     }
     return 0;
 }
 static inline const char *wc_ml_kem_name(wc_ml_kem k) {
     switch (k) {
-    case WC_ML_KEM_512: return "ML-KEM-512";
-    case WC_ML_KEM_768: return "ML-KEM-768";
-    case WC_ML_KEM_1024: return "ML-KEM-1024";
+    WC_ML_KEM_FACTS(WC_ML_KEM_NAME_)
     case WC_ML_KEM_COUNT: break;
     }
     return "?";
 }
 
 /* ML-DSA's public key and signature lengths (FIPS 204 table 2). */
+#define WC_ML_DSA_PUB_(ID, nm, pub, sig) WC_FACT_CASE_(ID, pub)
+#define WC_ML_DSA_SIG_(ID, nm, pub, sig) WC_FACT_CASE_(ID, sig)
+#define WC_ML_DSA_NAME_(ID, nm, pub, sig) WC_FACT_CASE_(ID, nm)
 static inline size_t wc_ml_dsa_public_len(wc_ml_dsa k) {
     switch (k) {
-    case WC_ML_DSA_44: return 1312;
-    case WC_ML_DSA_65: return 1952;
-    case WC_ML_DSA_87: return 2592;
+    WC_ML_DSA_FACTS(WC_ML_DSA_PUB_)
     case WC_ML_DSA_COUNT: break;
     }
     return 0;
 }
 static inline size_t wc_ml_dsa_sig_len(wc_ml_dsa k) {
     switch (k) {
-    case WC_ML_DSA_44: return 2420;
-    case WC_ML_DSA_65: return 3309;
-    case WC_ML_DSA_87: return 4627;
+    WC_ML_DSA_FACTS(WC_ML_DSA_SIG_)
     case WC_ML_DSA_COUNT: break;
     }
     return 0;
 }
 static inline const char *wc_ml_dsa_name(wc_ml_dsa k) {
     switch (k) {
-    case WC_ML_DSA_44: return "ML-DSA-44";
-    case WC_ML_DSA_65: return "ML-DSA-65";
-    case WC_ML_DSA_87: return "ML-DSA-87";
+    WC_ML_DSA_FACTS(WC_ML_DSA_NAME_)
     case WC_ML_DSA_COUNT: break;
     }
     return "?";

@@ -204,10 +204,12 @@ wc_kmac wc_kmac_of(webcrypto_algorithm alg);
 bool wc_key_family(webcrypto_algorithm alg, webcrypto_algorithm hash, wc_family *family,
                    unsigned *member);
 
-/* Predicates over the table's families and key types. wc_is_aes: an
- * algorithm of fixed secret key lengths (key_lens; today the AES modes). */
+/* Predicates over the table's families and key types. wc_has_key_lens: an
+ * algorithm of fixed secret key lengths (the row's key_lens: the AES modes
+ * and ChaCha20-Poly1305; named for what it reads, not "is AES", which
+ * ChaCha20-Poly1305 is not). */
 bool wc_is_hash(webcrypto_algorithm alg);
-bool wc_is_aes(webcrypto_algorithm alg);
+bool wc_has_key_lens(webcrypto_algorithm alg);
 bool wc_is_rsa(webcrypto_algorithm alg);
 bool wc_is_ec(webcrypto_algorithm alg);
 bool wc_is_okp(webcrypto_algorithm alg);

@@ -342,7 +342,7 @@ static webcrypto_status jwk_check(json_t *jwk, webcrypto_algorithm alg, webcrypt
         st = wc_error(WEBCRYPTO_ERR_DATA, "JWK \"k\" is not unpadded base64url");
         goto fail;
     }
-    if (wc_is_aes(alg) && !wc_aes_key_len_ok(alg, n)) {
+    if (wc_has_key_lens(alg) && !wc_aes_key_len_ok(alg, n)) {
         st = wc_error(WEBCRYPTO_ERR_DATA, "JWK key is %zu bytes, not a %s key size", n,
                       webcrypto_algorithm_name(alg));
         goto fail;

@@ -719,16 +719,25 @@ static bool ed448_small_y(const uint8_t y[56]) {
            (half_is(hi, 0xff, 0xff) && half_is(lo, 0, 0));                       /* p+1 */
 }
 
+/* Whether point (a signing member's public key or R) is of small order; a
+ * new signing member needs its curve's list here (the switch says so). */
 static bool okp_small_order(wc_okp kind, const uint8_t *point) {
-    if (kind == WC_OKP_ED448) {
+    switch (kind) {
+    case WC_OKP_ED25519: {
+        uint8_t y[32];
+        memcpy(y, point, 32);
+        y[31] &= 0x7f;
+        for (size_t i = 0; i < sizeof ed25519_small_y / sizeof ed25519_small_y[0]; i++)
+            if (memcmp(y, ed25519_small_y[i], 32) == 0) return true;
+        return false;
+    }
+    case WC_OKP_ED448:
         if (point[56] & 0x7f) return false; /* not an encoding: the backend says so */
         return ed448_small_y(point);
+    case WC_OKP_X25519: /* key agreement: the core checks the shared secret instead */
+    case WC_OKP_X448:
+    case WC_OKP_COUNT: break;
     }
-    uint8_t y[32];
-    memcpy(y, point, 32);
-    y[31] &= 0x7f;
-    for (size_t i = 0; i < sizeof ed25519_small_y / sizeof ed25519_small_y[0]; i++)
-        if (memcmp(y, ed25519_small_y[i], 32) == 0) return true;
     return false;
 }
 

@@ -86,7 +86,17 @@ typedef union hash_state {
 
 /* Block sizes (digest sizes: wc_hash_size, 0 for no hash). */
 static size_t hash_block(wc_hash hash) {
-    return hash == WC_HASH_SHA_384 || hash == WC_HASH_SHA_512 ? 128 : 64;
+    switch (hash) {
+    case WC_HASH_SHA_1:
+    case WC_HASH_SHA_256: return 64;
+    case WC_HASH_SHA_384:
+    case WC_HASH_SHA_512: return 128;
+    case WC_HASH_SHA3_256:
+    case WC_HASH_SHA3_384:
+    case WC_HASH_SHA3_512: /* BoringSSL has no SHA-3: init reports none */
+    case WC_HASH_COUNT: break;
+    }
+    return 0;
 }
 
 static const EVP_MD *hash_md(wc_hash hash) {
@@ -349,17 +359,40 @@ static webcrypto_status aead_key(aes_key *s, wc_aead kind, const uint8_t *key, s
     return st;
 }
 
+static webcrypto_status no_such_aes_key(void) {
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL backend: no such AES key");
+}
+
 /* CIPHER, AEAD and KEYWRAP keys (secret_key_new). */
 static webcrypto_status aes_key_new(wc_family family, unsigned member, const uint8_t *key,
                                     size_t key_len, void **state) {
     aes_key *s = calloc(1, sizeof *s);
     if (!s) return out_of_memory();
     s->family = family;
-    webcrypto_status st =
-        family == WC_FAMILY_AEAD
-            ? aead_key(s, (wc_aead)member, key, key_len)
-            : aes_schedules(s, key, key_len,
-                            !(family == WC_FAMILY_CIPHER && member == WC_CIPHER_AES_CTR));
+    webcrypto_status st = WEBCRYPTO_OK;
+    bool dec = true; /* CBC and KW decrypt with a schedule of their own */
+    switch (family) {
+    case WC_FAMILY_AEAD: st = aead_key(s, (wc_aead)member, key, key_len); break;
+    case WC_FAMILY_CIPHER:
+        switch ((wc_cipher)member) {
+        case WC_CIPHER_AES_CBC: break;
+        case WC_CIPHER_AES_CTR: dec = false; break; /* encrypts only */
+        case WC_CIPHER_COUNT: st = no_such_aes_key(); break;
+        }
+        if (st == WEBCRYPTO_OK) st = aes_schedules(s, key, key_len, dec);
+        break;
+    case WC_FAMILY_KEYWRAP: st = aes_schedules(s, key, key_len, true); break;
+    case WC_FAMILY_DIGEST:
+    case WC_FAMILY_HMAC:
+    case WC_FAMILY_KDF:
+    case WC_FAMILY_RSA:
+    case WC_FAMILY_EC:
+    case WC_FAMILY_OKP:
+    case WC_FAMILY_ML_KEM:
+    case WC_FAMILY_ML_DSA:
+    case WC_FAMILY_XOF:
+    case WC_FAMILY_KMAC: st = no_such_aes_key(); break;
+    }
     if (st != WEBCRYPTO_OK) {
         aes_key_free(s);
         return st;
@@ -395,11 +428,24 @@ static webcrypto_status bssl_secret_key_new(const void *bctx, wc_family family,
 
 static void bssl_secret_key_free(void *state) {
     if (!state) return;
-    if (*(const wc_family *)state == WC_FAMILY_HMAC) {
+    /* Each state starts with its family, as bssl_secret_key_new made it. */
+    switch (*(const wc_family *)state) {
+    case WC_FAMILY_HMAC:
         wc_wipe(state, sizeof(hmac_key));
         free(state);
-    } else {
-        aes_key_free(state);
+        return;
+    case WC_FAMILY_CIPHER:
+    case WC_FAMILY_AEAD:
+    case WC_FAMILY_KEYWRAP: aes_key_free(state); return;
+    case WC_FAMILY_DIGEST:
+    case WC_FAMILY_KDF:
+    case WC_FAMILY_RSA:
+    case WC_FAMILY_EC:
+    case WC_FAMILY_OKP:
+    case WC_FAMILY_ML_KEM:
+    case WC_FAMILY_ML_DSA:
+    case WC_FAMILY_XOF:
+    case WC_FAMILY_KMAC: break; /* no such state is made */
     }
 }
 

@@ -687,17 +687,32 @@ void wc_bssl_pkey_free(void *state) { state_free(state); }
 
 /* ---- RSA signatures ---- */
 
+/* A signature scheme's padding: PSS (true) or PKCS #1 v1.5 (false); the
+ * entry points' gate, so the code after it compares with PSS only. */
+static bool sig_is_pss(wc_rsa_scheme scheme, bool *pss) {
+    switch (scheme) {
+    case WC_RSA_SCHEME_PKCS1_V1_5: *pss = false; return true;
+    case WC_RSA_SCHEME_PSS: *pss = true; return true;
+    case WC_RSA_SCHEME_OAEP: /* encrypts: rsa_oaep_* */
+    case WC_RSA_SCHEME_COUNT: break;
+    }
+    return false;
+}
+
 webcrypto_status wc_bssl_rsa_sign(const void *state, wc_rsa_scheme scheme,
                                   wc_hash hash, size_t salt_len, const uint8_t *msg,
                                   size_t len, uint8_t *sig, size_t *sig_len) {
     const pkey_state *s = state;
     hash_info h;
     if (!hash_of(hash, &h)) return wc_hash_unavailable("BoringSSL", hash);
-    if (scheme == WC_RSA_SCHEME_PSS && salt_len > INT_MAX)
+    bool pss = false;
+    if (!sig_is_pss(scheme, &pss))
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL: not an RSA signature scheme");
+    if (pss && salt_len > INT_MAX)
         return wc_error(WEBCRYPTO_ERR_OPERATION, "RSA-PSS: the salt is too long for the key");
     uint8_t digest[SHA512_DIGEST_LENGTH];
     hash_message(hash, msg, len, digest);
-    if (scheme == WC_RSA_SCHEME_PSS) {
+    if (pss) {
         size_t n = 0;
         if (RSA_sign_pss_mgf1(s->rsa, &n, sig, s->size, digest, h.len, h.md, h.md,
                               (int)salt_len) != 1)
@@ -719,13 +734,16 @@ webcrypto_status wc_bssl_rsa_verify(const void *state, wc_rsa_scheme scheme,
     *valid = false;
     hash_info h;
     if (!hash_of(hash, &h)) return wc_hash_unavailable("BoringSSL", hash);
+    bool pss = false;
+    if (!sig_is_pss(scheme, &pss))
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL: not an RSA signature scheme");
     /* RFC 8017 8.1.2 / 8.2.2: a signature of another length is invalid; so
      * is a PSS salt no key could hold. */
-    if (sig_len != s->size || (scheme == WC_RSA_SCHEME_PSS && salt_len > INT_MAX))
+    if (sig_len != s->size || (pss && salt_len > INT_MAX))
         return WEBCRYPTO_OK;
     uint8_t digest[SHA512_DIGEST_LENGTH];
     hash_message(hash, msg, len, digest);
-    if (scheme == WC_RSA_SCHEME_PSS)
+    if (pss)
         *valid = RSA_verify_pss_mgf1(s->rsa, digest, h.len, h.md, h.md, (int)salt_len, sig,
                                      sig_len) == 1;
     else

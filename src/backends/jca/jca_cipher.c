@@ -83,8 +83,16 @@ webcrypto_status jca_secret_key_new(const void *bctx, wc_family family, unsigned
         break;
     case WC_FAMILY_CIPHER:
     case WC_FAMILY_KEYWRAP: name = v->aes_name; break;
-    case WC_FAMILY_AEAD: /* SunJCE's ChaCha20-Poly1305 takes only "ChaCha20" keys */
-        name = member == WC_AEAD_CHACHA20_POLY1305 ? v->cc_key_name : v->aes_name;
+    case WC_FAMILY_AEAD:
+        switch ((wc_aead)member) {
+        case WC_AEAD_AES_GCM:
+        case WC_AEAD_AES_GCM_SIV:
+        case WC_AEAD_AES_OCB: name = v->aes_name; break;
+        /* SunJCE's ChaCha20-Poly1305 takes only "ChaCha20" keys */
+        case WC_AEAD_CHACHA20_POLY1305: name = v->cc_key_name; break;
+        case WC_AEAD_COUNT:
+            return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: no such AEAD");
+        }
         break;
     case WC_FAMILY_KMAC:
         if (member >= WC_KMAC_COUNT || !v->kmac_prov[member])
@@ -386,8 +394,16 @@ static webcrypto_status aead_dodge(jca_op *o, jca_aead *e, wc_aead kind, jint mo
                                    const jca_key *k, const uint8_t *iv, size_t iv_len,
                                    jca_iv_seen now) {
     /* SunJCE's ChaCha20-Poly1305 refuses a repeat in either direction
-     * ("Matching key and nonce from previous initialization"). */
-    bool any_dir = kind == WC_AEAD_CHACHA20_POLY1305;
+     * ("Matching key and nonce from previous initialization"); the others
+     * (GCM) only when encrypting. */
+    bool any_dir = false;
+    switch (kind) {
+    case WC_AEAD_CHACHA20_POLY1305: any_dir = true; break;
+    case WC_AEAD_AES_GCM:
+    case WC_AEAD_AES_GCM_SIV:
+    case WC_AEAD_AES_OCB:
+    case WC_AEAD_COUNT: break;
+    }
     if (!((mode == ENCRYPT_MODE || any_dir) &&
           (seen_eq(now, e->last_enc) || seen_eq(now, e->last_any))))
         return WEBCRYPTO_OK;
@@ -699,11 +715,8 @@ static webcrypto_status aead_open(const jca_key *k, wc_aead kind, const uint8_t 
             st = wc_error(WEBCRYPTO_ERR_OPERATION,
                           "%s: the authentication tag does not match (wrong key, %s, additional "
                           "data or tag, or altered ciphertext) [%s]",
-                          kind == WC_AEAD_AES_GCM_SIV         ? "AES-GCM-SIV"
-                          : kind == WC_AEAD_CHACHA20_POLY1305 ? "ChaCha20-Poly1305"
-                          : kind == WC_AEAD_AES_OCB           ? "AES-OCB"
-                                                              : "AES-GCM",
-                          kind == WC_AEAD_AES_GCM ? "IV" : "nonce", detail);
+                          wc_aead_name(kind), kind == WC_AEAD_AES_GCM ? "IV" : "nonce",
+                          detail);
     }
     return jca_op_end(&o, st);
 }

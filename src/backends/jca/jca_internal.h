@@ -83,8 +83,14 @@ typedef struct jca_refs {
 extern JavaVM *jca_vm;
 extern jca_refs jca;
 
-/* Key types of the asymmetric algorithms. */
-enum { JCA_KT_RSA, JCA_KT_EC, JCA_KT_ED, JCA_KT_X, JCA_KT_ED448, JCA_KT_X448, JCA_N_KT };
+/* Key types of the asymmetric algorithms: RSA, EC, then one per OKP member
+ * in wc_okp's order, so an OKP key type is JCA_KT_OKP + its member and its
+ * facts (length, OID, name) are backend.h's (jca_pkey.h: kt_okp). */
+enum { JCA_KT_RSA, JCA_KT_EC, JCA_KT_OKP, JCA_N_KT = JCA_KT_OKP + WC_OKP_COUNT };
+#define JCA_KT_ED (JCA_KT_OKP + WC_OKP_ED25519)
+#define JCA_KT_X (JCA_KT_OKP + WC_OKP_X25519)
+#define JCA_KT_ED448 (JCA_KT_OKP + WC_OKP_ED448)
+#define JCA_KT_X448 (JCA_KT_OKP + WC_OKP_X448)
 #define JCA_N_CURVE 4 /* indexed by webcrypto_named_curve P256..P521 (1..3) */
 #define JCA_MAX_FIELD 66
 

@@ -16,22 +16,29 @@ static webcrypto_status x_base(jca_op *o, const jca_variant *v, int kt, jobject 
                                uint8_t out[OKP_MAX]) {
     webcrypto_status st = WEBCRYPTO_OK;
     jobject ka = NULL;
-    bool x448 = kt == JCA_KT_X448;
     size_t n = okp_len(kt);
-    if ((st = jca_get_instance(o, jca.KeyAgreement, jca.ka_get, jca.ka_get_p,
-                               x448 ? v->pk.x448_name : v->pk.x_name,
-                               x448 ? v->pk.x448_prov : v->pk.x_prov, &ka)) != WEBCRYPTO_OK)
+    jstring name = NULL;
+    jobject prov = NULL, base = NULL;
+    wc_okp m = WC_OKP_COUNT;
+    (void)kt_okp(kt, &m);
+    switch (m) {
+    case WC_OKP_X25519: name = v->pk.x_name, prov = v->pk.x_prov, base = v->pk.x_base; break;
+    case WC_OKP_X448: name = v->pk.x448_name, prov = v->pk.x448_prov, base = v->pk.x448_base; break;
+    case WC_OKP_ED25519:
+    case WC_OKP_ED448:
+    case WC_OKP_COUNT: return wc_error(WEBCRYPTO_ERR_OPERATION, "jca: not a key-agreement key");
+    }
+    if ((st = jca_get_instance(o, jca.KeyAgreement, jca.ka_get, jca.ka_get_p, name, prov, &ka)) !=
+        WEBCRYPTO_OK)
         return st;
     (*o->env)->CallVoidMethod(o->env, ka, jca.ka_init, priv);
     JCHECK(o, "KeyAgreement.init");
-    (*o->env)->CallObjectMethod(o->env, ka, jca.ka_phase, x448 ? v->pk.x448_base : v->pk.x_base,
-                                JNI_TRUE);
+    (*o->env)->CallObjectMethod(o->env, ka, jca.ka_phase, base, JNI_TRUE);
     JCHECK(o, "KeyAgreement.doPhase");
     jint got = (*o->env)->CallIntMethod(o->env, ka, jca.ka_secret, o->t->out_buf, 0);
     JCHECK(o, "KeyAgreement.generateSecret");
     if ((size_t)got != n) {
-        st = wc_error(WEBCRYPTO_ERR_OPERATION, "jca: %s gave %d bytes", x448 ? "X448" : "X25519",
-                      (int)got);
+        st = wc_error(WEBCRYPTO_ERR_OPERATION, "jca: %s gave %d bytes", kt_label(kt), (int)got);
         goto done;
     }
     st = jca_get_bytes(o, o->t->out_buf, 0, n, out);
@@ -164,16 +171,29 @@ webcrypto_status jca_okp_import(jca_op *o, const jca_variant *v, int kt,
         st = jca_okp_key(o, v, kt, false, f->x.p, &key);
     } else {
         st = jca_okp_key(o, v, kt, true, f->d.p, &key);
-        if (st == WEBCRYPTO_OK && kt == JCA_KT_ED) {
-            st = ed25519_public(o, v, f->d.p, key, f->x.n ? f->x.p : NULL, pub);
-        } else if (st == WEBCRYPTO_OK) {
-            st = kt == JCA_KT_ED448 ? ed448_public(o, v, f->d.p, pub)
-                                    : x_base(o, v, kt, key, pub);
+        /* The public key of the private one: Ed25519 checks the given one
+         * itself (it picks x's sign by it); the others are compared here. */
+        bool compare = true;
+        wc_okp m = WC_OKP_COUNT;
+        (void)kt_okp(kt, &m);
+        if (st == WEBCRYPTO_OK) {
+            switch (m) {
+            case WC_OKP_ED25519:
+                st = ed25519_public(o, v, f->d.p, key, f->x.n ? f->x.p : NULL, pub);
+                compare = false;
+                break;
+            case WC_OKP_ED448: st = ed448_public(o, v, f->d.p, pub); break;
+            case WC_OKP_X25519:
+            case WC_OKP_X448: st = x_base(o, v, kt, key, pub); break;
+            case WC_OKP_COUNT: st = wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: no such key"); break;
+            }
+        }
+        if (st == WEBCRYPTO_OK && compare) {
             jca_zero_array(o, o->t->out_buf, kl);
-            if (st == WEBCRYPTO_OK && f->x.n && !wc_equal_ct(pub, f->x.p, kl))
+            if (f->x.n && !wc_equal_ct(pub, f->x.p, kl))
                 st = wc_error(WEBCRYPTO_ERR_DATA,
                               "%s key: the public key does not match the private key",
-                              kt == JCA_KT_ED448 ? "Ed448" : kt == JCA_KT_X448 ? "X448" : "X25519");
+                              kt_label(kt));
         }
     }
     if (st == WEBCRYPTO_OK) st = jca_keep_key(o, s, key);
@@ -214,17 +234,29 @@ static webcrypto_status okp_engine(jca_op *o, const jca_pkey *s, wc_okp kind, in
                                    const uint8_t *context, size_t context_len, jca_sig **out,
                                    bool *key_refused) {
     const jca_variant *v = s->v;
-    bool ed448 = kind == WC_OKP_ED448;
     webcrypto_status st = WEBCRYPTO_OK;
-    if (ed448 && context_len > 0 && !v->pk.ed448_context)
-        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: %s's Ed448 takes no context",
-                        v->label);
-    jca_sig *slot = ed448 ? &o->t->v[v->index].ed448 : &o->t->v[v->index].ed;
-    st = jca_sig_engine(o, slot, ed448 ? v->pk.ed448_name : v->pk.ed_name,
-                        ed448 ? v->pk.ed448_prov : v->pk.ed_prov, s, mode, NULL, 0,
-                        key_refused);
+    jca_sig *slot = NULL;
+    jstring name = NULL;
+    jobject prov = NULL;
+    bool with_context = false; /* the engine takes EdDSAParameterSpec */
+    switch (kind) {
+    case WC_OKP_ED25519:
+        slot = &o->t->v[v->index].ed, name = v->pk.ed_name, prov = v->pk.ed_prov;
+        break;
+    case WC_OKP_ED448:
+        if (context_len > 0 && !v->pk.ed448_context)
+            return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: %s's Ed448 takes no context",
+                            v->label);
+        slot = &o->t->v[v->index].ed448, name = v->pk.ed448_name, prov = v->pk.ed448_prov;
+        with_context = v->pk.ed448_context;
+        break;
+    case WC_OKP_X25519:
+    case WC_OKP_X448:
+    case WC_OKP_COUNT: return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: no such signature");
+    }
+    st = jca_sig_engine(o, slot, name, prov, s, mode, NULL, 0, key_refused);
     if (st != WEBCRYPTO_OK || (key_refused && *key_refused)) return st;
-    if (ed448 && v->pk.ed448_context) {
+    if (with_context) {
         jbyteArray c = NULL;
         jobject spec = NULL;
         if ((st = jca_new_array(o, context, context_len, &c)) != WEBCRYPTO_OK) goto done;

@@ -440,14 +440,12 @@ static webcrypto_status generate(jca_op *o, const jca_variant *v,
                                  size_t modulus_bits, wc_bytes e, webcrypto_named_curve curve,
                                  jca_pkey *s) {
     int kt = s->type;
-    static const char *const kt_label[JCA_N_KT] = {"RSA", "EC", "Ed25519", "X25519", "Ed448",
-                                                    "X448"};
     webcrypto_status st = WEBCRYPTO_OK;
     jobject kpg = NULL, spec = NULL, kp = NULL, priv = NULL, pub = NULL, be = NULL;
     const jca_curve *c = NULL;
     if (!v->pk.kpg_prov[kt])
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: %s has no KeyPairGenerator for %s",
-                        v->label, kt_label[kt]);
+                        v->label, kt_label(kt));
     if (kt == JCA_KT_EC) {
         if (curve < 1 || curve >= JCA_N_CURVE || !v->pk.curve[curve].params)
             return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: this curve is not available");
@@ -649,13 +647,20 @@ webcrypto_status jca_agree(const jca_pkey *priv, const jca_pkey *pub, uint8_t *o
     if (st != WEBCRYPTO_OK) return st;
     jint got = 0;
     jca_thread_engines *e = &o.t->v[v->index];
-    jobject *slot = priv->type == JCA_KT_X ? &e->x25519 : priv->type == JCA_KT_X448 ? &e->x448 : &e->ecdh;
-    jstring name = priv->type == JCA_KT_X      ? v->pk.x_name
-                   : priv->type == JCA_KT_X448 ? v->pk.x448_name
-                                               : v->pk.ecdh_name;
-    jobject prov = priv->type == JCA_KT_X      ? v->pk.x_prov
-                   : priv->type == JCA_KT_X448 ? v->pk.x448_prov
-                                               : v->pk.ecdh_prov;
+    jobject *slot = &e->ecdh;
+    jstring name = v->pk.ecdh_name;
+    jobject prov = v->pk.ecdh_prov;
+    wc_okp m;
+    if (kt_okp(priv->type, &m)) {
+        switch (m) {
+        case WC_OKP_X25519: slot = &e->x25519, name = v->pk.x_name, prov = v->pk.x_prov; break;
+        case WC_OKP_X448: slot = &e->x448, name = v->pk.x448_name, prov = v->pk.x448_prov; break;
+        case WC_OKP_ED25519:
+        case WC_OKP_ED448:
+        case WC_OKP_COUNT:
+            return jca_op_end(&o, wc_error(WEBCRYPTO_ERR_OPERATION, "jca: not a key-agreement key"));
+        }
+    }
     if ((st = jca_cached_instance(&o, jca.KeyAgreement, jca.ka_get, jca.ka_get_p, name, prov,
                                   slot)) != WEBCRYPTO_OK)
         goto done;

@@ -12,25 +12,51 @@
 #include "jca_internal.h"
 
 enum { MODE_SIGN = 1, MODE_VERIFY = 2 };
-enum { OKP_LEN = 32, OKP_MAX = 57, PKEY_FRAME = 128 };
+/* OKP_LEN: X25519's and Ed25519's key length, for the code that is about
+ * those two curves only; OKP_MAX: room for any OKP key. */
+enum { OKP_LEN = 32, OKP_MAX = WC_OKP_MAX_KEY_LEN, PKEY_FRAME = 128 };
 
-static const char *const hash_jname[JCA_N_HASH] = {"SHA1",     "SHA256",   "SHA384", "SHA512",
-                                                   "SHA3-256", "SHA3-384", "SHA3-512"};
-static const char *const curve_jname[JCA_N_CURVE] = {NULL, "secp256r1", "secp384r1",
-                                                     "secp521r1"};
-static const size_t curve_fs[JCA_N_CURVE] = {0, 32, 48, 66};
+/* Indexed by wc_hash and by webcrypto_named_curve; the asserts make a new
+ * member a build error here rather than a NULL name. */
+static const char *const hash_jname[] = {"SHA1",     "SHA256",   "SHA384", "SHA512",
+                                         "SHA3-256", "SHA3-384", "SHA3-512"};
+_Static_assert(sizeof hash_jname / sizeof *hash_jname == JCA_N_HASH, "a JCA name per wc_hash");
+static const char *const curve_jname[] = {NULL, "secp256r1", "secp384r1", "secp521r1"};
+static const size_t curve_fs[] = {0, 32, 48, 66};
+_Static_assert(sizeof curve_jname / sizeof *curve_jname == JCA_N_CURVE &&
+                   sizeof curve_fs / sizeof *curve_fs == JCA_N_CURVE,
+               "a JCA name and field size per curve");
 
-/* OKP keys: Ed25519, X25519 (32 bytes), Ed448 (57), X448 (56). */
-static inline bool kt_is_okp(int kt) {
-    return kt == JCA_KT_ED || kt == JCA_KT_X || kt == JCA_KT_ED448 || kt == JCA_KT_X448;
+/* An OKP key type's member (jca_internal.h: JCA_KT_OKP + member); false
+ * for RSA, EC and ML-KEM/ML-DSA states (JCA_N_KT). */
+static inline bool kt_okp(int kt, wc_okp *member) {
+    if (kt < JCA_KT_OKP || kt >= JCA_N_KT) return false;
+    *member = (wc_okp)(kt - JCA_KT_OKP);
+    return true;
 }
-static inline bool kt_signs(int kt) { return kt == JCA_KT_ED || kt == JCA_KT_ED448; }
+static inline bool kt_is_okp(int kt) {
+    wc_okp m;
+    return kt_okp(kt, &m);
+}
+static inline bool kt_signs(int kt) {
+    wc_okp m;
+    return kt_okp(kt, &m) && wc_okp_sig_len(m) > 0;
+}
+/* An OKP key type's key length (backend.h's, from the table's facts). */
 static inline size_t okp_len(int kt) {
-    return kt == JCA_KT_ED448 ? 57 : kt == JCA_KT_X448 ? 56 : OKP_LEN;
+    wc_okp m;
+    return kt_okp(kt, &m) ? wc_okp_key_len(m) : 0;
+}
+/* The key type's label, for messages and the JCA algorithm names. */
+static inline const char *kt_label(int kt) {
+    wc_okp m;
+    if (kt_okp(kt, &m)) return wc_okp_name(m);
+    return kt == JCA_KT_RSA ? "RSA" : kt == JCA_KT_EC ? "EC" : "?";
 }
 /* The last arc of the RFC 8410 OID 1.3.101.x. */
 static inline uint8_t okp_oid(int kt) {
-    return kt == JCA_KT_ED ? 0x70 : kt == JCA_KT_X ? 0x6e : kt == JCA_KT_ED448 ? 0x71 : 0x6f;
+    wc_okp m;
+    return kt_okp(kt, &m) ? (uint8_t)wc_okp_oid_arc(m) : 0;
 }
 
 /* The RFC 8410 encoding around a raw key of okp_len(kt) bytes, into h:

@@ -135,9 +135,8 @@ static jobject probe(jca_op *o, const jca_variant *v, jclass cls, jmethodID get,
 webcrypto_status jca_pkey_setup(jca_op *o, jca_variant *v, wc_caps *caps) {
     jca_pkey_variant *pk = &v->pk;
     webcrypto_status st = WEBCRYPTO_OK;
-    static const char *const kt_names[JCA_N_KT] = {"RSA", "EC", "Ed25519", "X25519", "Ed448",
-                                                   "X448"};
-    for (int k = 0; k < JCA_N_KT; k++) pk->kt_name[k] = gstr(o, kt_names[k], &st);
+    /* "RSA", "EC" and the OKP members' names, the JCA's algorithm names */
+    for (int k = 0; k < JCA_N_KT; k++) pk->kt_name[k] = gstr(o, kt_label(k), &st);
     char buf[64];
     for (int h = 0; h < JCA_N_HASH; h++) {
         snprintf(buf, sizeof buf, "%swithRSA", hash_jname[h]);

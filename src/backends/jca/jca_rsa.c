@@ -117,13 +117,27 @@ done:
 
 /* ---- RSA signatures ---- */
 
+/* A signature scheme's padding: PSS (true) or PKCS #1 v1.5 (false); the
+ * entry points' gate, so the code after it compares with PSS only. */
+static bool sig_is_pss(wc_rsa_scheme scheme, bool *pss) {
+    switch (scheme) {
+    case WC_RSA_SCHEME_PKCS1_V1_5: *pss = false; return true;
+    case WC_RSA_SCHEME_PSS: *pss = true; return true;
+    case WC_RSA_SCHEME_OAEP: /* encrypts: rsa_oaep_* */
+    case WC_RSA_SCHEME_COUNT: break;
+    }
+    return false;
+}
+
 webcrypto_status jca_rsa_sign(const void *state, wc_rsa_scheme scheme,
                               wc_hash hash, size_t salt_len, const uint8_t *msg,
                               size_t len, uint8_t *sig, size_t *sig_len) {
     const jca_pkey *s = state;
     const jca_variant *v = s->v;
     if (!hash_ok(hash)) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: bad hash");
-    bool pss = scheme == WC_RSA_SCHEME_PSS;
+    bool pss = false;
+    if (!sig_is_pss(scheme, &pss))
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: not an RSA signature scheme");
     jca_op o;
     webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;
@@ -153,7 +167,9 @@ webcrypto_status jca_rsa_verify(const void *state, wc_rsa_scheme scheme,
     /* RFC 8017 8.1.2 / 8.2.2: another length is invalid; so is a salt no
      * key could hold. */
     if (sig_len != s->size || salt_len > INT32_MAX) return WEBCRYPTO_OK;
-    bool pss = scheme == WC_RSA_SCHEME_PSS;
+    bool pss = false;
+    if (!sig_is_pss(scheme, &pss))
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: not an RSA signature scheme");
     jca_op o;
     webcrypto_status st = jca_op_begin(&o);
     if (st != WEBCRYPTO_OK) return st;

@@ -207,16 +207,19 @@ static webcrypto_status evp_aead_run(EVP_CIPHER_CTX *c, const char *what, const 
     return st;
 }
 
-static webcrypto_status ossl_evp_aead_seal(const aes_state *s, wc_aead kind, const uint8_t *nonce,
+/* ChaCha20-Poly1305 and AES-OCB through EVP: what names the AEAD in
+ * messages; set_tag_len, the tag length is set before the data (OCB). The
+ * member's switch in wc_ossl_aead_seal/_open chooses both. */
+static webcrypto_status ossl_evp_aead_seal(const aes_state *s, const char *what,
+                                           bool set_tag_len, const uint8_t *nonce,
                                            size_t nonce_len, const uint8_t *aad, size_t aad_len,
                                            const uint8_t *in, size_t len, uint8_t *out,
                                            uint8_t *tag, size_t tag_len) {
-    const char *what = kind == WC_AEAD_AES_OCB ? "AES-OCB" : "ChaCha20-Poly1305";
     EVP_CIPHER_CTX **slot = NULL;
     webcrypto_status st = wc_ossl_cipher_begin(s, 1, nonce, nonce_len, &slot);
     if (st != WEBCRYPTO_OK) return st;
     EVP_CIPHER_CTX *c = *slot;
-    if (kind == WC_AEAD_AES_OCB &&
+    if (set_tag_len &&
         EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, (int)tag_len, NULL) != 1)
         st = wc_ossl_fail("setting the AES-OCB tag length");
     bool final_failed = false;
@@ -229,18 +232,18 @@ static webcrypto_status ossl_evp_aead_seal(const aes_state *s, wc_aead kind, con
     return wc_ossl_cipher_done(slot, st);
 }
 
-static webcrypto_status ossl_evp_aead_open(const aes_state *s, wc_aead kind, const uint8_t *nonce,
+static webcrypto_status ossl_evp_aead_open(const aes_state *s, const char *what,
+                                           bool set_tag_len, const uint8_t *nonce,
                                            size_t nonce_len, const uint8_t *aad, size_t aad_len,
                                            const uint8_t *in, size_t len, const uint8_t *tag,
                                            size_t tag_len, uint8_t *out) {
-    const char *what = kind == WC_AEAD_AES_OCB ? "AES-OCB" : "ChaCha20-Poly1305";
     EVP_CIPHER_CTX **slot = NULL;
     webcrypto_status st = wc_ossl_cipher_begin(s, 0, nonce, nonce_len, &slot);
     if (st != WEBCRYPTO_OK) return st;
     EVP_CIPHER_CTX *c = *slot;
     uint8_t expected[16];
     memcpy(expected, tag, tag_len); /* the ctrl takes a non-const pointer */
-    if (kind == WC_AEAD_AES_OCB &&
+    if (set_tag_len &&
         EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, (int)tag_len, NULL) != 1)
         st = wc_ossl_fail("setting the AES-OCB tag length");
     else if (EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, (int)tag_len, expected) != 1)
@@ -271,9 +274,11 @@ webcrypto_status wc_ossl_aead_seal(const void *key_state, wc_aead kind, const ui
     case WC_AEAD_AES_GCM_SIV: /* nonce 12, tag 16 bytes: the core's */
         return wc_ossl_gcm_siv_seal(key_state, nonce, aad, aad_len, in, len, out, tag);
     case WC_AEAD_CHACHA20_POLY1305:
+        return ossl_evp_aead_seal(key_state, "ChaCha20-Poly1305", false, nonce, nonce_len, aad,
+                                  aad_len, in, len, out, tag, tag_len);
     case WC_AEAD_AES_OCB:
-        return ossl_evp_aead_seal(key_state, kind, nonce, nonce_len, aad, aad_len, in, len, out,
-                                  tag, tag_len);
+        return ossl_evp_aead_seal(key_state, "AES-OCB", true, nonce, nonce_len, aad, aad_len, in,
+                                  len, out, tag, tag_len);
     case WC_AEAD_COUNT: break;
     }
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL backend: no such AEAD");
@@ -290,9 +295,11 @@ webcrypto_status wc_ossl_aead_open(const void *key_state, wc_aead kind, const ui
     case WC_AEAD_AES_GCM_SIV:
         return wc_ossl_gcm_siv_open(key_state, nonce, aad, aad_len, in, len, tag, out);
     case WC_AEAD_CHACHA20_POLY1305:
+        return ossl_evp_aead_open(key_state, "ChaCha20-Poly1305", false, nonce, nonce_len, aad,
+                                  aad_len, in, len, tag, tag_len, out);
     case WC_AEAD_AES_OCB:
-        return ossl_evp_aead_open(key_state, kind, nonce, nonce_len, aad, aad_len, in, len, tag,
-                                  tag_len, out);
+        return ossl_evp_aead_open(key_state, "AES-OCB", true, nonce, nonce_len, aad, aad_len, in,
+                                  len, tag, tag_len, out);
     case WC_AEAD_COUNT: break;
     }
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL backend: no such AEAD");

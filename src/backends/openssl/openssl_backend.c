@@ -173,16 +173,34 @@ static webcrypto_status ossl_secret_key_new(const void *bctx, wc_family family,
 
 static void ossl_secret_key_free(void *state) {
     if (!state) return;
+    /* The state's kind is its head's family and member, as secret_key_new
+     * chose it (the KDFs keep none: state is NULL). */
     const wc_ossl_key_head *head = state;
-    if (head->family == WC_FAMILY_HMAC) {
-        wc_ossl_hmac_state_free(state);
-    } else if (head->family == WC_FAMILY_KMAC) {
+    switch (head->family) {
+    case WC_FAMILY_HMAC: wc_ossl_hmac_state_free(state); return;
+    case WC_FAMILY_KMAC:
         wc_wipe(state, sizeof(kmac_state));
         free(state);
-    } else if (head->family == WC_FAMILY_AEAD && head->member == WC_AEAD_AES_GCM_SIV) {
-        wc_ossl_gcm_siv_key_free(state);
-    } else {
-        wc_ossl_aes_state_free(state);
+        return;
+    case WC_FAMILY_AEAD:
+        switch ((wc_aead)head->member) {
+        case WC_AEAD_AES_GCM_SIV: wc_ossl_gcm_siv_key_free(state); return;
+        case WC_AEAD_AES_GCM:
+        case WC_AEAD_CHACHA20_POLY1305:
+        case WC_AEAD_AES_OCB: wc_ossl_aes_state_free(state); return;
+        case WC_AEAD_COUNT: break;
+        }
+        break;
+    case WC_FAMILY_CIPHER:
+    case WC_FAMILY_KEYWRAP: wc_ossl_aes_state_free(state); return;
+    case WC_FAMILY_DIGEST:
+    case WC_FAMILY_KDF:
+    case WC_FAMILY_RSA:
+    case WC_FAMILY_EC:
+    case WC_FAMILY_OKP:
+    case WC_FAMILY_ML_KEM:
+    case WC_FAMILY_ML_DSA:
+    case WC_FAMILY_XOF: break;
     }
 }
 

@@ -63,16 +63,46 @@ webcrypto_status wc_ossl_aes_key_new(wc_family family, unsigned member, const ui
     default: return wc_error(WEBCRYPTO_ERR_DATA, "AES key must be 16, 24 or 32 bytes");
     }
     /* secret_key_new sends CIPHER, AEAD (GCM, OCB, ChaCha20-Poly1305: one
-     * context keyed for both directions) and KEYWRAP keys here. */
-    bool cbc = family == WC_FAMILY_CIPHER && member == WC_CIPHER_AES_CBC;
-    bool aead = family == WC_FAMILY_AEAD;
-    bool gcm = aead && member == WC_AEAD_AES_GCM;
-    const EVP_CIPHER *cipher = cbc                         ? wc_ossl_aes_cbc_ciphers[idx]
-                               : family == WC_FAMILY_CIPHER ? wc_ossl_aes_ctr_ciphers[idx]
-                               : gcm                        ? wc_ossl_aes_gcm_ciphers[idx]
-                               : aead && member == WC_AEAD_AES_OCB ? wc_ossl_aes_ocb_ciphers[idx]
-                               : aead ? (idx == 2 ? wc_ossl_chacha20_poly1305_cipher : NULL)
-                                      : wc_ossl_aes_kw_ciphers[idx];
+     * context keyed for both directions) and KEYWRAP keys here. CBC and KW
+     * need a key schedule per direction; so does OCB: OpenSSL 3.0's OCB
+     * keyed for encryption decrypts whole blocks wrongly (it has no AES
+     * decryption schedule), so it gets a context keyed to decrypt. KW is on
+     * AES-ECB without padding (aes_kw_run), as CBC. */
+    const EVP_CIPHER *cipher = NULL;
+    bool gcm = false, two_way = false, no_padding = false;
+    switch (family) {
+    case WC_FAMILY_CIPHER:
+        switch ((wc_cipher)member) {
+        case WC_CIPHER_AES_CBC:
+            cipher = wc_ossl_aes_cbc_ciphers[idx], two_way = no_padding = true;
+            break;
+        case WC_CIPHER_AES_CTR: cipher = wc_ossl_aes_ctr_ciphers[idx]; break;
+        case WC_CIPHER_COUNT: break;
+        }
+        break;
+    case WC_FAMILY_AEAD:
+        switch ((wc_aead)member) {
+        case WC_AEAD_AES_GCM: cipher = wc_ossl_aes_gcm_ciphers[idx], gcm = true; break;
+        case WC_AEAD_AES_OCB: cipher = wc_ossl_aes_ocb_ciphers[idx], two_way = true; break;
+        case WC_AEAD_CHACHA20_POLY1305:
+            cipher = idx == 2 ? wc_ossl_chacha20_poly1305_cipher : NULL;
+            break;
+        case WC_AEAD_AES_GCM_SIV: /* its own state (gcm_siv.c) */
+        case WC_AEAD_COUNT: break;
+        }
+        break;
+    case WC_FAMILY_KEYWRAP: cipher = wc_ossl_aes_kw_ciphers[idx], two_way = no_padding = true; break;
+    case WC_FAMILY_DIGEST:
+    case WC_FAMILY_HMAC:
+    case WC_FAMILY_KDF:
+    case WC_FAMILY_RSA:
+    case WC_FAMILY_EC:
+    case WC_FAMILY_OKP:
+    case WC_FAMILY_ML_KEM:
+    case WC_FAMILY_ML_DSA:
+    case WC_FAMILY_XOF:
+    case WC_FAMILY_KMAC: break;
+    }
     if (!cipher)
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL: this AES mode is not available");
 
@@ -80,19 +110,14 @@ webcrypto_status wc_ossl_aes_key_new(wc_family family, unsigned member, const ui
     if (!s) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
     s->head = (wc_ossl_key_head){family, member};
     wc_tc_key_init(&s->tc);
-    /* CBC and KW need a key schedule per direction; so does OCB: OpenSSL
-     * 3.0's OCB keyed for encryption decrypts whole blocks wrongly (it has
-     * no AES decryption schedule), so it gets a context keyed to decrypt. */
-    bool kw = family == WC_FAMILY_KEYWRAP; /* on AES-ECB, no padding (aes_kw_run) */
-    bool two_way = cbc || kw || (aead && member == WC_AEAD_AES_OCB);
     webcrypto_status st = WEBCRYPTO_OK;
     if (gcm && wc_ossl_prov_gcms[idx].newctx) {
         s->pg = &wc_ossl_prov_gcms[idx];
         if (!(s->gcm_tpl = wc_prov_gcm_new(s->pg, key))) st = wc_ossl_fail("AES-GCM key set-up");
     } else {
-        st = cipher_template(cipher, key, 1, cbc || kw, &s->enc);
+        st = cipher_template(cipher, key, 1, no_padding, &s->enc);
     }
-    if (st == WEBCRYPTO_OK && two_way) st = cipher_template(cipher, key, 0, cbc || kw, &s->dec);
+    if (st == WEBCRYPTO_OK && two_way) st = cipher_template(cipher, key, 0, no_padding, &s->dec);
     if (st == WEBCRYPTO_OK && gcm && wc_ossl_aes_ctr_ciphers[idx]) {
         st = gcm_hash_subkey(wc_ossl_aes_ctr_ciphers[idx], key, s->h);
         s->have_h = st == WEBCRYPTO_OK;
