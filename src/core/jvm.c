@@ -1,5 +1,8 @@
-/* The JavaVM a host program hands to the jca backend (see webcrypto.h). Kept in
- * the core so the public function exists whichever backends are built. */
+/* The JavaVM a host program hands to the jca backend (see webcrypto.h), and
+ * the provider it hands to a jca variant. Kept in the core so the public
+ * functions exist whichever backends are built; the core names no backend
+ * symbol: a provider goes through the registry to the backend's
+ * use_provider op (backend.h). */
 #include <pthread.h>
 
 #include "core.h"
@@ -37,10 +40,5 @@ void wc_host_java_vm_lock(void) {
 webcrypto_status webcrypto_jca_use_provider(const char *variant_name, void *provider) {
     WC_REQUIRE(variant_name, "jca_use_provider: variant_name must not be NULL");
     WC_REQUIRE(provider, "jca_use_provider: provider must not be NULL");
-#ifdef WEBCRYPTO_HAVE_JCA
-    return wc_jca_use_provider(variant_name, provider);
-#else
-    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
-                    "jca_use_provider: this build has no jca backend");
-#endif
+    return wc_backend_use_provider("jca", variant_name, provider);
 }

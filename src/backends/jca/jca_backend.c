@@ -336,4 +336,5 @@ const wc_backend_ops wc_backend_jca = {
     .pbkdf2 = jca_pbkdf2,
     .xof = jca_xof,
     .kmac = jca_kmac,
+    .use_provider = jca_use_provider,
 };

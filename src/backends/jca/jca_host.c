@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/core.h"
+#include "core/core.h" /* wc_host_java_vm */
 #include "jca_internal.h"
 
 /* ---- providers a host hands over (webcrypto_jca_use_provider) ----
@@ -70,7 +70,7 @@ void jca_host_unclaim(const char *name) {
     pthread_mutex_unlock(&host_lock);
 }
 
-webcrypto_status wc_jca_use_provider(const char *name, void *provider) {
+webcrypto_status jca_use_provider(const char *name, void *provider) {
     size_t n = strlen(name);
     if (n == 0 || n >= sizeof host_providers[0].name)
         return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT,

@@ -338,7 +338,9 @@ bool jca_probe_dec_whole(jca_op *o, const jca_variant *v, wc_aead kind, jstring 
 webcrypto_status jca_prf_key_draw(jca_op *o, jca_variant *v);
 
 /* ---- jca_host.c: providers a host hands over ---- */
-/* wc_jca_use_provider (core.h) is here too. */
+/* The ops' use_provider (backend.h): keeps the host's Provider for the
+ * variant "jca:NAME" until it starts. */
+webcrypto_status jca_use_provider(const char *name, void *provider);
 /* Init's claim on its variant name: the host's Provider for it (owned by the
  * table) or NULL; *claimed whether an entry was claimed. A failed init gives
  * the claim back with jca_host_unclaim. */
