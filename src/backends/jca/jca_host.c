@@ -23,6 +23,10 @@ typedef struct host_provider {
     jobject provider; /* global ref; NULL for a variant started without one */
     bool claimed;     /* an init of jca:NAME runs or has succeeded */
 } host_provider;
+/* No fork handler: a child forked while another thread holds it cannot use
+ * jca anyway. jca_use_provider takes it only once a JVM is known, which a
+ * child does not inherit working, and init's claims run under the
+ * registry's lock, which a fork waits for (registry.c). */
 static pthread_mutex_t host_lock = PTHREAD_MUTEX_INITIALIZER;
 static host_provider host_providers[HOST_PROVIDERS];
 
