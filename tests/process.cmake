@@ -22,3 +22,14 @@ webcrypto_backend_test(test_jca_limits test_jca_limits.c)
 # HKDF leaves no copy of its PRK on the stack (RFC 5869 test case 1).
 webcrypto_backend_test(test_hkdf_residue test_hkdf_residue.c)
 target_link_libraries(test_hkdf_residue PRIVATE Threads::Threads)
+
+# A child forked while a thread hands a JavaVM over is not left with the
+# core's record of it locked (src/core/jvm.c). Needs no JVM; jca's label.
+get_property(jvm_fork_backends GLOBAL PROPERTY WEBCRYPTO_BUILT_BACKENDS)
+if("jca" IN_LIST jvm_fork_backends)
+  add_executable(test_jvm_fork test_jvm_fork.c)
+  target_link_libraries(test_jvm_fork PRIVATE webcrypto_static Threads::Threads)
+  target_compile_options(test_jvm_fork PRIVATE ${WEBCRYPTO_WARNINGS})
+  add_test(NAME test_jvm_fork.jca COMMAND test_jvm_fork)
+  set_tests_properties(test_jvm_fork.jca PROPERTIES TIMEOUT 120)
+endif()

@@ -770,6 +770,14 @@ typedef struct wc_backend_ops {
      * backend's pkey_fields gives the private members, from its state. */
     webcrypto_status (*pkey_private_fields)(const void *state, wc_pkey_fields *out, uint8_t *buf,
                                             size_t cap);
+
+    /* An object a host hands to variant `variant` of this backend before
+     * that variant starts (webcrypto_jca_use_provider: jca's
+     * java.security.Provider for "jca:NAME"). The core calls it through the
+     * registry, from any thread, without init, possibly before the backend
+     * has started at all; both arguments are non-NULL. NULL: the backend
+     * takes none (NotSupportedError). Added in module ABI 6. */
+    webcrypto_status (*use_provider)(const char *variant, void *provider);
 } wc_backend_ops;
 
 /* ---- backends built as loadable modules ----

@@ -251,13 +251,14 @@ void wc_usages_to_string(unsigned usages, char *buf, size_t cap);
  * webcrypto_jca_set_java_vm calls fail. ---- */
 void *wc_host_java_vm(void);
 void wc_host_java_vm_lock(void);
-/* The jca backend's side of webcrypto_jca_use_provider (arguments checked
- * non-NULL by jvm.c). */
-webcrypto_status wc_jca_use_provider(const char *variant_name, void *provider);
 
 /* ---- registry.c ---- */
 /* Resolves NULL to the default backend and makes sure it is initialised. */
 webcrypto_status wc_backend_resolve(const webcrypto_backend *in, const webcrypto_backend **out);
+/* Calls backend `name`'s use_provider op (backend.h; arguments non-NULL)
+ * without starting it: NotSupportedError if the build has no such backend
+ * or it takes no provider. */
+webcrypto_status wc_backend_use_provider(const char *name, const char *variant, void *provider);
 
 /* ---- key.c ---- */
 /* NotSupportedError unless the algorithm's table row has *format; then

@@ -337,6 +337,27 @@ webcrypto_status webcrypto_backend_get(const char *name, const webcrypto_backend
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "no backend named \"%s\" in this build", name);
 }
 
+/* Backend `name`'s use_provider (backend.h), without starting the backend
+ * (a module is loaded for it): so jvm.c names no backend's symbol. */
+webcrypto_status wc_backend_use_provider(const char *name, const char *variant, void *provider) {
+    for (size_t i = 0; i < WC_REGISTRY_COUNT; i++) {
+        webcrypto_backend *b = &wc_registry[i];
+        if (strcmp(b->name, name) != 0) continue;
+        const wc_backend_ops *ops = b->ops; /* built in: constant */
+        if (b->module) {
+            pthread_mutex_lock(&wc_registry_lock);
+            webcrypto_status st = b->ops ? WEBCRYPTO_OK : module_load(b);
+            ops = b->ops;
+            pthread_mutex_unlock(&wc_registry_lock);
+            if (st != WEBCRYPTO_OK) return st;
+        }
+        if (!ops->use_provider)
+            return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "backend %s takes no provider", name);
+        return ops->use_provider(variant, provider);
+    }
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "no backend named \"%s\" in this build", name);
+}
+
 /* The default backend once it has started: NULL, the default, is what most
  * callers pass, and finding it by name (strlen, strncmp, the start check)
  * cost ~150 instructions per call, 3% of a 64-byte SHA-256 (issue #15). */

@@ -231,9 +231,6 @@ JavaVM *jca_started_vm(void);
 /* Whether this process is a child forked after the JVM started (a JVM does
  * not survive fork), and the error that says so (OperationError). */
 bool jca_in_forked_child(void);
-/* OperationError naming the Java array limit if n > 2^31 - 1: for data a
- * Java engine keeps whole (jca_backend.c). `what` names the data. */
-webcrypto_status jca_whole_fits(size_t n, const char *what);
 webcrypto_status jca_forked_error(void);
 /* The calling thread's state, attaching it to the JVM on first use. NULL
  * (with the error set) if that fails. */
@@ -267,7 +264,7 @@ const char *jca_java_description(void);
  * whose init failed leaves its slot to the next one). */
 void jca_thread_engines_reset(jca_thread *t, int index);
 
-/* ---- jca_backend.c: the scaffolding every operation uses ---- */
+/* ---- jca_op.c: the scaffolding every operation (and init's probes) uses ---- */
 typedef struct jca_op {
     jca_thread *t;
     JNIEnv *env;
@@ -305,19 +302,59 @@ webcrypto_status jca_cached_instance(jca_op *o, jclass cls, jmethodID get, jmeth
                                      jstring name, jobject provider, jobject *slot);
 /* The AlgorithmParameterSpec of an AEAD init: GCMParameterSpec(tag bits,
  * iv) for AES-GCM, -GCM-SIV and -OCB, IvParameterSpec(iv) for
- * ChaCha20-Poly1305 (its tag is always 128 bits). A local reference. */
+ * ChaCha20-Poly1305 (its tag is always 128 bits). A local reference
+ * (jca_cipher.c). */
 webcrypto_status jca_aead_spec(jca_op *o, wc_aead kind, jbyteArray iv, size_t iv_len,
                                size_t tag_len, jobject *out);
+/* new SecretKeySpec(key, alg), a local reference (an empty key becomes one
+ * zero byte: HMAC's equal, which SecretKeySpec takes). */
 webcrypto_status jca_key_spec(jca_op *o, const uint8_t *key, size_t len, jstring alg,
                               jobject *out);
+/* A global reference to the Java string s; NULL when *st is already an
+ * error (so a run of calls is checked once) or sets *st. */
 jstring jca_global_string(jca_op *o, const char *s, webcrypto_status *st);
+/* OperationError naming the Java array limit if n > 2^31 - 1: for data a
+ * Java engine keeps whole. `what` names the data. */
+webcrypto_status jca_whole_fits(size_t n, const char *what);
+/* The provider that serves `name` for v (a global reference), NULL if none:
+ * v's own provider, or, unless named_only, the first of the JVM's order. */
 jobject jca_probe_provider(jca_op *o, const jca_variant *v, jclass cls, jmethodID get,
                            jmethodID get_p, jmethodID get_provider, jstring name,
                            bool named_only);
-/* SipHash-2-4 of p[0..len) under key (the variant's prf_key). */
+
+/* SipHash-2-4 of p[0..len) under key (the variant's prf_key; jca_cipher.c). */
 uint64_t jca_siphash24(const uint8_t key[16], const uint8_t *p, size_t len);
-/* Releases a global reference from any thread (attaching it if needed). */
+/* Releases a global reference from any thread, attaching it if needed
+ * (jca_digest_mac.c). */
 void jca_engine_release(jobject global);
+
+/* ---- jca_probe.c: what init asks the providers (once per variant) ---- */
+/* "NAME VERSION" of a provider, into out. */
+void jca_provider_label(jca_op *o, jobject p, char *out, size_t cap);
+/* Whether v's GCM-SIV engine reproduces RFC 8452's vector, and its AESWrap
+ * RFC 3394's. */
+bool jca_probe_siv(jca_op *o, const jca_variant *v);
+bool jca_probe_kw(jca_op *o, const jca_variant *v);
+/* Whether v's GCM engine takes 32-bit tags. */
+bool jca_probe_gcm_short_tags(jca_op *o, const jca_variant *v);
+/* Whether the AEAD engine `name` buffers a decryption until doFinal. */
+bool jca_probe_dec_whole(jca_op *o, const jca_variant *v, wc_aead kind, jstring name,
+                         jobject prov);
+/* Draws v->prf_key from v->random. */
+webcrypto_status jca_prf_key_draw(jca_op *o, jca_variant *v);
+
+/* ---- jca_host.c: providers a host hands over ---- */
+/* The ops' use_provider (backend.h): keeps the host's Provider for the
+ * variant "jca:NAME" until it starts. */
+webcrypto_status jca_use_provider(const char *name, void *provider);
+/* Init's claim on its variant name: the host's Provider for it (owned by the
+ * table) or NULL; *claimed whether an entry was claimed. A failed init gives
+ * the claim back with jca_host_unclaim. */
+jobject jca_host_claim(const char *name, bool *claimed);
+void jca_host_unclaim(const char *name);
+
+/* ---- jca_random.c ---- */
+webcrypto_status jca_random_bytes(const void *bctx, uint8_t *out, size_t len);
 
 /* ---- shared by the backend's files ---- */
 enum { ENCRYPT_MODE = 1, DECRYPT_MODE = 2 }; /* javax.crypto.Cipher */
