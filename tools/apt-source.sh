@@ -10,7 +10,8 @@
 #   tools/apt-source.sh SUITE PACKAGE UPSTREAM_VERSION DESTDIR
 #
 # Takes the newest version of PACKAGE in SUITE whose upstream part (the
-# version without its Debian revision) is UPSTREAM_VERSION, and runs
+# version without its Debian revision) is UPSTREAM_VERSION (or, for an
+# UPSTREAM_VERSION ending in `*`, starts with what precedes it: `3.5.*`), and runs
 # `apt-get source --download-only PACKAGE=VERSION` in DESTDIR. Callers check
 # the file they need by its pinned hash: apt's exit status is reported but a
 # mirror that lacks a file the caller does not need (the .dsc, the Debian
@@ -61,19 +62,27 @@ if [ -z "$(find "$state/.updated" -mmin -60 2>/dev/null)" ]; then
   touch "$state/.updated"
 fi
 
-# The newest Debian revision of the pinned upstream version.
-version=$(apt-cache "${opts[@]}" showsrc "$pkg" 2>/dev/null | sed -n 's/^Version: //p' |
-  awk -v up="$upstream" '{ v = $0; sub(/^[0-9]+:/, "", v); sub(/-[^-]*$/, "", v); if (v == up) print $0 }' |
-  sort -V | tail -1)
-if [ -z "$version" ]; then
+# The newest Debian revision of the pinned upstream version; for a pattern,
+# every matching version, newest first, tried in turn (a mirror may list a
+# version in its index before it serves the files: the next one is taken).
+versions=$(apt-cache "${opts[@]}" showsrc "$pkg" 2>/dev/null | sed -n 's/^Version: //p' |
+  awk -v up="$upstream" '{ v = $0; sub(/^[0-9]+:/, "", v); sub(/-[^-]*$/, "", v)
+    if (up ~ /\*$/ ? index(v, substr(up, 1, length(up) - 1)) == 1 : v == up) print $0 }' |
+  sort -uV -r)
+case $upstream in *'*') ;; *) versions=$(head -1 <<<"$versions") ;; esac
+if [ -z "$versions" ]; then
   echo "apt-source: $suite has no $pkg $upstream (it has: $(apt-cache "${opts[@]}" showsrc "$pkg" 2>/dev/null |
     sed -n 's/^Version: //p' | tr '\n' ' '))" >&2
   exit 1
 fi
 mkdir -p "$destdir"
-echo "apt-source: apt-get source --download-only $pkg=$version ($suite)" >&2
-if (cd "$destdir" && apt-get "${opts[@]}" source --download-only "$pkg=$version" >"$state/source.log" 2>&1); then
-  exit 0
-fi
-echo "apt-source: apt-get source could not fetch every file of $pkg $version ($(grep -c '^E:' "$state/source.log") errors: $state/source.log)" >&2
+for version in $versions; do
+  echo "apt-source: apt-get source --download-only $pkg=$version ($suite)" >&2
+  if (cd "$destdir" && apt-get "${opts[@]}" source --download-only "$pkg=$version" >"$state/source.log" 2>&1); then
+    exit 0
+  fi
+  echo "apt-source: apt-get source could not fetch every file of $pkg $version ($(grep -c '^E:' "$state/source.log") errors: $state/source.log)" >&2
+  # A pattern's next candidate starts clean; an exact version keeps what came.
+  case $upstream in *'*') [ "$version" = "$(tail -1 <<<"$versions")" ] || rm -f "$destdir/${pkg}"_* ;; esac
+done
 exit 2
