@@ -97,7 +97,8 @@
  *    functions, each with a symbol version (WEBCRYPTO_0.2; WEBCRYPTO_0.3 for
  *    webcrypto_get_public_key, webcrypto_supports and the other 0.3
  *    functions; WEBCRYPTO_0.4 for webcrypto_set_limits and
- *    webcrypto_get_limits) from the release that added it.
+ *    webcrypto_get_limits; WEBCRYPTO_0.5 for webcrypto_derive_key_as) from
+ *    the release that added it.
  *  - webcrypto_limits grows as webcrypto_params does (its own size first).
  */
 #ifndef WEBCRYPTO_H
@@ -127,15 +128,15 @@ extern "C" {
 /* The version of this header. CMakeLists.txt reads the project's version
  * from these three lines. */
 #define WEBCRYPTO_VERSION_MAJOR 0
-#define WEBCRYPTO_VERSION_MINOR 4
+#define WEBCRYPTO_VERSION_MINOR 5
 #define WEBCRYPTO_VERSION_PATCH 0
-#define WEBCRYPTO_VERSION "0.4.0"
-/* MAJOR * 1000000 + MINOR * 1000 + PATCH: 0.4.0 is 4000; compares in order. */
+#define WEBCRYPTO_VERSION "0.5.0"
+/* MAJOR * 1000000 + MINOR * 1000 + PATCH: 0.5.0 is 5000; compares in order. */
 #define WEBCRYPTO_VERSION_NUMBER                                                  \
     (WEBCRYPTO_VERSION_MAJOR * 1000000L + WEBCRYPTO_VERSION_MINOR * 1000L +       \
      WEBCRYPTO_VERSION_PATCH)
 
-/* The running library's version, "0.4.0" (static string), and its number as
+/* The running library's version, "0.5.0" (static string), and its number as
  * WEBCRYPTO_VERSION_NUMBER computes it. A program compares them with the
  * header's macros to learn what it runs against (a newer library may know
  * algorithms and params members that its header does not). */
@@ -801,7 +802,9 @@ WEBCRYPTO_API void webcrypto_digest_ctx_free(webcrypto_digest_ctx *ctx);
  * length (no block size is defined for SHA-3: NotSupportedError without
  * one, as in Node 24; also for deriveKey), and its JWK has no "alg" (JOSE
  * registers none): a JWK with one is DataError on import, as for RSA keys
- * with SHA-3 (Node 24 ignores such an "alg"). `usages` must be non-empty and allowed for
+ * with SHA-3 (Node 24 ignores such an "alg"). HMAC and KMAC keys are at most
+ * 16 MiB (2^27 bits; OperationError beyond, also on import and deriveKey:
+ * the spec sets no maximum). `usages` must be non-empty and allowed for
  * the algorithm (else WEBCRYPTO_ERR_SYNTAX). On success *out owns the key. */
 WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
 webcrypto_generate_key(const webcrypto_backend *backend, const webcrypto_params *alg,
@@ -1079,14 +1082,30 @@ webcrypto_unwrap_key(webcrypto_key_format format, const uint8_t *wrapped, size_t
 /* ------------------------------------------------------------------------ */
 
 /* SubtleCrypto.deriveKey: derives as many bits as derived_key_type needs
- * (AES-*: its length; HMAC: its length, else the hash's block size) from
- * base_key (usage deriveKey) with alg (HKDF or PBKDF2 and their members), and
- * imports them as a raw secret key of derived_key_type with extractable and
- * usages. The new key lives on base_key's backend; *out owns it. */
+ * (its "get key length": AES-*: its length; HMAC: its length, else the hash's
+ * block size; KMAC: its length, else 128 or 256; ChaCha20-Poly1305: 256;
+ * HKDF and PBKDF2: null, which a key agreement (ECDH, X25519, X448) answers
+ * with its whole secret and a KDF with OperationError) from base_key (usage
+ * deriveKey) with alg, and imports them ("raw-secret", or "raw" for HKDF and
+ * PBKDF2) as a key of derived_key_type with extractable and usages. The new
+ * key lives on base_key's backend; *out owns it. */
 WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
 webcrypto_derive_key(const webcrypto_params *alg, const webcrypto_key *base_key,
                      const webcrypto_params *derived_key_type, bool extractable, unsigned usages,
                      webcrypto_key **out);
+
+/* 0.5.0. webcrypto_derive_key with derivedKeyType as the spec's deriveKey
+ * has it: normalised twice, as importKey's algorithm (import_type: the key
+ * is imported as that) and as "get key length"'s (length_type: the bits
+ * derived), which a binding that reads a script's dictionary twice may get
+ * different from each other. webcrypto_derive_key(a, k, t, ...) is
+ * webcrypto_derive_key_as(a, k, t, t, ...). Checks, in the spec's order:
+ * alg, import_type, length_type, base_key, the length. */
+WEBCRYPTO_API WEBCRYPTO_MUST_CHECK webcrypto_status
+webcrypto_derive_key_as(const webcrypto_params *alg, const webcrypto_key *base_key,
+                        const webcrypto_params *import_type,
+                        const webcrypto_params *length_type, bool extractable, unsigned usages,
+                        webcrypto_key **out);
 
 /* deriveBits' length "null": ECDH, X25519 and X448 give their whole shared
  * secret (P-256: 32 bytes, P-384: 48, P-521: 66, X25519: 32, X448: 56). X448

@@ -285,7 +285,9 @@ static int run(webcrypto_operation op, webcrypto_algorithm alg, webcrypto_algori
         key = use_key(alg, false);
         const wc_alg_info *s = wc_alg(second);
         unsigned u = s->secret_usages ? s->secret_usages : s->private_usages;
-        ok = key && webcrypto_derive_key(&p, key, &x, true, u ? u : WEBCRYPTO_USAGE_SIGN, &k) ==
+        /* not extractable: a KDF key (HKDF, PBKDF2, Argon2: derived from
+         * a key agreement's whole secret) may not be */
+        ok = key && webcrypto_derive_key(&p, key, &x, false, u ? u : WEBCRYPTO_USAGE_SIGN, &k) ==
                         WEBCRYPTO_OK;
         break;
     }

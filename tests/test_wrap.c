@@ -324,12 +324,92 @@ static void test_derive_key(void **state) {
     free(info);
 }
 
+/* deriveKey's derivedKeyType as the spec has it: HKDF and PBKDF2 have a null
+ * "get key length", so a key agreement derives its whole secret for them and
+ * a KDF fails (OperationError, as Node 24: not NotSupportedError); the key is
+ * imported as the importKey normalisation and as long as the "get key
+ * length" one says (webcrypto_derive_key_as); an HMAC key may be longer
+ * than 64 KiB (the spec has no maximum: 600,000 bits, as Node makes). */
+static void test_derive_key_types(void **state) {
+    (void)state;
+    if (!webcrypto_backend_supports(tu_backend(), WEBCRYPTO_ALG_ECDH)) {
+        /* jca:SunJCE: no EC key agreement */
+        printf("skipped: deriveKey's key types: the backend has no ECDH\n");
+        return;
+    }
+    webcrypto_params ec = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ECDH,
+                                           .named_curve = WEBCRYPTO_CURVE_P256);
+    webcrypto_key *pub = NULL, *priv = NULL, *k = NULL;
+    tu_assert_status(webcrypto_generate_key_pair(tu_backend(), &ec, false,
+                                                 WEBCRYPTO_USAGE_DERIVE_KEY, &pub, &priv),
+                     WEBCRYPTO_OK);
+    webcrypto_params ecdh = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_ECDH, .public_key = pub);
+    webcrypto_params hkdf_type = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_HKDF);
+    tu_assert_status(webcrypto_derive_key(&ecdh, priv, &hkdf_type, false,
+                                          WEBCRYPTO_USAGE_DERIVE_BITS, &k),
+                     WEBCRYPTO_OK);
+    assert_int_equal(webcrypto_key_get_algorithm(k), WEBCRYPTO_ALG_HKDF);
+    uint8_t salt[4] = {1, 2, 3, 4}, out[16];
+    size_t n = 0;
+    webcrypto_params hkdf = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_HKDF, .hash = WEBCRYPTO_ALG_SHA_256,
+                                             .salt = salt, .salt_len = sizeof salt, .info = salt,
+                                             .info_len = 0);
+    tu_assert_status(webcrypto_derive_bits(&hkdf, k, 128, out, sizeof out, &n), WEBCRYPTO_OK);
+    assert_int_equal(n, 16);
+    webcrypto_key_free(k);
+    k = NULL;
+    /* an HKDF key is never extractable (SyntaxError), derived or imported */
+    tu_assert_status(webcrypto_derive_key(&ecdh, priv, &hkdf_type, true,
+                                          WEBCRYPTO_USAGE_DERIVE_BITS, &k),
+                     WEBCRYPTO_ERR_SYNTAX);
+    /* HKDF to HKDF or PBKDF2: deriveBits with a null length */
+    webcrypto_key *ikm = NULL;
+    webcrypto_params hkdf_imp = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_HKDF);
+    tu_assert_status(webcrypto_import_key(tu_backend(), WEBCRYPTO_FORMAT_RAW, salt, sizeof salt,
+                                          &hkdf_imp, false, WEBCRYPTO_USAGE_DERIVE_KEY, &ikm),
+                     WEBCRYPTO_OK);
+    webcrypto_params pbkdf2_type = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_PBKDF2);
+    tu_assert_status(webcrypto_derive_key(&hkdf, ikm, &hkdf_type, false,
+                                          WEBCRYPTO_USAGE_DERIVE_BITS, &k),
+                     WEBCRYPTO_ERR_OPERATION);
+    tu_assert_status(webcrypto_derive_key(&hkdf, ikm, &pbkdf2_type, false,
+                                          WEBCRYPTO_USAGE_DERIVE_BITS, &k),
+                     WEBCRYPTO_ERR_OPERATION);
+    assert_null(k);
+    /* imported as AES-GCM, as long as AES-CBC's length of 128 says */
+    webcrypto_params gcm = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_GCM, .length = 256);
+    webcrypto_params cbc = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_CBC, .length = 128);
+    tu_assert_status(webcrypto_derive_key_as(&hkdf, ikm, &gcm, &cbc, false,
+                                             WEBCRYPTO_USAGE_ENCRYPT, &k),
+                     WEBCRYPTO_OK);
+    assert_int_equal(webcrypto_key_get_algorithm(k), WEBCRYPTO_ALG_AES_GCM);
+    assert_int_equal(webcrypto_key_get_length(k), 128);
+    webcrypto_key_free(k);
+    k = NULL;
+    /* the length type is normalised too: AES-CBC without its length */
+    webcrypto_params cbc_none = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_AES_CBC);
+    tu_assert_status(webcrypto_derive_key_as(&hkdf, ikm, &gcm, &cbc_none, false,
+                                             WEBCRYPTO_USAGE_ENCRYPT, &k),
+                     WEBCRYPTO_ERR_INVALID_ARGUMENT);
+    /* HMAC keys longer than 64 KiB */
+    webcrypto_params big = WEBCRYPTO_PARAMS(.name = WEBCRYPTO_ALG_HMAC,
+                                            .hash = WEBCRYPTO_ALG_SHA_256, .length = 600000);
+    tu_assert_status(webcrypto_generate_key(tu_backend(), &big, false, WEBCRYPTO_USAGE_SIGN, &k),
+                     WEBCRYPTO_OK);
+    assert_int_equal(webcrypto_key_get_length(k), 600000);
+    webcrypto_key_free(k);
+    webcrypto_key_free(ikm);
+    webcrypto_key_free(pub);
+    webcrypto_key_free(priv);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rfc3394),
         cmocka_unit_test(test_wrap_jwk_with_encryption),
         cmocka_unit_test(test_wrap_errors),
         cmocka_unit_test(test_derive_key),
+        cmocka_unit_test(test_derive_key_types),
     };
     return tu_run_group("wrap", tests, NULL, NULL);
 }

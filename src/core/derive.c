@@ -92,6 +92,9 @@ static webcrypto_status kdf_params_check(const webcrypto_params *alg, size_t len
     }
     WC_REQUIRE(alg->salt || alg->salt_len == 0, "deriveBits: salt is NULL");
     WC_REQUIRE(alg->info || alg->info_len == 0, "deriveBits: info is NULL");
+    if (length_bits == WEBCRYPTO_LENGTH_FULL) /* the spec's "If length is null" */
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "deriveBits: %s needs a length, not null",
+                        webcrypto_algorithm_name(alg->name));
     if (length_bits % 8)
         return wc_error(WEBCRYPTO_ERR_OPERATION,
                         "deriveBits: length must be a multiple of 8, not %zu", length_bits);

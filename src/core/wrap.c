@@ -107,11 +107,29 @@ static webcrypto_status normalize_derived_type(const webcrypto_backend *backend,
     return wc_secret_key_normalize(backend, type, "deriveKey");
 }
 
+/* The format deriveKey imports the derived bits in: "raw-secret", as the
+ * Modern Algorithms draft has it (ChaCha20-Poly1305 and KMAC have no
+ * "raw"), or "raw" for an algorithm without it (HKDF, PBKDF2: WebCrypto's
+ * deriveKey). */
+static webcrypto_key_format derived_format(webcrypto_algorithm name) {
+    const wc_alg_info *a = wc_alg(name);
+    return a && (a->formats & WC_FMT(RAW_SECRET)) ? WEBCRYPTO_FORMAT_RAW_SECRET
+                                                  : WEBCRYPTO_FORMAT_RAW;
+}
+
+/* The bytes deriveKey asks deriveBits for: the length's, or for a null one
+ * (HKDF, PBKDF2) the whole secret of a key agreement (a KDF refuses a null
+ * length: OperationError, in wc_derive_bits). */
+static size_t derived_bytes(const webcrypto_key *base_key, size_t bits) {
+    if (bits != WEBCRYPTO_LENGTH_FULL) return bits / 8 + (bits % 8 != 0);
+    return wc_is_asymmetric(base_key->alg) ? wc_pkey_output_size(base_key) : 0;
+}
+
 webcrypto_status wc_derive_key_check(const webcrypto_backend *backend,
                                      const webcrypto_params *alg,
                                      const webcrypto_params *derived_key_type) {
     size_t bits = 0;
-    webcrypto_key_format raw = WEBCRYPTO_FORMAT_RAW_SECRET;
+    webcrypto_key_format raw = derived_format(derived_key_type->name);
     webcrypto_status st = wc_normalize_op(backend, alg, WEBCRYPTO_USAGE_DERIVE_BITS, "deriveKey");
     if (st == WEBCRYPTO_OK) st = normalize_derived_type(backend, derived_key_type);
     if (st == WEBCRYPTO_OK) st = wc_secret_key_bits(derived_key_type, "deriveKey", &bits);
@@ -122,33 +140,45 @@ webcrypto_status wc_derive_key_check(const webcrypto_backend *backend,
     return st;
 }
 
-webcrypto_status webcrypto_derive_key(const webcrypto_params *alg, const webcrypto_key *base_key,
-                                      const webcrypto_params *derived_key_type, bool extractable,
-                                      unsigned usages, webcrypto_key **out) {
+webcrypto_status webcrypto_derive_key_as(const webcrypto_params *alg,
+                                         const webcrypto_key *base_key,
+                                         const webcrypto_params *import_type,
+                                         const webcrypto_params *length_type, bool extractable,
+                                         unsigned usages, webcrypto_key **out) {
     WC_PARAMS_IN(alg, "derive_key");
-    WC_PARAMS_IN(derived_key_type, "derive_key (derived_key_type)");
-    WC_REQUIRE(alg && base_key && derived_key_type && out,
-               "derive_key: alg, base_key, derived_key_type and out must not be NULL");
-    /* The spec's order: both algorithms normalised, then the base key's
-     * checks, then the derived key's length. */
+    WC_PARAMS_IN(import_type, "derive_key (import_type)");
+    WC_PARAMS_IN(length_type, "derive_key (length_type)");
+    WC_REQUIRE(alg && base_key && import_type && length_type && out,
+               "derive_key: alg, base_key, import_type, length_type and out must not be NULL");
+    /* The spec's order: the three algorithms normalised, then the base
+     * key's checks, then the derived key's length. */
     size_t bits = 0;
     webcrypto_status st =
         wc_normalize_op(base_key->backend, alg, WEBCRYPTO_USAGE_DERIVE_BITS, "deriveKey");
-    if (st == WEBCRYPTO_OK) st = normalize_derived_type(base_key->backend, derived_key_type);
+    /* import_type as importKey's algorithm (an AES one needs no length
+     * here), length_type as "get key length"'s (an AES one does). */
+    if (st == WEBCRYPTO_OK) st = wc_check_algorithm(base_key->backend, import_type->name, "deriveKey");
+    if (st == WEBCRYPTO_OK) st = wc_import_key_check(base_key->backend, import_type);
+    if (st == WEBCRYPTO_OK) st = normalize_derived_type(base_key->backend, length_type);
     if (st == WEBCRYPTO_OK)
         st = wc_check_key_op(alg, base_key, WEBCRYPTO_USAGE_DERIVE_BITS,
                              WEBCRYPTO_USAGE_DERIVE_KEY, "deriveKey");
-    if (st == WEBCRYPTO_OK) st = wc_secret_key_bits(derived_key_type, "deriveKey", &bits);
+    if (st == WEBCRYPTO_OK) st = wc_secret_key_bits(length_type, "deriveKey", &bits);
     if (st != WEBCRYPTO_OK) return st;
-    size_t n = bits / 8 + (bits % 8 != 0);
+    size_t n = derived_bytes(base_key, bits);
     uint8_t *buf = malloc(n + 1);
     if (!buf) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory deriving a key");
     st = wc_derive_bits(alg, base_key, bits, buf, n);
     if (st == WEBCRYPTO_OK)
-        /* "raw-secret", as the Modern Algorithms draft has deriveKey import
-         * (algorithms such as ChaCha20-Poly1305 have no "raw"). */
-        st = webcrypto_import_key(base_key->backend, WEBCRYPTO_FORMAT_RAW_SECRET, buf, n,
-                                  derived_key_type, extractable, usages, out);
+        st = webcrypto_import_key(base_key->backend, derived_format(import_type->name), buf, n,
+                                  import_type, extractable, usages, out);
     webcrypto_buffer_free(buf, n + 1);
     return st;
+}
+
+webcrypto_status webcrypto_derive_key(const webcrypto_params *alg, const webcrypto_key *base_key,
+                                      const webcrypto_params *derived_key_type, bool extractable,
+                                      unsigned usages, webcrypto_key **out) {
+    return webcrypto_derive_key_as(alg, base_key, derived_key_type, derived_key_type,
+                                   extractable, usages, out);
 }

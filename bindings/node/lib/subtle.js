@@ -183,10 +183,12 @@ class Operations {
       const ext = toBoolean(extractable);
       const usages = toUsages(keyUsages);
       const alg = normalize('deriveBits', algorithm);
-      normalize('importKey', derivedKeyType);
+      // derivedKeyType normalised twice, as the spec does: the key is
+      // imported as the first, and as long as the second says.
+      const importAs = normalize('importKey', derivedKeyType);
       const derived = normalize('get key length', derivedKeyType);
       return call('deriveKey', slow('deriveKey', alg.name) || isLarge(null, alg, derived),
-        [wrapKeyHandle, undefined, alg.params, h, derived.params, ext, usages]);
+        [wrapKeyHandle, undefined, alg.params, h, importAs.params, ext, usages, derived.params]);
     } catch (e) { return PromiseReject(e); }
   }
 

@@ -129,6 +129,8 @@ typedef struct job {
     const webcrypto_backend *backend;
     webcrypto_algorithm alg; /* digest by name; WEBCRYPTO_ALG_NONE: by params (a) */
     pholder a, b;            /* the params; b: deriveKey's / unwrapKey's key type */
+    pholder c;               /* deriveKey: the key type for "get key length" (c_set) */
+    bool c_set;
     nkey *k1, *k2;           /* the key; wrapKey: k2 the wrapping key */
     const uint8_t *d1, *d2;  /* data; verify: d2 the signature */
     size_t d1_len, d2_len;

@@ -25,6 +25,7 @@ void job_free(napi_env env, job *j) {
     if (j->map) napi_delete_reference(env, j->map);
     pholder_free(&j->a);
     pholder_free(&j->b);
+    pholder_free(&j->c);
     nkey_release(j->k1);
     nkey_release(j->k2);
     buf_free(j->d1_owned, j->d1_len, j->d1_len, true);
@@ -170,7 +171,8 @@ webcrypto_status job_run(job *j) {
               webcrypto_derive_bits(a, key, j->length_bits, j->out, j->out_cap, &j->out_len));
         break;
     case OP_DERIVE_KEY:
-        TRY(webcrypto_derive_key(a, key, &j->b.p, j->extractable, j->usages, &j->r1));
+        TRY(webcrypto_derive_key_as(a, key, &j->b.p, j->c_set ? &j->c.p : &j->b.p,
+                                    j->extractable, j->usages, &j->r1));
         break;
     case OP_WRAP:
         TRY(webcrypto_wrap_key(j->format, key, j->k2->key, a, &j->out, &j->out_len));

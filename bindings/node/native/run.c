@@ -20,7 +20,8 @@
  *   ENCRYPT/DECRYPT/SIGN  params, key, data
  *   VERIFY     params, key, signature, data
  *   DERIVE_BITS params, key, length (bits; -1: null)
- *   DERIVE_KEY params, key, derivedKeyType params, extractable, usages
+ *   DERIVE_KEY params, key, derivedKeyType params (importKey's), extractable, usages[,
+ *              derivedKeyType params ("get key length"'s)]
  *   WRAP       format, key, wrappingKey, params
  *   UNWRAP     format, wrapped, unwrappingKey, params, keyParams, extractable, usages
  *   GET_PUBLIC_KEY  key, usages
@@ -162,6 +163,10 @@ napi_value run(napi_env env, napi_callback_info info) {
         OK(get_params(env, j, a[2], &j->b));
         NAPI(napi_get_value_bool(env, a[3], &j->extractable));
         OK(get_u32(env, a[4], &j->usages));
+        if (na > 5) { /* derivedKeyType normalised for "get key length" */
+            OK(get_params(env, j, a[5], &j->c));
+            j->c_set = true;
+        }
         break;
     case OP_WRAP:
         NEED(4);

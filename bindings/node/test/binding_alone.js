@@ -63,6 +63,14 @@ async function bindingAlone({ LIB, NODE, mine, ctx, bytes, libSupports, lib }) {
       get length() { log.push('length'); return 256; },
     }, false, ['sign']);
     if (log.join(',') !== 'name,name,hash,length,hash.name,hash.name') own.push(`normalize read ${log.join(',')}, not the spec's name,name,hash,length,hash.name,hash.name`);
+    // deriveKey normalizes derivedKeyType for importKey, then for "get key
+    // length": the key is imported as the first, as long as the second says.
+    const ikm = await LIB.subtle.importKey('raw', bytes(16), 'HKDF', false, ['deriveKey']);
+    let reads = 0;
+    const flip = { get name() { return reads++ === 0 ? 'AES-GCM' : 'AES-CBC'; }, length: 128 };
+    const dk = await LIB.subtle.deriveKey({ name: 'HKDF', hash: 'SHA-256', salt: bytes(4), info: bytes(0) }, ikm, flip, false, ['encrypt'])
+      .then((x) => `${x.algorithm.name} ${x.algorithm.length}`, (e) => e.name);
+    if (dk !== 'AES-GCM 128') own.push(`deriveKey with a name read AES-GCM then AES-CBC: ${dk}, not the spec's AES-GCM 128`);
   }
   try { mine.crypto.getRandomValues(new Uint8Array(65537)); own.push('getRandomValues(65537) did not throw'); } catch (e) { if (e.name !== 'QuotaExceededError') own.push(`getRandomValues(65537): ${e.name}`); }
   {

@@ -372,6 +372,11 @@ function validCalls(material) {
         len === 128 && c === 'P-256' ? { alg: 0, key: 1, args: (s, k) => [{ name: 'ECDH', public: k[`ECDH-${c}-peer.pub`] }, k[`ECDH-${c}.priv`], len] } : null);
     }
     add(`ECDH ${c} deriveKey AES`, ['ECDH'], (s, k) => s.subtle.deriveKey({ name: 'ECDH', public: k[`ECDH-${c}-peer.pub`] }, k[`ECDH-${c}.priv`], { name: 'AES-GCM', length: 128 }, true, ['encrypt']));
+    // HKDF and PBKDF2 as derivedKeyType: "get key length" is null, so the
+    // whole shared secret is derived and imported.
+    for (const t of ['HKDF', 'PBKDF2']) {
+      add(`ECDH ${c} deriveKey ${t}`, ['ECDH', t], (s, k) => s.subtle.deriveKey({ name: 'ECDH', public: k[`ECDH-${c}-peer.pub`] }, k[`ECDH-${c}.priv`], t, false, ['deriveBits']));
+    }
     add(`ECDH ${c} public of another curve`, ['ECDH'], (s, k) => s.subtle.deriveBits({ name: 'ECDH', public: k[`ECDH-${c === 'P-256' ? 'P-384' : 'P-256'}-peer.pub`] }, k[`ECDH-${c}.priv`], 128));
     add(`ECDH ${c} public is an ECDSA key`, ['ECDH', 'ECDSA'], (s, k) => s.subtle.deriveBits({ name: 'ECDH', public: k[`ECDSA-${c}.pub`] }, k[`ECDH-${c}.priv`], 128));
     add(`ECDH ${c} public is a private key`, ['ECDH'], (s, k) => s.subtle.deriveBits({ name: 'ECDH', public: k[`ECDH-${c}-peer.priv`] }, k[`ECDH-${c}.priv`], 128));
