@@ -566,6 +566,13 @@ typedef enum webcrypto_feature {
      * (OpenSSL 3.0's EdDSA takes no context string; 3.2 added one);
      * boringssl and jca have no Ed448. */
     WEBCRYPTO_FEATURE_ED448_CONTEXT = 2,
+    /* 0.5.0. ML-DSA sign and verify with a non-empty context (FIPS 204's
+     * ctx; ContextParams.context in the Modern Algorithms draft). Without
+     * it, a non-empty context is NotSupportedError (and webcrypto_supports
+     * false); the empty one works. Per backend: jca no (the JDK's ML-DSA
+     * Signature takes no parameters); openssl (3.0) and boringssl have no
+     * ML-DSA. */
+    WEBCRYPTO_FEATURE_ML_DSA_CONTEXT = 3,
 } webcrypto_feature;
 
 /* Whether the backend has a feature (false for NULL or an unknown feature). */
@@ -989,8 +996,9 @@ WEBCRYPTO_API void webcrypto_cipher_ctx_free(webcrypto_cipher_ctx *ctx);
  * bytes is OperationError, for sign and verify alike. The openssl backend
  * (OpenSSL 3.0, whose EdDSA takes no context string) answers
  * NotSupportedError for a non-empty Ed448 context; Node 20 does the same,
- * Node 24 signs with it. The jca backend's JDK takes no ML-DSA context, so
- * a non-empty one is NotSupportedError there. Ed25519 has no context in
+ * Node 24 signs with it. A non-empty ML-DSA context is NotSupportedError
+ * on a backend without WEBCRYPTO_FEATURE_ML_DSA_CONTEXT (jca: its JDK takes
+ * none). Ed25519 has no context in
  * WebCrypto: alg->context is ignored for it (WebIDL drops a member the
  * params dictionary lacks; Node 24 ignores it too).
  * KMAC128/256: alg->output_length / 8

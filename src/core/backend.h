@@ -111,6 +111,11 @@ static inline bool wc_caps_no_alg(const wc_caps *c) {
  * Without it the core answers NotSupportedError for one, and the backend is
  * only ever given an empty context. */
 #define WC_CAP_ED448_CONTEXT (UINT64_C(1) << 11)
+/* WC_CAP_ML_DSA_CONTEXT: ml_dsa_sign/ml_dsa_verify take a non-empty
+ * context. Without it the core answers NotSupportedError for one (and
+ * webcrypto_supports false), and the backend is only ever given an empty
+ * context (the JDK's ML-DSA Signature takes no parameters). */
+#define WC_CAP_ML_DSA_CONTEXT (UINT64_C(1) << 12)
 
 /*
  * Families and their members, as a backend sees them. The core's algorithm
@@ -711,9 +716,10 @@ typedef struct wc_backend_ops {
     /* ---- ML-DSA (WC_FAMILY_ML_DSA); kind is the key's member ----
      * FIPS 204 ML-DSA.Sign (hedged) / ML-DSA.Verify with the context ctx,
      * ctx_len <= 255 (the core checked it; ctx may be NULL when ctx_len is
-     * 0). sign writes wc_ml_dsa_sig_len(kind) bytes. verify answers *valid
-     * (a wrong signature, of any length, is not an error). A library that
-     * cannot take a non-empty context returns NotSupportedError saying so. */
+     * 0; a non-empty one only where the backend reported
+     * WC_CAP_ML_DSA_CONTEXT). sign writes wc_ml_dsa_sig_len(kind) bytes.
+     * verify answers *valid (a wrong signature, of any length, is not an
+     * error). */
     webcrypto_status (*ml_dsa_sign)(const void *state, wc_ml_dsa kind, const uint8_t *ctx,
                                     size_t ctx_len, const uint8_t *msg, size_t len, uint8_t *sig);
     webcrypto_status (*ml_dsa_verify)(const void *state, wc_ml_dsa kind, const uint8_t *ctx,

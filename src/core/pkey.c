@@ -583,7 +583,16 @@ static webcrypto_status check_context(const webcrypto_params *alg) {
 webcrypto_status wc_pkey_sign_check(const webcrypto_backend *backend,
                                     const webcrypto_params *alg) {
     switch (wc_family_of(alg->name)) {
-    case WC_FAMILY_ML_DSA: return check_context(alg);
+    case WC_FAMILY_ML_DSA: {
+        webcrypto_status st = check_context(alg);
+        if (st != WEBCRYPTO_OK) return st;
+        if (alg->context_len > 0 && !(backend->caps.features & WC_CAP_ML_DSA_CONTEXT))
+            return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                            "%s: the %s backend cannot sign or verify with a context (%zu "
+                            "bytes); only the empty context",
+                            webcrypto_algorithm_name(alg->name), backend->name, alg->context_len);
+        return WEBCRYPTO_OK;
+    }
     case WC_FAMILY_OKP:
         switch (wc_okp_of(alg->name)) {
         case WC_OKP_ED448: {
@@ -661,7 +670,7 @@ webcrypto_status wc_pkey_sign(const webcrypto_params *alg, const webcrypto_key *
         break;
     }
     case WC_FAMILY_ML_DSA:
-        if ((st = check_context(alg)) != WEBCRYPTO_OK) return st;
+        if ((st = wc_pkey_sign_check(key->backend, alg)) != WEBCRYPTO_OK) return st;
         st = ops->ml_dsa_sign(key->state, wc_ml_dsa_of(key->alg), alg->context, alg->context_len,
                               data, len, out);
         break;
@@ -774,7 +783,7 @@ webcrypto_status wc_pkey_verify(const webcrypto_params *alg, const webcrypto_key
                                sig_len, valid);
     }
     case WC_FAMILY_ML_DSA:
-        if ((st = check_context(alg)) != WEBCRYPTO_OK) return st;
+        if ((st = wc_pkey_sign_check(key->backend, alg)) != WEBCRYPTO_OK) return st;
         return ops->ml_dsa_verify(key->state, wc_ml_dsa_of(key->alg), alg->context,
                                   alg->context_len, data, len, sig, sig_len, valid);
     case WC_FAMILY_ML_KEM: /* no verify usage: wc_check_key_op refused it */

@@ -412,6 +412,8 @@ bool webcrypto_backend_has_feature(const webcrypto_backend *backend, webcrypto_f
     switch (feature) {
     case WEBCRYPTO_FEATURE_RSA_MULTI_PRIME: return (backend->caps.features & WC_CAP_RSA_MULTI_PRIME) != 0;
     case WEBCRYPTO_FEATURE_ED448_CONTEXT: return (backend->caps.features & WC_CAP_ED448_CONTEXT) != 0;
+    case WEBCRYPTO_FEATURE_ML_DSA_CONTEXT:
+        return (backend->caps.features & WC_CAP_ML_DSA_CONTEXT) != 0;
     }
     return false;
 }
