@@ -977,7 +977,9 @@ expect_err "derive-key to AES-GCM without --derived-length is TypeError" TypeErr
     derive-key ECDH --key "$K/ecdh384a.jwk" --public-key "$K/ecdh384b.pub.jwk" --derived AES-GCM
 expect_err "derive-key to AES-GCM 100 bits is OperationError" OperationError 3 \
     derive-key ECDH --key "$K/ecdh384a.jwk" --public-key "$K/ecdh384b.pub.jwk" --derived AES-GCM --derived-length 100
-expect_err "derive-key to ECDSA is NotSupportedError" NotSupportedError 3 \
+# deriveKey normalises derivedKeyType for importKey first: ECDSA's import
+# params need a curve (TypeError), before "get key length" would refuse it.
+expect_err "derive-key to ECDSA is TypeError (its import params lack a curve)" TypeError 3 \
     derive-key X25519 --key "$K/xa.jwk" --public-key "$K/xb.pub.jwk" --derived ECDSA
 expect_err "derive-key without --derived is a usage error" UsageError 2 \
     derive-key X25519 --key "$K/xa.jwk" --public-key "$K/xb.pub.jwk"
