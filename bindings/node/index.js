@@ -15,6 +15,7 @@
 //   addon.js       where the addon is and how it loads; its functions, captured
 //   tables.js      the library's tables (algorithms, members, usages), indexed
 //   webidl.js      Web IDL's conversions (BufferSource, DOMString, KeyUsage, JsonWebKey...)
+//   interface.js   Web IDL's shape of an interface (interface object, operations, attributes)
 //   keys.js        CryptoKey
 //   algorithms.js  algorithm normalisation (the spec's dictionaries and registry)
 //   pool.js        which calls run on Node's thread pool, and the call itself
