@@ -152,7 +152,20 @@ webcrypto_status job_run(job *j) {
                                size_t, uint8_t *, size_t, size_t *) =
             j->op == OP_ENCRYPT ? webcrypto_encrypt : webcrypto_decrypt;
         if (j->in_place) {
-            TRY(fn(a, key, j->d1, j->d1_len, j->out, j->out_cap, &j->out_len));
+            /* Over the data, in its block of the data's length plus a tag
+             * (in_place_bytes). Should the library want more (none of its
+             * symmetric algorithms does), the output goes to a buffer of
+             * its own, the data staying where it is. */
+            j->out_len = 0;
+            webcrypto_status st = fn(a, key, j->d1, j->d1_len, j->out, j->out_cap, &j->out_len);
+            if (st == WEBCRYPTO_ERR_INVALID_ARGUMENT && j->out_len > j->out_cap) {
+                size_t need = j->out_len;
+                j->out = NULL; /* the block stays j->in_place (and j->d1) */
+                OUT_OR_NOMEM(need);
+                j->out_len = 0;
+                st = fn(a, key, j->d1, j->d1_len, j->out, j->out_cap, &j->out_len);
+            }
+            if (st != WEBCRYPTO_OK) return fail(j, st);
             break;
         }
         /* the data plus a block of padding or a tag */
@@ -248,13 +261,14 @@ void job_consume_snaps(job *j) {
 }
 
 /* encrypt/decrypt on the pool of BIG_MIN bytes or more: the copy of the
- * data goes to a block of the cache with room for the output too, which the
- * job writes over the data (job.in_place). *done is false when the call is
- * not one of those (smaller data, or a size the library refuses: the job
- * then fails as usual); false with an exception pending on failure. */
+ * data goes to a block of the cache with room for the output too (the
+ * data's length plus a tag or a block of padding, asked of nobody: the
+ * library is called once, by the job), which the job writes over the data
+ * (job.in_place). *done is false when the call is not one of those
+ * (smaller data); false with an exception pending on failure. */
 bool in_place_bytes(napi_env env, job *j, napi_value v, bool *done) {
     const uint8_t *p;
-    size_t n, out_n = 0;
+    size_t n;
     nbytes *snap;
     *done = false;
     if (!get_bytes(env, v, &p, &n, &snap)) {
@@ -262,10 +276,7 @@ bool in_place_bytes(napi_env env, job *j, napi_value v, bool *done) {
         return false;
     }
     if (n < BIG_MIN || !j->k1 || snap) return true;
-    webcrypto_status st = (j->op == OP_ENCRYPT ? webcrypto_encrypt : webcrypto_decrypt)(
-        &j->a.p, j->k1->key, p, n, NULL, 0, &out_n);
-    if (st != WEBCRYPTO_OK) return true;
-    size_t cap = out_n > n ? out_n : n;
+    size_t cap = n + 16;
     uint8_t *b = big_take(cap);
     if (!b) {
         throw_status(env, WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
