@@ -178,6 +178,18 @@ typedef enum wc_rsa_scheme {
     WC_RSA_SCHEME_COUNT
 } wc_rsa_scheme;
 
+/* A signature scheme's padding: PSS (true) or PKCS #1 v1.5 (false), for a
+ * backend's rsa_sign/rsa_verify; false for OAEP, which does not sign. */
+static inline bool wc_rsa_sig_is_pss(wc_rsa_scheme scheme, bool *pss) {
+    switch (scheme) {
+    case WC_RSA_SCHEME_PKCS1_V1_5: *pss = false; return true;
+    case WC_RSA_SCHEME_PSS: *pss = true; return true;
+    case WC_RSA_SCHEME_OAEP:
+    case WC_RSA_SCHEME_COUNT: break;
+    }
+    return false;
+}
+
 typedef enum wc_ec_op { WC_EC_ECDSA, WC_EC_ECDH, WC_EC_COUNT } wc_ec_op;
 
 typedef enum wc_okp {

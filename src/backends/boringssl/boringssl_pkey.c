@@ -687,17 +687,6 @@ void wc_bssl_pkey_free(void *state) { state_free(state); }
 
 /* ---- RSA signatures ---- */
 
-/* A signature scheme's padding: PSS (true) or PKCS #1 v1.5 (false); the
- * entry points' gate, so the code after it compares with PSS only. */
-static bool sig_is_pss(wc_rsa_scheme scheme, bool *pss) {
-    switch (scheme) {
-    case WC_RSA_SCHEME_PKCS1_V1_5: *pss = false; return true;
-    case WC_RSA_SCHEME_PSS: *pss = true; return true;
-    case WC_RSA_SCHEME_OAEP: /* encrypts: rsa_oaep_* */
-    case WC_RSA_SCHEME_COUNT: break;
-    }
-    return false;
-}
 
 webcrypto_status wc_bssl_rsa_sign(const void *state, wc_rsa_scheme scheme,
                                   wc_hash hash, size_t salt_len, const uint8_t *msg,
@@ -706,7 +695,7 @@ webcrypto_status wc_bssl_rsa_sign(const void *state, wc_rsa_scheme scheme,
     hash_info h;
     if (!hash_of(hash, &h)) return wc_hash_unavailable("BoringSSL", hash);
     bool pss = false;
-    if (!sig_is_pss(scheme, &pss))
+    if (!wc_rsa_sig_is_pss(scheme, &pss))
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL: not an RSA signature scheme");
     if (pss && salt_len > INT_MAX)
         return wc_error(WEBCRYPTO_ERR_OPERATION, "RSA-PSS: the salt is too long for the key");
@@ -735,7 +724,7 @@ webcrypto_status wc_bssl_rsa_verify(const void *state, wc_rsa_scheme scheme,
     hash_info h;
     if (!hash_of(hash, &h)) return wc_hash_unavailable("BoringSSL", hash);
     bool pss = false;
-    if (!sig_is_pss(scheme, &pss))
+    if (!wc_rsa_sig_is_pss(scheme, &pss))
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL: not an RSA signature scheme");
     /* RFC 8017 8.1.2 / 8.2.2: a signature of another length is invalid; so
      * is a PSS salt no key could hold. */

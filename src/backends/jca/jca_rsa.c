@@ -117,17 +117,6 @@ done:
 
 /* ---- RSA signatures ---- */
 
-/* A signature scheme's padding: PSS (true) or PKCS #1 v1.5 (false); the
- * entry points' gate, so the code after it compares with PSS only. */
-static bool sig_is_pss(wc_rsa_scheme scheme, bool *pss) {
-    switch (scheme) {
-    case WC_RSA_SCHEME_PKCS1_V1_5: *pss = false; return true;
-    case WC_RSA_SCHEME_PSS: *pss = true; return true;
-    case WC_RSA_SCHEME_OAEP: /* encrypts: rsa_oaep_* */
-    case WC_RSA_SCHEME_COUNT: break;
-    }
-    return false;
-}
 
 webcrypto_status jca_rsa_sign(const void *state, wc_rsa_scheme scheme,
                               wc_hash hash, size_t salt_len, const uint8_t *msg,
@@ -136,7 +125,7 @@ webcrypto_status jca_rsa_sign(const void *state, wc_rsa_scheme scheme,
     const jca_variant *v = s->v;
     if (!hash_ok(hash)) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: bad hash");
     bool pss = false;
-    if (!sig_is_pss(scheme, &pss))
+    if (!wc_rsa_sig_is_pss(scheme, &pss))
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: not an RSA signature scheme");
     jca_op o;
     webcrypto_status st = jca_op_begin(&o);
@@ -168,7 +157,7 @@ webcrypto_status jca_rsa_verify(const void *state, wc_rsa_scheme scheme,
      * key could hold. */
     if (sig_len != s->size || salt_len > INT32_MAX) return WEBCRYPTO_OK;
     bool pss = false;
-    if (!sig_is_pss(scheme, &pss))
+    if (!wc_rsa_sig_is_pss(scheme, &pss))
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "jca: not an RSA signature scheme");
     jca_op o;
     webcrypto_status st = jca_op_begin(&o);

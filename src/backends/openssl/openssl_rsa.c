@@ -213,24 +213,13 @@ static webcrypto_status rsa_sig_start(const pkey_state *s, wc_rsa_scheme scheme,
     return WEBCRYPTO_OK;
 }
 
-/* A signature scheme's padding: PSS (true) or PKCS #1 v1.5 (false); the
- * entry points' gate, so the code after it compares with PSS only. */
-static bool sig_is_pss(wc_rsa_scheme scheme, bool *pss) {
-    switch (scheme) {
-    case WC_RSA_SCHEME_PKCS1_V1_5: *pss = false; return true;
-    case WC_RSA_SCHEME_PSS: *pss = true; return true;
-    case WC_RSA_SCHEME_OAEP: /* encrypts: rsa_oaep_* */
-    case WC_RSA_SCHEME_COUNT: break;
-    }
-    return false;
-}
 
 webcrypto_status wc_ossl_rsa_sign(const void *state, wc_rsa_scheme scheme,
                                   wc_hash hash, size_t salt_len, const uint8_t *msg,
                                   size_t len, uint8_t *sig, size_t *sig_len) {
     const pkey_state *s = state;
     bool pss = false;
-    if (!sig_is_pss(scheme, &pss))
+    if (!wc_rsa_sig_is_pss(scheme, &pss))
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL: not an RSA signature scheme");
     if (pss && salt_len > INT_MAX)
         return wc_error(WEBCRYPTO_ERR_OPERATION, "RSA-PSS: the salt is too long for the key");
@@ -254,7 +243,7 @@ webcrypto_status wc_ossl_rsa_verify(const void *state, wc_rsa_scheme scheme,
     const pkey_state *s = state;
     *valid = false;
     bool pss = false;
-    if (!sig_is_pss(scheme, &pss))
+    if (!wc_rsa_sig_is_pss(scheme, &pss))
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL: not an RSA signature scheme");
     /* RFC 8017 8.1.2 / 8.2.2: a signature of another length is invalid; so
      * is a PSS salt no key could hold. */
