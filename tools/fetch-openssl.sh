@@ -3,7 +3,8 @@
 # tested against (issue #27; Debian 12's own is 3.0), once, and prints the
 # directory it is installed in (bin/openssl, include/, lib/libcrypto.so.3).
 #
-#   tools/fetch-openssl.sh
+#   tools/fetch-openssl.sh            fetch and build it unless it is cached
+#   tools/fetch-openssl.sh --cached   only the cached build (no network, no build)
 #
 # The source is Debian 13's (trixie) `openssl` source package, fetched by apt
 # (tools/apt-source.sh: a private apt state directory whose deb-src entries
@@ -17,7 +18,8 @@
 # callers are serialised with flock. A build takes some minutes on two cores.
 #
 # Exit status: 0 with the directory on stdout; 1 when the source could not be
-# fetched (no network: the caller may skip) or the build failed. The reason
+# fetched (no network: the caller may skip), the build failed, or (--cached)
+# there is no complete build in the cache. The reason
 # goes to stderr.
 set -euo pipefail
 
@@ -33,6 +35,10 @@ cached() {
   return 1
 }
 cached && exit 0
+if [ "${1:-}" = --cached ]; then
+  echo "fetch-openssl: OpenSSL 3.5 is not built in $cache (run tools/fetch-openssl.sh)" >&2
+  exit 1
+fi
 
 exec 9>"$cache/.openssl.lock"
 flock 9

@@ -15,7 +15,7 @@
 #                             the committed regression inputs, no fuzzing
 #                             (docs/FUZZING.md)
 # The interop tests fetch their pinned Node once (tools/fetch-node.sh), into
-# ~/.cache/libwebcrypto, and also run against the node on PATH; the node.wpt
+# ~/.cache/libwebcrypto (and the *.openssl35 tests OpenSSL 3.5: tools/fetch-openssl.sh), and also run against the node on PATH; the node.wpt
 # tests the WPT WebCryptoAPI snapshot (tools/fetch-wpt.sh), into the same cache.
 # Wycheproof vectors are read from $WEBCRYPTO_WYCHEPROOF_DIR, else ../shared/wycheproof.
 set -euo pipefail
@@ -65,6 +65,11 @@ fi
 # Fetched here, before the tests start, so that a download is not timed as a
 # test; if it fails, the interop.node24 tests say why (and fail under CI=true).
 bash tools/fetch-node.sh >/dev/null || echo "could not fetch the pinned Node: see the interop.node24 tests" >&2
+# The same for OpenSSL 3.5, which the *.openssl35 tests load instead of the
+# system's libcrypto (tests/openssl35.cmake): built once into the same cache
+# (some minutes on two cores the first time); they skip, or fail under
+# CI=true, saying why, without it.
+bash tools/fetch-openssl.sh >/dev/null || echo "could not fetch OpenSSL 3.5: see the *.openssl35 tests" >&2
 # The same for the WPT WebCryptoAPI snapshot the node.wpt.* tests run: they
 # skip, saying why, when it could not be downloaded, and fail when its sha256
 # was not the pinned one (bindings/node/test/wpt/ctest.sh).

@@ -1,0 +1,34 @@
+# The openssl backend on OpenSSL 3.5 (issue #27): the same build, run with
+# OpenSSL 3.5's libcrypto (tools/fetch-openssl.sh's cached build) through
+# tests/openssl35_run.sh, which skips saying why without it (and fails under
+# CI=true) and checks that the backend is on 3.5 before the test runs.
+#
+# webcrypto_openssl35_test(NAME COMMAND [ARGS...]): the test NAME running
+# COMMAND on 3.5 with the openssl backend named in WEBCRYPTO_TEST_BACKEND and
+# the usual test environment; further properties may be set on NAME after.
+if(NOT "openssl" IN_LIST WEBCRYPTO_TEST_BACKENDS OR NOT WEBCRYPTO_BUILD_CLI)
+  return()
+endif()
+function(webcrypto_openssl35_test name)
+  add_test(NAME ${name}
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/openssl35_run.sh ${PROJECT_SOURCE_DIR}
+                   $<TARGET_FILE:webcrypto_cli> ${ARGN})
+  set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77
+    ENVIRONMENT "WEBCRYPTO_TEST_BACKEND=openssl;${WEBCRYPTO_TEST_WYCHEPROOF_ENV};WEBCRYPTO_MODULE_DIR=${WEBCRYPTO_MODULE_BUILD_DIR};${WEBCRYPTO_TEST_ENVIRONMENT}")
+endfunction()
+
+# The openssl suite: known answers, Wycheproof, ML-KEM and ML-DSA (test_pq,
+# with the Wycheproof ML-KEM and ML-DSA files), supports() against the
+# operations, keys, threads; Wycheproof and the known answers on EVP too.
+foreach(t test_kat test_wycheproof test_pq test_supports test_pkey test_pkey_errors
+          test_errors test_jwk test_wrap test_streaming test_threads)
+  webcrypto_openssl35_test(${t}.openssl35 $<TARGET_FILE:${t}>)
+endforeach()
+foreach(t test_kat test_wycheproof test_threads)
+  webcrypto_openssl35_test(${t}.openssl35-evp $<TARGET_FILE:${t}>)
+  set_property(TEST ${t}.openssl35-evp APPEND PROPERTY ENVIRONMENT
+               "WEBCRYPTO_OPENSSL_PROVIDER_DIRECT=0")
+endforeach()
+# What 3.5 must offer (tests/capabilities.txt's OpenSSL 3.5 row).
+webcrypto_openssl35_test(capabilities.openssl35 bash ${CMAKE_CURRENT_SOURCE_DIR}/capabilities_test.sh
+                         $<TARGET_FILE:webcrypto_cli> ${CMAKE_CURRENT_SOURCE_DIR}/capabilities.txt openssl)
