@@ -32,3 +32,11 @@ endforeach()
 # What 3.5 must offer (tests/capabilities.txt's OpenSSL 3.5 row).
 webcrypto_openssl35_test(capabilities.openssl35 bash ${CMAKE_CURRENT_SOURCE_DIR}/capabilities_test.sh
                          $<TARGET_FILE:webcrypto_cli> ${CMAKE_CURRENT_SOURCE_DIR}/capabilities.txt openssl)
+# ML-KEM-768 and ML-DSA-65 with Node 24's crypto.subtle (OpenSSL 3.5 inside
+# Node too), both ways, with the ML-DSA and Ed448 contexts
+# (tests/interop/pq_interop_test.sh). Node is statically linked with its own
+# OpenSSL, so LD_LIBRARY_PATH reaches only the library's side.
+webcrypto_openssl35_test(interop.pq-node${_interop_node_major}.openssl35 bash
+  ${CMAKE_CURRENT_SOURCE_DIR}/interop/pq_interop_test.sh ${WEBCRYPTO_INTEROP_NODE_VERSION}
+  $<TARGET_FILE:webcrypto_cli> openssl)
+set_tests_properties(interop.pq-node${_interop_node_major}.openssl35 PROPERTIES TIMEOUT 300)
