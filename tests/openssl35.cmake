@@ -40,3 +40,28 @@ webcrypto_openssl35_test(interop.pq-node${_interop_node_major}.openssl35 bash
   ${CMAKE_CURRENT_SOURCE_DIR}/interop/pq_interop_test.sh ${WEBCRYPTO_INTEROP_NODE_VERSION}
   $<TARGET_FILE:webcrypto_cli> openssl)
 set_tests_properties(interop.pq-node${_interop_node_major}.openssl35 PROPERTIES TIMEOUT 300)
+
+# Every backend against every other on the same inputs (tests/differential.cmake),
+# with openssl on 3.5: its ML-KEM and ML-DSA against the JDK's (jca, jca:SunJCE),
+# on the JDK the jca tests use and on each further one (Temurin 25 here).
+if(TARGET test_differential_modern)
+  webcrypto_openssl35_test(differential_modern.openssl35 $<TARGET_FILE:test_differential_modern>)
+  set_tests_properties(differential_modern.openssl35 PROPERTIES TIMEOUT 300)
+  if(COMMAND webcrypto_jca_env AND WEBCRYPTO_JCA_JDK)
+    set_property(TEST differential_modern.openssl35 APPEND PROPERTY ENVIRONMENT
+                 "WEBCRYPTO_DIFF_EXTRA=jca:BC,jca:SunJCE")
+    webcrypto_jca_env(differential_modern.openssl35 ${WEBCRYPTO_JCA_JDK})
+    function(webcrypto_openssl35_jdks)
+      foreach(jdk ${jca_extra_jdks})
+        get_filename_component(jdk_name ${jdk} NAME)
+        webcrypto_openssl35_test(differential_modern.openssl35@${jdk_name}
+                                 $<TARGET_FILE:test_differential_modern>)
+        set_tests_properties(differential_modern.openssl35@${jdk_name} PROPERTIES TIMEOUT 300)
+        set_property(TEST differential_modern.openssl35@${jdk_name} APPEND PROPERTY ENVIRONMENT
+                     "WEBCRYPTO_DIFF_EXTRA=jca:BC,jca:SunJCE")
+        webcrypto_jca_env(differential_modern.openssl35@${jdk_name} ${jdk})
+      endforeach()
+    endfunction()
+    cmake_language(DEFER DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR} CALL webcrypto_openssl35_jdks)
+  endif()
+endif()
