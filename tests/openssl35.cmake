@@ -19,12 +19,14 @@ endfunction()
 
 # The openssl suite: known answers, Wycheproof, ML-KEM and ML-DSA (test_pq,
 # with the Wycheproof ML-KEM and ML-DSA files), supports() against the
-# operations, keys, threads; Wycheproof and the known answers on EVP too.
+# operations, keys, threads; Wycheproof and the known answers on EVP too;
+# which provider calls 3.5 gives the backend (test_provider_direct).
 foreach(t test_kat test_wycheproof test_pq test_supports test_pkey test_pkey_errors
           test_errors test_jwk test_wrap test_streaming test_threads)
   webcrypto_openssl35_test(${t}.openssl35 $<TARGET_FILE:${t}>)
 endforeach()
-foreach(t test_kat test_wycheproof test_threads)
+webcrypto_openssl35_test(test_provider_direct.openssl35 $<TARGET_FILE:test_provider_direct>)
+foreach(t test_kat test_wycheproof test_threads test_provider_direct)
   webcrypto_openssl35_test(${t}.openssl35-evp $<TARGET_FILE:${t}>)
   set_property(TEST ${t}.openssl35-evp APPEND PROPERTY ENVIRONMENT
                "WEBCRYPTO_OPENSSL_PROVIDER_DIRECT=0")
