@@ -67,3 +67,12 @@ if(TARGET test_differential_modern)
     cmake_language(DEFER DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR} CALL webcrypto_openssl35_jdks)
   endif()
 endif()
+
+# The other way: the library built against 3.5's headers and library
+# (-DWEBCRYPTO_OPENSSL_ROOT), library and CLI only, in a scratch directory (a
+# release build of its own: not repeated by the sanitizer build's suite).
+if(NOT WEBCRYPTO_SANITIZE)
+  webcrypto_openssl35_test(build.openssl35-headers bash
+                           ${CMAKE_CURRENT_SOURCE_DIR}/openssl35_build_test.sh ${PROJECT_SOURCE_DIR})
+  set_tests_properties(build.openssl35-headers PROPERTIES TIMEOUT 900)
+endif()
