@@ -76,3 +76,25 @@ if(NOT WEBCRYPTO_SANITIZE)
                            ${CMAKE_CURRENT_SOURCE_DIR}/openssl35_build_test.sh ${PROJECT_SOURCE_DIR})
   set_tests_properties(build.openssl35-headers PROPERTIES TIMEOUT 900)
 endif()
+
+# The Node binding on 3.5 (tests/node.cmake), on the pinned Node 24: its
+# differential test against Node's own crypto.subtle, the hostile-JavaScript
+# test, and the WPT WebCryptoAPI suite compared with Node's own.
+get_property(_o35_node_built GLOBAL PROPERTY WEBCRYPTO_NODE_BUILT)
+if(_o35_node_built)
+  foreach(script differential hostile)
+    webcrypto_openssl35_test(node.${script}.node${_wc_node_major}.openssl35 bash ${_wc_node_run}
+      --node-pinned ${_wc_node_pinned} $<TARGET_FILE:webcrypto_node> ${script}.js openssl)
+    set_tests_properties(node.${script}.node${_wc_node_major}.openssl35 PROPERTIES TIMEOUT 300)
+  endforeach()
+  set(_o35_wpt "${WEBCRYPTO_WPT_DIR}")
+  if(NOT _o35_wpt)
+    set(_o35_wpt -) # ctest.sh: $WEBCRYPTO_WPT_DIR at test time (an empty argument would vanish)
+  endif()
+  webcrypto_openssl35_test(node.wpt.node${_wc_node_major}.openssl35 bash
+    ${PROJECT_SOURCE_DIR}/bindings/node/test/wpt/ctest.sh ${_o35_wpt}
+    --node-pinned ${_wc_node_pinned} $<TARGET_FILE:webcrypto_node> openssl)
+  set_tests_properties(node.wpt.node${_wc_node_major}.openssl35 PROPERTIES TIMEOUT 3600 LABELS wpt)
+  set_property(TEST node.wpt.node${_wc_node_major}.openssl35 APPEND PROPERTY ENVIRONMENT
+               "WEBCRYPTO_WPT_NATIVE_CACHE=${CMAKE_BINARY_DIR}/wpt-native")
+endif()
