@@ -773,8 +773,9 @@ webcrypto_digest(const webcrypto_backend *backend, webcrypto_algorithm hash, con
  *   function_name  N, optional;  customization  S, optional.
  * With N and S both empty cSHAKE is SHAKE128 / SHAKE256 (FIPS 202). A
  * backend whose library has SHAKE but no cSHAKE answers NotSupportedError
- * for a non-empty N or S (today every backend: OpenSSL 3.0 has no cSHAKE,
- * nor has the JCA). The jca variants' SHAKE (MessageDigest "SHAKE128-256" /
+ * for a non-empty N or S (boringssl, and the jca variants: the JCA has only
+ * SHAKE; openssl computes cSHAKE on the Keccak its KMAC uses, where init's
+ * probe gives SP 800-185's samples: webcrypto_supports says which). The jca variants' SHAKE (MessageDigest "SHAKE128-256" /
  * "SHAKE256-512") has one output_length, 256 (cSHAKE128) or 512
  * (cSHAKE256) bits: NotSupportedError for any other (webcrypto_supports
  * answers the same). Any other algorithm is

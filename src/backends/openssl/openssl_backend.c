@@ -91,11 +91,13 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, wc_caps *cap
     if (tc != WEBCRYPTO_OK) return tc;
     wc_ossl_kdf_pbkdf2 = EVP_KDF_fetch(NULL, "PBKDF2", NULL);
     bool gcm_siv = wc_ossl_gcm_siv_init();
-    /* SHAKE (cSHAKE with N and S empty) and KMAC. OpenSSL 3.0 has no
-     * cSHAKE with a function name or customization (its CSHAKE EVP_MD came
-     * in 3.6), so WC_CAP_CSHAKE_CUSTOM stays unset. */
+    /* SHAKE (cSHAKE with N and S empty), cSHAKE with them (on the Keccak
+     * KMAC uses: OpenSSL's own CSHAKE EVP_MD came in 3.6; probed below) and
+     * KMAC. */
     wc_ossl_md_shake[WC_XOF_CSHAKE128] = EVP_MD_fetch(NULL, "SHAKE128", NULL);
     wc_ossl_md_shake[WC_XOF_CSHAKE256] = EVP_MD_fetch(NULL, "SHAKE256", NULL);
+    wc_ossl_md_cshake[WC_XOF_CSHAKE128] = EVP_MD_fetch(NULL, "KECCAK-KMAC-128", NULL);
+    wc_ossl_md_cshake[WC_XOF_CSHAKE256] = EVP_MD_fetch(NULL, "KECCAK-KMAC-256", NULL);
     wc_ossl_mac_kmac[WC_KMAC_128] = EVP_MAC_fetch(NULL, "KMAC-128", NULL);
     wc_ossl_mac_kmac[WC_KMAC_256] = EVP_MAC_fetch(NULL, "KMAC-256", NULL);
     ERR_clear_error();
@@ -105,6 +107,9 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, wc_caps *cap
     if (wc_ossl_mac_kmac[WC_KMAC_256]) wc_caps_add(&c, WEBCRYPTO_ALG_KMAC256);
     /* OpenSSL's SHAKE and KMAC take any output length, KMAC any customization */
     c.features |= WC_CAP_XOF_ANY_LENGTH | WC_CAP_KMAC_ANY;
+    if (wc_ossl_md_shake[WC_XOF_CSHAKE128] && wc_ossl_md_shake[WC_XOF_CSHAKE256] &&
+        wc_ossl_cshake_probe())
+        c.features |= WC_CAP_CSHAKE_CUSTOM;
     /* SHA-3 with the keyed algorithms: HMAC, HKDF and PBKDF2 are built here
      * on the digests, and OpenSSL's RSA (PKCS #1 v1.5 DigestInfo, PSS, OAEP)
      * and ECDSA take any fetched digest, SHA-3 included. */
