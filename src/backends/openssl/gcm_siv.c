@@ -28,7 +28,7 @@
  *
  * All AES is OpenSSL's: we write no AES of our own.
  *
- * OpenSSL 3.2+ has its own AES-GCM-SIV cipher, 3-8 times slower than this
+ * OpenSSL 3.2+ has its own AES-GCM-SIV cipher, 4-11 times slower than this
  * (docs/BENCHMARKS.md, "AES-GCM-SIV and Argon2 on OpenSSL 3.2+"), so it is
  * used only when WEBCRYPTO_OPENSSL_GCM_SIV=openssl asks for it (to hold the
  * two to the same bytes) and it reproduces RFC 8452 vectors at init. Its
