@@ -52,3 +52,10 @@ webcrypto_openssl35_test(test_aead_argon2.openssl35-openssl-argon2 bash
                          Argon2d Argon2i Argon2id -- $<TARGET_FILE:test_aead_argon2>)
 set_property(TEST test_aead_argon2.openssl35-openssl-argon2 APPEND PROPERTY ENVIRONMENT
              "WEBCRYPTO_OPENSSL_ARGON2=openssl")
+# Wycheproof's AES-GCM-SIV vectors through OpenSSL's cipher (the rest of the
+# run repeats test_wycheproof.openssl35, so PBKDF2's costly cases are capped).
+webcrypto_openssl35_test(test_wycheproof.openssl35-openssl-siv bash
+                         ${CMAKE_CURRENT_SOURCE_DIR}/openssl_offers.sh $<TARGET_FILE:webcrypto_cli>
+                         AES-GCM-SIV -- $<TARGET_FILE:test_wycheproof>)
+set_property(TEST test_wycheproof.openssl35-openssl-siv APPEND PROPERTY ENVIRONMENT
+             "WEBCRYPTO_OPENSSL_GCM_SIV=openssl" "WEBCRYPTO_PBKDF2_MAX_ITERATIONS=1000")
