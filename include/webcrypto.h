@@ -1149,7 +1149,8 @@ webcrypto_derive_key_as(const webcrypto_params *alg, const webcrypto_key *base_k
  * derivation fails"), a NULL nonce TypeError (a required member). The
  * openssl backend computes it with libargon2, which may run up to 4 threads
  * of its own during the call when parallelism > 1 (joined before it
- * returns; the result does not depend on them). memory KiB are allocated
+ * returns; the result does not depend on them); a build without libargon2
+ * uses OpenSSL 3.2+'s Argon2, on the calling thread. memory KiB are allocated
  * per call: an allocation failure is WEBCRYPTO_ERR_NO_MEMORY.
  * After those checks, PBKDF2 iterations over max_pbkdf2_iterations, Argon2
  * memory over max_argon2_memory and passes over max_argon2_passes

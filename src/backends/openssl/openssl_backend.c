@@ -33,6 +33,7 @@
 #include "core/backend.h"
 #include "core/ct.h"
 #include "gcm_siv.h"
+#include "openssl_argon2.h"
 #include "openssl_internal.h"
 
 /* ---- init: fetches every part's algorithms (openssl_common.c keeps them)
@@ -131,9 +132,8 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, wc_caps *cap
     if (wc_ossl_kdf_pbkdf2 && any_md) wc_caps_add(&c, WEBCRYPTO_ALG_PBKDF2);
     if (wc_ossl_chacha20_poly1305_cipher) wc_caps_add(&c, WEBCRYPTO_ALG_CHACHA20_POLY1305);
     if (ocb) wc_caps_add(&c, WEBCRYPTO_ALG_AES_OCB);
-#if WEBCRYPTO_HAVE_LIBARGON2
-    wc_caps_add_all(&c, WEBCRYPTO_ALG_ARGON2D, WEBCRYPTO_ALG_ARGON2I, WEBCRYPTO_ALG_ARGON2ID);
-#endif
+    if (wc_ossl_argon2_init()) /* OpenSSL's KDFs or libargon2 */
+        wc_caps_add_all(&c, WEBCRYPTO_ALG_ARGON2D, WEBCRYPTO_ALG_ARGON2I, WEBCRYPTO_ALG_ARGON2ID);
     wc_ossl_pkey_init(&c); /* RSA, EC, OKP, ML-KEM, ML-DSA: each probed */
     if (wc_caps_no_alg(&c)) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL: no algorithm could be fetched");
 
@@ -254,7 +254,5 @@ const wc_backend_ops wc_backend_openssl_ungated = {
     .pbkdf2 = wc_ossl_pbkdf2,
     .xof = wc_ossl_xof,
     .kmac = wc_ossl_kmac,
-#if WEBCRYPTO_HAVE_LIBARGON2
     .argon2 = wc_ossl_argon2,
-#endif
 };
