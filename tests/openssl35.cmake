@@ -42,6 +42,14 @@ webcrypto_openssl35_test(interop.pq-node${_interop_node_major}.openssl35 bash
   ${CMAKE_CURRENT_SOURCE_DIR}/interop/pq_interop_test.sh ${WEBCRYPTO_INTEROP_NODE_VERSION}
   $<TARGET_FILE:webcrypto_cli> openssl)
 set_tests_properties(interop.pq-node${_interop_node_major}.openssl35 PROPERTIES TIMEOUT 300)
+# ... and with the library's Node binding on openssl (3.5) as the JS side.
+get_property(_o35_node_built GLOBAL PROPERTY WEBCRYPTO_NODE_BUILT)
+if(_o35_node_built)
+  webcrypto_openssl35_test(interop.pq-binding.node${_interop_node_major}.openssl35 bash
+    ${CMAKE_CURRENT_SOURCE_DIR}/interop/pq_interop_test.sh --binding $<TARGET_FILE:webcrypto_node>
+    ${WEBCRYPTO_INTEROP_NODE_VERSION} $<TARGET_FILE:webcrypto_cli> openssl)
+  set_tests_properties(interop.pq-binding.node${_interop_node_major}.openssl35 PROPERTIES TIMEOUT 300)
+endif()
 
 # Every backend against every other on the same inputs (tests/differential.cmake),
 # with openssl on 3.5: its ML-KEM and ML-DSA against the JDK's (jca, jca:SunJCE),

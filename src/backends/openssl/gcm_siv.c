@@ -34,6 +34,7 @@
  * two to the same bytes) and it reproduces RFC 8452 vectors at init. Its
  * names are strings, so this builds with OpenSSL 3.0's headers.
  */
+#define _GNU_SOURCE /* secure_getenv: a setuid program's environment is not trusted */
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -197,7 +198,7 @@ bool wc_ossl_gcm_siv_init(void) {
     ecb128 = EVP_CIPHER_fetch(NULL, "AES-128-ECB", NULL);
     ecb256 = EVP_CIPHER_fetch(NULL, "AES-256-ECB", NULL);
     if (!ecb128 || !ecb256) return false;
-    const char *want = getenv("WEBCRYPTO_OPENSSL_GCM_SIV");
+    const char *want = secure_getenv("WEBCRYPTO_OPENSSL_GCM_SIV");
     if (!want || strcmp(want, "openssl") != 0) return true; /* ours: the faster */
     /* Forced: OpenSSL's if it passes the probe, else no GCM-SIV at all, so
      * that a test asking for it never runs ours instead. */

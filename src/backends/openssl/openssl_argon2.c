@@ -10,6 +10,7 @@
  * are strings: this builds with OpenSSL 3.0's headers and finds the KDFs
  * when a 3.2+ libcrypto is loaded.
  */
+#define _GNU_SOURCE /* secure_getenv: a setuid program's environment is not trusted */
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,7 +119,7 @@ static bool ossl_probe(void) {
 }
 
 bool wc_ossl_argon2_init(void) {
-    const char *want = getenv("WEBCRYPTO_OPENSSL_ARGON2");
+    const char *want = secure_getenv("WEBCRYPTO_OPENSSL_ARGON2");
     if (want && strcmp(want, "openssl") == 0) return ossl_probe();
     if (WEBCRYPTO_HAVE_LIBARGON2 || (want && strcmp(want, "libargon2") == 0))
         return WEBCRYPTO_HAVE_LIBARGON2;
