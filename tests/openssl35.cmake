@@ -34,6 +34,12 @@ endforeach()
 # What 3.5 must offer (tests/capabilities.txt's OpenSSL 3.5 row).
 webcrypto_openssl35_test(capabilities.openssl35 bash ${CMAKE_CURRENT_SOURCE_DIR}/capabilities_test.sh
                          $<TARGET_FILE:webcrypto_cli> ${CMAKE_CURRENT_SOURCE_DIR}/capabilities.txt openssl)
+# Node 24's crypto.subtle as a peer (tests/interop/): every algorithm both
+# have, keys, signatures, ciphertexts and secrets both ways.
+webcrypto_openssl35_test(interop.node${_interop_node_major}.openssl35 bash
+  ${CMAKE_CURRENT_SOURCE_DIR}/interop/interop_test.sh --node-pinned ${WEBCRYPTO_INTEROP_NODE_VERSION}
+  $<TARGET_FILE:interop_peer> openssl)
+set_tests_properties(interop.node${_interop_node_major}.openssl35 PROPERTIES TIMEOUT 600)
 # ML-KEM-768 and ML-DSA-65 with Node 24's crypto.subtle (OpenSSL 3.5 inside
 # Node too), both ways, with the ML-DSA and Ed448 contexts
 # (tests/interop/pq_interop_test.sh). Node is statically linked with its own
