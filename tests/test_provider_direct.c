@@ -1,7 +1,7 @@
 /*
  * test_provider_direct.c - which of the openssl backend's provider calls
  * (provider_direct.h: one-shot digests, HMAC on copied digest states,
- * AES-GCM, AES-CBC, AES-CTR) the running OpenSSL gave it, and that each one in use answers
+ * AES-GCM, ChaCha20-Poly1305, AES-CBC, AES-CTR) the running OpenSSL gave it, and that each one in use answers
  * exactly as EVP does, on whichever OpenSSL the process loaded (3.0, or
  * 3.5 in test_provider_direct.openssl35). Each fast path is either taken
  * (its init probe passed) or left for EVP; this prints which, and fails
@@ -51,29 +51,29 @@ static void digest_same(wc_hash h) {
     }
 }
 
-/* AES-GCM sealed through the provider's functions against EVP. */
-static void gcm_same(int idx) {
-    const wc_prov_cipher *pg = &wc_ossl_prov_gcms[idx];
+/* An AEAD (AES-GCM, ChaCha20-Poly1305) sealed through the provider's
+ * functions against EVP. */
+static void aead_same(const wc_prov_cipher *pg, const EVP_CIPHER *cipher, const char *name) {
     uint8_t key[32], iv[12], aad[20], in[300], out[300], tag[16], evp_out[300], evp_tag[16];
     fill(key, sizeof key, 1);
     fill(iv, sizeof iv, 2);
     fill(aad, sizeof aad, 3);
     fill(in, sizeof in, 4);
-    void *c = wc_prov_gcm_new(pg, key);
-    CHECK(c && wc_prov_gcm_seal(pg, c, iv, sizeof iv, aad, sizeof aad, in, sizeof in, out, tag, 16),
-          "AES-%zu-GCM: provider seal", pg->key_len * 8);
+    void *c = wc_prov_aead_new(pg, key);
+    CHECK(c && wc_prov_aead_seal(pg, c, iv, sizeof iv, aad, sizeof aad, in, sizeof in, out, tag, 16),
+          "%s: provider seal", name);
     if (c) pg->freectx(c);
     EVP_CIPHER_CTX *e = EVP_CIPHER_CTX_new();
     int n = 0, m = 0;
-    CHECK(e && EVP_EncryptInit_ex2(e, wc_ossl_aes_gcm_ciphers[idx], key, iv, NULL) == 1 &&
+    CHECK(e && EVP_EncryptInit_ex2(e, cipher, key, iv, NULL) == 1 &&
               EVP_EncryptUpdate(e, NULL, &n, aad, sizeof aad) == 1 &&
               EVP_EncryptUpdate(e, evp_out, &n, in, sizeof in) == 1 &&
               EVP_EncryptFinal_ex(e, evp_out + n, &m) == 1 &&
               EVP_CIPHER_CTX_ctrl(e, EVP_CTRL_AEAD_GET_TAG, 16, evp_tag) == 1,
-          "AES-GCM through EVP");
+          "%s through EVP", name);
     EVP_CIPHER_CTX_free(e);
     CHECK(memcmp(out, evp_out, sizeof in) == 0 && memcmp(tag, evp_tag, 16) == 0,
-          "AES-%zu-GCM: the provider's ciphertext or tag is not EVP's", pg->key_len * 8);
+          "%s: the provider's ciphertext or tag is not EVP's", name);
 }
 
 /* CBC (whole blocks, no padding) or CTR through the provider's functions
@@ -135,7 +135,16 @@ int main(void) {
         printf("AES-%d-GCM: %s\n", 128 + 64 * i, pg->newctx ? "provider call" : "EVP");
         CHECK(!pg->newctx == !direct, "AES-%d-GCM path %s", 128 + 64 * i,
               direct ? "not taken" : "taken though off");
-        if (pg->newctx) gcm_same(i);
+        char name[16];
+        snprintf(name, sizeof name, "AES-%d-GCM", 128 + 64 * i);
+        if (pg->newctx) aead_same(pg, wc_ossl_aes_gcm_ciphers[i], name);
+    }
+    if (wc_ossl_chacha20_poly1305_cipher) {
+        const wc_prov_cipher *pg = &wc_ossl_prov_chacha20_poly1305;
+        printf("ChaCha20-Poly1305: %s\n", pg->newctx ? "provider call" : "EVP");
+        CHECK(!pg->newctx == !direct, "ChaCha20-Poly1305 path %s",
+              direct ? "not taken" : "taken though off");
+        if (pg->newctx) aead_same(pg, wc_ossl_chacha20_poly1305_cipher, "ChaCha20-Poly1305");
     }
     static const char *const mode_names[2] = {"CBC", "CTR"};
     for (int m = 0; m < 2; m++)

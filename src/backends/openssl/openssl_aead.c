@@ -44,7 +44,7 @@ static webcrypto_status gcm_prov_ctx(const aes_state *s, wc_tc_entry **entry) {
     wc_tc_entry *e = wc_tc_entry_get(&s->tc);
     if (!e) return WEBCRYPTO_ERR_NO_MEMORY;
     if (!e->prov) {
-        if (!(e->prov = s->pg->dupctx(s->gcm_tpl))) return wc_ossl_no_memory("AES-GCM context");
+        if (!(e->prov = s->pg->dupctx(s->gcm_tpl))) return wc_ossl_no_memory("AEAD context");
         e->prov_free = s->pg->freectx;
     }
     *entry = e;
@@ -59,19 +59,46 @@ static void gcm_prov_done(wc_tc_entry *e, bool ok) {
     }
 }
 
+/* An AEAD on the provider path (s->pg): what names it in messages. */
+static webcrypto_status aead_prov_seal(const aes_state *s, const char *what, const uint8_t *iv,
+                                       size_t iv_len, const uint8_t *aad, size_t aad_len,
+                                       const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
+                                       size_t tag_len) {
+    wc_tc_entry *e = NULL;
+    webcrypto_status st = gcm_prov_ctx(s, &e);
+    if (st != WEBCRYPTO_OK) return st;
+    bool ok = wc_prov_aead_seal(s->pg, e->prov, iv, iv_len, aad, aad_len, in, len, out, tag,
+                                tag_len);
+    gcm_prov_done(e, ok);
+    return ok ? WEBCRYPTO_OK : wc_ossl_fail(what);
+}
+
+static webcrypto_status aead_prov_open(const aes_state *s, const char *what, const uint8_t *iv,
+                                       size_t iv_len, const uint8_t *aad, size_t aad_len,
+                                       const uint8_t *in, size_t len, const uint8_t *tag,
+                                       size_t tag_len, uint8_t *out) {
+    wc_tc_entry *e = NULL;
+    webcrypto_status st = gcm_prov_ctx(s, &e);
+    if (st != WEBCRYPTO_OK) return st;
+    /* The provider compares the tag in constant time (CRYPTO_memcmp). */
+    bool ok = wc_prov_aead_open(s->pg, e->prov, iv, iv_len, aad, aad_len, in, len, tag, tag_len,
+                                out);
+    gcm_prov_done(e, ok);
+    if (ok) return WEBCRYPTO_OK;
+    ERR_clear_error();
+    return wc_error(WEBCRYPTO_ERR_OPERATION,
+                    "%s: the authentication tag does not match (wrong key, IV, additional data "
+                    "or tag, or altered ciphertext)", what);
+}
+
 static webcrypto_status gcm_prov_seal(const aes_state *s, const uint8_t *iv, size_t iv_len,
                                       const uint8_t *aad, size_t aad_len, const uint8_t *in,
                                       size_t len, uint8_t *out, uint8_t *tag, size_t tag_len) {
     uint8_t x[16];
-    wc_tc_entry *e = NULL;
     webcrypto_status st = gcm_iv(s, &iv, &iv_len, x);
-    if (st == WEBCRYPTO_OK) st = gcm_prov_ctx(s, &e);
-    if (st == WEBCRYPTO_OK) {
-        bool ok = wc_prov_gcm_seal(s->pg, e->prov, iv, iv_len, aad, aad_len, in, len, out, tag,
-                                   tag_len);
-        gcm_prov_done(e, ok);
-        if (!ok) st = wc_ossl_fail("AES-GCM encryption");
-    }
+    if (st == WEBCRYPTO_OK)
+        st = aead_prov_seal(s, "AES-GCM encryption", iv, iv_len, aad, aad_len, in, len, out, tag,
+                            tag_len);
     wc_wipe(x, sizeof x);
     return st;
 }
@@ -81,21 +108,9 @@ static webcrypto_status gcm_prov_open(const aes_state *s, const uint8_t *iv, siz
                                       size_t len, const uint8_t *tag, size_t tag_len,
                                       uint8_t *out) {
     uint8_t x[16];
-    wc_tc_entry *e = NULL;
     webcrypto_status st = gcm_iv(s, &iv, &iv_len, x);
-    if (st == WEBCRYPTO_OK) st = gcm_prov_ctx(s, &e);
-    if (st == WEBCRYPTO_OK) {
-        /* The provider compares the tag in constant time (CRYPTO_memcmp). */
-        bool ok = wc_prov_gcm_open(s->pg, e->prov, iv, iv_len, aad, aad_len, in, len, tag,
-                                   tag_len, out);
-        gcm_prov_done(e, ok);
-        if (!ok) {
-            ERR_clear_error();
-            st = wc_error(WEBCRYPTO_ERR_OPERATION,
-                          "AES-GCM: the authentication tag does not match (wrong key, IV, "
-                          "additional data or tag, or altered ciphertext)");
-        }
-    }
+    if (st == WEBCRYPTO_OK)
+        st = aead_prov_open(s, "AES-GCM", iv, iv_len, aad, aad_len, in, len, tag, tag_len, out);
     wc_wipe(x, sizeof x);
     return st;
 }
@@ -215,6 +230,8 @@ static webcrypto_status ossl_evp_aead_seal(const aes_state *s, const char *what,
                                            size_t nonce_len, const uint8_t *aad, size_t aad_len,
                                            const uint8_t *in, size_t len, uint8_t *out,
                                            uint8_t *tag, size_t tag_len) {
+    if (s->pg) /* ChaCha20-Poly1305 on the provider path */
+        return aead_prov_seal(s, what, nonce, nonce_len, aad, aad_len, in, len, out, tag, tag_len);
     EVP_CIPHER_CTX **slot = NULL;
     webcrypto_status st = wc_ossl_cipher_begin(s, 1, nonce, nonce_len, &slot);
     if (st != WEBCRYPTO_OK) return st;
@@ -237,6 +254,8 @@ static webcrypto_status ossl_evp_aead_open(const aes_state *s, const char *what,
                                            size_t nonce_len, const uint8_t *aad, size_t aad_len,
                                            const uint8_t *in, size_t len, const uint8_t *tag,
                                            size_t tag_len, uint8_t *out) {
+    if (s->pg) /* ChaCha20-Poly1305 on the provider path */
+        return aead_prov_open(s, what, nonce, nonce_len, aad, aad_len, in, len, tag, tag_len, out);
     EVP_CIPHER_CTX **slot = NULL;
     webcrypto_status st = wc_ossl_cipher_begin(s, 0, nonce, nonce_len, &slot);
     if (st != WEBCRYPTO_OK) return st;

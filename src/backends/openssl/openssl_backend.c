@@ -81,7 +81,7 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, wc_caps *cap
         cbc = cbc && wc_ossl_aes_cbc_ciphers[i];
         ctr = ctr && wc_ossl_aes_ctr_ciphers[i];
         gcm = gcm && wc_ossl_aes_gcm_ciphers[i];
-        if (wc_ossl_aes_gcm_ciphers[i] && direct) wc_prov_gcm_find(wc_ossl_aes_gcm_ciphers[i], &wc_ossl_prov_gcms[i]);
+        if (wc_ossl_aes_gcm_ciphers[i] && direct) wc_prov_aead_find(wc_ossl_aes_gcm_ciphers[i], &wc_ossl_prov_gcms[i]);
         if (wc_ossl_aes_cbc_ciphers[i] && direct) wc_prov_mode_find(wc_ossl_aes_cbc_ciphers[i], &wc_ossl_prov_cbcs[i]);
         if (wc_ossl_aes_ctr_ciphers[i] && direct) wc_prov_mode_find(wc_ossl_aes_ctr_ciphers[i], &wc_ossl_prov_ctrs[i]);
         wc_ossl_aes_kw_ciphers[i] = EVP_CIPHER_fetch(NULL, kw_names[i], NULL);
@@ -90,6 +90,8 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, wc_caps *cap
         ocb = ocb && wc_ossl_aes_ocb_ciphers[i];
     }
     wc_ossl_chacha20_poly1305_cipher = EVP_CIPHER_fetch(NULL, "ChaCha20-Poly1305", NULL);
+    if (wc_ossl_chacha20_poly1305_cipher && direct)
+        wc_prov_aead_find(wc_ossl_chacha20_poly1305_cipher, &wc_ossl_prov_chacha20_poly1305);
     webcrypto_status tc = wc_tc_init();
     if (tc != WEBCRYPTO_OK) return tc;
     wc_ossl_kdf_pbkdf2 = EVP_KDF_fetch(NULL, "PBKDF2", NULL);

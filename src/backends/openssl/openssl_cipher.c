@@ -72,6 +72,7 @@ webcrypto_status wc_ossl_aes_key_new(wc_family family, unsigned member, const ui
      * AES-ECB without padding (aes_kw_run), as CBC. */
     const EVP_CIPHER *cipher = NULL;
     const wc_prov_cipher *pm = NULL; /* CBC, CTR: the provider's functions, where found */
+    const wc_prov_cipher *aead_prov = NULL; /* GCM, ChaCha20-Poly1305: likewise */
     bool gcm = false, two_way = false, no_padding = false;
     switch (family) {
     case WC_FAMILY_CIPHER:
@@ -89,10 +90,14 @@ webcrypto_status wc_ossl_aes_key_new(wc_family family, unsigned member, const ui
         break;
     case WC_FAMILY_AEAD:
         switch ((wc_aead)member) {
-        case WC_AEAD_AES_GCM: cipher = wc_ossl_aes_gcm_ciphers[idx], gcm = true; break;
+        case WC_AEAD_AES_GCM:
+            cipher = wc_ossl_aes_gcm_ciphers[idx], gcm = true;
+            aead_prov = &wc_ossl_prov_gcms[idx];
+            break;
         case WC_AEAD_AES_OCB: cipher = wc_ossl_aes_ocb_ciphers[idx], two_way = true; break;
         case WC_AEAD_CHACHA20_POLY1305:
             cipher = idx == 2 ? wc_ossl_chacha20_poly1305_cipher : NULL;
+            aead_prov = &wc_ossl_prov_chacha20_poly1305;
             break;
         case WC_AEAD_AES_GCM_SIV: /* its own state (gcm_siv.c) */
         case WC_AEAD_COUNT: break;
@@ -118,9 +123,9 @@ webcrypto_status wc_ossl_aes_key_new(wc_family family, unsigned member, const ui
     s->head = (wc_ossl_key_head){family, member};
     wc_tc_key_init(&s->tc);
     webcrypto_status st = WEBCRYPTO_OK;
-    if (gcm && wc_ossl_prov_gcms[idx].newctx) {
-        s->pg = &wc_ossl_prov_gcms[idx];
-        if (!(s->gcm_tpl = wc_prov_gcm_new(s->pg, key))) st = wc_ossl_fail("AES-GCM key set-up");
+    if (aead_prov && aead_prov->newctx) {
+        s->pg = aead_prov;
+        if (!(s->gcm_tpl = wc_prov_aead_new(s->pg, key))) st = wc_ossl_fail("AEAD key set-up");
     } else if (pm && pm->newctx) {
         s->pm = pm;
         if (!(s->pm_enc = wc_prov_mode_new(pm, key, true)) ||

@@ -167,7 +167,7 @@ static void take_cipher(const OSSL_DISPATCH *f, void *out) {
     }
 }
 
-void *wc_prov_gcm_new(const wc_prov_cipher *pg, const uint8_t *key) {
+void *wc_prov_aead_new(const wc_prov_cipher *pg, const uint8_t *key) {
     void *c = pg->newctx(pg->provctx);
     if (c && pg->einit(c, key, pg->key_len, NULL, 0, NULL) != 1) {
         pg->freectx(c);
@@ -191,7 +191,7 @@ static bool gcm_final(const wc_prov_cipher *pg, void *c) {
     return pg->final(c, rest, &n, sizeof rest) == 1 && n == 0;
 }
 
-bool wc_prov_gcm_seal(const wc_prov_cipher *pg, void *c, const uint8_t *iv, size_t iv_len,
+bool wc_prov_aead_seal(const wc_prov_cipher *pg, void *c, const uint8_t *iv, size_t iv_len,
                       const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
                       uint8_t *out, uint8_t *tag, size_t tag_len) {
     OSSL_PARAM get[2] = {OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, tag, tag_len),
@@ -200,7 +200,7 @@ bool wc_prov_gcm_seal(const wc_prov_cipher *pg, void *c, const uint8_t *iv, size
            gcm_update(pg, c, out, in, len) && gcm_final(pg, c) && pg->get_ctx_params(c, get) == 1;
 }
 
-bool wc_prov_gcm_open(const wc_prov_cipher *pg, void *c, const uint8_t *iv, size_t iv_len,
+bool wc_prov_aead_open(const wc_prov_cipher *pg, void *c, const uint8_t *iv, size_t iv_len,
                       const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
                       const uint8_t *tag, size_t tag_len, uint8_t *out) {
     uint8_t expected[16];
@@ -217,36 +217,37 @@ bool wc_prov_gcm_open(const wc_prov_cipher *pg, void *c, const uint8_t *iv, size
 
 /* The probe: on a copy of a keyed context, re-initialised for each call,
  * these functions must give EVP's ciphertext and tag, open what they
- * sealed (full and truncated tags), and refuse a changed tag, at a 12- and
- * a 60-byte IV. */
-static bool gcm_probe(const wc_prov_cipher *pg, const EVP_CIPHER *cipher) {
+ * sealed (GCM: full and truncated tags), and refuse a changed tag, at a 12-
+ * and (GCM) a 60-byte IV. */
+static bool aead_probe(const wc_prov_cipher *pg, const EVP_CIPHER *cipher, bool gcm) {
     uint8_t key[32], iv[60], aad[20], msg[37];
     for (size_t i = 0; i < sizeof key; i++) key[i] = (uint8_t)(i * 7 + 1);
     for (size_t i = 0; i < sizeof iv; i++) iv[i] = (uint8_t)(i * 13 + 5);
     for (size_t i = 0; i < sizeof aad; i++) aad[i] = (uint8_t)(i * 3);
     for (size_t i = 0; i < sizeof msg; i++) msg[i] = (uint8_t)(i * 11 + 2);
-    void *tpl = wc_prov_gcm_new(pg, key);
+    void *tpl = wc_prov_aead_new(pg, key);
     void *c = tpl ? pg->dupctx(tpl) : NULL;
     EVP_CIPHER_CTX *e = EVP_CIPHER_CTX_new();
     bool ok = tpl && c && e;
+    /* ChaCha20-Poly1305: a 12-byte nonce and the whole tag only */
     static const size_t iv_lens[2] = {12, 60};
     for (int k = 0; ok && k < 4; k++) {
-        size_t iv_len = iv_lens[k % 2];
+        size_t iv_len = gcm ? iv_lens[k % 2] : 12, tag_len = gcm ? 16 - (size_t)k : 16;
         uint8_t ct[sizeof msg], tag[16], ct2[sizeof msg], tag2[16], pt[sizeof msg];
         int n = 0, m = 0;
-        ok = wc_prov_gcm_seal(pg, c, iv, iv_len, aad, sizeof aad, msg, sizeof msg, ct, tag, 16) &&
+        ok = wc_prov_aead_seal(pg, c, iv, iv_len, aad, sizeof aad, msg, sizeof msg, ct, tag, 16) &&
              EVP_EncryptInit_ex2(e, cipher, NULL, NULL, NULL) == 1 &&
-             EVP_CIPHER_CTX_ctrl(e, EVP_CTRL_AEAD_SET_IVLEN, (int)iv_len, NULL) == 1 &&
+             (!gcm || EVP_CIPHER_CTX_ctrl(e, EVP_CTRL_AEAD_SET_IVLEN, (int)iv_len, NULL) == 1) &&
              EVP_EncryptInit_ex2(e, NULL, key, iv, NULL) == 1 &&
              EVP_EncryptUpdate(e, NULL, &n, aad, (int)sizeof aad) == 1 &&
              EVP_EncryptUpdate(e, ct2, &n, msg, (int)sizeof msg) == 1 && n == (int)sizeof msg &&
              EVP_EncryptFinal_ex(e, ct2 + n, &m) == 1 && m == 0 &&
-             EVP_CIPHER_CTX_ctrl(e, EVP_CTRL_GCM_GET_TAG, 16, tag2) == 1 &&
+             EVP_CIPHER_CTX_ctrl(e, EVP_CTRL_AEAD_GET_TAG, 16, tag2) == 1 &&
              memcmp(ct, ct2, sizeof ct) == 0 && memcmp(tag, tag2, sizeof tag) == 0 &&
-             wc_prov_gcm_open(pg, c, iv, iv_len, aad, sizeof aad, ct, sizeof ct, tag, 16 - k, pt) &&
+             wc_prov_aead_open(pg, c, iv, iv_len, aad, sizeof aad, ct, sizeof ct, tag, tag_len, pt) &&
              memcmp(pt, msg, sizeof msg) == 0;
         tag[0] ^= 1;
-        ok = ok && !wc_prov_gcm_open(pg, c, iv, iv_len, aad, sizeof aad, ct, sizeof ct, tag, 16, pt);
+        ok = ok && !wc_prov_aead_open(pg, c, iv, iv_len, aad, sizeof aad, ct, sizeof ct, tag, 16, pt);
     }
     EVP_CIPHER_CTX_free(e);
     if (c) pg->freectx(c);
@@ -254,18 +255,19 @@ static bool gcm_probe(const wc_prov_cipher *pg, const EVP_CIPHER *cipher) {
     return ok;
 }
 
-void wc_prov_gcm_find(const EVP_CIPHER *cipher, wc_prov_cipher *pg) {
+void wc_prov_aead_find(const EVP_CIPHER *cipher, wc_prov_cipher *pg) {
     memset(pg, 0, sizeof *pg);
     const OSSL_PROVIDER *prov = EVP_CIPHER_get0_provider(cipher);
     int key_len = EVP_CIPHER_get_key_length(cipher);
-    if (!prov || key_len <= 0 || key_len > 32 || EVP_CIPHER_get_mode(cipher) != EVP_CIPH_GCM_MODE)
+    bool gcm = EVP_CIPHER_get_mode(cipher) == EVP_CIPH_GCM_MODE;
+    if (!prov || key_len <= 0 || key_len > 32 || (!gcm && !EVP_CIPHER_is_a(cipher, "ChaCha20-Poly1305")))
         return;
     wc_prov_cipher p = {.provctx = OSSL_PROVIDER_get0_provider_ctx(prov), .key_len = (size_t)key_len};
     if (!dispatch_take(prov, OSSL_OP_CIPHER, cipher_is_a, cipher, take_cipher, &p) || !p.newctx ||
         !p.dupctx || !p.einit || !p.dinit || !p.update || !p.final || !p.get_ctx_params ||
         !p.freectx)
         return;
-    if (gcm_probe(&p, cipher)) *pg = p;
+    if (aead_probe(&p, cipher, gcm)) *pg = p;
 }
 
 /* ---- AES-CBC and AES-CTR ---- */
