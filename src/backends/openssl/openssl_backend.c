@@ -85,6 +85,7 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, wc_caps *cap
         if (wc_ossl_aes_cbc_ciphers[i] && direct) wc_prov_mode_find(wc_ossl_aes_cbc_ciphers[i], &wc_ossl_prov_cbcs[i]);
         if (wc_ossl_aes_ctr_ciphers[i] && direct) wc_prov_mode_find(wc_ossl_aes_ctr_ciphers[i], &wc_ossl_prov_ctrs[i]);
         wc_ossl_aes_kw_ciphers[i] = EVP_CIPHER_fetch(NULL, kw_names[i], NULL);
+        if (wc_ossl_aes_kw_ciphers[i] && direct) wc_prov_mode_find(wc_ossl_aes_kw_ciphers[i], &wc_ossl_prov_ecbs[i]);
         kw = kw && wc_ossl_aes_kw_ciphers[i];
         wc_ossl_aes_ocb_ciphers[i] = EVP_CIPHER_fetch(NULL, ocb_names[i], NULL);
         ocb = ocb && wc_ossl_aes_ocb_ciphers[i];

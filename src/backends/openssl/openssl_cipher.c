@@ -103,7 +103,10 @@ webcrypto_status wc_ossl_aes_key_new(wc_family family, unsigned member, const ui
         case WC_AEAD_COUNT: break;
         }
         break;
-    case WC_FAMILY_KEYWRAP: cipher = wc_ossl_aes_kw_ciphers[idx], two_way = no_padding = true; break;
+    case WC_FAMILY_KEYWRAP:
+        cipher = wc_ossl_aes_kw_ciphers[idx], two_way = no_padding = true;
+        pm = &wc_ossl_prov_ecbs[idx];
+        break;
     case WC_FAMILY_DIGEST:
     case WC_FAMILY_HMAC:
     case WC_FAMILY_KDF:
@@ -254,23 +257,34 @@ static webcrypto_status cipher_final_empty(EVP_CIPHER_CTX *c) {
     return WEBCRYPTO_OK;
 }
 
-/* CBC or CTR on the provider path: the calling thread's copy of the key's
- * context for the direction (made on its first call), re-initialised with
- * iv; a context whose call failed is dropped. */
-static webcrypto_status mode_prov(const aes_state *s, bool encrypt, const uint8_t iv[16],
-                                  const uint8_t *in, size_t len, uint8_t *out) {
+webcrypto_status wc_ossl_mode_ctx(const aes_state *s, bool dec, void ***slot) {
     wc_tc_entry *e = wc_tc_entry_get(&s->tc);
     if (!e) return WEBCRYPTO_ERR_NO_MEMORY;
-    bool dec = !encrypt && s->pm_dec; /* CTR decrypts by encrypting */
-    void **slot = dec ? &e->prov_dec : &e->prov;
-    if (!*slot) {
-        if (!(*slot = s->pm->dupctx(dec ? s->pm_dec : s->pm_enc)))
+    void **p = dec ? &e->prov_dec : &e->prov;
+    if (!*p) {
+        if (!(*p = s->pm->dupctx(dec ? s->pm_dec : s->pm_enc)))
             return wc_ossl_no_memory("AES context");
         e->prov_free = s->pm->freectx;
     }
-    if (wc_prov_mode_run(s->pm, *slot, !dec, iv, in, len, out)) return WEBCRYPTO_OK;
+    *slot = p;
+    return WEBCRYPTO_OK;
+}
+
+void wc_ossl_mode_drop(const aes_state *s, void **slot) {
     s->pm->freectx(*slot);
     *slot = NULL;
+}
+
+/* CBC or CTR on the provider path: the thread's context re-initialised with
+ * iv; a context whose call failed is dropped. */
+static webcrypto_status mode_prov(const aes_state *s, bool encrypt, const uint8_t iv[16],
+                                  const uint8_t *in, size_t len, uint8_t *out) {
+    bool dec = !encrypt && s->pm_dec; /* CTR decrypts by encrypting */
+    void **slot = NULL;
+    webcrypto_status st = wc_ossl_mode_ctx(s, dec, &slot);
+    if (st != WEBCRYPTO_OK) return st;
+    if (wc_prov_mode_run(s->pm, *slot, !dec, iv, in, len, out)) return WEBCRYPTO_OK;
+    wc_ossl_mode_drop(s, slot);
     return wc_ossl_fail(encrypt ? "AES encryption" : "AES decryption");
 }
 

@@ -69,7 +69,8 @@ typedef struct aes_state {
     const wc_prov_cipher *pg; /* GCM, ChaCha20-Poly1305 through the provider's functions
                                * (then enc is NULL) */
     void *gcm_tpl;           /* ... on copies of this context, keyed once */
-    const wc_prov_cipher *pm; /* CBC, CTR through the provider's functions (then enc, dec NULL) */
+    const wc_prov_cipher *pm; /* CBC, CTR, KW (ECB) through the provider's functions (then
+                               * enc, dec NULL) */
     void *pm_enc, *pm_dec;   /* ... on copies of these, keyed once (CTR: pm_enc only) */
     wc_tc_key tc;            /* the threads' contexts for this key */
 } aes_state;
@@ -89,6 +90,7 @@ extern EVP_CIPHER *wc_ossl_aes_gcm_ciphers[N_AES];
 extern wc_prov_digest wc_ossl_prov_digests[N_HASH]; /* [wc_hash] */
 extern wc_prov_cipher wc_ossl_prov_gcms[N_AES];
 extern wc_prov_cipher wc_ossl_prov_cbcs[N_AES], wc_ossl_prov_ctrs[N_AES];
+extern wc_prov_cipher wc_ossl_prov_ecbs[N_AES];
 extern wc_prov_cipher wc_ossl_prov_chacha20_poly1305;
 extern EVP_CIPHER *wc_ossl_aes_kw_ciphers[N_AES]; /* AES-*-ECB, for RFC 3394 */
 extern EVP_KDF *wc_ossl_kdf_pbkdf2;
@@ -117,6 +119,12 @@ webcrypto_status wc_ossl_digest_new(const void *bctx, wc_hash hash, void **ctx);
 webcrypto_status wc_ossl_digest_update(void *ctx, const uint8_t *in, size_t len);
 webcrypto_status wc_ossl_digest_final(void *ctx, uint8_t *out);
 void wc_ossl_digest_free(void *ctx);
+
+/* openssl_cipher.c: the provider path of a key with s->pm (CBC, CTR, KW):
+ * the calling thread's copy of the key's context for a direction (made on
+ * its first call), and dropping one whose call failed. */
+webcrypto_status wc_ossl_mode_ctx(const aes_state *s, bool dec, void ***slot);
+void wc_ossl_mode_drop(const aes_state *s, void **slot);
 
 /* openssl_mac_kdf.c */
 bool wc_ossl_cshake_probe(void);

@@ -28,8 +28,12 @@ static webcrypto_status aes_kw_run(const aes_state *s, bool wrap, const uint8_t 
     if (len > INT_MAX - 8)
         return wc_error(WEBCRYPTO_ERR_OPERATION,
                         "AES-KW: the openssl backend takes at most 2147483639 bytes");
+    /* The provider's ECB functions on the thread's context (where init
+     * found them: s->pm), else a copy of the key's EVP template. */
     EVP_CIPHER_CTX *c = NULL;
-    webcrypto_status st = wc_ossl_cipher_start(wrap ? s->enc : s->dec, wrap ? 1 : 0, NULL, 0, &c);
+    void **slot = NULL;
+    webcrypto_status st = s->pm ? wc_ossl_mode_ctx(s, !wrap, &slot)
+                                : wc_ossl_cipher_start(wrap ? s->enc : s->dec, wrap ? 1 : 0, NULL, 0, &c);
     if (st != WEBCRYPTO_OK) return st;
     size_t n = (wrap ? len : len - 8) / 8; /* R[1..n] */
     uint8_t b[16];                           /* A || R[i], then AES of it */
@@ -45,13 +49,19 @@ static webcrypto_status aes_kw_run(const aes_state *s, bool wrap, const uint8_t 
         if (!wrap)
             for (int q = 0; q < 8; q++) b[7 - q] ^= (uint8_t)(t >> (8 * q));
         memcpy(b + 8, r + 8 * i, 8);
-        ok = EVP_CipherUpdate(c, b, &got, b, 16) == 1 && got == 16;
+        if (slot) {
+            size_t n16 = 0;
+            ok = s->pm->update(*slot, b, &n16, 16, b, 16) == 1 && n16 == 16;
+        } else {
+            ok = EVP_CipherUpdate(c, b, &got, b, 16) == 1 && got == 16;
+        }
         if (wrap)
             for (int q = 0; q < 8; q++) b[7 - q] ^= (uint8_t)(t >> (8 * q));
         memcpy(r + 8 * i, b + 8, 8);
     }
     if (!ok) {
         st = wc_ossl_fail(wrap ? "AES-KW wrap" : "AES-KW unwrap");
+        if (slot) wc_ossl_mode_drop(s, slot);
     } else if (wrap) {
         memcpy(out, b, 8);
     } else if (!wc_ct_public_bool(wc_equal_ct(b, kw_default_iv, 8))) {

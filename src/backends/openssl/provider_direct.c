@@ -297,9 +297,10 @@ bool wc_prov_mode_run(const wc_prov_cipher *pc, void *c, bool enc, const uint8_t
 }
 
 /* The probe: for each direction, on a copy of a keyed context used twice
- * with different IVs, these functions must give EVP's output (CBC: three
- * blocks; CTR: 37 bytes, a partial last block, from a counter whose low
- * bytes carry). */
+ * with different IVs, these functions must give EVP's output (CBC, ECB:
+ * three blocks; CTR: 37 bytes, a partial last block, from a counter whose
+ * low bytes carry); ECB also block by block through update alone, as
+ * AES-KW calls it. */
 static bool mode_probe(const wc_prov_cipher *pc, const EVP_CIPHER *cipher, bool cbc) {
     uint8_t key[32], iv[16], msg[48];
     const size_t len = cbc ? 48 : 37;
@@ -321,6 +322,14 @@ static bool mode_probe(const wc_prov_cipher *pc, const EVP_CIPHER *cipher, bool 
                  EVP_CIPHER_CTX_set_padding(e, 0) == 1 &&
                  EVP_CipherUpdate(e, want, &n, msg, (int)len) == 1 && n == (int)len &&
                  EVP_CipherFinal_ex(e, want + n, &m) == 1 && m == 0 && memcmp(out, want, len) == 0;
+            if (ok && EVP_CIPHER_get_mode(cipher) == EVP_CIPH_ECB_MODE) {
+                uint8_t blk[16];
+                for (size_t b = 0; ok && b < len; b += 16) {
+                    size_t got = 0;
+                    ok = pc->update(c, blk, &got, 16, msg + b, 16) == 1 && got == 16 &&
+                         memcmp(blk, want + b, 16) == 0;
+                }
+            }
         }
         if (c) pc->freectx(c);
         if (tpl) pc->freectx(tpl);
@@ -334,11 +343,12 @@ void wc_prov_mode_find(const EVP_CIPHER *cipher, wc_prov_cipher *pc) {
     const OSSL_PROVIDER *prov = EVP_CIPHER_get0_provider(cipher);
     int key_len = EVP_CIPHER_get_key_length(cipher);
     int mode = EVP_CIPHER_get_mode(cipher);
-    if (!prov || key_len <= 0 || key_len > 32 || (mode != EVP_CIPH_CBC_MODE && mode != EVP_CIPH_CTR_MODE))
+    if (!prov || key_len <= 0 || key_len > 32 ||
+        (mode != EVP_CIPH_CBC_MODE && mode != EVP_CIPH_CTR_MODE && mode != EVP_CIPH_ECB_MODE))
         return;
     wc_prov_cipher p = {.provctx = OSSL_PROVIDER_get0_provider_ctx(prov), .key_len = (size_t)key_len};
     if (!dispatch_take(prov, OSSL_OP_CIPHER, cipher_is_a, cipher, take_cipher, &p) || !p.newctx ||
         !p.dupctx || !p.einit || !p.dinit || !p.update || !p.final || !p.freectx)
         return;
-    if (mode_probe(&p, cipher, mode == EVP_CIPH_CBC_MODE)) *pc = p;
+    if (mode_probe(&p, cipher, mode != EVP_CIPH_CTR_MODE)) *pc = p;
 }

@@ -94,7 +94,10 @@ bool wc_prov_aead_open(const wc_prov_cipher *pg, void *c, const uint8_t *iv, siz
                       const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
                       const uint8_t *tag, size_t tag_len, uint8_t *out);
 
-/* AES-CBC (no padding: whole blocks) or AES-CTR, cipher's mode: fills *pc
+/* AES-CBC (no padding: whole blocks), AES-CTR or AES-ECB (whole blocks;
+ * AES-KW's, which then calls update alone, block by block, on a context
+ * re-initialised by wc_prov_mode_run or fresh from dupctx), cipher's mode:
+ * fills *pc
  * from cipher's provider, or zeroes it, as wc_prov_aead_find (its probe:
  * EVP's output both ways, each re-initialised with another IV). */
 void wc_prov_mode_find(const EVP_CIPHER *cipher, wc_prov_cipher *pc);
