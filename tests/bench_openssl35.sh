@@ -65,6 +65,9 @@ check "ovh/raw: $name over raw-openssl@$loaded, never over 3.0's" \
   grep -Eq "^ovh/raw: .*[:;] $name over raw-openssl@$loaded(;|$)" "$T/run.txt"
 check "JSON and Markdown name the target $name" bash -c \
   "grep -q '\"backend\": \"$name\", \"ok\": true' '$T/run.json' && grep -q '| $name |' '$T/run.md'"
+check "Markdown: $name over openssl (3.0 in this process), a column of ratios" bash -c \
+  "grep -q ' $name / openssl | raw-openssl@$loaded / raw-openssl |$' '$T/run.md' &&
+   grep -Eq '^\\| aes-gcm-256-encrypt \\| 1 KiB \\|.* [0-9.]+x \\| [0-9.]+x \\|$' '$T/run.md'"
 if grep -Eq "^ml-kem-768-decapsulate +- $name " "$T/run.txt"; then
   ok "ml-kem-768-decapsulate measured on $name"
 else

@@ -459,7 +459,17 @@ int webcrypto_bench_main(int argc, char **argv) {
         bench_target *t = &run->targets[i];
         bool bssl = t->backend && strcmp(t->name, BENCH_BORINGSSL_NAME) == 0;
         t->raw_base = bssl && rawb != SIZE_MAX ? rawb : run->raw;
+        t->version_base = SIZE_MAX;
         if (t->worker) {
+            /* the same target in this process: openssl, or openssl@3.0 */
+            size_t bl = (size_t)(strchr(t->name, '@') - t->name);
+            for (size_t k = 0; k < run->ntargets; k++) {
+                const bench_target *o = &run->targets[k];
+                if (!o->worker && strncmp(o->name, t->name, bl) == 0 &&
+                    (o->name[bl] == 0 || o->name[bl] == '@') &&
+                    (t->version_base == SIZE_MAX || o->requested[0]))
+                    t->version_base = k;
+            }
             /* openssl@3.5.7 over raw-openssl@3.5.7, never over another
              * OpenSSL's figures */
             t->raw_base = SIZE_MAX;

@@ -269,6 +269,10 @@ typedef struct bench_target {
      * backend when it is measured, else raw-openssl; SIZE_MAX for none (and
      * for raw-openssl itself). */
     size_t raw_base;
+    /* openssl@3.5.7 (a worker's target): the same target on this process's
+     * OpenSSL (openssl, openssl@3.0.22; raw-openssl for raw-openssl@...),
+     * for the Markdown's version ratio; else SIZE_MAX. */
+    size_t version_base;
     /* openssl@VERSION, raw-openssl@VERSION on another libcrypto: its
      * worker process (bench_worker.c), index + 1; 0: measured in this
      * process. requested: the name as given ("openssl@3.5"; name holds the
