@@ -4,6 +4,7 @@
 #   tools/test.sh --sanitize  AddressSanitizer + UndefinedBehaviorSanitizer build (build/sanitize)
 #   tools/test.sh --tsan      ThreadSanitizer: the shared-key thread test on the openssl
 #                             backend only, on both its paths (provider calls, EVP: build/tsan;
+#                             on OpenSSL 3.0 and 3.5;
 #                             also the fork and exit tests, test_process, on openssl;
 #                             docs/ENVIRONMENT.md); OpenSSL itself is not instrumented,
 #                             the JVM is too noisy for TSan, and TSan refuses the
@@ -34,9 +35,11 @@ elif [ "${1:-}" = "--tsan" ]; then
   cmake -S . -B build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWEBCRYPTO_WERROR=ON \
     -DCMAKE_C_FLAGS="$tsan" -DCMAKE_EXE_LINKER_FLAGS="$tsan" \
     -DCMAKE_SHARED_LINKER_FLAGS="$tsan" -DCMAKE_MODULE_LINKER_FLAGS="$tsan"
-  cmake --build build/tsan -j "$(nproc)" --target test_threads test_process
+  cmake --build build/tsan -j "$(nproc)" --target test_threads test_process webcrypto_cli
+  # and test_threads on OpenSSL 3.5 too (tests/openssl35.cmake; fetched here)
+  bash tools/fetch-openssl.sh >/dev/null || echo "could not fetch OpenSSL 3.5: see test_threads.openssl35" >&2
   TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build/tsan --output-on-failure \
-    -R '^(test_threads\.openssl(-evp)?|test_process_(fork|exit)\.openssl)$'
+    -R '^(test_threads\.openssl(35)?(-evp)?|test_process_(fork|exit)\.openssl)$'
   exit 0
 elif [ "${1:-}" = "--jca-only" ]; then
   # What an Android app ships: the jca backend alone, no C crypto library

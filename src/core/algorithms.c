@@ -482,9 +482,12 @@ webcrypto_status wc_check_algorithm(const webcrypto_backend *backend, webcrypto_
     if (!name)
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "%s: unknown algorithm %d", operation,
                         (int)alg);
+    /* The backend's description names its library and version ("OpenSSL
+     * 3.0.19 ..."): what lacks the algorithm, and what would have it. */
     if (!wc_caps_has(&backend->caps, alg))
-        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "%s: the %s backend does not support %s",
-                        operation, backend->name, name);
+        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "%s: the %s backend does not support %s (%s)",
+                        operation, backend->name, name,
+                        backend->description ? backend->description : backend->name);
     return WEBCRYPTO_OK;
 }
 

@@ -454,6 +454,16 @@ static inline const char *wc_ml_kem_name(wc_ml_kem k) {
     return "?";
 }
 
+/* A parameter set's webcrypto_algorithm (for wc_caps_add). */
+#define WC_ML_KEM_ALG_(ID, nm, pub, ct) WC_FACT_CASE_(ID, WEBCRYPTO_ALG_##ID)
+static inline webcrypto_algorithm wc_ml_kem_algorithm(wc_ml_kem k) {
+    switch (k) {
+    WC_ML_KEM_FACTS(WC_ML_KEM_ALG_)
+    case WC_ML_KEM_COUNT: break;
+    }
+    return WEBCRYPTO_ALG_NONE;
+}
+
 /* ML-DSA's public key and signature lengths (FIPS 204 table 2). */
 #define WC_ML_DSA_PUB_(ID, nm, pub, sig) WC_FACT_CASE_(ID, pub)
 #define WC_ML_DSA_SIG_(ID, nm, pub, sig) WC_FACT_CASE_(ID, sig)
@@ -478,6 +488,14 @@ static inline const char *wc_ml_dsa_name(wc_ml_dsa k) {
     case WC_ML_DSA_COUNT: break;
     }
     return "?";
+}
+#define WC_ML_DSA_ALG_(ID, nm, pub, sig) WC_FACT_CASE_(ID, WEBCRYPTO_ALG_##ID)
+static inline webcrypto_algorithm wc_ml_dsa_algorithm(wc_ml_dsa k) {
+    switch (k) {
+    WC_ML_DSA_FACTS(WC_ML_DSA_ALG_)
+    case WC_ML_DSA_COUNT: break;
+    }
+    return WEBCRYPTO_ALG_NONE;
 }
 
 /* The NOT_SUPPORTED a backend returns when its library lacks a hash

@@ -580,6 +580,17 @@ static webcrypto_status check_context(const webcrypto_params *alg) {
     return WEBCRYPTO_OK;
 }
 
+/* A context the backend's library cannot sign with (its description names
+ * the library and version). */
+static webcrypto_status no_context(const webcrypto_backend *backend, const webcrypto_params *alg) {
+    return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
+                    "%s: the %s backend (%s) cannot sign or verify with a context (%zu bytes); "
+                    "only the empty context",
+                    webcrypto_algorithm_name(alg->name), backend->name,
+                    backend->description ? backend->description : backend->name,
+                    alg->context_len);
+}
+
 webcrypto_status wc_pkey_sign_check(const webcrypto_backend *backend,
                                     const webcrypto_params *alg) {
     switch (wc_family_of(alg->name)) {
@@ -587,10 +598,7 @@ webcrypto_status wc_pkey_sign_check(const webcrypto_backend *backend,
         webcrypto_status st = check_context(alg);
         if (st != WEBCRYPTO_OK) return st;
         if (alg->context_len > 0 && !(backend->caps.features & WC_CAP_ML_DSA_CONTEXT))
-            return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
-                            "%s: the %s backend cannot sign or verify with a context (%zu "
-                            "bytes); only the empty context",
-                            webcrypto_algorithm_name(alg->name), backend->name, alg->context_len);
+            return no_context(backend, alg);
         return WEBCRYPTO_OK;
     }
     case WC_FAMILY_OKP:
@@ -600,10 +608,7 @@ webcrypto_status wc_pkey_sign_check(const webcrypto_backend *backend,
             if (st != WEBCRYPTO_OK) return st;
             /* backend.h: WC_CAP_ED448_CONTEXT (OpenSSL 3.0's EdDSA has none). */
             if (alg->context_len > 0 && !(backend->caps.features & WC_CAP_ED448_CONTEXT))
-                return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED,
-                                "Ed448: the %s backend cannot sign or verify with a context "
-                                "(%zu bytes); only the empty context",
-                                backend->name, alg->context_len);
+                return no_context(backend, alg);
             return WEBCRYPTO_OK;
         }
         case WC_OKP_ED25519: /* no context member (see okp_context) */

@@ -14,9 +14,10 @@
 # lists (the CLI's "backends"; jca:SunJCE has ML-KEM only): the other one is a
 # "skip" line. 77 (a CTest skip, with the reason) when the backend has neither
 # (a JDK before 24 on jca; OpenSSL 3.0), or that Node cannot be had (except
-# under CI=true), or, with --binding, it lacks Node-API 8. Node 24 signs ML-DSA
-# with a context too; the jca backend cannot (docs/JCA.md), so only the empty
-# context is crossed.
+# under CI=true), or, with --binding, it lacks Node-API 8. Signatures with a
+# context string (ML-DSA-65, Ed448) cross both ways where the backend takes
+# one (the CLI's "... context: yes": openssl on OpenSSL 3.5; the jca backend
+# has no ML-DSA context, docs/JCA.md); elsewhere that is a "skip" line.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 ADDON=
@@ -67,6 +68,16 @@ if [ -z "$ALGS" ]; then
     exit 77
 fi
 HAS() { case ",$ALGS," in *",$1,"*) return 0 ;; esac; return 1; }
+# Signatures with a context string, where the backend takes one (the CLI's
+# "ML-DSA context: yes", "Ed448 context: yes"; jca has no ML-DSA context).
+CTXS=
+if HAS ML-DSA-65 && printf '%s\n' "$LISTED" | grep -qx '  ML-DSA context: yes'; then
+    CTXS=ML-DSA-65
+fi
+if printf '%s\n' "$LISTED" | grep -qx '  Ed448 context: yes'; then
+    CTXS=${CTXS:+$CTXS,}Ed448
+fi
+HASCTX() { case ",$CTXS," in *",$1,"*) return 0 ;; esac; return 1; }
 if [ "$PINNED" = system ]; then
     NODE=${WEBCRYPTO_NODE:-$(command -v node || command -v nodejs)}
     if [ -z "$NODE" ] || ! command -v "$NODE" >/dev/null 2>&1; then
@@ -75,21 +86,23 @@ if [ "$PINNED" = system ]; then
 elif ! NODE=$(bash "$HERE/../../tools/fetch-node.sh" "$PINNED" 2>"$T/fetch.err"); then
     unavailable "the pinned node $PINNED could not be fetched: $(tr '\n' ' ' <"$T/fetch.err")"
 fi
-JS=("$NODE" "$HERE/pq_node_peer.js" --algs "$ALGS")
+JS=("$NODE" "$HERE/pq_node_peer.js" --algs "$ALGS" --contexts "$CTXS")
 if [ -n "$ADDON" ]; then
     if ! "$NODE" -e 'process.exit(Number(process.versions.napi) >= 8 ? 0 : 1)' >/dev/null 2>&1; then
         unavailable "$NODE $("$NODE" --version) lacks Node-API 8, which the binding needs"
     fi
     export WEBCRYPTO_NODE_ADDON=$ADDON
-    JS=("${JS_ENV[@]}" "$NODE" "$HERE/pq_node_peer.js" --binding "$BACKEND" --algs "$ALGS")
+    JS=("${JS_ENV[@]}" "$NODE" "$HERE/pq_node_peer.js" --binding "$BACKEND" --algs "$ALGS" --contexts "$CTXS")
     SIDE=binding JSN="the binding"
-    echo "# peer: the Node binding on $BACKEND ($ADDON), run by node $("$NODE" --version) ($NODE); the library: webcrypto --backend $BACKEND; exchanged: $ALGS"
+    echo "# peer: the Node binding on $BACKEND ($ADDON), run by node $("$NODE" --version) ($NODE); the library: webcrypto --backend $BACKEND; exchanged: $ALGS; with a context: ${CTXS:-none}"
 else
     SIDE=node JSN=Node
-    echo "# peer: node $("$NODE" --version) crypto.subtle; the library: webcrypto --backend $BACKEND; exchanged: $ALGS"
+    echo "# peer: node $("$NODE" --version) crypto.subtle; the library: webcrypto --backend $BACKEND; exchanged: $ALGS; with a context: ${CTXS:-none}"
 fi
 HAS ML-KEM-768 || skip "ML-KEM-768: backend $BACKEND does not list it"
 HAS ML-DSA-65 || skip "ML-DSA-65: backend $BACKEND does not list it"
+HAS ML-DSA-65 && ! HASCTX ML-DSA-65 && skip "ML-DSA-65 with a context: backend $BACKEND has no ML-DSA context"
+HASCTX Ed448 || skip "Ed448 with a context: backend $BACKEND has no Ed448 context"
 wc() { "${LIB_ENV[@]}" "$WC" --backend "$BACKEND" "$@"; }
 printf 'a message for ML-DSA' >"$T/msg"
 
@@ -124,6 +137,23 @@ run_out export --key "$T/node_dsa.jwk" --alg ML-DSA-65 --format pkcs8 --out "$T/
 check "ML-DSA-65: the library's pkcs8 of $JSN's JWK equals $JSN's pkcs8" \
     cmp -s "$T/dsa.pkcs8" "$T/node_dsa.pkcs8"
 fi
+CONTEXT=$(printf 'interop context' | od -An -tx1 | tr -d ' \n') # pq_node_peer.js's CONTEXT
+if HASCTX ML-DSA-65; then
+run_out verify ML-DSA-65 --key "$T/node_dsa.pub.jwk" --context "$CONTEXT" \
+    --signature "$(tr -d '\n' <"$T/node_dsa_ctx.sig")" "$T/msg"
+check "ML-DSA-65: the library verifies $JSN's signature with a context" grep -qx true "$T/out"
+run_out verify ML-DSA-65 --key "$T/node_dsa.pub.jwk" \
+    --signature "$(tr -d '\n' <"$T/node_dsa_ctx.sig")" "$T/msg"
+check "ML-DSA-65: ... and not without the context" grep -qx false "$T/out"
+fi
+if HASCTX Ed448; then
+run_out verify Ed448 --key "$T/node_ed448.pub.jwk" --context "$CONTEXT" \
+    --signature "$(tr -d '\n' <"$T/node_ed448_ctx.sig")" "$T/msg"
+check "Ed448: the library verifies $JSN's signature with a context" grep -qx true "$T/out"
+run_out verify Ed448 --key "$T/node_ed448.pub.jwk" \
+    --signature "$(tr -d '\n' <"$T/node_ed448_ctx.sig")" "$T/msg"
+check "Ed448: ... and not without the context" grep -qx false "$T/out"
+fi
 # 3. the library's keys, encapsulation and signature, for the JS side
 if HAS ML-KEM-768; then
 run_out generate-key ML-KEM-768 --out-private "$T/c_kem.jwk" --out-public "$T/c_kem.pub.jwk"
@@ -139,6 +169,15 @@ run_out generate-key ML-DSA-65 --out-private "$T/c_dsa.jwk" --out-public "$T/c_d
 run_out export --key "$T/c_dsa.jwk" --alg ML-DSA-65 --format pkcs8 --out "$T/c_dsa.pkcs8"
 wc sign ML-DSA-65 --key "$T/c_dsa.jwk" "$T/msg" >"$T/c_dsa.sig" 2>"$T/err"
 check "ML-DSA-65: the library signs" test -s "$T/c_dsa.sig"
+fi
+if HASCTX ML-DSA-65; then
+wc sign ML-DSA-65 --key "$T/c_dsa.jwk" --context "$CONTEXT" "$T/msg" >"$T/c_dsa_ctx.sig" 2>"$T/err"
+check "ML-DSA-65: the library signs with a context" test -s "$T/c_dsa_ctx.sig"
+fi
+if HASCTX Ed448; then
+run_out generate-key Ed448 --out-private "$T/c_ed448.jwk" --out-public "$T/c_ed448.pub.jwk"
+wc sign Ed448 --key "$T/c_ed448.jwk" --context "$CONTEXT" "$T/msg" >"$T/c_ed448_ctx.sig" 2>"$T/err"
+check "Ed448: the library signs with a context" test -s "$T/c_ed448_ctx.sig"
 fi
 if "${JS[@]}" consume "$T" >"$T/node2.log" 2>&1; then
     pass "$SIDE consume"

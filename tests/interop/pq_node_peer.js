@@ -10,6 +10,8 @@
 // over $WEBCRYPTO_NODE_ADDON: the same steps drive either, and the check
 // lines say "node: " or "binding: ". LIST (comma-separated, default
 // "ML-KEM-768,ML-DSA-65") names the algorithms exchanged: those both sides have.
+// --contexts LIST ("ML-DSA-65", "Ed448"): also signatures with a context
+// string, both ways, for those (where the library's backend takes one).
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -19,6 +21,7 @@ const argv = process.argv.slice(2);
 let SIDE = 'node';
 let subtle = require('crypto').webcrypto.subtle;
 let algs = ['ML-KEM-768', 'ML-DSA-65'];
+let contexts = [];
 for (;;) {
   if (argv[0] === '--binding') {
     const backend = argv[1];
@@ -26,6 +29,9 @@ for (;;) {
     subtle = require(path.join(__dirname, '..', '..', 'bindings', 'node', 'index.js'))
       .withBackend(backend).crypto.subtle;
     SIDE = 'binding';
+  } else if (argv[0] === '--contexts') {
+    contexts = argv[1].split(',').filter((a) => a !== '');
+    argv.splice(0, 2);
   } else if (argv[0] === '--algs') {
     algs = argv[1].split(',').filter((a) => a !== '');
     argv.splice(0, 2);
@@ -36,6 +42,10 @@ for (;;) {
 const WHO = SIDE === 'node' ? 'Node' : 'the binding';
 const KEM = algs.includes('ML-KEM-768');
 const DSA = algs.includes('ML-DSA-65');
+const DSA_CTX = DSA && contexts.includes('ML-DSA-65');
+const ED448_CTX = contexts.includes('Ed448');
+// The context string both sides sign with (bytes of "interop context").
+const CONTEXT = Buffer.from('interop context');
 const [mode, dir] = argv;
 const f = (name) => path.join(dir, name);
 const put = (name, data) => fs.writeFileSync(f(name), Buffer.from(data));
@@ -50,6 +60,7 @@ const ok = (cond, what) => {
 async function produce() {
   if (KEM) await produceKem();
   if (DSA) await produceDsa();
+  if (ED448_CTX) await produceEd448();
   console.log(`ok   - ${SIDE}: produced ${algs.join(' and ')} keys${KEM ? ', an encapsulation' : ''}${DSA ? ', a signature' : ''}`);
 }
 
@@ -74,11 +85,23 @@ async function produceDsa() {
   put('node_dsa.pkcs8', await subtle.exportKey('pkcs8', dsa.privateKey));
   const msg = get('msg');
   put('node_dsa.sig', hex(await subtle.sign({ name: 'ML-DSA-65' }, dsa.privateKey, msg)) + '\n');
+  if (DSA_CTX) {
+    put('node_dsa_ctx.sig', hex(await subtle.sign({ name: 'ML-DSA-65', context: CONTEXT },
+      dsa.privateKey, msg)) + '\n');
+  }
+}
+
+async function produceEd448() {
+  const ed = await subtle.generateKey({ name: 'Ed448' }, true, ['sign', 'verify']);
+  put('node_ed448.pub.jwk', JSON.stringify(await subtle.exportKey('jwk', ed.publicKey)));
+  put('node_ed448_ctx.sig', hex(await subtle.sign({ name: 'Ed448', context: CONTEXT },
+    ed.privateKey, get('msg'))) + '\n');
 }
 
 async function consume() {
   if (KEM) await consumeKem();
   if (DSA) await consumeDsa();
+  if (ED448_CTX) await consumeEd448();
   console.log(`${SIDE} consume: ${failed} failed`);
   process.exit(failed ? 1 : 0);
 }
@@ -116,6 +139,24 @@ async function consumeDsa() {
   const dpriv = await subtle.importKey('jwk', JSON.parse(get('c_dsa.jwk')), dalg, true, ['sign']);
   ok(hex(await subtle.exportKey('pkcs8', dpriv)) === hex(get('c_dsa.pkcs8')),
     `ML-DSA-65: ${WHO}'s pkcs8 of the library's key equals the library's, byte for byte`);
+  if (DSA_CTX) {
+    const csig = Buffer.from(get('c_dsa_ctx.sig').toString().trim(), 'hex');
+    ok(await subtle.verify({ name: 'ML-DSA-65', context: CONTEXT }, dpub, csig, get('msg')),
+      `ML-DSA-65: ${WHO} verifies the library's signature with a context`);
+    ok(!(await subtle.verify(dalg, dpub, csig, get('msg'))),
+      '... and not without the context');
+  }
+}
+
+async function consumeEd448() {
+  const alg = { name: 'Ed448', context: CONTEXT };
+  const pub = await subtle.importKey('jwk', JSON.parse(get('c_ed448.pub.jwk')), { name: 'Ed448' },
+    true, ['verify']);
+  const sig = Buffer.from(get('c_ed448_ctx.sig').toString().trim(), 'hex');
+  ok(await subtle.verify(alg, pub, sig, get('msg')),
+    `Ed448: ${WHO} verifies the library's signature with a context`);
+  ok(!(await subtle.verify({ name: 'Ed448' }, pub, sig, get('msg'))),
+    '... and not without the context');
 }
 
 (mode === 'produce' ? produce() : consume()).catch((e) => {

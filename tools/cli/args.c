@@ -150,7 +150,7 @@ int parse_number(const cli *c, enum opt_id o, webcrypto_operation op, webcrypto_
                  size_t max, size_t *out) {
     const char *s = c->opt[o];
     if (!s) return EXIT_OK;
-    size_t v;
+    size_t v = 0; /* set by parse_size when it returns 0 (gcc -O3 cannot see it) */
     int rc = parse_size(opt_names[o], s, max, &v);
     if (rc) return rc;
     if (v == 0) {

@@ -28,6 +28,19 @@ static int describe_backend(sink *s, const char *name, const char *default_name)
     snprintf(line, sizeof line, "\n  multi-prime RSA import: %s\n",
              webcrypto_backend_has_feature(b, WEBCRYPTO_FEATURE_RSA_MULTI_PRIME) ? "yes" : "no");
     if (!rc) rc = sink_write(s, (const uint8_t *)line, strlen(line));
+    /* A signature's context string, where the algorithm is here. */
+    static const struct {
+        webcrypto_algorithm alg;
+        webcrypto_feature feature;
+        const char *shown;
+    } contexts[] = {{WEBCRYPTO_ALG_ED448, WEBCRYPTO_FEATURE_ED448_CONTEXT, "Ed448"},
+                    {WEBCRYPTO_ALG_ML_DSA_65, WEBCRYPTO_FEATURE_ML_DSA_CONTEXT, "ML-DSA"}};
+    for (size_t i = 0; !rc && i < sizeof contexts / sizeof *contexts; i++) {
+        if (!webcrypto_backend_supports(b, contexts[i].alg)) continue;
+        snprintf(line, sizeof line, "  %s context: %s\n", contexts[i].shown,
+                 webcrypto_backend_has_feature(b, contexts[i].feature) ? "yes" : "no");
+        rc = sink_write(s, (const uint8_t *)line, strlen(line));
+    }
     /* The keyed algorithms that take SHA-3 here (SHA3-256 stands for the
      * three: the backends offer them together). */
     if (!rc && webcrypto_backend_supports(b, WEBCRYPTO_ALG_SHA3_256)) {

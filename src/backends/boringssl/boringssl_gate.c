@@ -121,6 +121,7 @@ static webcrypto_status gated_init(const char *variant, void **bctx, wc_caps *ca
 #define GATE_ENTER gate_enter
 #define GATE_LEAVE gate_leave
 #define GATED_HAS_XOF_KMAC 0
+#define GATED_HAS_PQ 0
 #define GATED_HAS_ARGON2 0
 #define GATED_INIT gated_init
 #include "backends/common/gated_ops.inc"

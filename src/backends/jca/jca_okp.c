@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "jca_pkey.h"
+#include "core/known_answers.h"
 
 /* X25519(priv, 9) or X448(priv, 5): the public key of an X25519 or X448
  * private key (kt), okp_len(kt) bytes. */
@@ -386,16 +387,6 @@ done:
     return st;
 }
 
-static void unhex(const char *h, uint8_t *out, size_t n) {
-    for (size_t i = 0; i < n; i++) {
-        unsigned b = 0;
-        for (int k = 0; k < 2; k++) {
-            char ch = h[2 * i + (size_t)k];
-            b = b * 16 + (unsigned)(ch <= '9' ? ch - '0' : ch - 'a' + 10);
-        }
-        out[i] = (uint8_t)b;
-    }
-}
 
 /* Ed448 and X448 where the variant's providers have every engine they need
  * and their answers are RFC 8032 7.4's and RFC 7748 6.2's: X448's public key
@@ -412,10 +403,10 @@ webcrypto_status jca_okp448_setup(jca_op *o, jca_variant *v, wc_caps *caps) {
             return jca_exception(o->env, "PushLocalFrame");
         static const uint8_t five[56] = {5};
         uint8_t sk[56], want[56], got[OKP_MAX];
-        unhex("9a8f4925d1519f5775cf46b04b5800d4ee9ee8bae8bc5565d498c28dd9c9baf5"
+        wc_kat_unhex("9a8f4925d1519f5775cf46b04b5800d4ee9ee8bae8bc5565d498c28dd9c9baf5"
               "74a9419744897391006382a6f127ab1d9ac2d8c0a598726b",
               sk, 56);
-        unhex("9b08f7cc31b7e3e67d22d5aea121074a273bd2b83de09c63faa73d2c22c5d9bb"
+        wc_kat_unhex("9b08f7cc31b7e3e67d22d5aea121074a273bd2b83de09c63faa73d2c22c5d9bb"
               "c836647241d953d40c5b12da88120d53177f80e532c41fa0",
               want, 56);
         jobject base = NULL, priv = NULL;
@@ -432,23 +423,11 @@ webcrypto_status jca_okp448_setup(jca_op *o, jca_variant *v, wc_caps *caps) {
         if ((*o->env)->PushLocalFrame(o->env, 32) != 0)
             return jca_exception(o->env, "PushLocalFrame");
         uint8_t sk[57], want_pk[57], want[114], want_ctx[114], pub[OKP_MAX], sig[114];
-        static const uint8_t msg[1] = {0x03}, foo[3] = {0x66, 0x6f, 0x6f};
-        unhex("c4eab05d357007c632f3dbb48489924d552b08fe0c353a0d4a1f00acda2c463a"
-              "fbea67c5e8d2877c5e3bc397a659949ef8021e954e0a12274e",
-              sk, 57);
-        unhex("43ba28f430cdff456ae531545f7ecd0ac834a55d9358c0372bfa0c6c6798c086"
-              "6aea01eb00742802b8438ea4cb82169c235160627b4c3a9480",
-              want_pk, 57);
-        unhex("26b8f91727bd62897af15e41eb43c377efb9c610d48f2335cb0bd0087810f435"
-              "2541b143c4b981b7e18f62de8ccdf633fc1bf037ab7cd779805e0dbcc0aae1cb"
-              "cee1afb2e027df36bc04dcecbf154336c19f0af7e0a6472905e799f1953d2a0f"
-              "f3348ab21aa4adafd1d234441cf807c03a00",
-              want, 114);
-        unhex("d4f8f6131770dd46f40867d6fd5d5055de43541f8c5e35abbcd001b32a89f7d2"
-              "151f7647f11d8ca2ae279fb842d607217fce6e042f6815ea000c85741de5c8da"
-              "1144a6a1aba7f96de42505d7a7298524fda538fccbbb754f578c1cad10d54d0d"
-              "5428407e85dcbc98a49155c13764e66c3c00",
-              want_ctx, 114);
+        static const uint8_t msg[1] = {0x03}, foo[3] = {0x66, 0x6f, 0x6f}; /* WC_KAT_ED448_MSG, _CONTEXT */
+        wc_kat_unhex(WC_KAT_ED448_SK, sk, 57); /* RFC 8032 (known_answers.h) */
+        wc_kat_unhex(WC_KAT_ED448_PK, want_pk, 57);
+        wc_kat_unhex(WC_KAT_ED448_SIG, want, 114);
+        wc_kat_unhex(WC_KAT_ED448_SIG_CONTEXT, want_ctx, 114);
         jobject priv = NULL;
         bool ok = ed448_public(o, v, sk, pub) == WEBCRYPTO_OK && memcmp(pub, want_pk, 57) == 0 &&
                   jca_okp_key(o, v, JCA_KT_ED448, true, sk, &priv) == WEBCRYPTO_OK &&

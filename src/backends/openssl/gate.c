@@ -15,5 +15,6 @@
 #define GATE_ENTER wc_tc_enter
 #define GATE_LEAVE wc_tc_leave
 #define GATED_HAS_XOF_KMAC 1
+#define GATED_HAS_PQ 1
 #define GATED_HAS_ARGON2 WEBCRYPTO_HAVE_LIBARGON2
 #include "backends/common/gated_ops.inc"

@@ -129,7 +129,7 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, wc_caps *cap
 #if WEBCRYPTO_HAVE_LIBARGON2
     wc_caps_add_all(&c, WEBCRYPTO_ALG_ARGON2D, WEBCRYPTO_ALG_ARGON2I, WEBCRYPTO_ALG_ARGON2ID);
 #endif
-    wc_ossl_pkey_init(&c); /* RSA, EC, Ed25519, X25519: each probed */
+    wc_ossl_pkey_init(&c); /* RSA, EC, OKP, ML-KEM, ML-DSA: each probed */
     if (wc_caps_no_alg(&c)) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL: no algorithm could be fetched");
 
     description_text = OpenSSL_version(OPENSSL_VERSION);
@@ -241,6 +241,10 @@ const wc_backend_ops wc_backend_openssl_ungated = {
     .okp_sign = wc_ossl_okp_sign,
     .okp_verify = wc_ossl_okp_verify,
     .okp_derive = wc_ossl_okp_derive,
+    .ml_kem_encapsulate = wc_ossl_ml_kem_encapsulate,
+    .ml_kem_decapsulate = wc_ossl_ml_kem_decapsulate,
+    .ml_dsa_sign = wc_ossl_ml_dsa_sign,
+    .ml_dsa_verify = wc_ossl_ml_dsa_verify,
     .hkdf = wc_ossl_hkdf,
     .pbkdf2 = wc_ossl_pbkdf2,
     .xof = wc_ossl_xof,

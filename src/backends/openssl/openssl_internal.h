@@ -192,6 +192,15 @@ webcrypto_status wc_ossl_pkey_generate(const void *bctx, wc_family family, unsig
 webcrypto_status wc_ossl_pkey_fields(const void *state, wc_pkey_fields *out);
 webcrypto_status wc_ossl_pkey_private_fields(const void *state, wc_pkey_fields *out,
                                              uint8_t *buf, size_t cap);
+webcrypto_status wc_ossl_ml_kem_encapsulate(const void *state, wc_ml_kem kind, uint8_t *ct,
+                                            uint8_t *shared);
+webcrypto_status wc_ossl_ml_kem_decapsulate(const void *state, wc_ml_kem kind, const uint8_t *ct,
+                                            uint8_t *shared);
+webcrypto_status wc_ossl_ml_dsa_sign(const void *state, wc_ml_dsa kind, const uint8_t *ctx,
+                                     size_t ctx_len, const uint8_t *msg, size_t len, uint8_t *sig);
+webcrypto_status wc_ossl_ml_dsa_verify(const void *state, wc_ml_dsa kind, const uint8_t *ctx,
+                                       size_t ctx_len, const uint8_t *msg, size_t len,
+                                       const uint8_t *sig, size_t sig_len, bool *valid);
 void wc_ossl_pkey_free(void *state);
 webcrypto_status wc_ossl_rsa_sign(const void *state, wc_rsa_scheme scheme,
                                   wc_hash hash, size_t salt_len, const uint8_t *msg,

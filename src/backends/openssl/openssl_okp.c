@@ -20,6 +20,7 @@
 
 #include "core/backend.h"
 #include "core/ct.h"
+#include "core/known_answers.h"
 #include "openssl_internal.h"
 #include "openssl_pkey.h"
 
@@ -84,17 +85,23 @@ static webcrypto_status okp_md_ctx(const pkey_state *s, bool sign, EVP_MD_CTX **
     return WEBCRYPTO_OK;
 }
 
-/* context is always empty: this backend does not report WC_CAP_ED448_CONTEXT
- * (OpenSSL 3.0's EdDSA takes no context string; see wc_ossl_pkey_init). */
+/* The call's context: the key's prepared one without a context string (the
+ * common case, and Ed25519's only one), else one made for this context
+ * (init reported WC_CAP_ED448_CONTEXT only where OpenSSL signs with it right:
+ * wc_ossl_ed448_context_probe). */
+static webcrypto_status okp_call_ctx(const pkey_state *s, bool sign, const uint8_t *context,
+                                     size_t context_len, EVP_MD_CTX **out) {
+    if (context_len > 0) return wc_ossl_md_ctx_with_context(s, sign, context, context_len, out);
+    return okp_md_ctx(s, sign, out);
+}
+
 webcrypto_status wc_ossl_okp_sign(const void *state, wc_okp kind, const uint8_t *context,
                                   size_t context_len, const uint8_t *msg, size_t len,
                                   uint8_t *sig, size_t sig_cap, size_t *sig_len) {
-    (void)context;
     const pkey_state *s = state;
     const size_t want = wc_okp_sig_len(kind);
-    (void)context_len;
     EVP_MD_CTX *m = NULL;
-    webcrypto_status st = okp_md_ctx(s, true, &m);
+    webcrypto_status st = okp_call_ctx(s, true, context, context_len, &m);
     if (st != WEBCRYPTO_OK) return st;
     size_t n = sig_cap;
     if (EVP_DigestSign(m, sig, &n, BYTES_OR_EMPTY(msg, len), len) != 1 || n != want)
@@ -108,18 +115,50 @@ webcrypto_status wc_ossl_okp_sign(const void *state, wc_okp kind, const uint8_t 
 webcrypto_status wc_ossl_okp_verify(const void *state, wc_okp kind, const uint8_t *context,
                                     size_t context_len, const uint8_t *msg, size_t len,
                                     const uint8_t *sig, size_t sig_len, bool *valid) {
-    (void)context;
     const pkey_state *s = state;
     *valid = false;
-    (void)context_len;
     if (sig_len != wc_okp_sig_len(kind)) return WEBCRYPTO_OK;
     EVP_MD_CTX *m = NULL;
-    webcrypto_status st = okp_md_ctx(s, false, &m);
+    webcrypto_status st = okp_call_ctx(s, false, context, context_len, &m);
     if (st != WEBCRYPTO_OK) return st;
     *valid = EVP_DigestVerify(m, sig, sig_len, BYTES_OR_EMPTY(msg, len), len) == 1;
     ERR_clear_error();
     EVP_MD_CTX_free(m);
     return WEBCRYPTO_OK;
+}
+
+/* Whether Ed448 signs with a context string as RFC 8032 says: its "1 octet
+ * (with context)" signature (known_answers.h), byte for byte. OpenSSL 3.0's
+ * EdDSA refuses the parameter; one that took it and ignored it would give
+ * the signature without the context, which this tells apart. */
+bool wc_ossl_ed448_context_probe(void) {
+    uint8_t sk[57], want[114], sig[114], msg[1], foo[3];
+    wc_kat_unhex(WC_KAT_ED448_SK, sk, sizeof sk);
+    wc_kat_unhex(WC_KAT_ED448_SIG_CONTEXT, want, sizeof want);
+    wc_kat_unhex(WC_KAT_ED448_MSG, msg, sizeof msg);
+    wc_kat_unhex(WC_KAT_ED448_CONTEXT, foo, sizeof foo);
+    wc_pkey_fields f = {0};
+    f.is_private = true;
+    f.d = (wc_bytes){sk, sizeof sk};
+    void *state = NULL;
+    size_t n = 0;
+    bool ok = wc_ossl_okp_import(WC_OKP_ED448, &f, &state) == WEBCRYPTO_OK &&
+              wc_ossl_okp_sign(state, WC_OKP_ED448, foo, sizeof foo, msg, sizeof msg, sig,
+                               sizeof sig, &n) == WEBCRYPTO_OK &&
+              n == sizeof want && memcmp(sig, want, sizeof want) == 0;
+    bool valid = false;
+    /* and verifies it only with that context */
+    ok = ok &&
+         wc_ossl_okp_verify(state, WC_OKP_ED448, foo, sizeof foo, msg, sizeof msg, want,
+                            sizeof want, &valid) == WEBCRYPTO_OK &&
+         valid &&
+         wc_ossl_okp_verify(state, WC_OKP_ED448, NULL, 0, msg, sizeof msg, want, sizeof want,
+                            &valid) == WEBCRYPTO_OK &&
+         !valid;
+    wc_ossl_pkey_free(state);
+    wc_wipe(sk, sizeof sk);
+    ERR_clear_error();
+    return ok;
 }
 
 /* The core refuses an all-zero result (backend.h); OpenSSL refuses it too. */

@@ -1,10 +1,12 @@
 /*
  * openssl_pkey.c - the openssl backend's asymmetric keys and operations:
  * RSA (PKCS#1 v1.5 and PSS signatures, OAEP), ECDSA and ECDH on P-256/384/521,
- * Ed25519, X25519, Ed448 and X448, over OpenSSL 3's EVP_PKEY interface.
+ * Ed25519, X25519, Ed448 and X448, ML-KEM and ML-DSA (where the running
+ * OpenSSL has them: 3.5), over OpenSSL 3's EVP_PKEY interface.
  * This file probes the algorithms at init, dispatches import on the family,
  * generates keys and reads them out; the families are in openssl_rsa.c,
- * openssl_ec.c and openssl_okp.c, on openssl_pkey_common.c (openssl_pkey.h).
+ * openssl_ec.c, openssl_okp.c and openssl_pq.c, on openssl_pkey_common.c
+ * (openssl_pkey.h).
  *
  * Design (see backend.h for the contract):
  *  - A key's state holds one EVP_PKEY, made once (EVP_PKEY_fromdata or
@@ -102,11 +104,14 @@ void wc_ossl_pkey_init(wc_caps *c) {
     if (km_ec && groups && kex_ec) wc_caps_add(c, WEBCRYPTO_ALG_ECDH);
     if (km_ed && sig_ed) wc_caps_add(c, WEBCRYPTO_ALG_ED25519);
     if (km_x && kex_x) wc_caps_add(c, WEBCRYPTO_ALG_X25519);
-    /* Ed448 without a context only: OpenSSL 3.0's EdDSA takes no context
-     * string (its signature has no settable parameters; 3.2 added
-     * "context-string"), so WC_CAP_ED448_CONTEXT stays unset and the core
-     * answers NotSupportedError for a non-empty context. */
-    if (km_ed448 && sig_ed448) wc_caps_add(c, WEBCRYPTO_ALG_ED448);
+    /* Ed448's context where OpenSSL signs with one as RFC 8032 does (3.2
+     * added the "context-string" parameter; 3.0's EdDSA has none, and
+     * without WC_CAP_ED448_CONTEXT the core answers NotSupportedError for a
+     * non-empty context). */
+    if (km_ed448 && sig_ed448) {
+        wc_caps_add(c, WEBCRYPTO_ALG_ED448);
+        if (wc_ossl_ed448_context_probe()) c->features |= WC_CAP_ED448_CONTEXT;
+    }
     if (km_x448 && kex_x448) wc_caps_add(c, WEBCRYPTO_ALG_X448);
 
     EVP_KEYMGMT_free(km_rsa);
@@ -124,6 +129,7 @@ void wc_ossl_pkey_init(wc_caps *c) {
     EVP_SIGNATURE_free(sig_ed448);
     EVP_KEYEXCH_free(kex_x448);
     ERR_clear_error(); /* a missing algorithm only removes its bit */
+    wc_ossl_pq_init(c); /* ML-KEM, ML-DSA: each parameter set probed */
 }
 
 webcrypto_status wc_ossl_pkey_import(const void *bctx, wc_family family, unsigned member,
@@ -133,9 +139,8 @@ webcrypto_status wc_ossl_pkey_import(const void *bctx, wc_family family, unsigne
     case WC_FAMILY_RSA: return wc_ossl_rsa_import(f, state);
     case WC_FAMILY_EC: return wc_ossl_ec_import(f, state);
     case WC_FAMILY_OKP: return wc_ossl_okp_import((wc_okp)member, f, state);
-    case WC_FAMILY_ML_KEM: /* OpenSSL 3.0 has neither (3.5 has both): no capability bit */
-    case WC_FAMILY_ML_DSA:
-        return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL 3.0 has no ML-KEM or ML-DSA");
+    case WC_FAMILY_ML_KEM: /* where init's probe found them (openssl_pq.c) */
+    case WC_FAMILY_ML_DSA: return wc_ossl_pq_import(family, member, f, state);
     case WC_FAMILY_DIGEST:
     case WC_FAMILY_HMAC:
     case WC_FAMILY_CIPHER:
@@ -267,6 +272,8 @@ webcrypto_status wc_ossl_pkey_private_fields(const void *state, wc_pkey_fields *
         out->d = (wc_bytes){buf, n};
         return WEBCRYPTO_OK;
     }
+    case KT_ML_KEM:
+    case KT_ML_DSA: return wc_ossl_pq_seed(s, buf, cap, &out->d);
     }
     return wc_error(WEBCRYPTO_ERR_OPERATION, "OpenSSL: unknown key type");
 }

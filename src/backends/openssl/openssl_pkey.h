@@ -24,6 +24,14 @@
 
 enum { MAX_FIELD = 66, MAX_OKP = 57 /* Ed448 */ };
 
+/* Parameter names newer than the 3.0 headers this backend may be built
+ * with, as strings (the running library decides whether it knows them; the
+ * probes at init find out): the signature's context string (3.2:
+ * OSSL_SIGNATURE_PARAM_CONTEXT_STRING) and an ML-KEM or ML-DSA key's seed
+ * (3.5: OSSL_PKEY_PARAM_ML_KEM_SEED, OSSL_PKEY_PARAM_ML_DSA_SEED). */
+#define WC_OSSL_PARAM_CONTEXT_STRING "context-string"
+#define WC_OSSL_PARAM_PQ_SEED "seed"
+
 typedef struct curve_info {
     const char *group_name;   /* OpenSSL's name, for OSSL_PKEY_PARAM_GROUP_NAME */
     int nid;
@@ -34,7 +42,7 @@ typedef struct curve_info {
 } curve_info;
 /* ---- key state ---- */
 
-typedef enum key_type { KT_RSA, KT_EC, KT_OKP } key_type;
+typedef enum key_type { KT_RSA, KT_EC, KT_OKP, KT_ML_KEM, KT_ML_DSA } key_type;
 
 /* The wc_ossl_pkey_prepared signature contexts of a key: [op][scheme][hash], op 0 sign,
  * 1 verify. RSA: EVP_PKEY_CTX with padding, digest and (PSS) MGF1 digest set,
@@ -47,7 +55,7 @@ typedef struct pkey_state {
     key_type type;
     EVP_PKEY *pkey;
     const curve_info *curve; /* EC */
-    size_t size;             /* RSA: modulus bytes; EC: field size; OKP: key bytes */
+    size_t size;             /* RSA: modulus bytes; EC: field size; OKP, ML-KEM, ML-DSA: public key bytes */
     wc_pkey_fields f;        /* pointers into mem */
     uint8_t *mem;
     size_t mem_len;
@@ -94,6 +102,9 @@ unsigned wc_ossl_bn_bytes(const BIGNUM *bn, uint8_t *out, size_t k);
 const char *wc_ossl_okp_name(wc_okp kind);
 webcrypto_status wc_ossl_md_ctx_start(const pkey_state *s, const EVP_MD *md, bool sign,
                                       EVP_MD_CTX **out, EVP_PKEY_CTX **pctx);
+webcrypto_status wc_ossl_md_ctx_with_context(const pkey_state *s, bool sign,
+                                             const uint8_t *context, size_t context_len,
+                                             EVP_MD_CTX **out);
 _Atomic(void *) *wc_ossl_prep_slot(const pkey_state *s, bool sign, size_t scheme, size_t hash);
 webcrypto_status wc_ossl_pkey_prepared(const pkey_state *s, _Atomic(void *) *slot, bool sign,
                                        const void *arg,
@@ -118,5 +129,12 @@ webcrypto_status wc_ossl_ec_import(const wc_pkey_fields *f,
 
 /* openssl_okp.c */
 webcrypto_status wc_ossl_okp_import(wc_okp kind, const wc_pkey_fields *f, void **state);
+bool wc_ossl_ed448_context_probe(void);
+
+/* openssl_pq.c */
+webcrypto_status wc_ossl_pq_import(wc_family family, unsigned member, const wc_pkey_fields *f,
+                                   void **state);
+webcrypto_status wc_ossl_pq_seed(const pkey_state *s, uint8_t *buf, size_t cap, wc_bytes *out);
+void wc_ossl_pq_init(wc_caps *c);
 
 #endif /* WEBCRYPTO_OPENSSL_PKEY_H */

@@ -46,10 +46,13 @@ void wc_ossl_pkey_state_free(pkey_state *s) {
         for (size_t sc = 0; sc < PREP_SCHEMES; sc++)
             for (size_t h = 0; h < WC_HASH_COUNT; h++) {
                 void *c = atomic_load_explicit(&s->prep[op][sc][h], memory_order_acquire);
-                if (s->type == KT_OKP)
-                    EVP_MD_CTX_free(c);
-                else
-                    EVP_PKEY_CTX_free(c);
+                switch (s->type) {
+                case KT_OKP: EVP_MD_CTX_free(c); break;
+                case KT_RSA:
+                case KT_EC: EVP_PKEY_CTX_free(c); break;
+                case KT_ML_KEM: /* nothing prepared: each call makes its context */
+                case KT_ML_DSA: break;
+                }
             }
     EVP_PKEY_free(s->pkey); /* the providers cleanse private key material */
     if (s->mem) {
@@ -173,6 +176,25 @@ static webcrypto_status okp_fields(pkey_state *s) {
     return WEBCRYPTO_OK;
 }
 
+/* ML-KEM, ML-DSA: x, the public key (encapsulation key, pk), its length
+ * from OpenSSL's "pub" (a NULL buffer gives it). */
+static webcrypto_status pq_fields(pkey_state *s) {
+    size_t len = 0;
+    if (EVP_PKEY_get_octet_string_param(s->pkey, OSSL_PKEY_PARAM_PUB_KEY, NULL, 0, &len) != 1 ||
+        len == 0)
+        return wc_ossl_fail("reading the public key's length");
+    s->mem_len = len;
+    s->mem = malloc(s->mem_len);
+    if (!s->mem) return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "out of memory");
+    size_t n = 0;
+    if (EVP_PKEY_get_octet_string_param(s->pkey, OSSL_PKEY_PARAM_PUB_KEY, s->mem, len, &n) != 1 ||
+        n != len)
+        return wc_ossl_fail("reading the public key");
+    s->f.x = (wc_bytes){s->mem, len};
+    s->size = len;
+    return WEBCRYPTO_OK;
+}
+
 /* Takes pkey into a new state and reads its material (an RSA private key's
  * oth_count further primes too); frees pkey on failure. */
 webcrypto_status wc_ossl_pkey_state_new(key_type type, EVP_PKEY *pkey, bool is_private,
@@ -191,9 +213,14 @@ webcrypto_status wc_ossl_pkey_state_new(key_type type, EVP_PKEY *pkey, bool is_p
     s->f.is_private = is_private;
     s->f.oth_count = oth_count;
     s->f.curve = curve ? (webcrypto_named_curve)(curve - wc_ossl_pkey_curves) : WEBCRYPTO_CURVE_NONE;
-    webcrypto_status st = s->type == KT_RSA  ? rsa_fields(s)
-                          : s->type == KT_EC ? ec_fields(s)
-                                             : okp_fields(s);
+    webcrypto_status st = WEBCRYPTO_OK;
+    switch (type) {
+    case KT_RSA: st = rsa_fields(s); break;
+    case KT_EC: st = ec_fields(s); break;
+    case KT_OKP: st = okp_fields(s); break;
+    case KT_ML_KEM:
+    case KT_ML_DSA: st = pq_fields(s); break;
+    }
     if (st != WEBCRYPTO_OK) {
         wc_ossl_pkey_state_free(s);
         return st;
@@ -297,6 +324,30 @@ webcrypto_status wc_ossl_md_ctx_start(const pkey_state *s, const EVP_MD *md, boo
     if (r != 1) {
         EVP_MD_CTX_free(m);
         return wc_ossl_fail(sign ? "EVP_DigestSignInit" : "EVP_DigestVerifyInit");
+    }
+    *out = m;
+    return WEBCRYPTO_OK;
+}
+
+/* A one-shot sign or verify context on s's key (EdDSA, ML-DSA: no digest)
+ * with the context string C, made for this call: OpenSSL takes C as the
+ * signature's "context-string" parameter (3.2+ for Ed448, 3.5 for ML-DSA;
+ * 3.0 refuses the parameter, so init's probes leave the capabilities
+ * unset there). An empty C sets no parameter. */
+webcrypto_status wc_ossl_md_ctx_with_context(const pkey_state *s, bool sign,
+                                             const uint8_t *context, size_t context_len,
+                                             EVP_MD_CTX **out) {
+    OSSL_PARAM params[2] = {OSSL_PARAM_construct_end(), OSSL_PARAM_construct_end()};
+    if (context_len > 0)
+        params[0] = OSSL_PARAM_construct_octet_string(WC_OSSL_PARAM_CONTEXT_STRING,
+                                                      (void *)context, context_len);
+    EVP_MD_CTX *m = EVP_MD_CTX_new();
+    if (!m) return wc_ossl_no_memory("EVP_MD_CTX_new");
+    int r = sign ? EVP_DigestSignInit_ex(m, NULL, NULL, NULL, NULL, s->pkey, params)
+                 : EVP_DigestVerifyInit_ex(m, NULL, NULL, NULL, NULL, s->pkey, params);
+    if (r != 1) {
+        EVP_MD_CTX_free(m);
+        return wc_ossl_fail(sign ? "EVP_DigestSignInit_ex" : "EVP_DigestVerifyInit_ex");
     }
     *out = m;
     return WEBCRYPTO_OK;

@@ -3,7 +3,7 @@
 # WebCryptoAPI suite on <backend>, compared with the same Node's own webcrypto.
 #
 # Usage: bash ctest.sh WPT_DIR --node-pinned VERSION | --node-system  ADDON  BACKEND
-#   WPT_DIR  a web-platform-tests/wpt checkout; empty: $WEBCRYPTO_WPT_DIR.
+#   WPT_DIR  a web-platform-tests/wpt checkout; empty or "-": $WEBCRYPTO_WPT_DIR.
 # tools/test.sh fetches the snapshot (tools/fetch-wpt.sh) before the tests and
 # sets WEBCRYPTO_WPT_DIR, or, when that failed, WEBCRYPTO_WPT_FETCH_STATUS and
 # WEBCRYPTO_WPT_FETCH_ERROR (fetch-wpt.sh's exit status and message).
@@ -18,6 +18,7 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 WPT=${1:-}
 shift
+[ "$WPT" = - ] && WPT= # "-": as empty (a caller that cannot pass an empty argument)
 [ -n "$WPT" ] || WPT=${WEBCRYPTO_WPT_DIR:-}
 if [ -z "$WPT" ]; then
     case ${WEBCRYPTO_WPT_FETCH_STATUS:-} in
