@@ -29,9 +29,9 @@ check() { # check DESCRIPTION COMMAND...
 unset WEBCRYPTO_BENCH_OPENSSL_3_5
 TINY=(--iterations 3 --warmup 1ms,1x --max-time 20)
 # openssl@3.5 first: its worker generates the ECDSA pair, which this process
-# then imports (the keys travel both ways); ML-KEM when the backend has it
-# on 3.5 (its decapsulated ciphertext is then the worker's too).
-OPS=digest-sha-256,aes-gcm-256-encrypt,ecdsa-p256-sign,ml-kem-768-decapsulate
+# then imports (the keys travel both ways); ML-KEM and ML-DSA, which the
+# backend offers on 3.5 and not on 3.0.
+OPS=digest-sha-256,aes-gcm-256-encrypt,ecdsa-p256-sign,ml-kem-768-decapsulate,ml-dsa-65-verify
 "$BENCH" --backend openssl@3.5,raw-openssl@3.5,openssl,raw-openssl --openssl-dir "3.5=$dir" \
   --op $OPS --sizes 64,1k "${TINY[@]}" --json "$T/run.json" --markdown "$T/run.md" \
   >"$T/run.txt" 2>"$T/run.err"
@@ -68,11 +68,11 @@ check "JSON and Markdown name the target $name" bash -c \
 check "Markdown: $name over openssl (3.0 in this process), a column of ratios" bash -c \
   "grep -q ' $name / openssl | raw-openssl@$loaded / raw-openssl |$' '$T/run.md' &&
    grep -Eq '^\\| aes-gcm-256-encrypt \\| 1 KiB \\|.* [0-9.]+x \\| [0-9.]+x \\|$' '$T/run.md'"
-if grep -Eq "^ml-kem-768-decapsulate +- $name " "$T/run.txt"; then
-  ok "ml-kem-768-decapsulate measured on $name"
-else
-  echo "# ml-kem-768-decapsulate: not offered by the openssl backend on $loaded in this build"
-fi
+for op in ml-kem-768-decapsulate ml-dsa-65-verify; do
+  check "$op: a figure for $name, none for 3.0's openssl" bash -c \
+    "grep -Eq '^$op +- $name +[0-9]+x[0-9]+ +[0-9.]+ [nuµm]?s' '$T/run.txt' &&
+     ! grep -Eq '^$op +- openssl ' '$T/run.txt'"
+done
 
 # The directory from the environment; openssl@<this process's version>
 # without a directory is this process's backend, named after its version.

@@ -259,15 +259,22 @@ static double self_cpu_s(void);
 
 /* ---- the parent's side ---- */
 
+#define OPENSSL_DIR_VAR "WEBCRYPTO_BENCH_OPENSSL_"
+
+/* WEBCRYPTO_BENCH_OPENSSL_3_5 for 3.5 */
+static void openssl_dir_var(const char *version, char *buf, size_t cap) {
+    snprintf(buf, cap, OPENSSL_DIR_VAR "%s", version);
+    for (char *p = buf; *p; p++)
+        if (*p == '.') *p = '_';
+}
+
 /* OpenSSL X.Y's directory: --openssl-dir X.Y=DIR, else
  * WEBCRYPTO_BENCH_OPENSSL_X_Y; NULL if neither. */
 static const char *openssl_dir(const bench_config *cfg, const char *version) {
     for (size_t i = 0; i < cfg->nopenssl_dirs; i++)
         if (strcmp(cfg->openssl_dirs[i].version, version) == 0) return cfg->openssl_dirs[i].dir;
     char var[64];
-    snprintf(var, sizeof var, "WEBCRYPTO_BENCH_OPENSSL_%s", version);
-    for (char *p = var; *p; p++)
-        if (*p == '.') *p = '_';
+    openssl_dir_var(version, var, sizeof var);
     const char *d = getenv(var);
     return d && *d ? d : NULL;
 }
@@ -279,7 +286,7 @@ size_t bench_openssl_versions(const bench_config *cfg, char (*versions)[16], con
         snprintf(versions[n], 16, "%s", cfg->openssl_dirs[i].version);
         dirs[n] = cfg->openssl_dirs[i].dir;
     }
-    static const char var[] = "WEBCRYPTO_BENCH_OPENSSL_";
+    static const char var[] = OPENSSL_DIR_VAR;
     for (char **e = environ; *e && n < max; e++) {
         const char *eq = strchr(*e, '=');
         if (strncmp(*e, var, sizeof var - 1) != 0 || !eq || !eq[1]) continue;
@@ -426,9 +433,7 @@ int bench_versioned_target(bench_run *run, bench_target *t, const char *name, ch
         loaded_openssl_version(version, sizeof version);
         if (!version_matches(want, version)) {
             char var[64];
-            snprintf(var, sizeof var, "WEBCRYPTO_BENCH_OPENSSL_%s", want);
-            for (char *p = var; *p; p++)
-                if (*p == '.') *p = '_';
+            openssl_dir_var(want, var, sizeof var);
             snprintf(why, cap,
                      "no OpenSSL %s directory (--openssl-dir %s=DIR or %s=DIR, DIR/lib holding "
                      "its libcrypto.so.3; tools/fetch-openssl.sh --cached prints 3.5's), and this "
