@@ -537,7 +537,7 @@ int webcrypto_bench_main(int argc, char **argv) {
     }
     rc = run->interrupted ? 130 : failed ? 1 : 0;
 end:
-    bench_workers_stop();
+    if (bench_workers_stop() && rc == 0) rc = 1;
     bench_keys_free();
     free(run->results);
     free(run);

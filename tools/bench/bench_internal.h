@@ -457,7 +457,8 @@ int bench_worker_check(const bench_target *t, size_t op, size_t size, const uint
                        size_t out_len);
 /* The workers' CPU time so far (seconds), counted as this process's. */
 double bench_workers_cpu_s(void);
-void bench_workers_stop(void);
+/* Ends the workers; 1 if one did not exit with status 0 (said on stderr). */
+int bench_workers_stop(void);
 /* `--worker FDS TARGET`: the worker's side. */
 int bench_worker_main(const char *fds, const char *target);
 

@@ -71,7 +71,9 @@ typedef struct worker {
     pid_t pid;
     int to, from; /* the pipes' ends in this process */
     double cpu_s;
+    char name[32]; /* the target's */
     bool dead;
+    int status; /* waitpid's, once it has ended; -1: killed after a timeout */
     bool supports[BENCH_MAX_OPS];
 } worker;
 
@@ -311,12 +313,16 @@ static void kill_worker(worker *w) {
     if (w->pid > 0) {
         /* EOF on its request pipe ends it; a worker stuck in a cell is
          * stopped. */
-        int status;
-        for (int i = 0; i < 50 && waitpid(w->pid, &status, WNOHANG) == 0; i++) usleep(100000);
-        if (waitpid(w->pid, &status, WNOHANG) == 0) {
+        int status = 0;
+        pid_t got = 0;
+        for (int i = 0; i < 50 && (got = waitpid(w->pid, &status, WNOHANG)) == 0; i++)
+            usleep(100000);
+        if (got == 0) {
             kill(w->pid, SIGKILL);
             waitpid(w->pid, &status, 0);
+            status = -1;
         }
+        w->status = status;
     }
     w->pid = -1;
     w->dead = true;
@@ -476,6 +482,7 @@ int bench_versioned_target(bench_run *run, bench_target *t, const char *name, ch
         snprintf(version, sizeof version, "%s", hello.version);
         memcpy(w->supports, hello.supports, sizeof w->supports);
         t->worker = nworkers; /* index + 1 */
+        snprintf(w->name, sizeof w->name, "%.15s@%.15s", base, version);
         t->is_raw = raw;
         t->raw_mode = BENCH_RAW_PLAIN;
         snprintf(t->description_buf, sizeof t->description_buf, "%s (a worker process, "
@@ -551,10 +558,27 @@ int bench_worker_check(const bench_target *t, size_t op, size_t size, const uint
     return rc;
 }
 
-void bench_workers_stop(void) {
-    for (size_t i = 0; i < nworkers; i++)
-        if (!workers[i].dead) kill_worker(&workers[i]);
+int bench_workers_stop(void) {
+    int bad = 0;
+    for (size_t i = 0; i < nworkers; i++) {
+        worker *w = &workers[i];
+        if (w->dead) continue; /* said when its cell failed */
+        kill_worker(w);
+        /* a sanitizer's report, a crash at exit: this run's too */
+        if (w->status != 0) {
+            bad = 1;
+            if (w->status == -1)
+                fprintf(stderr, "error: the worker process of %s did not end; killed\n", w->name);
+            else if (WIFSIGNALED(w->status))
+                fprintf(stderr, "error: the worker process of %s ended by signal %d\n", w->name,
+                        WTERMSIG(w->status));
+            else
+                fprintf(stderr, "error: the worker process of %s exited with status %d\n",
+                        w->name, WEXITSTATUS(w->status));
+        }
+    }
     nworkers = 0;
+    return bad;
 }
 
 /* ---- the worker's side ---- */
