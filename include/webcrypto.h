@@ -773,8 +773,9 @@ webcrypto_digest(const webcrypto_backend *backend, webcrypto_algorithm hash, con
  *   function_name  N, optional;  customization  S, optional.
  * With N and S both empty cSHAKE is SHAKE128 / SHAKE256 (FIPS 202). A
  * backend whose library has SHAKE but no cSHAKE answers NotSupportedError
- * for a non-empty N or S (today every backend: OpenSSL 3.0 has no cSHAKE,
- * nor has the JCA). The jca variants' SHAKE (MessageDigest "SHAKE128-256" /
+ * for a non-empty N or S (boringssl, and the jca variants: the JCA has only
+ * SHAKE; openssl computes cSHAKE on the Keccak its KMAC uses, where init's
+ * probe gives SP 800-185's samples: webcrypto_supports says which). The jca variants' SHAKE (MessageDigest "SHAKE128-256" /
  * "SHAKE256-512") has one output_length, 256 (cSHAKE128) or 512
  * (cSHAKE256) bits: NotSupportedError for any other (webcrypto_supports
  * answers the same). Any other algorithm is
@@ -1148,7 +1149,8 @@ webcrypto_derive_key_as(const webcrypto_params *alg, const webcrypto_key *base_k
  * derivation fails"), a NULL nonce TypeError (a required member). The
  * openssl backend computes it with libargon2, which may run up to 4 threads
  * of its own during the call when parallelism > 1 (joined before it
- * returns; the result does not depend on them). memory KiB are allocated
+ * returns; the result does not depend on them); a build without libargon2
+ * uses OpenSSL 3.2+'s Argon2, on the calling thread. memory KiB are allocated
  * per call: an allocation failure is WEBCRYPTO_ERR_NO_MEMORY.
  * After those checks, PBKDF2 iterations over max_pbkdf2_iterations, Argon2
  * memory over max_argon2_memory and passes over max_argon2_passes

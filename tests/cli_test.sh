@@ -1278,8 +1278,11 @@ if "$WC" backends 2>/dev/null | grep -A1 ' (default): available' | grep -Eq '^  
         digest SHA3-256 --output-length 256 "$T/empty"
     expect_out "digest cSHAKE128 --output-length 12: two bytes, the low bits zero" 7f90 \
         digest cSHAKE128 --output-length 12 "$T/empty"
-    expect_err "digest cSHAKE128 with a customization: NotSupportedError (OpenSSL 3.0 has no cSHAKE)" \
-        NotSupportedError 3 digest cSHAKE128 --output-length 256 --customization 456d61696c "$T/empty"
+    # SP 800-185 cSHAKE sample 1: X 00010203, S "Email Signature" (in hex)
+    unhex 00010203 >"$T/x4"
+    expect_out "digest cSHAKE128 --customization (SP 800-185 sample 1)" \
+        c1c36925b6409a04f1b504fcbca9d82b4017277cb5ed2b2065fc1d3814d5aaf5 \
+        digest cSHAKE128 --output-length 256 --customization 456d61696c205369676e6174757265 "$T/x4"
     # SP 800-185 KMAC sample 2: KMAC128, key 40..5f, data 00010203, S "My Tagged Application"
     KMAC_K=$(b64url 404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f)
     printf '{"kty":"oct","alg":"K128","k":"%s"}' "$KMAC_K" >"$T/kmac.jwk"

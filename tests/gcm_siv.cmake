@@ -32,3 +32,13 @@ if(TARGET test_polyval)
   set_tests_properties(polyval.forced-portable PROPERTIES
     ENVIRONMENT "WEBCRYPTO_POLYVAL=portable" SKIP_RETURN_CODE 77)
 endif()
+
+# Ours against OpenSSL 3.2+'s own AES-GCM-SIV and libargon2 against its own
+# Argon2, byte for byte (the test runs on 3.5: tests/openssl35.cmake); on the
+# system's OpenSSL 3.0, forcing OpenSSL's offers neither.
+if("openssl" IN_LIST WEBCRYPTO_TEST_BACKENDS)
+  add_executable(test_openssl_native test_openssl_native.c)
+  target_link_libraries(test_openssl_native PRIVATE webcrypto_static)
+  target_compile_options(test_openssl_native PRIVATE ${WEBCRYPTO_WARNINGS})
+  add_test(NAME test_openssl_native.openssl-absent COMMAND test_openssl_native --openssl-absent)
+endif()

@@ -34,6 +34,12 @@ endforeach()
 # What 3.5 must offer (tests/capabilities.txt's OpenSSL 3.5 row).
 webcrypto_openssl35_test(capabilities.openssl35 bash ${CMAKE_CURRENT_SOURCE_DIR}/capabilities_test.sh
                          $<TARGET_FILE:webcrypto_cli> ${CMAKE_CURRENT_SOURCE_DIR}/capabilities.txt openssl)
+# Node 24's crypto.subtle as a peer (tests/interop/): every algorithm both
+# have, keys, signatures, ciphertexts and secrets both ways.
+webcrypto_openssl35_test(interop.node${_interop_node_major}.openssl35 bash
+  ${CMAKE_CURRENT_SOURCE_DIR}/interop/interop_test.sh --node-pinned ${WEBCRYPTO_INTEROP_NODE_VERSION}
+  $<TARGET_FILE:interop_peer> openssl)
+set_tests_properties(interop.node${_interop_node_major}.openssl35 PROPERTIES TIMEOUT 600)
 # ML-KEM-768 and ML-DSA-65 with Node 24's crypto.subtle (OpenSSL 3.5 inside
 # Node too), both ways, with the ML-DSA and Ed448 contexts
 # (tests/interop/pq_interop_test.sh). Node is statically linked with its own
@@ -42,6 +48,14 @@ webcrypto_openssl35_test(interop.pq-node${_interop_node_major}.openssl35 bash
   ${CMAKE_CURRENT_SOURCE_DIR}/interop/pq_interop_test.sh ${WEBCRYPTO_INTEROP_NODE_VERSION}
   $<TARGET_FILE:webcrypto_cli> openssl)
 set_tests_properties(interop.pq-node${_interop_node_major}.openssl35 PROPERTIES TIMEOUT 300)
+# ... and with the library's Node binding on openssl (3.5) as the JS side.
+get_property(_o35_node_built GLOBAL PROPERTY WEBCRYPTO_NODE_BUILT)
+if(_o35_node_built)
+  webcrypto_openssl35_test(interop.pq-binding.node${_interop_node_major}.openssl35 bash
+    ${CMAKE_CURRENT_SOURCE_DIR}/interop/pq_interop_test.sh --binding $<TARGET_FILE:webcrypto_node>
+    ${WEBCRYPTO_INTEROP_NODE_VERSION} $<TARGET_FILE:webcrypto_cli> openssl)
+  set_tests_properties(interop.pq-binding.node${_interop_node_major}.openssl35 PROPERTIES TIMEOUT 300)
+endif()
 
 # Every backend against every other on the same inputs (tests/differential.cmake),
 # with openssl on 3.5: its ML-KEM and ML-DSA against the JDK's (jca, jca:SunJCE),
@@ -98,3 +112,31 @@ if(_o35_node_built)
   set_property(TEST node.wpt.node${_wc_node_major}.openssl35 APPEND PROPERTY ENVIRONMENT
                "WEBCRYPTO_WPT_NATIVE_CACHE=${CMAKE_BINARY_DIR}/wpt-native")
 endif()
+
+
+# AES-GCM-SIV and Argon2: the openssl backend's own construction and
+# libargon2 against OpenSSL's cipher and KDFs, byte for byte; and their tests
+# through OpenSSL's, which the default does not take where the build has its
+# own (test_*.openssl35 below).
+webcrypto_openssl35_test(test_openssl_native.openssl35 $<TARGET_FILE:test_openssl_native>)
+foreach(t test_gcm_siv test_aead_argon2)
+  webcrypto_openssl35_test(${t}.openssl35 $<TARGET_FILE:${t}>)
+endforeach()
+# openssl_offers.sh fails the run, rather than let the test skip, when the
+# forced implementation offers nothing.
+webcrypto_openssl35_test(test_gcm_siv.openssl35-openssl-siv bash ${CMAKE_CURRENT_SOURCE_DIR}/openssl_offers.sh
+                         $<TARGET_FILE:webcrypto_cli> AES-GCM-SIV -- $<TARGET_FILE:test_gcm_siv>)
+set_property(TEST test_gcm_siv.openssl35-openssl-siv APPEND PROPERTY ENVIRONMENT
+             "WEBCRYPTO_OPENSSL_GCM_SIV=openssl")
+webcrypto_openssl35_test(test_aead_argon2.openssl35-openssl-argon2 bash
+                         ${CMAKE_CURRENT_SOURCE_DIR}/openssl_offers.sh $<TARGET_FILE:webcrypto_cli>
+                         Argon2d Argon2i Argon2id -- $<TARGET_FILE:test_aead_argon2>)
+set_property(TEST test_aead_argon2.openssl35-openssl-argon2 APPEND PROPERTY ENVIRONMENT
+             "WEBCRYPTO_OPENSSL_ARGON2=openssl")
+# Wycheproof's AES-GCM-SIV vectors through OpenSSL's cipher (the rest of the
+# run repeats test_wycheproof.openssl35, so PBKDF2's costly cases are capped).
+webcrypto_openssl35_test(test_wycheproof.openssl35-openssl-siv bash
+                         ${CMAKE_CURRENT_SOURCE_DIR}/openssl_offers.sh $<TARGET_FILE:webcrypto_cli>
+                         AES-GCM-SIV -- $<TARGET_FILE:test_wycheproof>)
+set_property(TEST test_wycheproof.openssl35-openssl-siv APPEND PROPERTY ENVIRONMENT
+             "WEBCRYPTO_OPENSSL_GCM_SIV=openssl" "WEBCRYPTO_PBKDF2_MAX_ITERATIONS=1000")

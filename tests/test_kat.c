@@ -270,9 +270,10 @@ static void test_shake_kat(void **state) {
 }
 
 /* SP 800-185's cSHAKE samples (N = "", S = "Email Signature", L = 256) need
- * a library with cSHAKE: no backend's has it today (OpenSSL 3.0, BoringSSL,
- * the JCA), so each must answer NotSupportedError; a backend that gains it
- * must give the sample's value. */
+ * cSHAKE with a customization: the openssl backend has it (on the Keccak
+ * OpenSSL's KMAC uses), the others answer NotSupportedError (BoringSSL and
+ * the JCA have only SHAKE); a backend that has it must give the sample's
+ * value. */
 static void test_cshake_custom(void **state) {
     (void)state;
     tu_require(WEBCRYPTO_ALG_CSHAKE128);
@@ -295,6 +296,43 @@ static void test_cshake_custom(void **state) {
     }
     tu_assert_status(st, WEBCRYPTO_OK);
     tu_assert_hex(out, olen, "c1c36925b6409a04f1b504fcbca9d82b4017277cb5ed2b2065fc1d3814d5aaf5");
+}
+
+/* cSHAKE with a function name N, which SP 800-185 gives no sample of: by
+ * its definition of KMAC (section 4.3), KMAC128(K, X, 256, S) =
+ * cSHAKE128(bytepad(encode_string(K), 168) || X || right_encode(256), 256,
+ * "KMAC", S), so KMAC sample 2 (K = 40..5f, X = 00..03, S = "My Tagged
+ * Application") is a cSHAKE128 answer with N = "KMAC". */
+static void test_cshake_function_name(void **state) {
+    (void)state;
+    tu_require(WEBCRYPTO_ALG_CSHAKE128);
+    uint8_t in[168 + 4 + 3];
+    in[0] = 0x01, in[1] = 0xa8;          /* left_encode(168) */
+    in[2] = 0x02, in[3] = 0x01, in[4] = 0x00; /* left_encode(256): K's length in bits */
+    for (int i = 0; i < 32; i++) in[5 + i] = (uint8_t)(0x40 + i);
+    memset(in + 37, 0, 168 - 37);
+    for (int i = 0; i < 4; i++) in[168 + i] = (uint8_t)i;
+    in[172] = 0x01, in[173] = 0x00, in[174] = 0x02; /* right_encode(256) */
+    static const char tag[] = "My Tagged Application";
+    webcrypto_params p = params_of(WEBCRYPTO_ALG_CSHAKE128);
+    p.output_length = 256;
+    p.function_name = (const uint8_t *)"KMAC";
+    p.function_name_len = 4;
+    p.customization = (const uint8_t *)tag;
+    p.customization_len = strlen(tag);
+    uint8_t out[32];
+    size_t olen = 0;
+    webcrypto_status st =
+        webcrypto_digest_params(tu_backend(), &p, in, sizeof in, out, sizeof out, &olen);
+    assert_int_equal(webcrypto_supports(tu_backend(), WEBCRYPTO_OP_DIGEST, &p, 0, NULL),
+                     st == WEBCRYPTO_OK);
+    if (st == WEBCRYPTO_ERR_NOT_SUPPORTED) {
+        printf("cSHAKE128 with a function name: NotSupportedError on %s (%s)\n",
+               webcrypto_backend_name(tu_backend()), webcrypto_error_message());
+        return;
+    }
+    tu_assert_status(st, WEBCRYPTO_OK);
+    tu_assert_hex(out, olen, "3b1fba963cd8b0b59e8c1a6d71888b7143651af8ba0a7070c0979e2811324aa5");
 }
 
 /* SP 800-185 KMAC samples 1-6 (KMAC_samples.pdf): key 40..5f, data
@@ -1275,7 +1313,8 @@ int main(void) {
         cmocka_unit_test(test_gcm_kat),        cmocka_unit_test(test_output_size_queries),
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_sha3_kat),       cmocka_unit_test(test_shake_kat),
-        cmocka_unit_test(test_cshake_custom),  cmocka_unit_test(test_kmac_kat),
+        cmocka_unit_test(test_cshake_custom),  cmocka_unit_test(test_cshake_function_name),
+        cmocka_unit_test(test_kmac_kat),
     };
     return tu_run_group("kat", tests, NULL, NULL);
 }

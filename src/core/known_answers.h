@@ -34,6 +34,14 @@
     "1144a6a1aba7f96de42505d7a7298524fda538fccbbb754f578c1cad10d54d0d"                          \
     "5428407e85dcbc98a49155c13764e66c3c00"
 
+/* SP 800-185's cSHAKE samples 1 and 3 (cSHAKE_samples.pdf): X = 00 01 02 03,
+ * N = "", S = "Email Signature"; cSHAKE128 with L = 256, cSHAKE256 with
+ * L = 512. */
+#define WC_KAT_CSHAKE128_EMAIL "c1c36925b6409a04f1b504fcbca9d82b4017277cb5ed2b2065fc1d3814d5aaf5"
+#define WC_KAT_CSHAKE256_EMAIL                                                                  \
+    "d008828e2b80ac9d2218ffee1d070c48b8e4c87bff32c9699d5b6896eee0edd1"                          \
+    "64020e2be0560858d9c00c037e34a96937c561a74c412bb4c746469527281c8c"
+
 /* ML-KEM and ML-DSA keys from the seed 00 01 02 ... (64 bytes for ML-KEM:
  * d then z; 32 for ML-DSA: xi): the SHA-256 of the public key
  * (FIPS 203 KeyGen_internal(d, z)'s ek, FIPS 204 KeyGen_internal(xi)'s pk)

@@ -19,8 +19,8 @@ module.exports = [
    * entries listed until 0.3's algorithms reached index.js (X448 deriveBits
    * params, cSHAKE digest params, the "raw-secret" format, AES-OCB
    * generateKey) no longer reproduce and were removed. cSHAKE with a
-   * customization or a function name is NotSupportedError on every backend
-   * (the library's limit: OpenSSL, BoringSSL and the JDK have SHAKE, not
-   * cSHAKE; docs/ARCHITECTURE.md, WC_CAP_CSHAKE_CUSTOM): node_peer.js skips that digest with the
+   * customization or a function name is NotSupportedError where the backend's
+   * library has SHAKE only (BoringSSL, the JDK; docs/ARCHITECTURE.md,
+   * WC_CAP_CSHAKE_CUSTOM; openssl computes it): node_peer.js skips that digest with the
    * library's reason, as interop_peer.c does, rather than listing it here. */
 ];

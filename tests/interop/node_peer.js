@@ -494,7 +494,7 @@ async function produceSha3Kmac(m, pairs) {
       d = await subtle.digest(modernParams(p), DATA);
     } catch (e) {
       /* cSHAKE with a customization or function name: NotSupportedError is
-       * the library's limit (no backend's library has cSHAKE, only SHAKE),
+       * the library's limit where the backend's library has SHAKE only,
        * which the binding reports; a skip with its reason, as interop_peer.c
        * skips the same digest. Any other error fails. */
       if (cshakeUnsupported(p, e) || paramsUnsupported('digest', p, e))

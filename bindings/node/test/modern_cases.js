@@ -126,8 +126,8 @@ function modernCalls(add0, bytes, hex, knownAlgs) {
     }
     for (const [n, p] of [['functionName empty', { functionName: bytes(0) }], ['customization empty', { customization: bytes(0) }],
       ['functionName', { functionName: bytes(4) }], ['customization', { customization: bytes(4) }]]) {
-      // (a function name or customization: no backend's library has cSHAKE,
-      // known_differences.js no-cshake-customization; the length is the question here)
+      // (a function name or customization: openssl computes it, the others have SHAKE
+      // only, known_differences.js no-cshake-customization; the length is the question here)
       add(`${h} ${n}`, [h, needsParams('digest', { name: h, outputLength: 256 })], (s) => s.subtle.digest({ name: h, outputLength: 256, ...p }, bytes(20)));
     }
     add(`${h} base`, [h, needsParams('digest', { name: h, outputLength: 256 })], (s) => s.subtle.digest({ name: h, outputLength: 256 }, bytes(20)), 'exact', null,

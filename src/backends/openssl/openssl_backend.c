@@ -33,6 +33,7 @@
 #include "core/backend.h"
 #include "core/ct.h"
 #include "gcm_siv.h"
+#include "openssl_argon2.h"
 #include "openssl_internal.h"
 
 /* ---- init: fetches every part's algorithms (openssl_common.c keeps them)
@@ -91,11 +92,13 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, wc_caps *cap
     if (tc != WEBCRYPTO_OK) return tc;
     wc_ossl_kdf_pbkdf2 = EVP_KDF_fetch(NULL, "PBKDF2", NULL);
     bool gcm_siv = wc_ossl_gcm_siv_init();
-    /* SHAKE (cSHAKE with N and S empty) and KMAC. OpenSSL 3.0 has no
-     * cSHAKE with a function name or customization (its CSHAKE EVP_MD came
-     * in 3.6), so WC_CAP_CSHAKE_CUSTOM stays unset. */
+    /* SHAKE (cSHAKE with N and S empty), cSHAKE with them (on the Keccak
+     * KMAC uses: OpenSSL's own CSHAKE EVP_MD came in 3.6; probed below) and
+     * KMAC. */
     wc_ossl_md_shake[WC_XOF_CSHAKE128] = EVP_MD_fetch(NULL, "SHAKE128", NULL);
     wc_ossl_md_shake[WC_XOF_CSHAKE256] = EVP_MD_fetch(NULL, "SHAKE256", NULL);
+    wc_ossl_md_cshake[WC_XOF_CSHAKE128] = EVP_MD_fetch(NULL, "KECCAK-KMAC-128", NULL);
+    wc_ossl_md_cshake[WC_XOF_CSHAKE256] = EVP_MD_fetch(NULL, "KECCAK-KMAC-256", NULL);
     wc_ossl_mac_kmac[WC_KMAC_128] = EVP_MAC_fetch(NULL, "KMAC-128", NULL);
     wc_ossl_mac_kmac[WC_KMAC_256] = EVP_MAC_fetch(NULL, "KMAC-256", NULL);
     ERR_clear_error();
@@ -105,6 +108,9 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, wc_caps *cap
     if (wc_ossl_mac_kmac[WC_KMAC_256]) wc_caps_add(&c, WEBCRYPTO_ALG_KMAC256);
     /* OpenSSL's SHAKE and KMAC take any output length, KMAC any customization */
     c.features |= WC_CAP_XOF_ANY_LENGTH | WC_CAP_KMAC_ANY;
+    if (wc_ossl_md_shake[WC_XOF_CSHAKE128] && wc_ossl_md_shake[WC_XOF_CSHAKE256] &&
+        wc_ossl_cshake_probe())
+        c.features |= WC_CAP_CSHAKE_CUSTOM;
     /* SHA-3 with the keyed algorithms: HMAC, HKDF and PBKDF2 are built here
      * on the digests, and OpenSSL's RSA (PKCS #1 v1.5 DigestInfo, PSS, OAEP)
      * and ECDSA take any fetched digest, SHA-3 included. */
@@ -126,9 +132,8 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, wc_caps *cap
     if (wc_ossl_kdf_pbkdf2 && any_md) wc_caps_add(&c, WEBCRYPTO_ALG_PBKDF2);
     if (wc_ossl_chacha20_poly1305_cipher) wc_caps_add(&c, WEBCRYPTO_ALG_CHACHA20_POLY1305);
     if (ocb) wc_caps_add(&c, WEBCRYPTO_ALG_AES_OCB);
-#if WEBCRYPTO_HAVE_LIBARGON2
-    wc_caps_add_all(&c, WEBCRYPTO_ALG_ARGON2D, WEBCRYPTO_ALG_ARGON2I, WEBCRYPTO_ALG_ARGON2ID);
-#endif
+    if (wc_ossl_argon2_init()) /* OpenSSL's KDFs or libargon2 */
+        wc_caps_add_all(&c, WEBCRYPTO_ALG_ARGON2D, WEBCRYPTO_ALG_ARGON2I, WEBCRYPTO_ALG_ARGON2ID);
     wc_ossl_pkey_init(&c); /* RSA, EC, OKP, ML-KEM, ML-DSA: each probed */
     if (wc_caps_no_alg(&c)) return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL: no algorithm could be fetched");
 
@@ -249,7 +254,5 @@ const wc_backend_ops wc_backend_openssl_ungated = {
     .pbkdf2 = wc_ossl_pbkdf2,
     .xof = wc_ossl_xof,
     .kmac = wc_ossl_kmac,
-#if WEBCRYPTO_HAVE_LIBARGON2
     .argon2 = wc_ossl_argon2,
-#endif
 };

@@ -30,6 +30,7 @@ wc_prov_gcm wc_ossl_prov_gcms[N_AES];        /* [0] 128, [1] 192, [2] 256 bits *
 EVP_CIPHER *wc_ossl_aes_kw_ciphers[N_AES]; /* AES-*-ECB, for RFC 3394 (aes_kw_run) */
 EVP_KDF *wc_ossl_kdf_pbkdf2;
 EVP_MD *wc_ossl_md_shake[WC_XOF_COUNT];  /* [wc_xof]: SHAKE128, SHAKE256 */
+EVP_MD *wc_ossl_md_cshake[WC_XOF_COUNT]; /* [wc_xof]: KECCAK-KMAC-128, -256 (cSHAKE's padding) */
 EVP_MAC *wc_ossl_mac_kmac[WC_KMAC_COUNT]; /* [wc_kmac]: KMAC-128, KMAC-256 */
 EVP_CIPHER *wc_ossl_aes_ocb_ciphers[N_AES];
 EVP_CIPHER *wc_ossl_chacha20_poly1305_cipher;

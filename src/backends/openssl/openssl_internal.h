@@ -88,6 +88,7 @@ extern wc_prov_gcm wc_ossl_prov_gcms[N_AES];
 extern EVP_CIPHER *wc_ossl_aes_kw_ciphers[N_AES]; /* AES-*-ECB, for RFC 3394 */
 extern EVP_KDF *wc_ossl_kdf_pbkdf2;
 extern EVP_MD *wc_ossl_md_shake[WC_XOF_COUNT];   /* [wc_xof] */
+extern EVP_MD *wc_ossl_md_cshake[WC_XOF_COUNT];  /* [wc_xof]: Keccak with cSHAKE's padding */
 extern EVP_MAC *wc_ossl_mac_kmac[WC_KMAC_COUNT]; /* [wc_kmac] */
 extern EVP_CIPHER *wc_ossl_aes_ocb_ciphers[N_AES];
 extern EVP_CIPHER *wc_ossl_chacha20_poly1305_cipher;
@@ -113,6 +114,7 @@ webcrypto_status wc_ossl_digest_final(void *ctx, uint8_t *out);
 void wc_ossl_digest_free(void *ctx);
 
 /* openssl_mac_kdf.c */
+bool wc_ossl_cshake_probe(void);
 void wc_ossl_hmac_state_free(hmac_state *s);
 webcrypto_status wc_ossl_hmac_key_new(wc_hash hash, const uint8_t *key,
                                       size_t key_len, void **state);

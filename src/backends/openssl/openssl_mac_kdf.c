@@ -7,11 +7,13 @@
 #include <string.h>
 
 #include <openssl/core_names.h>
+#include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/kdf.h>
 #include <openssl/params.h>
 
 #include "core/backend.h"
+#include "core/known_answers.h"
 #include "openssl_internal.h"
 
 void wc_ossl_hmac_state_free(hmac_state *s) {
@@ -150,22 +152,86 @@ webcrypto_status wc_ossl_kmac(const void *key_state, wc_kmac kind, const uint8_t
 }
 
 /* ---- SHAKE (cSHAKE with an empty function name and customization) ---- */
+/* SP 800-185 section 2.3: left_encode(x) into out (at most 9 bytes); its
+ * length. */
+static size_t left_encode(uint64_t x, uint8_t *out) {
+    size_t n = 1;
+    while (n < 8 && (x >> (8 * n)) != 0) n++;
+    out[0] = (uint8_t)n;
+    for (size_t i = 0; i < n; i++) out[1 + i] = (uint8_t)(x >> (8 * (n - 1 - i)));
+    return n + 1;
+}
+
+/* Absorbs encode_string(x) (left_encode of its length in bits, then x);
+ * adds its length to *total. */
+static bool absorb_string(EVP_MD_CTX *c, const uint8_t *x, size_t len, size_t *total) {
+    uint8_t e[9];
+    if (len > SIZE_MAX / 8) return false;
+    size_t n = left_encode((uint64_t)len * 8, e);
+    *total += n + len;
+    return EVP_DigestUpdate(c, e, n) == 1 && (len == 0 || EVP_DigestUpdate(c, x, len) == 1);
+}
+
+/* cSHAKE with a function name or customization (SP 800-185 section 3.3):
+ * Keccak with cSHAKE's padding over bytepad(encode_string(N) ||
+ * encode_string(S), rate) || X. OpenSSL has that Keccak as the digest KMAC
+ * is built on, "KECCAK-KMAC-128"/"-256" (3.0 and later), and no cSHAKE of
+ * its own before 3.6; init reports WC_CAP_CSHAKE_CUSTOM only where this
+ * gives SP 800-185's samples (wc_ossl_cshake_probe). */
+static webcrypto_status cshake_custom(EVP_MD_CTX *c, wc_xof kind, const uint8_t *n, size_t n_len,
+                                      const uint8_t *s, size_t s_len) {
+    static const uint8_t zeros[168] = {0};
+    const size_t rate = kind == WC_XOF_CSHAKE128 ? 168 : 136;
+    uint8_t e[9];
+    size_t en = left_encode(rate, e), total = en;
+    if (EVP_DigestInit_ex2(c, wc_ossl_md_cshake[kind], NULL) != 1 || EVP_DigestUpdate(c, e, en) != 1 ||
+        !absorb_string(c, n, n_len, &total) || !absorb_string(c, s, s_len, &total))
+        return wc_ossl_fail("cSHAKE");
+    size_t pad = (rate - total % rate) % rate;
+    if (pad > 0 && EVP_DigestUpdate(c, zeros, pad) != 1) return wc_ossl_fail("cSHAKE");
+    return WEBCRYPTO_OK;
+}
+
 webcrypto_status wc_ossl_xof(const void *bctx, wc_xof kind, const uint8_t *n, size_t n_len,
                              const uint8_t *s, size_t s_len, const uint8_t *in, size_t len,
                              uint8_t *out, size_t out_len) {
     /* The core calls only with the algorithm's capability bit set (so
-     * wc_ossl_md_shake[kind] fetched) and, WC_CAP_CSHAKE_CUSTOM being unset, with
-     * N and S empty. */
-    (void)bctx, (void)n, (void)n_len, (void)s, (void)s_len;
+     * wc_ossl_md_shake[kind] fetched), and with N or S non-empty only where
+     * init reported WC_CAP_CSHAKE_CUSTOM (wc_ossl_md_cshake[kind] fetched). */
+    (void)bctx;
     EVP_MD_CTX *c = EVP_MD_CTX_new();
     if (!c) return wc_ossl_no_memory("EVP_MD_CTX_new");
     webcrypto_status st = WEBCRYPTO_OK;
-    if (EVP_DigestInit_ex2(c, wc_ossl_md_shake[kind], NULL) != 1 ||
-        (len > 0 && EVP_DigestUpdate(c, in, len) != 1) ||
-        EVP_DigestFinalXOF(c, out, out_len) != 1)
+    if (n_len > 0 || s_len > 0)
+        st = cshake_custom(c, kind, n, n_len, s, s_len);
+    else if (EVP_DigestInit_ex2(c, wc_ossl_md_shake[kind], NULL) != 1)
         st = wc_ossl_fail("SHAKE");
+    if (st == WEBCRYPTO_OK &&
+        ((len > 0 && EVP_DigestUpdate(c, in, len) != 1) || EVP_DigestFinalXOF(c, out, out_len) != 1))
+        st = wc_ossl_fail("cSHAKE");
     EVP_MD_CTX_free(c);
     return st;
+}
+
+/* Whether cSHAKE with a customization gives SP 800-185's samples 1 and 3
+ * (known_answers.h) on both sizes. */
+bool wc_ossl_cshake_probe(void) {
+    static const uint8_t x[4] = {0, 1, 2, 3};
+    static const char email[] = "Email Signature";
+    uint8_t got[64], want[64];
+    bool ok = wc_ossl_md_cshake[WC_XOF_CSHAKE128] && wc_ossl_md_cshake[WC_XOF_CSHAKE256];
+    wc_kat_unhex(WC_KAT_CSHAKE128_EMAIL, want, 32);
+    ok = ok &&
+         wc_ossl_xof(NULL, WC_XOF_CSHAKE128, NULL, 0, (const uint8_t *)email, sizeof email - 1, x,
+                     sizeof x, got, 32) == WEBCRYPTO_OK &&
+         memcmp(got, want, 32) == 0;
+    wc_kat_unhex(WC_KAT_CSHAKE256_EMAIL, want, 64);
+    ok = ok &&
+         wc_ossl_xof(NULL, WC_XOF_CSHAKE256, NULL, 0, (const uint8_t *)email, sizeof email - 1, x,
+                     sizeof x, got, 64) == WEBCRYPTO_OK &&
+         memcmp(got, want, 64) == 0;
+    ERR_clear_error();
+    return ok;
 }
 
 /* ---- HMAC ---- */

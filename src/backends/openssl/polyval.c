@@ -21,6 +21,7 @@
  */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define WC_POLYVAL_X86 1
+#define _GNU_SOURCE /* secure_getenv: a setuid program's environment is not trusted */
 #include <cpuid.h>
 #include <immintrin.h>
 #ifndef bit_VPCLMULQDQ
@@ -471,7 +472,7 @@ wc_polyval_impl wc_polyval_default_impl(void) {
             impl = order[i];
             break;
         }
-    const char *env = getenv("WEBCRYPTO_POLYVAL");
+    const char *env = secure_getenv("WEBCRYPTO_POLYVAL");
     for (size_t i = 0; env && i < sizeof order / sizeof order[0]; i++)
         if (strcmp(env, wc_polyval_impl_name(order[i])) == 0 &&
             wc_polyval_impl_available(order[i]))

@@ -9,6 +9,7 @@
  * EVP_CIPHER_CTX_ctrl(GET_TAG) wraps another. The provider functions below
  * are the ones EVP calls, without that.
  */
+#define _GNU_SOURCE /* secure_getenv: a setuid program's environment is not trusted */
 #include "provider_direct.h"
 
 #include <stdlib.h>
@@ -20,7 +21,7 @@
 #include <openssl/provider.h>
 
 bool wc_prov_direct_enabled(void) {
-    const char *v = getenv("WEBCRYPTO_OPENSSL_PROVIDER_DIRECT");
+    const char *v = secure_getenv("WEBCRYPTO_OPENSSL_PROVIDER_DIRECT");
     return !(v && strcmp(v, "0") == 0);
 }
 
