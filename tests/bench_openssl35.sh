@@ -84,6 +84,22 @@ check "WEBCRYPTO_BENCH_OPENSSL_3_5 and openssl@${sys%.*} in-process (rc $rc)" ba
   "[ $rc -eq 0 ] && grep -q '^target:   $name ' '$T/env.txt' &&
    grep -q '^target:   openssl@$sys OpenSSL $sys ' '$T/env.txt'"
 
+# +VAR=VALUE: a worker's environment (WEBCRYPTO_VAR), so that two
+# implementations the backend chooses between at init are measured in one
+# run: AES-GCM-SIV's construction and OpenSSL 3.5's own cipher, same bytes.
+"$BENCH" --backend "openssl@3.5+OPENSSL_GCM_SIV=ours,openssl@3.5+OPENSSL_GCM_SIV=openssl" \
+  --openssl-dir "3.5=$dir" --op aes-gcm-siv-256-encrypt --sizes 64,1k "${TINY[@]}" \
+  >"$T/gs.txt" 2>"$T/gs.err"
+rc=$?
+check "+OPENSSL_GCM_SIV=ours and =openssl in one run (rc $rc)" test $rc -eq 0
+for impl in ours openssl; do
+  check "$name+OPENSSL_GCM_SIV=$impl: named, its worker given WEBCRYPTO_OPENSSL_GCM_SIV=$impl, figures" bash -c \
+    "grep -q '^target:   $name+OPENSSL_GCM_SIV=$impl OpenSSL $loaded .*, WEBCRYPTO_OPENSSL_GCM_SIV=$impl)$' '$T/gs.txt' &&
+     grep -Eq '^aes-gcm-siv-256-encrypt +1 KiB $name\+OPENSSL_GCM_SIV=$impl +[0-9]+x[0-9]+ +[0-9.]+ [nuµm]?s' '$T/gs.txt'"
+done
+check "the two implementations gave the same bytes" \
+  grep -q '^outputs: 4 deterministic cells compared' "$T/gs.txt"
+
 # Errors name the target and the reason.
 expect_error() { # DESCRIPTION PATTERN ARGS...
   local d=$1 pat=$2
@@ -103,6 +119,8 @@ expect_error "the version loaded is checked, not assumed" \
   "target openssl@3.4 is not available: $dir/lib gave OpenSSL $loaded, not 3.4" \
   --backend openssl@3.4 --openssl-dir "3.4=$dir"
 expect_error "a bad --openssl-dir" "expected VERSION=DIR" --openssl-dir "$dir"
+expect_error "a bad +VAR=VALUE" "then any +VAR=VALUE for WEBCRYPTO_VAR" \
+  --backend "openssl@3.5+lower=x" --openssl-dir "3.5=$dir"
 
 echo "# $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -69,7 +69,10 @@ static const char usage_text[] =
     "                         program with LD_LIBRARY_PATH=DIR/lib); also from\n"
     "                         WEBCRYPTO_BENCH_OPENSSL_<VERSION, dots as _>=DIR. Without\n"
     "                         a DIR, this process's OpenSSL if it is VERSION. The\n"
-    "                         target is named after the version loaded: openssl@3.5.7\n"
+    "                         target is named after the version loaded: openssl@3.5.7.\n"
+    "                         openssl@VERSION+VAR=VALUE[+...]: its worker has\n"
+    "                         WEBCRYPTO_VAR=VALUE in its environment (the backend's\n"
+    "                         choices at init, docs/ENVIRONMENT.md), also without a DIR\n"
     "  --list                 list the operations and targets, then exit\n"
     "  --quiet                no progress on stderr\n"
     "  --help                 this text\n"
@@ -477,10 +480,14 @@ int webcrypto_bench_main(int argc, char **argv) {
              * OpenSSL's figures */
             t->raw_base = SIZE_MAX;
             const char *v = strchr(t->name, '@');
-            for (size_t k = 0; k < run->ntargets; k++)
+            size_t vl = strcspn(v, "+"); /* the version; +VAR=VALUE aside */
+            for (size_t k = 0; k < run->ntargets; k++) {
+                const char *kv = strchr(run->targets[k].name, '@');
                 if (run->targets[k].worker && run->targets[k].is_raw && k != i &&
-                    strcmp(strchr(run->targets[k].name, '@'), v) == 0)
+                    strcspn(kv, "+") == vl && strncmp(kv, v, vl) == 0 &&
+                    (t->raw_base == SIZE_MAX || !kv[vl]))
                     t->raw_base = k;
+            }
         }
         if (t->raw_base == i) t->raw_base = SIZE_MAX;
     }

@@ -254,7 +254,7 @@ void bench_fail_wc(const char *what, webcrypto_status st);
 #define BENCH_JVM_NAME "jvm" /* "jvm", "jvm:BC": the jca targets' baselines */
 
 typedef struct bench_target {
-    char name[32];
+    char name[64]; /* openssl@3.5.7+OPENSSL_GCM_SIV=openssl is the longest kind */
     const webcrypto_backend *backend; /* NULL for raw */
     bool is_raw;
     bench_raw_mode raw_mode; /* for raw-openssl, -keyed, -reused */
@@ -276,9 +276,10 @@ typedef struct bench_target {
     /* openssl@VERSION, raw-openssl@VERSION on another libcrypto: its
      * worker process (bench_worker.c), index + 1; 0: measured in this
      * process. requested: the name as given ("openssl@3.5"; name holds the
-     * version loaded, "openssl@3.5.7"); "" for other targets. */
+     * version loaded, "openssl@3.5.7", and any +VAR=VALUE, the worker's
+     * environment); "" for other targets. */
     size_t worker;
-    char requested[32];
+    char requested[64];
     char description_buf[320];
     const char *description;
     bool supports[BENCH_MAX_OPS]; /* by index into bench_ops */

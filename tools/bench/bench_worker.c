@@ -71,7 +71,7 @@ typedef struct worker {
     pid_t pid;
     int to, from; /* the pipes' ends in this process */
     double cpu_s;
-    char name[32]; /* the target's */
+    char name[64]; /* the target's */
     bool dead;
     int status; /* waitpid's, once it has ended; -1: killed after a timeout */
     bool supports[BENCH_MAX_OPS];
@@ -328,21 +328,33 @@ static void kill_worker(worker *w) {
     w->dead = true;
 }
 
-/* Starts a worker for base ("openssl", "raw-openssl") with DIR/lib first on
- * the library path; 0 and the hello, or -1 with why. */
-static int spawn_worker(const bench_run *run, const char *base, const char *dir, worker *w,
-                        worker_hello *hello, char *why, size_t cap) {
-    char lib[4096], probe[4200];
-    snprintf(lib, sizeof lib, "%s/lib", dir);
-    snprintf(probe, sizeof probe, "%s/libcrypto.so.3", lib);
-    if (access(probe, R_OK) != 0) {
-        snprintf(why, cap, "%s: %s", probe, strerror(errno));
-        return -1;
+/* Whether environ entry e sets one of the nvars assignments' variables. */
+static bool env_overridden(const char *e, char **vars, size_t nvars) {
+    for (size_t i = 0; i < nvars; i++) {
+        size_t l = (size_t)(strchr(vars[i], '=') - vars[i]) + 1;
+        if (strncmp(e, vars[i], l) == 0) return true;
     }
-    /* The environment, with LD_LIBRARY_PATH=DIR/lib[:before]. */
+    return false;
+}
+
+/* Starts a worker for base ("openssl", "raw-openssl") with DIR/lib first on
+ * the library path (dir NULL: this process's) and the nvars assignments
+ * ("WEBCRYPTO_X=Y") in its environment; 0 and the hello, or -1 with why. */
+static int spawn_worker(const bench_run *run, const char *base, const char *dir, char **vars,
+                        size_t nvars, worker *w, worker_hello *hello, char *why, size_t cap) {
+    char lib[4096] = "", probe[4200];
+    if (dir) {
+        snprintf(lib, sizeof lib, "%s/lib", dir);
+        snprintf(probe, sizeof probe, "%s/libcrypto.so.3", lib);
+        if (access(probe, R_OK) != 0) {
+            snprintf(why, cap, "%s: %s", probe, strerror(errno));
+            return -1;
+        }
+    }
+    /* The environment, with LD_LIBRARY_PATH=DIR/lib[:before] and vars. */
     size_t n = 0;
     while (environ[n]) n++;
-    char **envp = calloc(n + 2, sizeof *envp);
+    char **envp = calloc(n + nvars + 2, sizeof *envp);
     const char *old = getenv("LD_LIBRARY_PATH");
     size_t ll_len = strlen(lib) + (old ? strlen(old) : 0) + 32;
     char *ll = malloc(ll_len);
@@ -353,9 +365,12 @@ static int spawn_worker(const bench_run *run, const char *base, const char *dir,
     }
     snprintf(ll, ll_len, "LD_LIBRARY_PATH=%s%s%s", lib, old && *old ? ":" : "", old && *old ? old : "");
     size_t k = 0;
-    envp[k++] = ll;
+    if (dir) envp[k++] = ll;
+    for (size_t i = 0; i < nvars; i++) envp[k++] = vars[i];
     for (size_t i = 0; i < n; i++)
-        if (strncmp(environ[i], "LD_LIBRARY_PATH=", 16) != 0) envp[k++] = environ[i];
+        if ((!dir || strncmp(environ[i], "LD_LIBRARY_PATH=", 16) != 0) &&
+            !env_overridden(environ[i], vars, nvars))
+            envp[k++] = environ[i];
     envp[k] = NULL;
     int req[2], rep[2];
     if (pipe2(req, O_CLOEXEC)) {
@@ -399,7 +414,8 @@ static int spawn_worker(const bench_run *run, const char *base, const char *dir,
     uint32_t magic = WORKER_MAGIC;
     if (write_all(w->to, &magic, sizeof magic) || write_all(w->to, &cfg, sizeof cfg) ||
         read_all(w->from, hello, sizeof *hello) || hello->magic != WORKER_MAGIC) {
-        snprintf(why, cap, "the worker (this program with LD_LIBRARY_PATH=%s) did not start", lib);
+        snprintf(why, cap, "the worker (this program%s%s) did not start",
+                 dir ? " with LD_LIBRARY_PATH=" : "", lib);
         kill_worker(w);
         return -1;
     }
@@ -407,91 +423,138 @@ static int spawn_worker(const bench_run *run, const char *base, const char *dir,
     hello->description[sizeof hello->description - 1] = 0;
     hello->error[sizeof hello->error - 1] = 0;
     if (!hello->ok) {
-        snprintf(why, cap, "with LD_LIBRARY_PATH=%s: %s", lib, hello->error);
+        snprintf(why, cap, "%s%s%s%s", dir ? "with LD_LIBRARY_PATH=" : "", lib, dir ? ": " : "",
+                 hello->error);
         kill_worker(w);
         return -1;
     }
     return 0;
 }
 
+/* "+OPENSSL_GCM_SIV=openssl+...": the worker's environment, each as
+ * "WEBCRYPTO_OPENSSL_GCM_SIV=openssl" in vars (at most max, malloc'd);
+ * names of capitals, digits and _, values of letters, digits and . _ -.
+ * Returns the count, or -1 if the list is malformed. */
+static int parse_env(const char *spec, char **vars, size_t max) {
+    size_t n = 0;
+    while (*spec == '+') {
+        spec++;
+        size_t l = strcspn(spec, "+");
+        const char *eq = memchr(spec, '=', l);
+        size_t nl = eq ? (size_t)(eq - spec) : 0;
+        if (!eq || nl == 0 || strspn(spec, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != nl ||
+            strspn(eq + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
+                l - nl - 1 ||
+            n == max)
+            goto bad;
+        size_t vl = strlen("WEBCRYPTO_") + l + 1;
+        vars[n] = malloc(vl);
+        if (!vars[n]) goto bad;
+        snprintf(vars[n++], vl, "WEBCRYPTO_%.*s", (int)l, spec);
+        spec += l;
+    }
+    if (*spec == 0) return (int)n;
+bad:
+    while (n) free(vars[--n]);
+    return -1;
+}
+
 int bench_versioned_target(bench_run *run, bench_target *t, const char *name, char *why,
                            size_t cap) {
     const char *at = strchr(name, '@');
     char base[32], want[24];
-    size_t bl = (size_t)(at - name);
-    if (bl >= sizeof base || strlen(at + 1) >= sizeof want || !at[1] ||
-        strspn(at + 1, "0123456789.") != strlen(at + 1)) {
-        snprintf(why, cap, "expected openssl@VERSION or raw-openssl@VERSION (e.g. openssl@3.5)");
+    size_t bl = (size_t)(at - name), vl = strcspn(at + 1, "+");
+    const char *env_spec = at + 1 + vl; /* "" or "+VAR=VALUE..." */
+    char *vars[8];
+    int nvars = parse_env(env_spec, vars, sizeof vars / sizeof vars[0]);
+    if (bl >= sizeof base || vl >= sizeof want || vl == 0 || nvars < 0 ||
+        strspn(at + 1, "0123456789.") != vl) {
+        while (nvars > 0) free(vars[--nvars]);
+        snprintf(why, cap, "expected openssl@VERSION or raw-openssl@VERSION (e.g. openssl@3.5), "
+                           "then any +VAR=VALUE for WEBCRYPTO_VAR in the worker's environment");
         return -1;
     }
     memcpy(base, name, bl);
     base[bl] = 0;
-    snprintf(want, sizeof want, "%s", at + 1);
+    memcpy(want, at + 1, vl);
+    want[vl] = 0;
+    int rc = -1;
     bool raw = strcmp(base, BENCH_RAW_NAME) == 0;
-    if (!raw && strcmp(base, "openssl") != 0) {
-        snprintf(why, cap, "only openssl@VERSION and raw-openssl@VERSION name an OpenSSL");
-        return -1;
-    }
     const char *dir = openssl_dir(&run->cfg, want);
     char version[32];
-    if (!dir) {
-        /* No directory: this process's own libcrypto, if it is that one. */
-        loaded_openssl_version(version, sizeof version);
-        if (!version_matches(want, version)) {
-            char var[64];
-            openssl_dir_var(want, var, sizeof var);
-            snprintf(why, cap,
-                     "no OpenSSL %s directory (--openssl-dir %s=DIR or %s=DIR, DIR/lib holding "
-                     "its libcrypto.so.3; tools/fetch-openssl.sh --cached prints 3.5's), and this "
-                     "process's OpenSSL is %s",
-                     want, want, var, *version ? version : "not found");
-            return -1;
-        }
-        if (raw) {
-            if (!bench_raw_description()) {
-                snprintf(why, cap, "this build has no raw OpenSSL baseline");
-                return -1;
-            }
+    loaded_openssl_version(version, sizeof version); /* this process's */
+    if (!raw && strcmp(base, "openssl") != 0) {
+        snprintf(why, cap, "only openssl@VERSION and raw-openssl@VERSION name an OpenSSL");
+    } else if (!dir && !version_matches(want, version)) {
+        char var[64];
+        openssl_dir_var(want, var, sizeof var);
+        snprintf(why, cap,
+                 "no OpenSSL %s directory (--openssl-dir %s=DIR or %s=DIR, DIR/lib holding "
+                 "its libcrypto.so.3; tools/fetch-openssl.sh --cached prints 3.5's), and this "
+                 "process's OpenSSL is %s",
+                 want, want, var, *version ? version : "not found");
+    } else if (!dir && nvars == 0) {
+        /* No directory: this process's own libcrypto, which is that one. */
+        if (raw && !bench_raw_description()) {
+            snprintf(why, cap, "this build has no raw OpenSSL baseline");
+        } else if (raw) {
             t->is_raw = true;
             t->raw_mode = BENCH_RAW_PLAIN;
             t->description = bench_raw_description();
+            rc = 0;
+        } else if (webcrypto_backend_get("openssl", &t->backend) != WEBCRYPTO_OK) {
+            snprintf(why, cap, "%s", webcrypto_error_message());
         } else {
-            webcrypto_status st = webcrypto_backend_get("openssl", &t->backend);
-            if (st != WEBCRYPTO_OK) {
-                snprintf(why, cap, "%s", webcrypto_error_message());
-                return -1;
-            }
             t->description = webcrypto_backend_description(t->backend);
+            rc = 0;
         }
+    } else if (nworkers == BENCH_MAX_TARGETS) {
+        snprintf(why, cap, "too many targets");
     } else {
-        if (nworkers == BENCH_MAX_TARGETS) {
-            snprintf(why, cap, "too many targets");
-            return -1;
-        }
+        /* A worker: on DIR/lib's OpenSSL, or (+VAR=VALUE without a DIR) on
+         * this process's in an environment of its own. */
         worker_hello hello;
         worker *w = &workers[nworkers];
-        if (spawn_worker(run, base, dir, w, &hello, why, cap)) return -1;
+        if (spawn_worker(run, base, dir, vars, (size_t)nvars, w, &hello, why, cap)) goto out;
         if (!version_matches(want, hello.version)) {
-            snprintf(why, cap, "%s/lib gave OpenSSL %s, not %s", dir,
+            snprintf(why, cap, "%s/lib gave OpenSSL %s, not %s", dir ? dir : "(this process)",
                      *hello.version ? hello.version : "(none found)", want);
             kill_worker(w);
-            return -1;
+            goto out;
         }
         nworkers++;
         w->cpu_s = hello.cpu_s; /* its start-up, before the run's first mark */
         snprintf(version, sizeof version, "%s", hello.version);
         memcpy(w->supports, hello.supports, sizeof w->supports);
         t->worker = nworkers; /* index + 1 */
-        snprintf(w->name, sizeof w->name, "%.15s@%.15s", base, version);
         t->is_raw = raw;
         t->raw_mode = BENCH_RAW_PLAIN;
-        snprintf(t->description_buf, sizeof t->description_buf, "%s (a worker process, "
-                 "LD_LIBRARY_PATH=%s/lib)", hello.description, dir);
+        int used = snprintf(t->description_buf, sizeof t->description_buf, "%s (a worker process",
+                            hello.description);
+        if (dir && used > 0 && (size_t)used < sizeof t->description_buf)
+            used += snprintf(t->description_buf + used, sizeof t->description_buf - (size_t)used,
+                             ", LD_LIBRARY_PATH=%s/lib", dir);
+        for (int i = 0; i < nvars && used > 0 && (size_t)used < sizeof t->description_buf; i++)
+            used += snprintf(t->description_buf + used, sizeof t->description_buf - (size_t)used,
+                             ", %s", vars[i]);
+        if (used > 0 && (size_t)used < sizeof t->description_buf)
+            snprintf(t->description_buf + used, sizeof t->description_buf - (size_t)used, ")");
         t->description = t->description_buf;
+        rc = 0;
     }
-    snprintf(t->requested, sizeof t->requested, "%s", name);
-    snprintf(t->name, sizeof t->name, "%.15s@%.15s", base, version); /* fits 32 */
-    return 0;
+    if (rc == 0) {
+        /* openssl@3.5.7, with the +VAR=VALUE asked for */
+        snprintf(t->requested, sizeof t->requested, "%s", name);
+        int n = snprintf(t->name, sizeof t->name, "%s@%s%s", base, version, env_spec);
+        if (n < 0 || (size_t)n >= sizeof t->name) {
+            snprintf(why, cap, "the name %s@%s%s is too long", base, version, env_spec);
+            rc = -1; /* its worker, if any, is ended with the others */
+        }
+        if (t->worker) snprintf(workers[t->worker - 1].name, sizeof workers[0].name, "%s", t->name);
+    }
+out:
+    while (nvars > 0) free(vars[--nvars]);
+    return rc;
 }
 
 bool bench_worker_supports(const bench_target *t, size_t op) {
