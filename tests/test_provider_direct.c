@@ -1,7 +1,7 @@
 /*
  * test_provider_direct.c - which of the openssl backend's provider calls
  * (provider_direct.h: one-shot digests, HMAC on copied digest states,
- * AES-GCM) the running OpenSSL gave it, and that each one in use answers
+ * AES-GCM, AES-CBC, AES-CTR) the running OpenSSL gave it, and that each one in use answers
  * exactly as EVP does, on whichever OpenSSL the process loaded (3.0, or
  * 3.5 in test_provider_direct.openssl35). Each fast path is either taken
  * (its init probe passed) or left for EVP; this prints which, and fails
@@ -53,7 +53,7 @@ static void digest_same(wc_hash h) {
 
 /* AES-GCM sealed through the provider's functions against EVP. */
 static void gcm_same(int idx) {
-    const wc_prov_gcm *pg = &wc_ossl_prov_gcms[idx];
+    const wc_prov_cipher *pg = &wc_ossl_prov_gcms[idx];
     uint8_t key[32], iv[12], aad[20], in[300], out[300], tag[16], evp_out[300], evp_tag[16];
     fill(key, sizeof key, 1);
     fill(iv, sizeof iv, 2);
@@ -74,6 +74,35 @@ static void gcm_same(int idx) {
     EVP_CIPHER_CTX_free(e);
     CHECK(memcmp(out, evp_out, sizeof in) == 0 && memcmp(tag, evp_tag, 16) == 0,
           "AES-%zu-GCM: the provider's ciphertext or tag is not EVP's", pg->key_len * 8);
+}
+
+/* CBC (whole blocks, no padding) or CTR through the provider's functions
+ * against EVP, both ways, on a context used for two messages. */
+static void mode_same(const wc_prov_cipher *pc, const EVP_CIPHER *cipher, const char *name) {
+    uint8_t key[32], iv[16], in[160], out[160], want[160];
+    fill(key, sizeof key, 5);
+    fill(in, sizeof in, 6);
+    for (int enc = 0; enc < 2; enc++) {
+        void *tpl = wc_prov_mode_new(pc, key, enc);
+        void *c = tpl ? pc->dupctx(tpl) : NULL;
+        CHECK(c != NULL, "%s: provider context", name);
+        for (unsigned k = 0; c && k < 2; k++) {
+            size_t len = k ? 160 : 64;
+            fill(iv, sizeof iv, 7 + k);
+            EVP_CIPHER_CTX *e = EVP_CIPHER_CTX_new();
+            int n = 0, m = 0;
+            CHECK(wc_prov_mode_run(pc, c, enc, iv, in, len, out), "%s: provider run", name);
+            CHECK(e && EVP_CipherInit_ex2(e, cipher, key, iv, enc, NULL) == 1 &&
+                      EVP_CIPHER_CTX_set_padding(e, 0) == 1 &&
+                      EVP_CipherUpdate(e, want, &n, in, (int)len) == 1 &&
+                      EVP_CipherFinal_ex(e, want + n, &m) == 1 && memcmp(out, want, len) == 0,
+                  "%s: the provider's %s of %zu bytes is not EVP's", name,
+                  enc ? "encryption" : "decryption", len);
+            EVP_CIPHER_CTX_free(e);
+        }
+        if (c) pc->freectx(c);
+        if (tpl) pc->freectx(tpl);
+    }
 }
 
 int main(void) {
@@ -102,12 +131,23 @@ int main(void) {
         if (pd->newctx) digest_same(h);
     }
     for (int i = 0; i < 3; i++) {
-        const wc_prov_gcm *pg = &wc_ossl_prov_gcms[i];
+        const wc_prov_cipher *pg = &wc_ossl_prov_gcms[i];
         printf("AES-%d-GCM: %s\n", 128 + 64 * i, pg->newctx ? "provider call" : "EVP");
         CHECK(!pg->newctx == !direct, "AES-%d-GCM path %s", 128 + 64 * i,
               direct ? "not taken" : "taken though off");
         if (pg->newctx) gcm_same(i);
     }
+    static const char *const mode_names[2] = {"CBC", "CTR"};
+    for (int m = 0; m < 2; m++)
+        for (int i = 0; i < 3; i++) {
+            const wc_prov_cipher *pc = m ? &wc_ossl_prov_ctrs[i] : &wc_ossl_prov_cbcs[i];
+            const EVP_CIPHER *cipher = m ? wc_ossl_aes_ctr_ciphers[i] : wc_ossl_aes_cbc_ciphers[i];
+            char name[16];
+            snprintf(name, sizeof name, "AES-%d-%s", 128 + 64 * i, mode_names[m]);
+            printf("%s: %s\n", name, pc->newctx ? "provider call" : "EVP");
+            CHECK(!pc->newctx == !direct, "%s path %s", name, direct ? "not taken" : "taken though off");
+            if (pc->newctx) mode_same(pc, cipher, name);
+        }
     printf("%d failure(s)\n", failures);
     return failures ? 1 : 0;
 }

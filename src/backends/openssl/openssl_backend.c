@@ -82,6 +82,8 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, wc_caps *cap
         ctr = ctr && wc_ossl_aes_ctr_ciphers[i];
         gcm = gcm && wc_ossl_aes_gcm_ciphers[i];
         if (wc_ossl_aes_gcm_ciphers[i] && direct) wc_prov_gcm_find(wc_ossl_aes_gcm_ciphers[i], &wc_ossl_prov_gcms[i]);
+        if (wc_ossl_aes_cbc_ciphers[i] && direct) wc_prov_mode_find(wc_ossl_aes_cbc_ciphers[i], &wc_ossl_prov_cbcs[i]);
+        if (wc_ossl_aes_ctr_ciphers[i] && direct) wc_prov_mode_find(wc_ossl_aes_ctr_ciphers[i], &wc_ossl_prov_ctrs[i]);
         wc_ossl_aes_kw_ciphers[i] = EVP_CIPHER_fetch(NULL, kw_names[i], NULL);
         kw = kw && wc_ossl_aes_kw_ciphers[i];
         wc_ossl_aes_ocb_ciphers[i] = EVP_CIPHER_fetch(NULL, ocb_names[i], NULL);

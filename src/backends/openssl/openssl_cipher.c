@@ -16,6 +16,8 @@ void wc_ossl_aes_state_free(aes_state *s) {
     EVP_CIPHER_CTX_free(s->enc);
     EVP_CIPHER_CTX_free(s->dec);
     if (s->gcm_tpl) s->pg->freectx(s->gcm_tpl); /* cleanses it */
+    if (s->pm_enc) s->pm->freectx(s->pm_enc);
+    if (s->pm_dec) s->pm->freectx(s->pm_dec);
     wc_wipe(s, sizeof *s);
     free(s);
 }
@@ -69,14 +71,19 @@ webcrypto_status wc_ossl_aes_key_new(wc_family family, unsigned member, const ui
      * decryption schedule), so it gets a context keyed to decrypt. KW is on
      * AES-ECB without padding (aes_kw_run), as CBC. */
     const EVP_CIPHER *cipher = NULL;
+    const wc_prov_cipher *pm = NULL; /* CBC, CTR: the provider's functions, where found */
     bool gcm = false, two_way = false, no_padding = false;
     switch (family) {
     case WC_FAMILY_CIPHER:
         switch ((wc_cipher)member) {
         case WC_CIPHER_AES_CBC:
             cipher = wc_ossl_aes_cbc_ciphers[idx], two_way = no_padding = true;
+            pm = &wc_ossl_prov_cbcs[idx];
             break;
-        case WC_CIPHER_AES_CTR: cipher = wc_ossl_aes_ctr_ciphers[idx]; break;
+        case WC_CIPHER_AES_CTR:
+            cipher = wc_ossl_aes_ctr_ciphers[idx];
+            pm = &wc_ossl_prov_ctrs[idx];
+            break;
         case WC_CIPHER_COUNT: break;
         }
         break;
@@ -114,6 +121,12 @@ webcrypto_status wc_ossl_aes_key_new(wc_family family, unsigned member, const ui
     if (gcm && wc_ossl_prov_gcms[idx].newctx) {
         s->pg = &wc_ossl_prov_gcms[idx];
         if (!(s->gcm_tpl = wc_prov_gcm_new(s->pg, key))) st = wc_ossl_fail("AES-GCM key set-up");
+    } else if (pm && pm->newctx) {
+        s->pm = pm;
+        if (!(s->pm_enc = wc_prov_mode_new(pm, key, true)) ||
+            (two_way && !(s->pm_dec = wc_prov_mode_new(pm, key, false))))
+            st = wc_ossl_fail("AES key set-up");
+        two_way = false; /* no EVP templates */
     } else {
         st = cipher_template(cipher, key, 1, no_padding, &s->enc);
     }
@@ -236,9 +249,30 @@ static webcrypto_status cipher_final_empty(EVP_CIPHER_CTX *c) {
     return WEBCRYPTO_OK;
 }
 
+/* CBC or CTR on the provider path: the calling thread's copy of the key's
+ * context for the direction (made on its first call), re-initialised with
+ * iv; a context whose call failed is dropped. */
+static webcrypto_status mode_prov(const aes_state *s, bool encrypt, const uint8_t iv[16],
+                                  const uint8_t *in, size_t len, uint8_t *out) {
+    wc_tc_entry *e = wc_tc_entry_get(&s->tc);
+    if (!e) return WEBCRYPTO_ERR_NO_MEMORY;
+    bool dec = !encrypt && s->pm_dec; /* CTR decrypts by encrypting */
+    void **slot = dec ? &e->prov_dec : &e->prov;
+    if (!*slot) {
+        if (!(*slot = s->pm->dupctx(dec ? s->pm_dec : s->pm_enc)))
+            return wc_ossl_no_memory("AES context");
+        e->prov_free = s->pm->freectx;
+    }
+    if (wc_prov_mode_run(s->pm, *slot, !dec, iv, in, len, out)) return WEBCRYPTO_OK;
+    s->pm->freectx(*slot);
+    *slot = NULL;
+    return wc_ossl_fail(encrypt ? "AES encryption" : "AES decryption");
+}
+
 static webcrypto_status ossl_aes_cbc(const void *key_state, bool encrypt, const uint8_t iv[16],
                                      const uint8_t *in, size_t len, uint8_t *out) {
     const aes_state *s = key_state;
+    if (s->pm) return mode_prov(s, encrypt, iv, in, len, out);
     EVP_CIPHER_CTX **slot = NULL;
     webcrypto_status st = wc_ossl_cipher_begin(s, encrypt ? 1 : 0, iv, 0, &slot);
     if (st != WEBCRYPTO_OK) return st;
@@ -250,6 +284,7 @@ static webcrypto_status ossl_aes_cbc(const void *key_state, bool encrypt, const 
 static webcrypto_status ossl_aes_ctr(const void *key_state, const uint8_t counter[16],
                                      const uint8_t *in, size_t len, uint8_t *out) {
     const aes_state *s = key_state;
+    if (s->pm) return mode_prov(s, true, counter, in, len, out);
     EVP_CIPHER_CTX **slot = NULL;
     webcrypto_status st = wc_ossl_cipher_begin(s, 1, counter, 0, &slot);
     if (st != WEBCRYPTO_OK) return st;

@@ -26,7 +26,8 @@ EVP_CIPHER *wc_ossl_aes_ctr_ciphers[N_AES];
 EVP_CIPHER *wc_ossl_aes_gcm_ciphers[N_AES];
 /* Their providers' own functions (provider_direct.h), where found. */
 wc_prov_digest wc_ossl_prov_digests[N_HASH]; /* [wc_hash] */
-wc_prov_gcm wc_ossl_prov_gcms[N_AES];        /* [0] 128, [1] 192, [2] 256 bits */
+wc_prov_cipher wc_ossl_prov_gcms[N_AES];        /* [0] 128, [1] 192, [2] 256 bits */
+wc_prov_cipher wc_ossl_prov_cbcs[N_AES], wc_ossl_prov_ctrs[N_AES]; /* likewise */
 EVP_CIPHER *wc_ossl_aes_kw_ciphers[N_AES]; /* AES-*-ECB, for RFC 3394 (aes_kw_run) */
 EVP_KDF *wc_ossl_kdf_pbkdf2;
 EVP_MD *wc_ossl_md_shake[WC_XOF_COUNT];  /* [wc_xof]: SHAKE128, SHAKE256 */

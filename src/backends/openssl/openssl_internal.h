@@ -66,8 +66,10 @@ typedef struct aes_state {
     EVP_CIPHER_CTX *dec;     /* CBC and KW: keyed for decryption */
     bool have_h;             /* GCM: h holds the hash subkey AES_K(0^128) */
     uint8_t h[16];
-    const wc_prov_gcm *pg;   /* GCM through the provider's functions (then enc is NULL) */
+    const wc_prov_cipher *pg;   /* GCM through the provider's functions (then enc is NULL) */
     void *gcm_tpl;           /* ... on copies of this context, keyed once */
+    const wc_prov_cipher *pm; /* CBC, CTR through the provider's functions (then enc, dec NULL) */
+    void *pm_enc, *pm_dec;   /* ... on copies of these, keyed once (CTR: pm_enc only) */
     wc_tc_key tc;            /* the threads' contexts for this key */
 } aes_state;
 typedef struct kmac_state {
@@ -84,7 +86,8 @@ extern EVP_CIPHER *wc_ossl_aes_cbc_ciphers[N_AES]; /* [0] 128, [1] 192, [2] 256 
 extern EVP_CIPHER *wc_ossl_aes_ctr_ciphers[N_AES];
 extern EVP_CIPHER *wc_ossl_aes_gcm_ciphers[N_AES];
 extern wc_prov_digest wc_ossl_prov_digests[N_HASH]; /* [wc_hash] */
-extern wc_prov_gcm wc_ossl_prov_gcms[N_AES];
+extern wc_prov_cipher wc_ossl_prov_gcms[N_AES];
+extern wc_prov_cipher wc_ossl_prov_cbcs[N_AES], wc_ossl_prov_ctrs[N_AES];
 extern EVP_CIPHER *wc_ossl_aes_kw_ciphers[N_AES]; /* AES-*-ECB, for RFC 3394 */
 extern EVP_KDF *wc_ossl_kdf_pbkdf2;
 extern EVP_MD *wc_ossl_md_shake[WC_XOF_COUNT];   /* [wc_xof] */

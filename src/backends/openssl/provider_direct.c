@@ -1,6 +1,6 @@
 /*
- * provider_direct.c - a provider's own digest and AES-GCM functions (see
- * provider_direct.h).
+ * provider_direct.c - a provider's own digest, AES-GCM, AES-CBC and AES-CTR
+ * functions (see provider_direct.h).
  *
  * Why: at 64 bytes OpenSSL 3.0's EVP layer is most of the cost. Its
  * EVP_DigestInit_ex on a used context frees the provider's digest context
@@ -148,7 +148,7 @@ void wc_prov_digest_find(const EVP_MD *md, wc_prov_digest *pd) {
 /* ---- AES-GCM ---- */
 
 static void take_cipher(const OSSL_DISPATCH *f, void *out) {
-    wc_prov_gcm *p = out;
+    wc_prov_cipher *p = out;
     switch (f->function_id) {
     case OSSL_FUNC_CIPHER_NEWCTX: p->newctx = OSSL_FUNC_cipher_newctx(f); break;
     case OSSL_FUNC_CIPHER_DUPCTX: p->dupctx = OSSL_FUNC_cipher_dupctx(f); break;
@@ -160,11 +160,14 @@ static void take_cipher(const OSSL_DISPATCH *f, void *out) {
         p->get_ctx_params = OSSL_FUNC_cipher_get_ctx_params(f);
         break;
     case OSSL_FUNC_CIPHER_FREECTX: p->freectx = OSSL_FUNC_cipher_freectx(f); break;
+    case OSSL_FUNC_CIPHER_SET_CTX_PARAMS:
+        p->set_ctx_params = OSSL_FUNC_cipher_set_ctx_params(f);
+        break;
     default: break; /* functions not used here */
     }
 }
 
-void *wc_prov_gcm_new(const wc_prov_gcm *pg, const uint8_t *key) {
+void *wc_prov_gcm_new(const wc_prov_cipher *pg, const uint8_t *key) {
     void *c = pg->newctx(pg->provctx);
     if (c && pg->einit(c, key, pg->key_len, NULL, 0, NULL) != 1) {
         pg->freectx(c);
@@ -175,20 +178,20 @@ void *wc_prov_gcm_new(const wc_prov_gcm *pg, const uint8_t *key) {
 
 /* AAD (out NULL) or text through the cipher: GCM outputs exactly what it
  * is given. */
-static bool gcm_update(const wc_prov_gcm *pg, void *c, uint8_t *out, const uint8_t *in,
+static bool gcm_update(const wc_prov_cipher *pg, void *c, uint8_t *out, const uint8_t *in,
                        size_t len) {
     size_t n = 0;
     if (len == 0) return true;
     return pg->update(c, out, &n, len, in, len) == 1 && (!out || n == len);
 }
 
-static bool gcm_final(const wc_prov_gcm *pg, void *c) {
+static bool gcm_final(const wc_prov_cipher *pg, void *c) {
     uint8_t rest[16];
     size_t n = 0;
     return pg->final(c, rest, &n, sizeof rest) == 1 && n == 0;
 }
 
-bool wc_prov_gcm_seal(const wc_prov_gcm *pg, void *c, const uint8_t *iv, size_t iv_len,
+bool wc_prov_gcm_seal(const wc_prov_cipher *pg, void *c, const uint8_t *iv, size_t iv_len,
                       const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
                       uint8_t *out, uint8_t *tag, size_t tag_len) {
     OSSL_PARAM get[2] = {OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, tag, tag_len),
@@ -197,7 +200,7 @@ bool wc_prov_gcm_seal(const wc_prov_gcm *pg, void *c, const uint8_t *iv, size_t 
            gcm_update(pg, c, out, in, len) && gcm_final(pg, c) && pg->get_ctx_params(c, get) == 1;
 }
 
-bool wc_prov_gcm_open(const wc_prov_gcm *pg, void *c, const uint8_t *iv, size_t iv_len,
+bool wc_prov_gcm_open(const wc_prov_cipher *pg, void *c, const uint8_t *iv, size_t iv_len,
                       const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
                       const uint8_t *tag, size_t tag_len, uint8_t *out) {
     uint8_t expected[16];
@@ -216,7 +219,7 @@ bool wc_prov_gcm_open(const wc_prov_gcm *pg, void *c, const uint8_t *iv, size_t 
  * these functions must give EVP's ciphertext and tag, open what they
  * sealed (full and truncated tags), and refuse a changed tag, at a 12- and
  * a 60-byte IV. */
-static bool gcm_probe(const wc_prov_gcm *pg, const EVP_CIPHER *cipher) {
+static bool gcm_probe(const wc_prov_cipher *pg, const EVP_CIPHER *cipher) {
     uint8_t key[32], iv[60], aad[20], msg[37];
     for (size_t i = 0; i < sizeof key; i++) key[i] = (uint8_t)(i * 7 + 1);
     for (size_t i = 0; i < sizeof iv; i++) iv[i] = (uint8_t)(i * 13 + 5);
@@ -251,16 +254,89 @@ static bool gcm_probe(const wc_prov_gcm *pg, const EVP_CIPHER *cipher) {
     return ok;
 }
 
-void wc_prov_gcm_find(const EVP_CIPHER *cipher, wc_prov_gcm *pg) {
+void wc_prov_gcm_find(const EVP_CIPHER *cipher, wc_prov_cipher *pg) {
     memset(pg, 0, sizeof *pg);
     const OSSL_PROVIDER *prov = EVP_CIPHER_get0_provider(cipher);
     int key_len = EVP_CIPHER_get_key_length(cipher);
     if (!prov || key_len <= 0 || key_len > 32 || EVP_CIPHER_get_mode(cipher) != EVP_CIPH_GCM_MODE)
         return;
-    wc_prov_gcm p = {.provctx = OSSL_PROVIDER_get0_provider_ctx(prov), .key_len = (size_t)key_len};
+    wc_prov_cipher p = {.provctx = OSSL_PROVIDER_get0_provider_ctx(prov), .key_len = (size_t)key_len};
     if (!dispatch_take(prov, OSSL_OP_CIPHER, cipher_is_a, cipher, take_cipher, &p) || !p.newctx ||
         !p.dupctx || !p.einit || !p.dinit || !p.update || !p.final || !p.get_ctx_params ||
         !p.freectx)
         return;
     if (gcm_probe(&p, cipher)) *pg = p;
+}
+
+/* ---- AES-CBC and AES-CTR ---- */
+
+void *wc_prov_mode_new(const wc_prov_cipher *pc, const uint8_t *key, bool enc) {
+    unsigned int no = 0;
+    /* CBC without padding: the core pads (and checks the padding) itself. */
+    OSSL_PARAM params[2] = {OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_PADDING, &no),
+                            OSSL_PARAM_construct_end()};
+    void *c = pc->newctx(pc->provctx);
+    if (c && (enc ? pc->einit : pc->dinit)(c, key, pc->key_len, NULL, 0, params) != 1) {
+        pc->freectx(c);
+        c = NULL;
+    }
+    return c;
+}
+
+bool wc_prov_mode_run(const wc_prov_cipher *pc, void *c, bool enc, const uint8_t iv[16],
+                      const uint8_t *in, size_t len, uint8_t *out) {
+    uint8_t rest[16];
+    size_t n = 0, m = 0;
+    /* init with only an IV keeps the key schedule and resets the chaining
+     * (CBC) or counter and keystream position (CTR). */
+    if ((enc ? pc->einit : pc->dinit)(c, NULL, 0, iv, 16, NULL) != 1) return false;
+    if (len > 0 && (pc->update(c, out, &n, len, in, len) != 1 || n != len)) return false;
+    return pc->final(c, rest, &m, sizeof rest) == 1 && m == 0;
+}
+
+/* The probe: for each direction, on a copy of a keyed context used twice
+ * with different IVs, these functions must give EVP's output (CBC: three
+ * blocks; CTR: 37 bytes, a partial last block, from a counter whose low
+ * bytes carry). */
+static bool mode_probe(const wc_prov_cipher *pc, const EVP_CIPHER *cipher, bool cbc) {
+    uint8_t key[32], iv[16], msg[48];
+    const size_t len = cbc ? 48 : 37;
+    for (size_t i = 0; i < sizeof key; i++) key[i] = (uint8_t)(i * 7 + 3);
+    for (size_t i = 0; i < sizeof msg; i++) msg[i] = (uint8_t)(i * 11 + 2);
+    EVP_CIPHER_CTX *e = EVP_CIPHER_CTX_new();
+    bool ok = e != NULL;
+    for (int dir = 0; ok && dir < 2; dir++) {
+        bool enc = dir == 0;
+        void *tpl = wc_prov_mode_new(pc, key, enc);
+        void *c = tpl ? pc->dupctx(tpl) : NULL;
+        ok = tpl && c;
+        for (int k = 0; ok && k < 2; k++) {
+            for (size_t i = 0; i < sizeof iv; i++) iv[i] = (uint8_t)(k ? 0xff - (i < 14 ? 0 : i) : i * 13);
+            uint8_t out[48], want[48];
+            int n = 0, m = 0;
+            ok = wc_prov_mode_run(pc, c, enc, iv, msg, len, out) &&
+                 EVP_CipherInit_ex2(e, cipher, key, iv, enc ? 1 : 0, NULL) == 1 &&
+                 EVP_CIPHER_CTX_set_padding(e, 0) == 1 &&
+                 EVP_CipherUpdate(e, want, &n, msg, (int)len) == 1 && n == (int)len &&
+                 EVP_CipherFinal_ex(e, want + n, &m) == 1 && m == 0 && memcmp(out, want, len) == 0;
+        }
+        if (c) pc->freectx(c);
+        if (tpl) pc->freectx(tpl);
+    }
+    EVP_CIPHER_CTX_free(e);
+    return ok;
+}
+
+void wc_prov_mode_find(const EVP_CIPHER *cipher, wc_prov_cipher *pc) {
+    memset(pc, 0, sizeof *pc);
+    const OSSL_PROVIDER *prov = EVP_CIPHER_get0_provider(cipher);
+    int key_len = EVP_CIPHER_get_key_length(cipher);
+    int mode = EVP_CIPHER_get_mode(cipher);
+    if (!prov || key_len <= 0 || key_len > 32 || (mode != EVP_CIPH_CBC_MODE && mode != EVP_CIPH_CTR_MODE))
+        return;
+    wc_prov_cipher p = {.provctx = OSSL_PROVIDER_get0_provider_ctx(prov), .key_len = (size_t)key_len};
+    if (!dispatch_take(prov, OSSL_OP_CIPHER, cipher_is_a, cipher, take_cipher, &p) || !p.newctx ||
+        !p.dupctx || !p.einit || !p.dinit || !p.update || !p.final || !p.freectx)
+        return;
+    if (mode_probe(&p, cipher, mode == EVP_CIPH_CBC_MODE)) *pc = p;
 }

@@ -54,10 +54,11 @@ bool wc_prov_digest_finish_copy(const wc_prov_digest *pd, const void *c, const u
                                 size_t a_len, const uint8_t *b, size_t b_len, const uint8_t *d,
                                 size_t d_len, uint8_t *out);
 
-/* An AES-GCM cipher's functions (newctx NULL: not found). A context is
- * keyed once (wc_prov_gcm_new), copied per thread with dupctx, and freed
- * with freectx, which cleanses the key schedule. */
-typedef struct wc_prov_gcm {
+/* A cipher's functions (newctx NULL: not found): AES-GCM, and AES-CBC or
+ * AES-CTR (the "modes" below). A context is keyed once (wc_prov_gcm_new,
+ * wc_prov_mode_new), copied per thread with dupctx, and freed with freectx,
+ * which cleanses the key schedule. */
+typedef struct wc_prov_cipher {
     OSSL_FUNC_cipher_newctx_fn *newctx;
     OSSL_FUNC_cipher_dupctx_fn *dupctx;
     OSSL_FUNC_cipher_encrypt_init_fn *einit;
@@ -66,29 +67,46 @@ typedef struct wc_prov_gcm {
     OSSL_FUNC_cipher_final_fn *final;
     OSSL_FUNC_cipher_get_ctx_params_fn *get_ctx_params;
     OSSL_FUNC_cipher_freectx_fn *freectx;
+    OSSL_FUNC_cipher_set_ctx_params_fn *set_ctx_params;
     void *provctx;
     size_t key_len; /* bytes */
-} wc_prov_gcm;
+} wc_prov_cipher;
 
 /* Fills *pg from cipher's provider (an AES-GCM EVP_CIPHER), or zeroes it.
  * Leaves errors on OpenSSL's queue for the caller to clear. */
-void wc_prov_gcm_find(const EVP_CIPHER *cipher, wc_prov_gcm *pg);
+void wc_prov_gcm_find(const EVP_CIPHER *cipher, wc_prov_cipher *pg);
 
 /* A new context keyed with key (pg->key_len bytes), or NULL. */
-void *wc_prov_gcm_new(const wc_prov_gcm *pg, const uint8_t *key);
+void *wc_prov_gcm_new(const wc_prov_cipher *pg, const uint8_t *key);
 
 /* Seals on c (keyed by wc_prov_gcm_new, possibly a dupctx copy): iv of
  * 1..128 bytes, aad, in -> out (len bytes), then tag_len (1..16) bytes of
  * tag. False on any failure (the context should then be dropped). */
-bool wc_prov_gcm_seal(const wc_prov_gcm *pg, void *c, const uint8_t *iv, size_t iv_len,
+bool wc_prov_gcm_seal(const wc_prov_cipher *pg, void *c, const uint8_t *iv, size_t iv_len,
                       const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
                       uint8_t *out, uint8_t *tag, size_t tag_len);
 
 /* Opens on c: writes len bytes to out and answers whether the tag verified
  * (the provider compares it in constant time). False also on any other
  * failure; out then holds unauthenticated bytes the caller must discard. */
-bool wc_prov_gcm_open(const wc_prov_gcm *pg, void *c, const uint8_t *iv, size_t iv_len,
+bool wc_prov_gcm_open(const wc_prov_cipher *pg, void *c, const uint8_t *iv, size_t iv_len,
                       const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
                       const uint8_t *tag, size_t tag_len, uint8_t *out);
+
+/* AES-CBC (no padding: whole blocks) or AES-CTR, cipher's mode: fills *pc
+ * from cipher's provider, or zeroes it, as wc_prov_gcm_find (its probe:
+ * EVP's output both ways, each re-initialised with another IV). */
+void wc_prov_mode_find(const EVP_CIPHER *cipher, wc_prov_cipher *pc);
+
+/* A new context keyed with key (pc->key_len bytes) for encryption (enc) or
+ * decryption, CBC without padding; NULL on failure. */
+void *wc_prov_mode_new(const wc_prov_cipher *pc, const uint8_t *key, bool enc);
+
+/* len bytes (CBC: whole blocks) through c, keyed by wc_prov_mode_new (or a
+ * dupctx copy) in the direction enc, from the IV or initial counter block
+ * iv. False on any failure (the context should then be dropped; out holds
+ * nothing the caller may use). */
+bool wc_prov_mode_run(const wc_prov_cipher *pc, void *c, bool enc, const uint8_t iv[16],
+                      const uint8_t *in, size_t len, uint8_t *out);
 
 #endif /* WEBCRYPTO_OPENSSL_PROVIDER_DIRECT_H */

@@ -62,6 +62,7 @@ static void contexts_free(wc_tc_entry *e) {
     EVP_CIPHER_CTX_free(e->dec);
     EVP_MD_CTX_free(e->work);
     if (e->prov) e->prov_free(e->prov);
+    if (e->prov_dec) e->prov_free(e->prov_dec);
     free(e);
 }
 

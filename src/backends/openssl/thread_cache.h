@@ -46,7 +46,9 @@ typedef struct wc_tc_entry {
     EVP_MD_CTX *work;          /* HMAC: the key's inner then outer state is copied here */
     size_t gcm_iv_len;         /* AES-GCM, -OCB: the IV length enc is set for (0: OpenSSL's 12) */
     size_t dec_iv_len;         /* AES-OCB: the IV length dec is set for (0: OpenSSL's 12) */
-    void *prov;                /* AES-GCM: a provider context (provider_direct.h), or NULL */
+    void *prov;                /* AES-GCM, -CTR, -CBC (encryption): a provider context
+                                * (provider_direct.h), or NULL */
+    void *prov_dec;            /* AES-CBC decryption: likewise */
     void (*prov_free)(void *prov); /* frees prov, cleansing it */
     /* private to thread_cache.c */
     uint64_t id;
