@@ -24,14 +24,18 @@ static const char usage_text[] =
     "baselines. Results on stdout, progress on stderr.\n"
     "\n"
     "  --backend NAME[,NAME]  targets: backends, raw-openssl, raw-openssl-keyed,\n"
-    "                         raw-openssl-reused, raw-boringssl, and jvm /\n"
-    "                         jvm:PROVIDER: the jca\n"
+    "                         raw-openssl-reused, raw-boringssl, openssl@VERSION /\n"
+    "                         raw-openssl@VERSION (e.g. openssl@3.5: on that OpenSSL,\n"
+    "                         see --openssl-dir), and jvm / jvm:PROVIDER: the jca\n"
     "                         backend's operations made by Java code in its JVM,\n"
     "                         timed in Java (default: every backend, raw-openssl,\n"
     "                         raw-boringssl when the boringssl backend is built and\n"
-    "                         starts, jvm when jca is built; raw-openssl-keyed and\n"
-    "                         raw-openssl-reused only when named). ovh/raw: boringssl over raw-boringssl\n"
-    "                         when measured, every other target over raw-openssl\n"
+    "                         starts, jvm when jca is built, openssl@V and\n"
+    "                         raw-openssl@V for each --openssl-dir V; raw-openssl-keyed\n"
+    "                         and raw-openssl-reused only when named). ovh/raw:\n"
+    "                         boringssl over raw-boringssl when measured, openssl@V\n"
+    "                         over raw-openssl@V (a worker's), every other target\n"
+    "                         over raw-openssl\n"
     "  --op PATTERN[,...]     operations by glob (fnmatch); a pattern without * ? [\n"
     "                         is a prefix: --op aes-gcm, --op '*-encrypt' (default: all)\n"
     "  --sizes LIST           input sizes, suffixes k/m/g (x1024) and optional b/ib:\n"
@@ -60,6 +64,15 @@ static const char usage_text[] =
     "                         per target, with the ovh/raw and ovh/jvm ratios\n"
     "  --svg-crossovers WHICH the chart's crossover lines: backends (between\n"
     "                         backends only, the default), all (baselines too), none\n"
+    "  --openssl-dir VERSION=DIR  openssl@VERSION and raw-openssl@VERSION run on\n"
+    "                         DIR/lib/libcrypto.so.3, in a worker process (this\n"
+    "                         program with LD_LIBRARY_PATH=DIR/lib); also from\n"
+    "                         WEBCRYPTO_BENCH_OPENSSL_<VERSION, dots as _>=DIR. Without\n"
+    "                         a DIR, this process's OpenSSL if it is VERSION. The\n"
+    "                         target is named after the version loaded: openssl@3.5.7.\n"
+    "                         openssl@VERSION+VAR=VALUE[+...]: its worker has\n"
+    "                         WEBCRYPTO_VAR=VALUE in its environment (the backend's\n"
+    "                         choices at init, docs/ENVIRONMENT.md), also without a DIR\n"
     "  --list                 list the operations and targets, then exit\n"
     "  --quiet                no progress on stderr\n"
     "  --help                 this text\n"
@@ -95,23 +108,26 @@ static void cross_verify(bench_run *run, const uint8_t *data) {
         const bench_op *op = &bench_ops[me->op];
         if (!me->ok || !(op->flags & BENCH_CROSS_VERIFY)) continue;
         const bench_target *t = &run->targets[me->target];
-        const bench_impl *impl = impl_for(t, op);
-        if (!impl->check) continue;
+        const bench_impl *impl = impl_for(t, op); /* NULL: t's worker checks */
+        if (impl && !impl->check) continue;
         bench_cell c;
         bench_cell_init(&c, op, t->backend, me->size, data, run->cfg.pbkdf2_iterations);
-        bool ready = impl->setup(&c) == 0;
+        bool ready = !impl || impl->setup(&c) == 0;
         for (size_t j = 0; j < run->nresults; j++) {
             const bench_result *other = &run->results[j];
             if (!other->ok || !other->has_output || other->op != me->op ||
                 other->size != me->size)
                 continue;
             run->cross_checks++;
-            if (ready && impl->check(&c, other->output, other->output_len) == 0) continue;
+            if (ready && (impl ? impl->check(&c, other->output, other->output_len)
+                               : bench_worker_check(t, me->op, me->size, other->output,
+                                                    other->output_len)) == 0)
+                continue;
             run->cross_failures++;
             fprintf(stderr, "error: %s: the output of %s does not check on %s: %s\n", op->name,
                     run->targets[other->target].name, t->name, bench_last_error());
         }
-        impl->teardown(&c);
+        if (impl) impl->teardown(&c);
     }
 }
 
@@ -160,10 +176,14 @@ static int run_all(bench_run *run) {
                     r->op = o;
                     r->size = size;
                     r->target = ti;
-                    bench_cell c;
-                    bench_cell_init(&c, op, t->backend, size, data, cfg->pbkdf2_iterations);
-                    if (t->is_jvm && t->jvm_provider[0]) c.jvm_provider = t->jvm_provider;
-                    measure_cell(run, t, op, &c, r);
+                    if (t->worker) {
+                        bench_worker_measure(t, o, size, ti, r);
+                    } else {
+                        bench_cell c;
+                        bench_cell_init(&c, op, t->backend, size, data, cfg->pbkdf2_iterations);
+                        if (t->is_jvm && t->jvm_provider[0]) c.jvm_provider = t->jvm_provider;
+                        measure_cell(run, t, op, &c, r);
+                    }
                     if (stop_requested && !r->ok) {
                         if (!cfg->quiet) fprintf(stderr, " interrupted\n");
                         goto out;
@@ -218,6 +238,8 @@ static int check_outputs(bench_run *run) {
 
 int webcrypto_bench_main(int argc, char **argv) {
     const char *prog = argc > 0 && argv[0] ? argv[0] : "webcrypto-bench";
+    /* openssl@VERSION's worker process (bench_worker.c), started by a run */
+    if (argc == 4 && strcmp(argv[1], "--worker") == 0) return bench_worker_main(argv[2], argv[3]);
     bench_run *run = calloc(1, sizeof *run);
     if (!run) return 1;
     bench_config *cfg = &run->cfg;
@@ -355,13 +377,34 @@ int webcrypto_bench_main(int argc, char **argv) {
         else if (strcmp(a, "--csv") == 0) cfg->csv_path = val;
         else if (strcmp(a, "--svg") == 0) cfg->svg_path = val;
         else if (strcmp(a, "--markdown") == 0) cfg->markdown_path = val;
+        else if (strcmp(a, "--openssl-dir") == 0) {
+            const char *e = strchr(val, '=');
+            size_t vl = e ? (size_t)(e - val) : 0;
+            if (!e || !vl || vl >= sizeof cfg->openssl_dirs[0].version || !e[1] ||
+                strspn(val, "0123456789.") != vl) {
+                rc = usage_error(prog, "--openssl-dir: expected VERSION=DIR (3.5=/opt/ssl): %s",
+                                 val);
+                goto end;
+            }
+            size_t k = 0;
+            while (k < cfg->nopenssl_dirs && strncmp(cfg->openssl_dirs[k].version, val, vl) != 0)
+                k++;
+            if (k == sizeof cfg->openssl_dirs / sizeof cfg->openssl_dirs[0]) {
+                rc = usage_error(prog, "--openssl-dir: too many versions");
+                goto end;
+            }
+            memcpy(cfg->openssl_dirs[k].version, val, vl);
+            cfg->openssl_dirs[k].version[vl] = 0;
+            cfg->openssl_dirs[k].dir = e + 1; /* a later one for the same version wins */
+            if (k == cfg->nopenssl_dirs) cfg->nopenssl_dirs++;
+        }
         else {
             rc = usage_error(prog, "unknown option %s", a);
             goto end;
         }
     }
     if (list) {
-        list_everything();
+        list_everything(cfg);
         goto end;
     }
     if (select_ops(ops ? ops : "*", run)) {
@@ -398,9 +441,19 @@ int webcrypto_bench_main(int argc, char **argv) {
     for (size_t i = 0; i < run->ntargets; i++) {
         for (size_t o = 0; o < bench_op_count; o++)
             run->targets[i].supports[o] = target_supports(&run->targets[i], &bench_ops[o]);
-        if (strcmp(run->targets[i].name, cfg->reference) == 0) run->ref = i;
+        if (strcmp(run->targets[i].name, cfg->reference) == 0 ||
+            strcmp(run->targets[i].requested, cfg->reference) == 0)
+            run->ref = i;
+        /* the default reference, openssl, is openssl@3.0 when that names
+         * this process's openssl backend */
+        else if (run->ref == SIZE_MAX && strcmp(cfg->reference, "openssl") == 0 &&
+                 !run->targets[i].worker && strncmp(run->targets[i].requested, "openssl@", 8) == 0)
+            run->ref = i;
+        /* raw-openssl: this process's OpenSSL (raw-openssl@VERSION too, when
+         * that is this process's) */
         if (run->targets[i].is_raw && run->targets[i].raw_mode == BENCH_RAW_PLAIN &&
-            !run->targets[i].raw_boringssl)
+            !run->targets[i].raw_boringssl && !run->targets[i].worker &&
+            (run->raw == SIZE_MAX || !run->targets[i].requested[0]))
             run->raw = i;
     }
     /* The ovh/raw column's base per target: the boringssl backend over
@@ -412,6 +465,30 @@ int webcrypto_bench_main(int argc, char **argv) {
         bench_target *t = &run->targets[i];
         bool bssl = t->backend && strcmp(t->name, BENCH_BORINGSSL_NAME) == 0;
         t->raw_base = bssl && rawb != SIZE_MAX ? rawb : run->raw;
+        t->version_base = SIZE_MAX;
+        if (t->worker) {
+            /* the same target in this process: openssl, or openssl@3.0 */
+            size_t bl = (size_t)(strchr(t->name, '@') - t->name);
+            for (size_t k = 0; k < run->ntargets; k++) {
+                const bench_target *o = &run->targets[k];
+                if (!o->worker && strncmp(o->name, t->name, bl) == 0 &&
+                    (o->name[bl] == 0 || o->name[bl] == '@') &&
+                    (t->version_base == SIZE_MAX || o->requested[0]))
+                    t->version_base = k;
+            }
+            /* openssl@3.5.7 over raw-openssl@3.5.7, never over another
+             * OpenSSL's figures */
+            t->raw_base = SIZE_MAX;
+            const char *v = strchr(t->name, '@');
+            size_t vl = strcspn(v, "+"); /* the version; +VAR=VALUE aside */
+            for (size_t k = 0; k < run->ntargets; k++) {
+                const char *kv = strchr(run->targets[k].name, '@');
+                if (run->targets[k].worker && run->targets[k].is_raw && k != i &&
+                    strcspn(kv, "+") == vl && strncmp(kv, v, vl) == 0 &&
+                    (t->raw_base == SIZE_MAX || !kv[vl]))
+                    t->raw_base = k;
+            }
+        }
         if (t->raw_base == i) t->raw_base = SIZE_MAX;
     }
     if (run->ref == SIZE_MAX && !cfg->quiet)
@@ -470,6 +547,7 @@ int webcrypto_bench_main(int argc, char **argv) {
     }
     rc = run->interrupted ? 130 : failed ? 1 : 0;
 end:
+    if (bench_workers_stop() && rc == 0) rc = 1;
     bench_keys_free();
     free(run->results);
     free(run);

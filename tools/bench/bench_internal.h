@@ -221,6 +221,12 @@ const bench_keypair *bench_keys_get(const bench_op *op, bool peer,
 void bench_keys_describe(char *buf, size_t cap);
 /* Wipes and frees every pair. */
 void bench_keys_free(void);
+/* The process's shared state, which a worker process (bench_worker.c)
+ * receives and sends back: the pair of family f (pkcs8 NULL: none yet;
+ * buffers from malloc), and the ML-KEM ciphertext (*ct_len 0: none yet,
+ * at most 1568 bytes) with its 32-byte shared key. */
+bench_keypair *bench_keys_slot(bench_key_family f);
+void bench_kem_state(uint8_t **ct, size_t **ct_len, uint8_t **ss);
 
 /* The deterministic data stream (see bench_ops.c): fills buf with len bytes
  * of the stream started from seed. */
@@ -248,7 +254,7 @@ void bench_fail_wc(const char *what, webcrypto_status st);
 #define BENCH_JVM_NAME "jvm" /* "jvm", "jvm:BC": the jca targets' baselines */
 
 typedef struct bench_target {
-    char name[32];
+    char name[64]; /* openssl@3.5.7+OPENSSL_GCM_SIV=openssl is the longest kind */
     const webcrypto_backend *backend; /* NULL for raw */
     bool is_raw;
     bench_raw_mode raw_mode; /* for raw-openssl, -keyed, -reused */
@@ -263,7 +269,18 @@ typedef struct bench_target {
      * backend when it is measured, else raw-openssl; SIZE_MAX for none (and
      * for raw-openssl itself). */
     size_t raw_base;
-    char description_buf[160];
+    /* openssl@3.5.7 (a worker's target): the same target on this process's
+     * OpenSSL (openssl, openssl@3.0.22; raw-openssl for raw-openssl@...),
+     * for the Markdown's version ratio; else SIZE_MAX. */
+    size_t version_base;
+    /* openssl@VERSION, raw-openssl@VERSION on another libcrypto: its
+     * worker process (bench_worker.c), index + 1; 0: measured in this
+     * process. requested: the name as given ("openssl@3.5"; name holds the
+     * version loaded, "openssl@3.5.7", and any +VAR=VALUE, the worker's
+     * environment); "" for other targets. */
+    size_t worker;
+    char requested[64];
+    char description_buf[320];
     const char *description;
     bool supports[BENCH_MAX_OPS]; /* by index into bench_ops */
 } bench_target;
@@ -316,6 +333,13 @@ typedef struct bench_config {
      * pair of targets, or none. */
     enum { BENCH_SVG_CROSS_BACKENDS, BENCH_SVG_CROSS_ALL, BENCH_SVG_CROSS_NONE } svg_crossovers;
     bool quiet;
+    /* --openssl-dir VERSION=DIR: where openssl@VERSION's libcrypto is
+     * (DIR/lib); else WEBCRYPTO_BENCH_OPENSSL_<VERSION, dots as _>. */
+    struct {
+        char version[16];
+        const char *dir;
+    } openssl_dirs[8];
+    size_t nopenssl_dirs;
 } bench_config;
 
 typedef struct bench_sysinfo {
@@ -412,7 +436,32 @@ int add_target(bench_run *run, const char *name, bool explicit_choice);
 int select_targets(const char *list, bench_run *run);
 bool target_supports(const bench_target *t, const bench_op *op);
 const bench_impl *impl_for(const bench_target *t, const bench_op *op);
-void list_everything(void); /* --list */
+void list_everything(const bench_config *cfg); /* --list */
+
+/* bench_worker.c: targets on another OpenSSL (openssl@3.5), measured by a
+ * worker process. bench_versioned_target fills t for name ("openssl@3.5",
+ * "raw-openssl@3.0"): in this process when its libcrypto is that version
+ * and no directory is given, else by a worker; 0, or -1 with why. */
+int bench_versioned_target(bench_run *run, bench_target *t, const char *name, char *why,
+                           size_t cap);
+/* The OpenSSL versions given a directory (--openssl-dir, then
+ * WEBCRYPTO_BENCH_OPENSSL_*), at most max: their count. */
+size_t bench_openssl_versions(const bench_config *cfg, char (*versions)[16], const char **dirs,
+                              size_t max);
+bool bench_worker_supports(const bench_target *t, size_t op);
+/* One cell measured by t's worker into r (r->ok false and r->error: why). */
+void bench_worker_measure(const bench_target *t, size_t op, size_t size, size_t target,
+                          bench_result *r);
+/* impl->check of t's worker on another target's output: 0, or -1 after
+ * bench_fail(). */
+int bench_worker_check(const bench_target *t, size_t op, size_t size, const uint8_t *out,
+                       size_t out_len);
+/* The workers' CPU time so far (seconds), counted as this process's. */
+double bench_workers_cpu_s(void);
+/* Ends the workers; 1 if one did not exit with status 0 (said on stderr). */
+int bench_workers_stop(void);
+/* `--worker FDS TARGET`: the worker's side. */
+int bench_worker_main(const char *fds, const char *target);
 
 /* bench_measure.c: one cell measured into r; SIGINT's flag and handler. */
 extern volatile sig_atomic_t stop_requested;

@@ -549,6 +549,8 @@ void bench_keys_describe(char *buf, size_t cap) {
     }
 }
 
+bench_keypair *bench_keys_slot(bench_key_family f) { return &key_cache[f]; }
+
 void bench_keys_free(void) {
     for (size_t i = 0; i < BKF_COUNT; i++) {
         webcrypto_buffer_free(key_cache[i].pkcs8, key_cache[i].pkcs8_len);
@@ -805,6 +807,12 @@ static int wc_setup_argon2(bench_cell *c) {
  * same shared key (compared across targets). */
 static uint8_t kem_ct[1568], kem_ss[32];
 static size_t kem_ct_len;
+
+void bench_kem_state(uint8_t **ct, size_t **ct_len, uint8_t **ss) {
+    *ct = kem_ct;
+    *ct_len = &kem_ct_len;
+    *ss = kem_ss;
+}
 
 static int kem_keys(bench_cell *c) {
     uint8_t seed[64];

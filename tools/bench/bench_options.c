@@ -186,6 +186,19 @@ int add_target(bench_run *run, const char *name, bool explicit_choice) {
         if (strcmp(run->targets[i].name, name) == 0) return 0;
     bench_target *t = &run->targets[run->ntargets];
     memset(t, 0, sizeof *t);
+    if (strchr(name, '@') && strncmp(name, "jca", 3) != 0) {
+        /* openssl@3.5: the openssl backend on that OpenSSL (bench_worker.c) */
+        char why[600];
+        for (size_t i = 0; i < run->ntargets; i++)
+            if (strcmp(run->targets[i].requested, name) == 0) return 0;
+        if (bench_versioned_target(run, t, name, why, sizeof why)) {
+            fprintf(stderr, "%s: target %s is not available: %s\n",
+                    explicit_choice ? "error" : "warning", name, why);
+            return explicit_choice ? -1 : 0;
+        }
+        run->ntargets++;
+        return 0;
+    }
     if (strcmp(name, BENCH_RAW_NAME) == 0 || strcmp(name, BENCH_RAW_KEYED_NAME) == 0 ||
         strcmp(name, BENCH_RAW_REUSED_NAME) == 0) {
         if (!bench_raw_description()) {
@@ -272,6 +285,18 @@ int select_targets(const char *list, bench_run *run) {
         for (size_t i = 0; i < run->ntargets; i++)
             have_bssl |= strcmp(run->targets[i].name, BENCH_BORINGSSL_NAME) == 0;
         if (have_bssl && add_target(run, BENCH_RAWB_NAME, false)) return -1;
+        /* openssl@VERSION and raw-openssl@VERSION for each OpenSSL given a
+         * directory (--openssl-dir, WEBCRYPTO_BENCH_OPENSSL_*) */
+        char vers[16][16];
+        const char *dirs[16];
+        size_t nv = bench_openssl_versions(&run->cfg, vers, dirs, 16);
+        for (size_t i = 0; i < nv; i++) {
+            char n[40];
+            snprintf(n, sizeof n, "openssl@%s", vers[i]);
+            if (add_target(run, n, false)) return -1;
+            snprintf(n, sizeof n, "raw-openssl@%s", vers[i]);
+            if (add_target(run, n, false)) return -1;
+        }
         size_t n = run->ntargets;
         for (size_t i = 0; i < n && bench_jvm_start() == 0; i++) {
             char jn[32];
@@ -301,6 +326,7 @@ int select_targets(const char *list, bench_run *run) {
 }
 
 bool target_supports(const bench_target *t, const bench_op *op) {
+    if (t->worker) return bench_worker_supports(t, (size_t)(op - bench_ops));
     if (t->raw_boringssl) return bench_rawb_impl(op) != NULL;
     if (t->is_raw) return bench_raw_impl(op, t->raw_mode) != NULL;
     if (t->is_jvm) return bench_jvm_impl(op) && bench_jvm_supports(op, t->jvm_provider);
@@ -311,7 +337,9 @@ bool target_supports(const bench_target *t, const bench_op *op) {
     return bench_wc_impl(op) != NULL;
 }
 
+/* NULL for a target measured by a worker process (bench_worker.c). */
 const bench_impl *impl_for(const bench_target *t, const bench_op *op) {
+    if (t->worker) return NULL;
     if (t->is_jvm) return bench_jvm_impl(op);
     if (t->raw_boringssl) return bench_rawb_impl(op);
     return t->is_raw ? bench_raw_impl(op, t->raw_mode) : bench_wc_impl(op);
@@ -323,7 +351,7 @@ bool bench_op_has_size(const bench_op *op, size_t size) {
     return size > 0;
 }
 
-void list_everything(void) {
+void list_everything(const bench_config *cfg) {
     printf("operations:\n");
     for (size_t i = 0; i < bench_op_count; i++)
         printf("  %-26s %s\n", bench_ops[i].name,
@@ -355,6 +383,17 @@ void list_everything(void) {
         const char *d = bench_rawb_description(why, sizeof why);
         if (d) printf("  %-18s %s\n", BENCH_RAWB_NAME, d);
         else printf("  %-18s (unavailable: %s)\n", BENCH_RAWB_NAME, why);
+    }
+    /* openssl@VERSION with a directory (not started here: each is a
+     * process) */
+    char vers[16][16];
+    const char *dirs[16];
+    size_t nv = bench_openssl_versions(cfg, vers, dirs, 16);
+    for (size_t i = 0; i < nv; i++) {
+        char n[40];
+        snprintf(n, sizeof n, "openssl@%s", vers[i]);
+        printf("  %-18s the openssl backend on %s/lib's OpenSSL (a worker process; "
+               "raw-openssl@%s: the baseline)\n", n, dirs[i], vers[i]);
     }
     /* jvm, and jvm:BC as the one provider variant the build knows of
      * (any jvm:NAME is accepted with --backend, as jca:NAME is). */

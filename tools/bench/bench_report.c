@@ -221,7 +221,7 @@ static void print_scaling_table(const bench_run *run, FILE *f) {
 }
 
 void bench_print_table(const bench_run *run, FILE *f) {
-    char ref_col[40];
+    char ref_col[72]; /* "vs " and a target name */
     snprintf(ref_col, sizeof ref_col, "vs %s", run->ref == SIZE_MAX ? "-" : run->targets[run->ref].name);
     bool mt = run->cfg.threads > 1;
     int bw = 12; /* the backend column fits the longest name */

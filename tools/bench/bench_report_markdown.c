@@ -86,6 +86,13 @@ static void md_rows(const bench_run *run, FILE *f, bool threads,
     }
 }
 
+/* The base of a target's ratio column of kind k: ovh/raw, ovh/jvm, or
+ * (openssl@3.5.7) the same target on this process's OpenSSL. */
+enum { MD_RATIO_KINDS = 3 };
+static size_t md_base(const bench_target *t, int k) {
+    return k == 0 ? t->raw_base : k == 1 ? t->jvm_base : t->version_base;
+}
+
 static void md_median_cells(const bench_run *run, FILE *f, size_t o, size_t size) {
     for (size_t t = 0; t < run->ntargets; t++) {
         const bench_result *r = md_cell(run, o, size, t);
@@ -95,12 +102,13 @@ static void md_median_cells(const bench_run *run, FILE *f, size_t o, size_t size
         fprintf(f, " %s |", m);
     }
     /* The ratios, in the order of the header's ratio columns. */
-    for (int jvm = 0; jvm < 2; jvm++)
+    for (int k = 0; k < MD_RATIO_KINDS; k++)
         for (size_t t = 0; t < run->ntargets; t++) {
-            size_t b = jvm ? run->targets[t].jvm_base : run->targets[t].raw_base;
+            size_t b = md_base(&run->targets[t], k);
             if (b == SIZE_MAX) continue;
             const bench_result *r = bench_find(run, o, size, t);
-            double x = !r ? NAN : jvm ? overhead_jvm(run, r) : overhead(run, r);
+            const bench_result *base = r ? bench_find(run, o, size, b) : NULL;
+            double x = base ? r->s.median / base->s.median : NAN;
             if (isfinite(x)) fprintf(f, " %.3fx |", x);
             else fprintf(f, " - |");
         }
@@ -180,21 +188,21 @@ int bench_write_markdown(const bench_run *run, const char *path) {
     fprintf(f, "\nMedian time per operation (`-`: not measured)");
     bool any_ratio = false;
     for (size_t t = 0; t < run->ntargets; t++)
-        any_ratio |= run->targets[t].raw_base != SIZE_MAX || run->targets[t].jvm_base != SIZE_MAX;
+        for (int k = 0; k < MD_RATIO_KINDS; k++) any_ratio |= md_base(&run->targets[t], k) != SIZE_MAX;
     if (any_ratio) fprintf(f, "; `a / b` is a's median over b's, in the same run");
     fprintf(f, ":\n\n| operation | size |");
     for (size_t t = 0; t < run->ntargets; t++) fprintf(f, " %s |", run->targets[t].name);
-    for (int jvm = 0; jvm < 2; jvm++)
+    for (int k = 0; k < MD_RATIO_KINDS; k++)
         for (size_t t = 0; t < run->ntargets; t++) {
-            size_t b = jvm ? run->targets[t].jvm_base : run->targets[t].raw_base;
+            size_t b = md_base(&run->targets[t], k);
             if (b != SIZE_MAX)
                 fprintf(f, " %s / %s |", run->targets[t].name, run->targets[b].name);
         }
     fprintf(f, "\n|---|---|");
     for (size_t t = 0; t < run->ntargets; t++) fprintf(f, "---:|");
-    for (int jvm = 0; jvm < 2; jvm++)
+    for (int k = 0; k < MD_RATIO_KINDS; k++)
         for (size_t t = 0; t < run->ntargets; t++)
-            if ((jvm ? run->targets[t].jvm_base : run->targets[t].raw_base) != SIZE_MAX)
+            if (md_base(&run->targets[t], k) != SIZE_MAX)
                 fprintf(f, "---:|");
     fprintf(f, "\n");
     md_rows(run, f, false, md_median_cells);
