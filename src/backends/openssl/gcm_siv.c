@@ -40,8 +40,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/core_names.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/params.h>
 
 #include "core/ct.h"
 #include "gcm_siv.h"
@@ -60,21 +62,83 @@ static EVP_CIPHER *ecb128, *ecb256;
 /* OpenSSL's own AES-128/256-GCM-SIV when chosen at init, else NULL. */
 static EVP_CIPHER *native128, *native256;
 
+/* An AES-ECB context: the provider's own (where init found AES-ECB's
+ * functions answering as EVP does: provider_direct.h, k->pe) or an
+ * EVP_CIPHER_CTX. The provider's skip EVP's per-call parameter work, most
+ * of the cost of keying a message key and of the few blocks a small
+ * message needs. */
+typedef void aes_ctx;
+
 typedef struct siv_key {
     wc_ossl_key_head head;  /* AEAD, AES-GCM-SIV; first, as in every key state */
     size_t key_len;          /* 16 or 32 */
     const EVP_CIPHER *ecb;   /* AES-128-ECB or AES-256-ECB */
-    EVP_CIPHER_CTX *kgk;     /* AES-ECB keyed with the key-generating key (the template) */
+    const wc_prov_cipher *pe; /* its provider functions, or NULL: EVP */
+    aes_ctx *kgk;            /* AES-ECB keyed with the key-generating key (the template) */
     /* Left by the last call, NULL while a call has them (see the top). */
-    _Atomic(EVP_CIPHER_CTX *) spare_kgk; /* a copy of kgk */
-    _Atomic(EVP_CIPHER_CTX *) spare_msg; /* the same cipher, keyed per message */
+    _Atomic(aes_ctx *) spare_kgk; /* a copy of kgk */
+    _Atomic(aes_ctx *) spare_msg; /* the same cipher, keyed per message */
     EVP_CIPHER_CTX *native;  /* OpenSSL's GCM-SIV keyed with the key, when chosen */
 } siv_key;
+
+static void ctx_free(const siv_key *k, aes_ctx *c) {
+    if (!c) return;
+    if (k->pe)
+        k->pe->freectx(c); /* cleanses the key schedule, as EVP_CIPHER_CTX_free */
+    else
+        EVP_CIPHER_CTX_free(c);
+}
+
+/* *c keyed with key (k->key_len bytes) for encryption, without padding:
+ * made when *c is NULL, else re-keyed. */
+static webcrypto_status ctx_key(const siv_key *k, aes_ctx **c, const uint8_t *key) {
+    if (k->pe) {
+        if (!*c) {
+            if (!(*c = wc_prov_mode_new(k->pe, key, true))) return wc_ossl_fail("AES key set-up");
+            return WEBCRYPTO_OK;
+        }
+        unsigned int no = 0;
+        OSSL_PARAM params[2] = {OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_PADDING, &no),
+                                OSSL_PARAM_construct_end()};
+        if (k->pe->einit(*c, key, k->pe->key_len, NULL, 0, params) != 1)
+            return wc_ossl_fail("AES key set-up (message key)");
+        return WEBCRYPTO_OK;
+    }
+    bool fresh = !*c;
+    if (fresh && !(*c = EVP_CIPHER_CTX_new())) {
+        ERR_clear_error();
+        return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "OpenSSL: out of memory (EVP_CIPHER_CTX_new)");
+    }
+    if (EVP_EncryptInit_ex2(*c, fresh ? k->ecb : NULL, key, NULL, NULL) != 1)
+        return wc_ossl_fail("EVP_EncryptInit_ex2 (key)");
+    if (fresh && EVP_CIPHER_CTX_set_padding(*c, 0) != 1)
+        return wc_ossl_fail("EVP_CIPHER_CTX_set_padding");
+    return WEBCRYPTO_OK;
+}
+
+/* A copy of the key's kgk context. */
+static webcrypto_status ctx_dup_kgk(const siv_key *k, aes_ctx **out) {
+    if (k->pe) {
+        if (!(*out = k->pe->dupctx(k->kgk))) return wc_ossl_no_memory("AES context copy");
+        return WEBCRYPTO_OK;
+    }
+    EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+    if (!c) {
+        ERR_clear_error();
+        return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "OpenSSL: out of memory (EVP_CIPHER_CTX_new)");
+    }
+    if (EVP_CIPHER_CTX_copy(c, k->kgk) != 1) {
+        EVP_CIPHER_CTX_free(c);
+        return wc_ossl_fail("EVP_CIPHER_CTX_copy");
+    }
+    *out = c;
+    return WEBCRYPTO_OK;
+}
 
 /* The spare context in slot, or NULL when a call has it. The key state is
  * shared read-only by the contract; these two slots are its only mutable
  * part, and they are atomic (the state was allocated non-const). */
-static EVP_CIPHER_CTX *take(const siv_key *k, bool msg) {
+static aes_ctx *take(const siv_key *k, bool msg) {
     siv_key *m = (siv_key *)k;
     return atomic_exchange_explicit(msg ? &m->spare_msg : &m->spare_kgk, NULL,
                                     memory_order_acquire);
@@ -83,14 +147,14 @@ static EVP_CIPHER_CTX *take(const siv_key *k, bool msg) {
 /* Leaves c for the next call, or frees it when the slot was refilled
  * meanwhile. A context whose call failed is freed instead (its state is not
  * known). */
-static void put_back(const siv_key *k, bool msg, EVP_CIPHER_CTX *c, bool ok) {
+static void put_back(const siv_key *k, bool msg, aes_ctx *c, bool ok) {
     if (!c) return;
     siv_key *m = (siv_key *)k;
-    EVP_CIPHER_CTX *none = NULL;
+    aes_ctx *none = NULL;
     if (!ok || !atomic_compare_exchange_strong_explicit(msg ? &m->spare_msg : &m->spare_kgk,
                                                         &none, c, memory_order_release,
                                                         memory_order_relaxed))
-        EVP_CIPHER_CTX_free(c); /* cleanses the key schedule */
+        ctx_free(k, c); /* cleanses the key schedule */
 }
 
 static void store_le32(uint8_t *p, uint32_t v) {
@@ -214,9 +278,9 @@ bool wc_ossl_gcm_siv_init(void) {
 void wc_ossl_gcm_siv_key_free(void *state) {
     siv_key *k = state;
     if (!k) return;
-    EVP_CIPHER_CTX_free(k->kgk); /* cleanses the key schedule */
-    EVP_CIPHER_CTX_free(atomic_load(&k->spare_kgk));
-    EVP_CIPHER_CTX_free(atomic_load(&k->spare_msg));
+    ctx_free(k, k->kgk); /* cleanses the key schedule */
+    ctx_free(k, atomic_load(&k->spare_kgk));
+    ctx_free(k, atomic_load(&k->spare_msg));
     EVP_CIPHER_CTX_free(k->native);
     wc_wipe(k, sizeof *k);
     free(k);
@@ -232,17 +296,13 @@ webcrypto_status wc_ossl_gcm_siv_key_new(const uint8_t *key, size_t key_len, voi
     k->head = (wc_ossl_key_head){WC_FAMILY_AEAD, WC_AEAD_AES_GCM_SIV};
     k->key_len = key_len;
     k->ecb = ecb;
+    const wc_prov_cipher *pe = &wc_ossl_prov_ecbs[key_len == 16 ? 0 : 2];
+    k->pe = pe->newctx ? pe : NULL;
     atomic_init(&k->spare_kgk, NULL);
     atomic_init(&k->spare_msg, NULL);
-    webcrypto_status st = WEBCRYPTO_OK;
-    k->kgk = EVP_CIPHER_CTX_new();
-    if (!k->kgk) {
-        ERR_clear_error();
-        st = wc_error(WEBCRYPTO_ERR_NO_MEMORY, "OpenSSL: out of memory (EVP_CIPHER_CTX_new)");
-    } else if (EVP_EncryptInit_ex2(k->kgk, ecb, key, NULL, NULL) != 1) {
-        st = wc_ossl_fail("EVP_EncryptInit_ex2 (key)");
-    } else if (EVP_CIPHER_CTX_set_padding(k->kgk, 0) != 1) {
-        st = wc_ossl_fail("EVP_CIPHER_CTX_set_padding");
+    webcrypto_status st = ctx_key(k, &k->kgk, key);
+    if (st != WEBCRYPTO_OK) {
+        /* k->kgk, if made, is freed below */
     } else if (native128) {
         if (!(k->native = EVP_CIPHER_CTX_new()))
             st = wc_ossl_no_memory("EVP_CIPHER_CTX_new");
@@ -260,8 +320,14 @@ webcrypto_status wc_ossl_gcm_siv_key_new(const uint8_t *key, size_t key_len, voi
 
 /* AES-ECB encryption of len bytes (a multiple of 16, at most SIV_BATCH, so
  * it fits an int). ECB without padding outputs exactly its input, checked. */
-static webcrypto_status ecb_encrypt(EVP_CIPHER_CTX *c, uint8_t *out, const uint8_t *in,
-                                    size_t len) {
+static webcrypto_status ecb_encrypt(const siv_key *k, aes_ctx *c, uint8_t *out,
+                                    const uint8_t *in, size_t len) {
+    if (k->pe) {
+        size_t n = 0;
+        if (k->pe->update(c, out, &n, len, in, len) != 1 || n != len)
+            return wc_ossl_fail("AES-ECB (AES-GCM-SIV)");
+        return WEBCRYPTO_OK;
+    }
     int got = 0;
     if (EVP_EncryptUpdate(c, out, &got, in, (int)len) != 1)
         return wc_ossl_fail("EVP_EncryptUpdate (AES-GCM-SIV)");
@@ -271,47 +337,30 @@ static webcrypto_status ecb_encrypt(EVP_CIPHER_CTX *c, uint8_t *out, const uint8
     return WEBCRYPTO_OK;
 }
 
-/* A new context, or OutOfMemory. */
-static webcrypto_status new_ctx(EVP_CIPHER_CTX **c) {
-    if ((*c = EVP_CIPHER_CTX_new()) != NULL) return WEBCRYPTO_OK;
-    ERR_clear_error();
-    return wc_error(WEBCRYPTO_ERR_NO_MEMORY, "OpenSSL: out of memory (EVP_CIPHER_CTX_new)");
-}
-
 /* Step 1: the message-authentication key and the message-encryption key
  * (key_len bytes to enc_key), and *out, an AES context keyed with the
  * latter, to give back with put_back(k, true, ...). */
 static webcrypto_status derive_keys(const siv_key *k, const uint8_t nonce[12],
-                                    EVP_CIPHER_CTX **out, uint8_t auth_key[16],
+                                    aes_ctx **out, uint8_t auth_key[16],
                                     uint8_t enc_key[32]) {
     size_t n = k->key_len == 32 ? 6 : 4;
     uint8_t blocks[6 * 16];
     webcrypto_status st = WEBCRYPTO_OK;
-    EVP_CIPHER_CTX *g = take(k, false), *c = NULL;
-    if (!g) {
-        if ((st = new_ctx(&g)) != WEBCRYPTO_OK) return st;
-        if (EVP_CIPHER_CTX_copy(g, k->kgk) != 1) st = wc_ossl_fail("EVP_CIPHER_CTX_copy");
-    }
+    aes_ctx *g = take(k, false), *c = NULL;
+    if (!g && (st = ctx_dup_kgk(k, &g)) != WEBCRYPTO_OK) return st;
     for (size_t i = 0; i < n; i++) {
         store_le32(blocks + 16 * i, (uint32_t)i);
         memcpy(blocks + 16 * i + 4, nonce, 12);
     }
-    if (st == WEBCRYPTO_OK) st = ecb_encrypt(g, blocks, blocks, 16 * n);
+    if (st == WEBCRYPTO_OK) st = ecb_encrypt(k, g, blocks, blocks, 16 * n);
     put_back(k, false, g, st == WEBCRYPTO_OK);
     if (st == WEBCRYPTO_OK) {
         memcpy(auth_key, blocks, 8);
         memcpy(auth_key + 8, blocks + 16, 8);
         for (size_t i = 2; i < n; i++) memcpy(enc_key + 8 * (i - 2), blocks + 16 * i, 8);
         /* A spare one has the cipher already: only a new key. */
-        if ((c = take(k, true)) != NULL) {
-            if (EVP_EncryptInit_ex2(c, NULL, enc_key, NULL, NULL) != 1)
-                st = wc_ossl_fail("EVP_EncryptInit_ex2 (message key)");
-        } else if ((st = new_ctx(&c)) == WEBCRYPTO_OK) {
-            if (EVP_EncryptInit_ex2(c, k->ecb, enc_key, NULL, NULL) != 1)
-                st = wc_ossl_fail("EVP_EncryptInit_ex2 (message key)");
-            else if (EVP_CIPHER_CTX_set_padding(c, 0) != 1)
-                st = wc_ossl_fail("EVP_CIPHER_CTX_set_padding");
-        }
+        c = take(k, true);
+        st = ctx_key(k, &c, enc_key);
     }
     wc_wipe(blocks, sizeof blocks);
     if (st != WEBCRYPTO_OK) {
@@ -386,7 +435,7 @@ static uint32_t counter_blocks(uint8_t *ctrs, const uint8_t first[16], uint32_t 
 
 /* Step 3 on OpenSSL: CTR with RFC 8452's counter. When pv is not NULL
  * (opening), each batch of output is hashed right after it is written. */
-static webcrypto_status ctr32(EVP_CIPHER_CTX *c, const uint8_t tag[16], const uint8_t *in,
+static webcrypto_status ctr32(const siv_key *k, aes_ctx *c, const uint8_t tag[16], const uint8_t *in,
                               size_t len, uint8_t *out, wc_polyval *pv) {
     uint8_t ctrs[SIV_BATCH], ks[SIV_BATCH];
     uint8_t first[16];
@@ -399,7 +448,7 @@ static webcrypto_status ctr32(EVP_CIPHER_CTX *c, const uint8_t tag[16], const ui
         size_t n = len < SIV_BATCH ? len : SIV_BATCH;
         size_t nb = (n + 15) / 16;
         ctr = counter_blocks(ctrs, first, ctr, nb);
-        if ((st = ecb_encrypt(c, ks, ctrs, 16 * nb)) != WEBCRYPTO_OK) break;
+        if ((st = ecb_encrypt(k, c, ks, ctrs, 16 * nb)) != WEBCRYPTO_OK) break;
         if (pv)
             wc_polyval_update_xor(pv, out, in, ks, n); /* n % 16 != 0 only at the end */
         else
@@ -425,7 +474,7 @@ webcrypto_status wc_ossl_gcm_siv_seal(const void *key_state, const uint8_t nonce
     if (use_native(k, aad_len, len))
         return native_crypt(k->native, true, nonce, aad, aad_len, in, len, out, tag);
     uint8_t auth_key[16], enc_key[32], s[16], t[16];
-    EVP_CIPHER_CTX *c = NULL;
+    aes_ctx *c = NULL;
     webcrypto_status st = derive_keys(k, nonce, &c, auth_key, enc_key);
     if (st != WEBCRYPTO_OK) return st;
     wc_polyval pv;
@@ -434,8 +483,8 @@ webcrypto_status wc_ossl_gcm_siv_seal(const void *key_state, const uint8_t nonce
     wc_polyval_update(&pv, in, len); /* before out is written: out may be in */
     {
         tag_input(&pv, nonce, aad_len, len, s);
-        st = ecb_encrypt(c, t, s, 16);
-        if (st == WEBCRYPTO_OK) st = ctr32(c, t, in, len, out, NULL);
+        st = ecb_encrypt(k, c, t, s, 16);
+        if (st == WEBCRYPTO_OK) st = ctr32(k, c, t, in, len, out, NULL);
         if (st == WEBCRYPTO_OK) memcpy(tag, t, 16);
     }
     wc_polyval_wipe(&pv);
@@ -458,17 +507,17 @@ webcrypto_status wc_ossl_gcm_siv_open(const void *key_state, const uint8_t nonce
         if (nst != WEBCRYPTO_OK) wc_wipe(out, len); /* no unverified plaintext stays behind */
         return nst;
     }
-    EVP_CIPHER_CTX *c = NULL;
+    aes_ctx *c = NULL;
     webcrypto_status st = derive_keys(k, nonce, &c, auth_key, enc_key);
     if (st != WEBCRYPTO_OK) return st;
     wc_polyval pv;
     wc_polyval_init(&pv, auth_key, WC_POLYVAL_AUTO);
     wc_polyval_update(&pv, aad, aad_len);
     {
-        st = ctr32(c, given, in, len, out, &pv);
+        st = ctr32(k, c, given, in, len, out, &pv);
         if (st == WEBCRYPTO_OK) {
             tag_input(&pv, nonce, aad_len, len, s);
-            st = ecb_encrypt(c, expected, s, 16);
+            st = ecb_encrypt(k, c, expected, s, 16);
         }
     }
     bool lib_ok = st == WEBCRYPTO_OK; /* a forgery leaves the context sound */
