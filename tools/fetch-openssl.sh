@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fetches and builds OpenSSL 3.5, the second OpenSSL the openssl backend is
 # tested against (issue #27; Debian 12's own is 3.0), once, and prints the
-# directory it is installed in (bin/openssl, include/, lib/libcrypto.so.3).
+# directory it is installed in (include/, lib/libcrypto.so.3, lib/pkgconfig/).
 #
 #   tools/fetch-openssl.sh            fetch and build it unless it is cached
 #   tools/fetch-openssl.sh --cached   only the cached build (no network, no build)
@@ -10,12 +10,17 @@
 # (tools/apt-source.sh: a private apt state directory whose deb-src entries
 # reuse the machine's own apt URIs; apt checks each file against the suite's
 # signed index). Whichever 3.5.x the archive serves is taken; only the
-# upstream tarball is built (Debian's packaging patches are not applied),
-# shared, without docs or tests, into
+# upstream tarball is built (Debian's packaging patches are not applied):
+# its libraries alone (libcrypto, libssl, their headers and pkg-config
+# files; no `openssl` program, no loadable modules: the tests load
+# libcrypto, whose default provider is built in), shared, without docs or
+# tests, into
 #   ${WEBCRYPTO_NODE_CACHE:-${XDG_CACHE_HOME:-~/.cache}/libwebcrypto}/openssl-<version>/
 # through a temporary directory renamed into place when the install is
 # complete, which later runs reuse without touching the network. Parallel
 # callers are serialised with flock. A build takes some minutes on two cores.
+#
+# The build's time goes to stderr (a cold CI run pays it once).
 #
 # Exit status: 0 with the directory on stdout; 1 when the source could not be
 # fetched (no network: the caller may skip), the build failed, or (--cached)
@@ -30,7 +35,7 @@ mkdir -p "$cache"
 cached() {
   local d
   for d in $(ls -d "$cache"/openssl-3.5.* 2>/dev/null | sort -V -r); do
-    [ -f "$d/.complete" ] && [ -x "$d/bin/openssl" ] && { echo "$d"; return 0; }
+    [ -f "$d/.complete" ] && [ -f "$d/lib/libcrypto.so.3" ] && { echo "$d"; return 0; }
   done
   return 1
 }
@@ -59,6 +64,7 @@ fi
 version=$(basename "$orig" .orig.tar.gz)
 version=${version#openssl_}
 echo "fetch-openssl: building OpenSSL $version (once; into $cache/openssl-$version)" >&2
+started=$SECONDS
 mkdir "$tmp/src"
 tar -xzf "$orig" -C "$tmp/src" --strip-components=1
 dest=$cache/openssl-$version
@@ -68,20 +74,24 @@ stage=$tmp/install
 # the stage, which is moved there whole.
 if ! (cd "$tmp/src" &&
   ./Configure --prefix="$dest" --libdir=lib --openssldir="$dest/ssl" shared no-docs no-tests \
-    linux-x86_64 >"$tmp/build.log" 2>&1 &&
-  make -j "$(nproc)" build_sw >>"$tmp/build.log" 2>&1 &&
-  make DESTDIR="$stage" install_sw install_ssldirs >>"$tmp/build.log" 2>&1); then
+    no-module no-legacy linux-x86_64 >"$tmp/build.log" 2>&1 &&
+  make -j "$(nproc)" build_libs >>"$tmp/build.log" 2>&1 &&
+  make DESTDIR="$stage" install_dev install_ssldirs >>"$tmp/build.log" 2>&1); then
   tail -20 "$tmp/build.log" >&2
   echo "fetch-openssl: building OpenSSL $version failed" >&2
   exit 1
 fi
 rm -rf "$dest"
 mv "$stage$dest" "$dest"
-got=$(LD_LIBRARY_PATH=$dest/lib "$dest/bin/openssl" version | awk '{print $2}')
+# The version the library itself reports (a program built against it).
+printf '#include <stdio.h>\n#include <openssl/crypto.h>\nint main(void) { puts(OpenSSL_version(OPENSSL_VERSION)); return 0; }\n' >"$tmp/v.c"
+got=$(cc -I"$dest/include" "$tmp/v.c" -L"$dest/lib" -lcrypto -o "$tmp/v" 2>&1 &&
+  LD_LIBRARY_PATH=$dest/lib "$tmp/v" | awk '{print $2}')
 if [ "$got" != "$version" ]; then
   echo "fetch-openssl: the build says it is OpenSSL $got, not $version" >&2
   rm -rf "$dest"
   exit 1
 fi
 touch "$dest/.complete"
+echo "fetch-openssl: OpenSSL $version built in $((SECONDS - started)) s" >&2
 echo "$dest"

@@ -42,6 +42,87 @@
     "d008828e2b80ac9d2218ffee1d070c48b8e4c87bff32c9699d5b6896eee0edd1"                          \
     "64020e2be0560858d9c00c037e34a96937c561a74c412bb4c746469527281c8c"
 
+/* Each hash of "abc" (FIPS 180-4 and FIPS 202's examples). */
+static inline const char *wc_kat_hash_abc(wc_hash h) {
+    switch (h) {
+    case WC_HASH_SHA_1: return "a9993e364706816aba3e25717850c26c9cd0d89d";
+    case WC_HASH_SHA_256: return "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+    case WC_HASH_SHA_384:
+        return "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed"
+               "8086072ba1e7cc2358baeca134c825a7";
+    case WC_HASH_SHA_512:
+        return "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"
+               "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f";
+    case WC_HASH_SHA3_256: return "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532";
+    case WC_HASH_SHA3_384:
+        return "ec01498288516fc926459f58e2c6ad8df9b473cb0fc08c2596da7cf0e49be4b2"
+               "98d88cea927ac7f539f1edf228376d25";
+    case WC_HASH_SHA3_512:
+        return "b751850b1a57168a5693cd924b6b096e08f621827444f70d884f5d0240d2712e"
+               "10e116e9192af3c91a7ec57647e3934057340b4cf408d5a56592f8274eec53f0";
+    case WC_HASH_COUNT: break;
+    }
+    return NULL;
+}
+
+/* SHAKE128 / SHAKE256 of the empty string, the first 32 bytes (FIPS 202). */
+static inline const char *wc_kat_shake_empty(wc_xof k) {
+    switch (k) {
+    case WC_XOF_CSHAKE128: return "7f9c2ba4e88f827d616045507605853ed73b8093f6efbc88eb1a6eacfa66ef26";
+    case WC_XOF_CSHAKE256: return "46b9dd2b0ba88d13233b3feb743eeb243fcd52ea62b81b82b50c27646ed5762f";
+    case WC_XOF_COUNT: break;
+    }
+    return NULL;
+}
+
+/* SP 800-185's KMAC samples 1 (KMAC128, S empty, 256 bits) and 4 (KMAC256,
+ * S "My Tagged Application", 512 bits): key 40..5f, data 00..03. */
+static inline const char *wc_kat_kmac(wc_kmac k) {
+    switch (k) {
+    case WC_KMAC_128: return "e5780b0d3ea6f7d3a429c5706aa43a00fadbd7d49628839e3187243f456ee14e";
+    case WC_KMAC_256:
+        return "20c570c31346f703c9ac36c61c03cb64c3970d0cfc787e9b79599d273a68d2f7"
+               "f69d4cc3de9d104a351689f27cf6f5951f0103f33f4f24871024d9c27773a8dd";
+    case WC_KMAC_COUNT: break;
+    }
+    return NULL;
+}
+#define WC_KAT_KMAC_CUSTOM "My Tagged Application"
+
+/* RFC 6070's first PBKDF2-HMAC-SHA1 case: "password", "salt", 1 iteration. */
+#define WC_KAT_PBKDF2_SHA1 "0c60c80f961f0e71f3a9b524af6012062fe037a6"
+
+/* SP 800-38A F.1.1 (AES-128-ECB), F.2.1 (AES-128-CBC) and F.5.1
+ * (AES-128-CTR), first block: key 2b7e1516..., plaintext 6bc1bee2...;
+ * CBC's IV 00..0f, CTR's counter f0..ff. */
+#define WC_KAT_AES128_KEY "2b7e151628aed2a6abf7158809cf4f3c"
+#define WC_KAT_AES_PT "6bc1bee22e409f96e93d7e117393172a"
+#define WC_KAT_AES_ECB_CT "3ad77bb40d7a3660a89ecaf32466ef97"
+#define WC_KAT_AES_CBC_IV "000102030405060708090a0b0c0d0e0f"
+#define WC_KAT_AES_CBC_CT "7649abac8119b246cee98e9b12e9197d"
+#define WC_KAT_AES_CTR_IV "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff"
+#define WC_KAT_AES_CTR_CT "874d6191b620e3261bef6864990db6ce"
+/* The GCM specification's test case 2 (key, IV and plaintext zero). */
+#define WC_KAT_GCM_CT "0388dace60b6a392f328c2b971b2fe78"
+#define WC_KAT_GCM_TAG "ab6e47d42cec13bdf53a67b21257bddf"
+/* RFC 7253 appendix A, the first sample: key 00..0f, nonce
+ * bbaa99887766554433221100, no data: the 128-bit tag. */
+#define WC_KAT_OCB_NONCE "bbaa99887766554433221100"
+#define WC_KAT_OCB_TAG "785407bfffc8ad9edcc5520ac9111ee6"
+/* RFC 8439 section 2.8.2 (ChaCha20-Poly1305; the plaintext is its
+ * sunscreen sentence). */
+#define WC_KAT_CHACHA_KEY "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+#define WC_KAT_CHACHA_NONCE "070000004041424344454647"
+#define WC_KAT_CHACHA_AAD "50515253c0c1c2c3c4c5c6c7"
+#define WC_KAT_CHACHA_PT                                                                        \
+    "Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the "      \
+    "future, sunscreen would be it."
+#define WC_KAT_CHACHA_CT                                                                        \
+    "d31a8d34648e60db7b86afbc53ef7ec2a4aded51296e08fea9e2b5a736ee62d63dbea45e8ca967128"        \
+    "2fafb69da92728b1a71de0a9e060b2905d6a5b67ecd3b3692ddbd7f2d778b8c9803aee328091b58fab3"      \
+    "24e4fad675945585808b4831d7bc3ff4def08e4b7a9de576d26586cec64b6116"
+#define WC_KAT_CHACHA_TAG "1ae10b594f09e26a7e902ecbd0600691"
+
 /* ML-KEM and ML-DSA keys from the seed 00 01 02 ... (64 bytes for ML-KEM:
  * d then z; 32 for ML-DSA: xi): the SHA-256 of the public key
  * (FIPS 203 KeyGen_internal(d, z)'s ek, FIPS 204 KeyGen_internal(xi)'s pk)

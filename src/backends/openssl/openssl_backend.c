@@ -67,6 +67,11 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, wc_caps *cap
     bool direct = wc_prov_direct_enabled();
     for (int i = 0; i < N_HASH; i++) {
         wc_ossl_md_by_hash[i] = EVP_MD_fetch(NULL, wc_ossl_kdf_digest_name((wc_hash)i), NULL);
+        /* offered only if it hashes "abc" as its standard says (openssl_probe.c) */
+        if (wc_ossl_md_by_hash[i] && !wc_ossl_kat_digest(wc_ossl_md_by_hash[i], (wc_hash)i)) {
+            EVP_MD_free(wc_ossl_md_by_hash[i]);
+            wc_ossl_md_by_hash[i] = NULL;
+        }
         if (wc_ossl_md_by_hash[i]) {
             wc_caps_add(&c, wc_hash_algorithm((wc_hash)i));
             any_md = true;
@@ -90,7 +95,15 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, wc_caps *cap
         wc_ossl_aes_ocb_ciphers[i] = EVP_CIPHER_fetch(NULL, ocb_names[i], NULL);
         ocb = ocb && wc_ossl_aes_ocb_ciphers[i];
     }
+    /* Each mode's AES-128 must give its standard's example (openssl_probe.c). */
+    cbc = cbc && wc_ossl_kat_aes(wc_ossl_aes_cbc_ciphers[0]);
+    ctr = ctr && wc_ossl_kat_aes(wc_ossl_aes_ctr_ciphers[0]);
+    gcm = gcm && wc_ossl_kat_aes(wc_ossl_aes_gcm_ciphers[0]);
+    kw = kw && wc_ossl_kat_aes(wc_ossl_aes_kw_ciphers[0]);
+    ocb = ocb && wc_ossl_kat_aes(wc_ossl_aes_ocb_ciphers[0]);
     wc_ossl_chacha20_poly1305_cipher = EVP_CIPHER_fetch(NULL, "ChaCha20-Poly1305", NULL);
+    bool chacha = wc_ossl_chacha20_poly1305_cipher &&
+                  wc_ossl_kat_chacha20_poly1305(wc_ossl_chacha20_poly1305_cipher);
     if (wc_ossl_chacha20_poly1305_cipher && direct)
         wc_prov_aead_find(wc_ossl_chacha20_poly1305_cipher, &wc_ossl_prov_chacha20_poly1305);
     webcrypto_status tc = wc_tc_init();
@@ -107,6 +120,17 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, wc_caps *cap
     wc_ossl_mac_kmac[WC_KMAC_128] = EVP_MAC_fetch(NULL, "KMAC-128", NULL);
     wc_ossl_mac_kmac[WC_KMAC_256] = EVP_MAC_fetch(NULL, "KMAC-256", NULL);
     ERR_clear_error();
+    /* each checked against FIPS 202's / SP 800-185's examples (openssl_probe.c) */
+    for (int i = 0; i < WC_XOF_COUNT; i++)
+        if (wc_ossl_md_shake[i] && !wc_ossl_kat_shake(wc_ossl_md_shake[i], (wc_xof)i)) {
+            EVP_MD_free(wc_ossl_md_shake[i]);
+            wc_ossl_md_shake[i] = NULL;
+        }
+    for (int i = 0; i < WC_KMAC_COUNT; i++)
+        if (wc_ossl_mac_kmac[i] && !wc_ossl_kat_kmac(wc_ossl_mac_kmac[i], (wc_kmac)i)) {
+            EVP_MAC_free(wc_ossl_mac_kmac[i]);
+            wc_ossl_mac_kmac[i] = NULL;
+        }
     if (wc_ossl_md_shake[WC_XOF_CSHAKE128]) wc_caps_add(&c, WEBCRYPTO_ALG_CSHAKE128);
     if (wc_ossl_md_shake[WC_XOF_CSHAKE256]) wc_caps_add(&c, WEBCRYPTO_ALG_CSHAKE256);
     if (wc_ossl_mac_kmac[WC_KMAC_128]) wc_caps_add(&c, WEBCRYPTO_ALG_KMAC128);
@@ -134,8 +158,11 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, wc_caps *cap
     if (kw) wc_caps_add(&c, WEBCRYPTO_ALG_AES_KW);
     if (gcm_siv) wc_caps_add(&c, WEBCRYPTO_ALG_AES_GCM_SIV);
     if (any_md) wc_caps_add(&c, WEBCRYPTO_ALG_HKDF); /* built on HMAC, below */
-    if (wc_ossl_kdf_pbkdf2 && any_md) wc_caps_add(&c, WEBCRYPTO_ALG_PBKDF2);
-    if (wc_ossl_chacha20_poly1305_cipher) wc_caps_add(&c, WEBCRYPTO_ALG_CHACHA20_POLY1305);
+    /* PBKDF2: RFC 6070's first case, on SHA-1 (openssl_probe.c) */
+    if (wc_ossl_kdf_pbkdf2 && wc_ossl_md_by_hash[WC_HASH_SHA_1] &&
+        wc_ossl_kat_pbkdf2(wc_ossl_kdf_pbkdf2, wc_ossl_md_by_hash[WC_HASH_SHA_1]))
+        wc_caps_add(&c, WEBCRYPTO_ALG_PBKDF2);
+    if (chacha) wc_caps_add(&c, WEBCRYPTO_ALG_CHACHA20_POLY1305);
     if (ocb) wc_caps_add(&c, WEBCRYPTO_ALG_AES_OCB);
     if (wc_ossl_argon2_init()) /* OpenSSL's KDFs or libargon2 */
         wc_caps_add_all(&c, WEBCRYPTO_ALG_ARGON2D, WEBCRYPTO_ALG_ARGON2I, WEBCRYPTO_ALG_ARGON2ID);

@@ -126,6 +126,15 @@ void wc_ossl_digest_free(void *ctx);
 webcrypto_status wc_ossl_mode_ctx(const aes_state *s, bool dec, void ***slot);
 void wc_ossl_mode_drop(const aes_state *s, void **slot);
 
+/* openssl_probe.c: init's known answers (core/known_answers.h), each
+ * through the EVP object the backend keeps. */
+bool wc_ossl_kat_digest(const EVP_MD *md, wc_hash h);
+bool wc_ossl_kat_shake(const EVP_MD *md, wc_xof k);
+bool wc_ossl_kat_kmac(EVP_MAC *mac, wc_kmac k);
+bool wc_ossl_kat_pbkdf2(EVP_KDF *kdf, const EVP_MD *sha1);
+bool wc_ossl_kat_aes(const EVP_CIPHER *aes128);
+bool wc_ossl_kat_chacha20_poly1305(const EVP_CIPHER *cipher);
+
 /* openssl_mac_kdf.c */
 bool wc_ossl_cshake_probe(void);
 void wc_ossl_hmac_state_free(hmac_state *s);
