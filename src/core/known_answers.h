@@ -34,6 +34,23 @@
     "1144a6a1aba7f96de42505d7a7298524fda538fccbbb754f578c1cad10d54d0d"                          \
     "5428407e85dcbc98a49155c13764e66c3c00"
 
+/* RFC 8032 section 7.1 TEST 1 (Ed25519: secret key, public key, the
+ * signature of the empty message); RFC 7748 section 6.1 and 6.2, Alice's
+ * X25519 and X448 private and public keys. */
+#define WC_KAT_ED25519_SK "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60"
+#define WC_KAT_ED25519_PK "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"
+#define WC_KAT_ED25519_SIG                                                                      \
+    "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e06522490155"                          \
+    "5fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b"
+#define WC_KAT_X25519_SK "77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a"
+#define WC_KAT_X25519_PK "8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a"
+#define WC_KAT_X448_SK                                                                          \
+    "9a8f4925d1519f5775cf46b04b5800d4ee9ee8bae8bc5565d498c28dd9c9baf5"                          \
+    "74a9419744897391006382a6f127ab1d9ac2d8c0a598726b"
+#define WC_KAT_X448_PK                                                                          \
+    "9b08f7cc31b7e3e67d22d5aea121074a273bd2b83de09c63faa73d2c22c5d9bb"                          \
+    "c836647241d953d40c5b12da88120d53177f80e532c41fa0"
+
 /* SP 800-185's cSHAKE samples 1 and 3 (cSHAKE_samples.pdf): X = 00 01 02 03,
  * N = "", S = "Email Signature"; cSHAKE128 with L = 256, cSHAKE256 with
  * L = 512. */

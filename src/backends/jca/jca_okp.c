@@ -403,12 +403,8 @@ webcrypto_status jca_okp448_setup(jca_op *o, jca_variant *v, wc_caps *caps) {
             return jca_exception(o->env, "PushLocalFrame");
         static const uint8_t five[56] = {5};
         uint8_t sk[56], want[56], got[OKP_MAX];
-        wc_kat_unhex("9a8f4925d1519f5775cf46b04b5800d4ee9ee8bae8bc5565d498c28dd9c9baf5"
-              "74a9419744897391006382a6f127ab1d9ac2d8c0a598726b",
-              sk, 56);
-        wc_kat_unhex("9b08f7cc31b7e3e67d22d5aea121074a273bd2b83de09c63faa73d2c22c5d9bb"
-              "c836647241d953d40c5b12da88120d53177f80e532c41fa0",
-              want, 56);
+        wc_kat_unhex(WC_KAT_X448_SK, sk, 56); /* RFC 7748 (known_answers.h) */
+        wc_kat_unhex(WC_KAT_X448_PK, want, 56);
         jobject base = NULL, priv = NULL;
         if (jca_okp_key(o, v, JCA_KT_X448, false, five, &base) == WEBCRYPTO_OK &&
             (pk->x448_base = jca_global(o->env, base)) != NULL &&

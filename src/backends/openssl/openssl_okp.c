@@ -127,6 +127,53 @@ webcrypto_status wc_ossl_okp_verify(const void *state, wc_okp kind, const uint8_
     return WEBCRYPTO_OK;
 }
 
+/* Whether the running OpenSSL makes kind's known public key from its known
+ * private key (RFC 8032, RFC 7748: known_answers.h) and, for a signature
+ * member, signs RFC 8032's message as RFC 8032 does: init offers the
+ * member only then. */
+bool wc_ossl_okp_kat(wc_okp kind) {
+    const char *sk_hex = NULL, *pk_hex = NULL, *sig_hex = NULL, *msg_hex = "";
+    switch (kind) {
+    case WC_OKP_ED25519:
+        sk_hex = WC_KAT_ED25519_SK, pk_hex = WC_KAT_ED25519_PK, sig_hex = WC_KAT_ED25519_SIG;
+        break;
+    case WC_OKP_X25519: sk_hex = WC_KAT_X25519_SK, pk_hex = WC_KAT_X25519_PK; break;
+    case WC_OKP_ED448:
+        sk_hex = WC_KAT_ED448_SK, pk_hex = WC_KAT_ED448_PK, sig_hex = WC_KAT_ED448_SIG;
+        msg_hex = WC_KAT_ED448_MSG;
+        break;
+    case WC_OKP_X448: sk_hex = WC_KAT_X448_SK, pk_hex = WC_KAT_X448_PK; break;
+    case WC_OKP_COUNT: return false;
+    }
+    const size_t n = wc_okp_key_len(kind), sig_len = wc_okp_sig_len(kind),
+                 msg_len = strlen(msg_hex) / 2;
+    uint8_t sk[MAX_OKP], pk[MAX_OKP], sig[2 * MAX_OKP], want[2 * MAX_OKP], msg[1];
+    if (n > MAX_OKP || sig_len > sizeof sig || msg_len > sizeof msg) return false;
+    wc_kat_unhex(sk_hex, sk, n);
+    wc_kat_unhex(pk_hex, pk, n);
+    wc_kat_unhex(msg_hex, msg, msg_len);
+    wc_pkey_fields f = {0};
+    f.is_private = true;
+    f.d = (wc_bytes){sk, n};
+    void *state = NULL;
+    bool ok = wc_ossl_okp_import(kind, &f, &state) == WEBCRYPTO_OK;
+    if (ok) {
+        const pkey_state *s = state;
+        ok = s->f.x.n == n && memcmp(s->f.x.p, pk, n) == 0;
+    }
+    if (ok && sig_hex) {
+        size_t got = 0;
+        wc_kat_unhex(sig_hex, want, sig_len);
+        ok = wc_ossl_okp_sign(state, kind, NULL, 0, msg, msg_len, sig, sizeof sig, &got) ==
+                 WEBCRYPTO_OK &&
+             got == sig_len && memcmp(sig, want, sig_len) == 0;
+    }
+    wc_ossl_pkey_free(state);
+    wc_wipe(sk, sizeof sk);
+    ERR_clear_error();
+    return ok;
+}
+
 /* Whether Ed448 signs with a context string as RFC 8032 says: its "1 octet
  * (with context)" signature (known_answers.h), byte for byte. OpenSSL 3.0's
  * EdDSA refuses the parameter; one that took it and ignored it would give

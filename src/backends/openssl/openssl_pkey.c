@@ -102,17 +102,18 @@ void wc_ossl_pkey_init(wc_caps *c) {
     if (km_rsa && enc_rsa) wc_caps_add(c, WEBCRYPTO_ALG_RSA_OAEP);
     if (km_ec && groups && sig_ec) wc_caps_add(c, WEBCRYPTO_ALG_ECDSA);
     if (km_ec && groups && kex_ec) wc_caps_add(c, WEBCRYPTO_ALG_ECDH);
-    if (km_ed && sig_ed) wc_caps_add(c, WEBCRYPTO_ALG_ED25519);
-    if (km_x && kex_x) wc_caps_add(c, WEBCRYPTO_ALG_X25519);
+    /* OKP members: also their RFC 8032 / RFC 7748 known answers */
+    if (km_ed && sig_ed && wc_ossl_okp_kat(WC_OKP_ED25519)) wc_caps_add(c, WEBCRYPTO_ALG_ED25519);
+    if (km_x && kex_x && wc_ossl_okp_kat(WC_OKP_X25519)) wc_caps_add(c, WEBCRYPTO_ALG_X25519);
     /* Ed448's context where OpenSSL signs with one as RFC 8032 does (3.2
      * added the "context-string" parameter; 3.0's EdDSA has none, and
      * without WC_CAP_ED448_CONTEXT the core answers NotSupportedError for a
      * non-empty context). */
-    if (km_ed448 && sig_ed448) {
+    if (km_ed448 && sig_ed448 && wc_ossl_okp_kat(WC_OKP_ED448)) {
         wc_caps_add(c, WEBCRYPTO_ALG_ED448);
         if (wc_ossl_ed448_context_probe()) c->features |= WC_CAP_ED448_CONTEXT;
     }
-    if (km_x448 && kex_x448) wc_caps_add(c, WEBCRYPTO_ALG_X448);
+    if (km_x448 && kex_x448 && wc_ossl_okp_kat(WC_OKP_X448)) wc_caps_add(c, WEBCRYPTO_ALG_X448);
 
     EVP_KEYMGMT_free(km_rsa);
     EVP_KEYMGMT_free(km_ec);

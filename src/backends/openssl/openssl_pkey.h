@@ -130,6 +130,7 @@ webcrypto_status wc_ossl_ec_import(const wc_pkey_fields *f,
 /* openssl_okp.c */
 webcrypto_status wc_ossl_okp_import(wc_okp kind, const wc_pkey_fields *f, void **state);
 bool wc_ossl_ed448_context_probe(void);
+bool wc_ossl_okp_kat(wc_okp kind);
 
 /* openssl_pq.c */
 webcrypto_status wc_ossl_pq_import(wc_family family, unsigned member, const wc_pkey_fields *f,
