@@ -51,6 +51,18 @@
     "9b08f7cc31b7e3e67d22d5aea121074a273bd2b83de09c63faa73d2c22c5d9bb"                          \
     "c836647241d953d40c5b12da88120d53177f80e532c41fa0"
 
+/* RFC 6979 A.2.5 (ECDSA, P-256): the private key x, its public key (Ux,
+ * Uy), and the signature (r, s) of "sample" with SHA-256; and P-256's base
+ * point G (SEC 2), so that ECDH of x and G is Ux. */
+#define WC_KAT_P256_X "c9afa9d845ba75166b5c215767b1d6934e50c3db36e89b127b8a622b120f6721"
+#define WC_KAT_P256_UX "60fed4ba255a9d31c961eb74c6356d68c049b8923b61fa6ce669622e60f29fb6"
+#define WC_KAT_P256_UY "7903fe1008b8bc99a41ae9e95628bc64f2f1b20c2d7e9f5177a3c294d4462299"
+#define WC_KAT_P256_SIG                                                                         \
+    "efd48b2aacb6a8fd1140dd9cd45e81d69d2c877b56aaf991c34d0ea84eaf3716"                          \
+    "f7cb1c942d657c41d436c7a1b6e29f65f3e900dbb9aff4064dc4ab2f843acda8"
+#define WC_KAT_P256_GX "6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296"
+#define WC_KAT_P256_GY "4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5"
+
 /* SP 800-185's cSHAKE samples 1 and 3 (cSHAKE_samples.pdf): X = 00 01 02 03,
  * N = "", S = "Email Signature"; cSHAKE128 with L = 256, cSHAKE256 with
  * L = 512. */

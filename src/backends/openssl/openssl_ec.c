@@ -20,6 +20,7 @@
 
 #include "core/backend.h"
 #include "core/ct.h"
+#include "core/known_answers.h"
 #include "openssl_internal.h"
 #include "openssl_pkey.h"
 
@@ -212,4 +213,46 @@ webcrypto_status wc_ossl_ecdh(const void *private_state, const void *public_stat
     webcrypto_status st = wc_ossl_pkey_derive(priv, public_state, out, priv->size);
     if (st == WEBCRYPTO_OK) *out_len = priv->size;
     return st;
+}
+
+/* Whether P-256 works as RFC 6979's example says: the private key x
+ * imports with its public key (the import checks that x makes it), that
+ * public key verifies the example's signature of "sample" (and not of
+ * another message), and ECDH of x with the base point gives Ux. init offers
+ * ECDSA and ECDH only then (the curves share OpenSSL's EC code). */
+bool wc_ossl_ec_kat(void) {
+    uint8_t x[32], ux[32], uy[32], gx[32], gy[32], sig[64], out[32];
+    wc_kat_unhex(WC_KAT_P256_X, x, 32);
+    wc_kat_unhex(WC_KAT_P256_UX, ux, 32);
+    wc_kat_unhex(WC_KAT_P256_UY, uy, 32);
+    wc_kat_unhex(WC_KAT_P256_GX, gx, 32);
+    wc_kat_unhex(WC_KAT_P256_GY, gy, 32);
+    wc_kat_unhex(WC_KAT_P256_SIG, sig, 64);
+    wc_pkey_fields f = {0};
+    f.curve = WEBCRYPTO_CURVE_P256;
+    f.is_private = true;
+    f.d = (wc_bytes){x, 32};
+    f.x = (wc_bytes){ux, 32};
+    f.y = (wc_bytes){uy, 32};
+    wc_pkey_fields g = {0};
+    g.curve = WEBCRYPTO_CURVE_P256;
+    g.x = (wc_bytes){gx, 32};
+    g.y = (wc_bytes){gy, 32};
+    void *priv = NULL, *base = NULL;
+    bool valid = false, other = true;
+    size_t n = 0;
+    bool ok = wc_ossl_ec_import(&f, &priv) == WEBCRYPTO_OK &&
+              wc_ossl_ecdsa_verify(priv, WC_HASH_SHA_256, (const uint8_t *)"sample", 6, sig,
+                                   sizeof sig, &valid) == WEBCRYPTO_OK &&
+              valid &&
+              wc_ossl_ecdsa_verify(priv, WC_HASH_SHA_256, (const uint8_t *)"simple", 6, sig,
+                                   sizeof sig, &other) == WEBCRYPTO_OK &&
+              !other && wc_ossl_ec_import(&g, &base) == WEBCRYPTO_OK &&
+              wc_ossl_ecdh(priv, base, out, &n) == WEBCRYPTO_OK && n == 32 &&
+              memcmp(out, ux, 32) == 0;
+    wc_ossl_pkey_free(priv);
+    wc_ossl_pkey_free(base);
+    wc_wipe(x, sizeof x);
+    ERR_clear_error();
+    return ok;
 }

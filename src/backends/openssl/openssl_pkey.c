@@ -100,8 +100,9 @@ void wc_ossl_pkey_init(wc_caps *c) {
     if (km_rsa && sig_rsa)
         wc_caps_add_all(c, WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5, WEBCRYPTO_ALG_RSA_PSS);
     if (km_rsa && enc_rsa) wc_caps_add(c, WEBCRYPTO_ALG_RSA_OAEP);
-    if (km_ec && groups && sig_ec) wc_caps_add(c, WEBCRYPTO_ALG_ECDSA);
-    if (km_ec && groups && kex_ec) wc_caps_add(c, WEBCRYPTO_ALG_ECDH);
+    /* EC: RFC 6979's P-256 example (openssl_ec.c) */
+    bool ec_kat = km_ec && groups && sig_ec && kex_ec && wc_ossl_ec_kat();
+    if (ec_kat) wc_caps_add_all(c, WEBCRYPTO_ALG_ECDSA, WEBCRYPTO_ALG_ECDH);
     /* OKP members: also their RFC 8032 / RFC 7748 known answers */
     if (km_ed && sig_ed && wc_ossl_okp_kat(WC_OKP_ED25519)) wc_caps_add(c, WEBCRYPTO_ALG_ED25519);
     if (km_x && kex_x && wc_ossl_okp_kat(WC_OKP_X25519)) wc_caps_add(c, WEBCRYPTO_ALG_X25519);

@@ -126,6 +126,7 @@ webcrypto_status wc_ossl_rsa_import(const wc_pkey_fields *f,
 /* openssl_ec.c */
 webcrypto_status wc_ossl_ec_import(const wc_pkey_fields *f,
                                    void **state);
+bool wc_ossl_ec_kat(void);
 
 /* openssl_okp.c */
 webcrypto_status wc_ossl_okp_import(wc_okp kind, const wc_pkey_fields *f, void **state);
