@@ -135,8 +135,12 @@ static webcrypto_status ossl_init(const char *variant, void **bctx, wc_caps *cap
     if (wc_ossl_md_shake[WC_XOF_CSHAKE256]) wc_caps_add(&c, WEBCRYPTO_ALG_CSHAKE256);
     if (wc_ossl_mac_kmac[WC_KMAC_128]) wc_caps_add(&c, WEBCRYPTO_ALG_KMAC128);
     if (wc_ossl_mac_kmac[WC_KMAC_256]) wc_caps_add(&c, WEBCRYPTO_ALG_KMAC256);
-    /* OpenSSL's SHAKE and KMAC take any output length, KMAC any customization */
-    c.features |= WC_CAP_XOF_ANY_LENGTH | WC_CAP_KMAC_ANY;
+    /* OpenSSL's SHAKE and KMAC take any output length, KMAC any customization:
+     * the known answers above asked for lengths other than the defaults and
+     * (KMAC256) a customization. */
+    if (wc_ossl_md_shake[WC_XOF_CSHAKE128] || wc_ossl_md_shake[WC_XOF_CSHAKE256])
+        c.features |= WC_CAP_XOF_ANY_LENGTH;
+    if (wc_ossl_mac_kmac[WC_KMAC_128] || wc_ossl_mac_kmac[WC_KMAC_256]) c.features |= WC_CAP_KMAC_ANY;
     if (wc_ossl_md_shake[WC_XOF_CSHAKE128] && wc_ossl_md_shake[WC_XOF_CSHAKE256] &&
         wc_ossl_cshake_probe())
         c.features |= WC_CAP_CSHAKE_CUSTOM;
