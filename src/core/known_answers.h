@@ -51,6 +51,31 @@
     "9b08f7cc31b7e3e67d22d5aea121074a273bd2b83de09c63faa73d2c22c5d9bb"                          \
     "c836647241d953d40c5b12da88120d53177f80e532c41fa0"
 
+/* RSASSA-PKCS1-v1_5 with SHA-256: a 2048-bit public key (modulus; the
+ * exponent 65537) and its signature of WC_KAT_RSA_MSG: the key tests/
+ * test_pkey.c's RSA known answer made with `openssl genpkey`, the signature
+ * made with `openssl dgst -sha256 -sign` and checked with Node's
+ * subtle.sign (no standard publishes a short RSA example). */
+#define WC_KAT_RSA_N \
+    "ad53815b37746d7f39036f4e708df1cb11f2c2829e7ad38bcf1aa03af5a6b7be" \
+    "77bcc4751e00b99042bf8a1c431d9fabf064df685b1824552a7c05b6bf6ee01f" \
+    "3aecae8c6777dc0b362a3e876993a6c792fe75b9022307f942ac83863f4aa568" \
+    "a451d96758f7b7af3ecc7afff60ddc25fa3c928e9df96821f7e0e5611dce1fb4" \
+    "fec4ef13fc9297f78a1c07a029e7fa983a1760b9fbbababa057473a811734815" \
+    "c319f53c1a1b28c1e83d5dc15487bf05499d00a033efd9bb539bd1c9b3cdd29c" \
+    "1b6210a91b87bf121277ee053ed9a9c3dc76bfeefd8942211d2de44767d176f7" \
+    "f84ff8ef23c48f204fd56e74d424c43665074b7108f5778831be8a16a6d66989"
+#define WC_KAT_RSA_MSG "libwebcrypto RSASSA-PKCS1-v1_5 known answer"
+#define WC_KAT_RSA_SIG \
+    "162a7d778051b3a6e459977b1d46afea4cf5c773dc57ffa08c230c36fede9c64" \
+    "69646abc4ed90707d615d071c9451f3d67db71a75071113c33db3e6ba8c8d1c7" \
+    "9bdf1fa80e4f0a840ab7d865f0976d1759c9443889aa179b1225ad523f9585d6" \
+    "a42b771737d82be85aff39c9f3f918b4187b9203dbe000f666f7a62177b96cd0" \
+    "9722ca91b74f2596ea914e3f4b4cb67dbf279f302380974166108a8c091af797" \
+    "6a6524babfa8e70099d62a694fca40eaa2111bb62ec96ef4fb71206e5eaff8fe" \
+    "d1ce66fff414f13943a92d0dbcff6cb3ba815b46a0d5605961dfee71e0aa46fd" \
+    "dc80f8a7a3e52160fde8cd2b94ce7687112f96586a9fc338bef6cb2ac0f27ccb"
+
 /* RFC 6979 A.2.5 (ECDSA, P-256): the private key x, its public key (Ux,
  * Uy), and the signature (r, s) of "sample" with SHA-256; and P-256's base
  * point G (SEC 2), so that ECDH of x and G is Ux. */

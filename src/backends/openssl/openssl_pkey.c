@@ -97,9 +97,10 @@ void wc_ossl_pkey_init(wc_caps *c) {
     /* Multi-prime RSA import: OpenSSL 3.0's RSA key management takes up to
      * five primes (wc_ossl_rsa_import). */
     if (km_rsa) c->features |= WC_CAP_RSA_MULTI_PRIME;
-    if (km_rsa && sig_rsa)
-        wc_caps_add_all(c, WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5, WEBCRYPTO_ALG_RSA_PSS);
-    if (km_rsa && enc_rsa) wc_caps_add(c, WEBCRYPTO_ALG_RSA_OAEP);
+    /* RSA: a known signature verifies (openssl_rsa.c) */
+    bool rsa_kat = km_rsa && sig_rsa && wc_ossl_rsa_kat();
+    if (rsa_kat) wc_caps_add_all(c, WEBCRYPTO_ALG_RSASSA_PKCS1_V1_5, WEBCRYPTO_ALG_RSA_PSS);
+    if (rsa_kat && enc_rsa) wc_caps_add(c, WEBCRYPTO_ALG_RSA_OAEP);
     /* EC: RFC 6979's P-256 example (openssl_ec.c) */
     bool ec_kat = km_ec && groups && sig_ec && kex_ec && wc_ossl_ec_kat();
     if (ec_kat) wc_caps_add_all(c, WEBCRYPTO_ALG_ECDSA, WEBCRYPTO_ALG_ECDH);

@@ -122,6 +122,7 @@ webcrypto_status wc_ossl_pkey_derive(const pkey_state *priv, const pkey_state *p
 /* openssl_rsa.c */
 webcrypto_status wc_ossl_rsa_import(const wc_pkey_fields *f,
                                     void **state);
+bool wc_ossl_rsa_kat(void);
 
 /* openssl_ec.c */
 webcrypto_status wc_ossl_ec_import(const wc_pkey_fields *f,

@@ -21,6 +21,7 @@
 
 #include "core/backend.h"
 #include "core/ct.h"
+#include "core/known_answers.h"
 #include "openssl_internal.h"
 #include "openssl_pkey.h"
 
@@ -291,4 +292,32 @@ webcrypto_status wc_ossl_rsa_oaep_decrypt(const void *state, wc_hash hash,
     webcrypto_status st = oaep_md(hash, label_len, &md);
     if (st != WEBCRYPTO_OK) return st;
     return glue_oaep_decrypt(s->pkey, s->size, md, label, label_len, in, len, out, out_len);
+}
+
+/* Whether RSA verifies a known RSASSA-PKCS1-v1_5 signature (known_answers.h)
+ * and refuses it over another message: init offers the RSA algorithms only
+ * then. The public operation alone: a private one costs too much at every
+ * start, and RSA-PSS and RSA-OAEP share the key and its arithmetic. */
+bool wc_ossl_rsa_kat(void) {
+    uint8_t n[256], e[3] = {1, 0, 1}, sig[256];
+    wc_kat_unhex(WC_KAT_RSA_N, n, sizeof n);
+    wc_kat_unhex(WC_KAT_RSA_SIG, sig, sizeof sig);
+    wc_pkey_fields f = {0};
+    f.n = (wc_bytes){n, sizeof n};
+    f.e = (wc_bytes){e, sizeof e};
+    void *pub = NULL;
+    static const char msg[] = WC_KAT_RSA_MSG;
+    bool valid = false, other = true;
+    bool ok = wc_ossl_rsa_import(&f, &pub) == WEBCRYPTO_OK &&
+              wc_ossl_rsa_verify(pub, WC_RSA_SCHEME_PKCS1_V1_5, WC_HASH_SHA_256, 0,
+                                 (const uint8_t *)msg, sizeof msg - 1, sig, sizeof sig,
+                                 &valid) == WEBCRYPTO_OK &&
+              valid &&
+              wc_ossl_rsa_verify(pub, WC_RSA_SCHEME_PKCS1_V1_5, WC_HASH_SHA_256, 0,
+                                 (const uint8_t *)msg, sizeof msg - 2, sig, sizeof sig,
+                                 &other) == WEBCRYPTO_OK &&
+              !other;
+    wc_ossl_pkey_free(pub);
+    ERR_clear_error();
+    return ok;
 }
