@@ -71,12 +71,15 @@ dest=$cache/openssl-$version
 stage=$tmp/install
 # --prefix is where the library looks for its modules and configuration at
 # run time, so it is the final directory; the files go through DESTDIR into
-# the stage, which is moved there whole.
+# the stage, which is moved there whole. install_dev installs the libraries,
+# headers and pkg-config files; the default configuration file is copied
+# (install_ssldirs would want the programs built too).
 if ! (cd "$tmp/src" &&
   ./Configure --prefix="$dest" --libdir=lib --openssldir="$dest/ssl" shared no-docs no-tests \
     no-module no-legacy linux-x86_64 >"$tmp/build.log" 2>&1 &&
   make -j "$(nproc)" build_libs >>"$tmp/build.log" 2>&1 &&
-  make DESTDIR="$stage" install_dev install_ssldirs >>"$tmp/build.log" 2>&1); then
+  make DESTDIR="$stage" install_dev >>"$tmp/build.log" 2>&1 &&
+  mkdir -p "$stage$dest/ssl" && cp apps/openssl.cnf "$stage$dest/ssl/openssl.cnf"); then
   tail -20 "$tmp/build.log" >&2
   echo "fetch-openssl: building OpenSSL $version failed" >&2
   exit 1
