@@ -478,15 +478,15 @@ webcrypto_status wc_check_algorithm(const webcrypto_backend *backend, webcrypto_
     if (alg == WEBCRYPTO_ALG_NONE)
         return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "%s: algorithm name is missing",
                         operation);
-    const char *name = webcrypto_algorithm_name(alg);
-    if (!name)
+    const wc_alg_info *a = wc_alg(alg);
+    if (!a)
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "%s: unknown algorithm %d", operation,
                         (int)alg);
     /* The backend's description names its library and version ("OpenSSL
      * 3.0.19 ..."): what lacks the algorithm, and what would have it. */
     if (!wc_caps_has(&backend->caps, alg))
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "%s: the %s backend does not support %s (%s)",
-                        operation, backend->name, name,
+                        operation, backend->name, a->name,
                         backend->description ? backend->description : backend->name);
     return WEBCRYPTO_OK;
 }

@@ -177,12 +177,12 @@ static webcrypto_status aead_encrypt(const webcrypto_params *alg, const webcrypt
                                      const uint8_t *data, size_t data_len, uint8_t *out,
                                      size_t out_cap, size_t *out_len) {
     wc_aead kind = wc_aead_of(alg->name);
-    const char *name = webcrypto_algorithm_name(alg->name);
     aead_shape sh;
     webcrypto_status st = check_aead(alg, kind, &sh);
     if (st != WEBCRYPTO_OK) return st;
     if ((uint64_t)data_len > sh.max_text || data_len > SIZE_MAX - sh.tag_len)
-        return wc_error(WEBCRYPTO_ERR_OPERATION, "%s: plaintext too long", name);
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "%s: plaintext too long",
+                        webcrypto_algorithm_name(alg->name));
     if (wc_output_check(data_len + sh.tag_len, out, out_cap, out_len, &st)) return st;
     st = key->backend->ops->aead_seal(key->state, kind, alg->iv, sh.nonce_len,
                                       alg->additional_data, alg->additional_data_len, data,
@@ -197,16 +197,16 @@ static webcrypto_status aead_decrypt(const webcrypto_params *alg, const webcrypt
                                      const uint8_t *data, size_t data_len, uint8_t *out,
                                      size_t out_cap, size_t *out_len) {
     wc_aead kind = wc_aead_of(alg->name);
-    const char *name = webcrypto_algorithm_name(alg->name);
     aead_shape sh;
     webcrypto_status st = check_aead(alg, kind, &sh);
     if (st != WEBCRYPTO_OK) return st;
     if (data_len < sh.tag_len)
         return wc_error(WEBCRYPTO_ERR_OPERATION, "%s: %zu bytes is shorter than the %zu-byte tag",
-                        name, data_len, sh.tag_len);
+                        webcrypto_algorithm_name(alg->name), data_len, sh.tag_len);
     size_t n = data_len - sh.tag_len;
     if ((uint64_t)n > sh.max_text)
-        return wc_error(WEBCRYPTO_ERR_OPERATION, "%s: ciphertext too long", name);
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "%s: ciphertext too long",
+                        webcrypto_algorithm_name(alg->name));
     if (wc_output_check(n, out, out_cap, out_len, &st)) return st;
     st = key->backend->ops->aead_open(key->state, kind, alg->iv, sh.nonce_len,
                                       alg->additional_data, alg->additional_data_len, data, n,
@@ -246,31 +246,40 @@ static uint64_t blocks_before_wrap(const uint8_t counter[16], size_t bits) {
     return low == 0 ? UINT64_MAX : (UINT64_C(0) - low);
 }
 
-/* Adds n to the low `bits` of the counter, leaving the other bits alone. */
+static void store_be64(uint8_t *p, uint64_t v) {
+    /* spelt out: compilers merge these into one byte-swapped store */
+    p[0] = (uint8_t)(v >> 56);
+    p[1] = (uint8_t)(v >> 48);
+    p[2] = (uint8_t)(v >> 40);
+    p[3] = (uint8_t)(v >> 32);
+    p[4] = (uint8_t)(v >> 24);
+    p[5] = (uint8_t)(v >> 16);
+    p[6] = (uint8_t)(v >> 8);
+    p[7] = (uint8_t)v;
+}
+
+/* Adds n to the low `bits` (1..128) of the counter, leaving the other bits
+ * alone: on two 64-bit halves, as it runs on every CTR call. */
 static void counter_advance(uint8_t counter[16], size_t bits, uint64_t n) {
-    uint8_t orig[16];
-    memcpy(orig, counter, 16);
-    unsigned carry = 0;
-    for (int i = 15; i >= 0; i--) {
-        unsigned add = i >= 8 ? (unsigned)(n >> (8 * (15 - i)) & 0xff) : 0;
-        unsigned v = counter[i] + add + carry;
-        counter[i] = (uint8_t)v;
-        carry = v >> 8;
+    uint64_t high = load_be64(counter), low = load_be64(counter + 8);
+    uint64_t sum = low + n;
+    if (bits <= 64) {
+        uint64_t mask = bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+        low = (low & ~mask) | (sum & mask);
+    } else {
+        uint64_t mask = bits == 128 ? UINT64_MAX : (UINT64_C(1) << (bits - 64)) - 1;
+        high = (high & ~mask) | ((high + (sum < low)) & mask);
+        low = sum;
     }
-    for (size_t i = 0; i < 16; i++) {
-        size_t bit_lo = 8 * (15 - i); /* bit index of this byte's least significant bit */
-        uint8_t mask;
-        if (bit_lo + 8 <= bits) mask = 0xff;
-        else if (bit_lo >= bits) mask = 0;
-        else mask = (uint8_t)((1u << (bits - bit_lo)) - 1);
-        counter[i] = (uint8_t)((counter[i] & mask) | (orig[i] & ~mask));
-    }
+    store_be64(counter, high);
+    store_be64(counter + 8, low);
 }
 
 /* Whole-block CTR over len bytes (the last block may be partial), splitting
- * where the counter bits wrap, and advancing counter by the blocks used. */
+ * where the counter bits wrap, and advancing counter by the blocks used
+ * (after the last piece only if advance: one-shot calls drop the counter). */
 static webcrypto_status ctr_run(const webcrypto_key *key, uint8_t counter[16], size_t bits,
-                                const uint8_t *in, size_t len, uint8_t *out) {
+                                const uint8_t *in, size_t len, uint8_t *out, bool advance) {
     while (len) {
         uint64_t room = blocks_before_wrap(counter, bits);
         size_t blocks = len / AES_BLOCK + (len % AES_BLOCK != 0);
@@ -279,7 +288,7 @@ static webcrypto_status ctr_run(const webcrypto_key *key, uint8_t counter[16], s
         webcrypto_status st = key->backend->ops->cipher(key->state, WC_CIPHER_AES_CTR, true,
                                                         counter, in, n, out);
         if (st != WEBCRYPTO_OK) return st;
-        counter_advance(counter, bits, n / AES_BLOCK + (n % AES_BLOCK != 0));
+        if (n < len || advance) counter_advance(counter, bits, n / AES_BLOCK + (n % AES_BLOCK != 0));
         in += n;
         out += n;
         len -= n;
@@ -358,7 +367,7 @@ static webcrypto_status ctr_oneshot(const webcrypto_params *alg, const webcrypto
     if (wc_output_check(data_len, out, out_cap, out_len, &st)) return st;
     uint8_t counter[16];
     memcpy(counter, alg->counter, 16);
-    if ((st = ctr_run(key, counter, alg->length, data, data_len, out)) != WEBCRYPTO_OK) return st;
+    if ((st = ctr_run(key, counter, alg->length, data, data_len, out, false)) != WEBCRYPTO_OK) return st;
     *out_len = data_len;
     return WEBCRYPTO_OK;
 }
@@ -568,14 +577,14 @@ static webcrypto_status ctr_update(webcrypto_cipher_ctx *ctx, const uint8_t *in,
                         "AES-CTR: the data would reuse counter values of a %zu-bit counter",
                         ctx->ctr_bits);
     size_t full = len - len % AES_BLOCK;
-    webcrypto_status st = ctr_run(key, ctx->block, ctx->ctr_bits, in, full, out);
+    webcrypto_status st = ctr_run(key, ctx->block, ctx->ctr_bits, in, full, out, true);
     if (st != WEBCRYPTO_OK) return st;
     ctx->ctr_blocks += full / AES_BLOCK;
     size_t rest = len - full;
     if (rest) {
         /* Keep this block's keystream for the next call. */
         static const uint8_t zero[AES_BLOCK];
-        st = ctr_run(key, ctx->block, ctx->ctr_bits, zero, AES_BLOCK, ctx->buf);
+        st = ctr_run(key, ctx->block, ctx->ctr_bits, zero, AES_BLOCK, ctx->buf, true);
         if (st != WEBCRYPTO_OK) return st;
         ctx->ctr_blocks++;
         for (size_t i = 0; i < rest; i++) out[full + i] = in[full + i] ^ ctx->buf[i];
