@@ -143,11 +143,16 @@ const bench_impl *bench_wc_impl(const bench_op *op);
 typedef enum bench_raw_mode {
     BENCH_RAW_PLAIN,  /* raw-openssl: made, keyed and freed per call */
     BENCH_RAW_KEYED,  /* raw-openssl-keyed: keyed once per cell, copied per call */
-    BENCH_RAW_REUSED  /* raw-openssl-reused: one per thread and cell, re-initialised per call */
+    BENCH_RAW_REUSED, /* raw-openssl-reused: one per thread and cell, re-initialised per call */
+    BENCH_RAW_PROVIDER /* raw-openssl-provider: as reused, on the provider's own functions */
 } bench_raw_mode;
 /* The raw OpenSSL implementation, or NULL (not built, or no such kind; the
  * keyed and reused modes have HMAC and the AES modes, reused also digests). */
 const bench_impl *bench_raw_impl(const bench_op *op, bench_raw_mode mode);
+/* raw-openssl-provider (bench_raw_provider.c): SHA digests, AES-GCM,
+ * ChaCha20-Poly1305, AES-CBC and AES-CTR on the provider's functions, or
+ * NULL. */
+const bench_impl *bench_raw_provider_impl(const bench_op *op);
 /* A one-line description of the raw baseline (library version); NULL when
  * it is not built in. */
 const char *bench_raw_description(void);
@@ -249,6 +254,7 @@ void bench_fail_wc(const char *what, webcrypto_status st);
 #define BENCH_RAW_NAME "raw-openssl"
 #define BENCH_RAW_KEYED_NAME "raw-openssl-keyed" /* opt-in: only with --backend */
 #define BENCH_RAW_REUSED_NAME "raw-openssl-reused" /* opt-in: only with --backend */
+#define BENCH_RAW_PROVIDER_NAME "raw-openssl-provider" /* opt-in: only with --backend */
 #define BENCH_RAWB_NAME "raw-boringssl" /* by default when the boringssl backend is a target */
 #define BENCH_BORINGSSL_NAME "boringssl"  /* the backend whose ovh/raw base it is */
 #define BENCH_JVM_NAME "jvm" /* "jvm", "jvm:BC": the jca targets' baselines */

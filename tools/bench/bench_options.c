@@ -200,7 +200,7 @@ int add_target(bench_run *run, const char *name, bool explicit_choice) {
         return 0;
     }
     if (strcmp(name, BENCH_RAW_NAME) == 0 || strcmp(name, BENCH_RAW_KEYED_NAME) == 0 ||
-        strcmp(name, BENCH_RAW_REUSED_NAME) == 0) {
+        strcmp(name, BENCH_RAW_REUSED_NAME) == 0 || strcmp(name, BENCH_RAW_PROVIDER_NAME) == 0) {
         if (!bench_raw_description()) {
             fprintf(stderr, "%s: this build has no raw OpenSSL baseline\n",
                     explicit_choice ? "error" : "warning");
@@ -209,14 +209,19 @@ int add_target(bench_run *run, const char *name, bool explicit_choice) {
         t->is_raw = true;
         t->raw_mode = strcmp(name, BENCH_RAW_KEYED_NAME) == 0    ? BENCH_RAW_KEYED
                       : strcmp(name, BENCH_RAW_REUSED_NAME) == 0 ? BENCH_RAW_REUSED
+                      : strcmp(name, BENCH_RAW_PROVIDER_NAME) == 0 ? BENCH_RAW_PROVIDER
                                                                  : BENCH_RAW_PLAIN;
         t->description =
             t->raw_mode == BENCH_RAW_KEYED
                 ? "the same EVP calls, but a context keyed once per cell and copied per call "
                   "(HMAC, AES only)"
             : t->raw_mode == BENCH_RAW_REUSED
-                ? "OpenSSL's floor: one context per thread and cell, keyed once, only "
-                  "re-initialised per call (digests, HMAC, AES only)"
+                ? "OpenSSL's floor through EVP: one context per thread and cell, keyed once, "
+                  "only re-initialised per call (digests, HMAC, AES only)"
+            : t->raw_mode == BENCH_RAW_PROVIDER
+                ? "OpenSSL's floor below EVP: the provider's own functions, as the openssl "
+                  "backend calls them, one context per thread and cell keyed once (SHA, "
+                  "AES-GCM/CBC/CTR, ChaCha20-Poly1305 only)"
                 : bench_raw_description();
     } else if (strcmp(name, BENCH_RAWB_NAME) == 0) {
         char why[1400];
@@ -367,22 +372,24 @@ void list_everything(const bench_config *cfg) {
         const char *name = webcrypto_backend_name_at(i);
         const webcrypto_backend *b = NULL;
         if (webcrypto_backend_get(name, &b) == WEBCRYPTO_OK)
-            printf("  %-18s %s\n", name, webcrypto_backend_description(b));
+            printf("  %-20s %s\n", name, webcrypto_backend_description(b));
         else
-            printf("  %-18s (unavailable: %s)\n", name, webcrypto_error_message());
+            printf("  %-20s (unavailable: %s)\n", name, webcrypto_error_message());
     }
     if (bench_raw_description()) {
-        printf("  %-18s %s\n", BENCH_RAW_NAME, bench_raw_description());
-        printf("  %-18s keyed once per cell (measured only when named in --backend)\n",
+        printf("  %-20s %s\n", BENCH_RAW_NAME, bench_raw_description());
+        printf("  %-20s keyed once per cell (measured only when named in --backend)\n",
                BENCH_RAW_KEYED_NAME);
-        printf("  %-18s one context per thread, re-initialised per call (only when named)\n",
+        printf("  %-20s one context per thread, re-initialised per call (only when named)\n",
                BENCH_RAW_REUSED_NAME);
+        printf("  %-20s the provider's own functions, below EVP (only when named)\n",
+               BENCH_RAW_PROVIDER_NAME);
     }
     if (rawb_built) {
         char why[1400];
         const char *d = bench_rawb_description(why, sizeof why);
-        if (d) printf("  %-18s %s\n", BENCH_RAWB_NAME, d);
-        else printf("  %-18s (unavailable: %s)\n", BENCH_RAWB_NAME, why);
+        if (d) printf("  %-20s %s\n", BENCH_RAWB_NAME, d);
+        else printf("  %-20s (unavailable: %s)\n", BENCH_RAWB_NAME, why);
     }
     /* openssl@VERSION with a directory (not started here: each is a
      * process) */
@@ -392,7 +399,7 @@ void list_everything(const bench_config *cfg) {
     for (size_t i = 0; i < nv; i++) {
         char n[40];
         snprintf(n, sizeof n, "openssl@%s", vers[i]);
-        printf("  %-18s the openssl backend on %s/lib's OpenSSL (a worker process; "
+        printf("  %-20s the openssl backend on %s/lib's OpenSSL (a worker process; "
                "raw-openssl@%s: the baseline)\n", n, dirs[i], vers[i]);
     }
     /* jvm, and jvm:BC as the one provider variant the build knows of
@@ -404,9 +411,9 @@ void list_everything(const bench_config *cfg) {
         const char *prov = strchr(jn, ':') ? strchr(jn, ':') + 1 : "";
         if (bench_jvm_has_provider(prov, why, sizeof why) == 0) {
             bench_jvm_describe(prov, desc, sizeof desc);
-            printf("  %-18s %s\n", jn, desc);
+            printf("  %-20s %s\n", jn, desc);
         } else {
-            printf("  %-18s (unavailable: %s)\n", jn, why);
+            printf("  %-20s (unavailable: %s)\n", jn, why);
         }
     }
 }

@@ -901,6 +901,7 @@ static const bench_impl raw_impls[BK_COUNT] = {
 };
 
 const bench_impl *bench_raw_impl(const bench_op *op, bench_raw_mode mode) {
+    if (mode == BENCH_RAW_PROVIDER) return bench_raw_provider_impl(op);
     const bench_impl *i = mode == BENCH_RAW_KEYED    ? &raw_keyed_impls[op->kind]
                           : mode == BENCH_RAW_REUSED ? &raw_reused_impls[op->kind]
                                                      : &raw_impls[op->kind];
