@@ -102,7 +102,7 @@ static const wc_curve_info wc_curves[] = {
         .jwk_kty = "AKP", .jwk_use = "sig", .jwk_alg = nm, OID(OID_##id) },
 
 
-static const wc_alg_info wc_algs[WC_ALG_COUNT] = {
+const wc_alg_info wc_algs[WC_ALG_COUNT] = {
     /* SHA-1 .. SHA-512 and SHA-3 (FIPS 202). SHA-3's block_bits is 0: the
      * draft defines no block size for them, so an HMAC key with SHA-3 needs
      * an explicit length (NotSupportedError otherwise, as in Node 24); HMAC
@@ -208,11 +208,6 @@ static const wc_alg_info wc_algs[WC_ALG_COUNT] = {
         .secret_usages = WC_KDF_USAGES},
 };
 
-const wc_alg_info *wc_alg(webcrypto_algorithm alg) {
-    if ((unsigned)alg >= WC_ALG_COUNT || alg == WEBCRYPTO_ALG_NONE) return NULL;
-    return &wc_algs[alg];
-}
-
 static int ascii_casecmp(const char *a, const char *b) {
     for (;; a++, b++) {
         int ca = (unsigned char)*a, cb = (unsigned char)*b;
@@ -244,36 +239,6 @@ size_t wc_curve_field_size(webcrypto_named_curve curve) {
     const wc_curve_info *c = wc_curve(curve);
     return c ? c->field_size : 0;
 }
-
-wc_family wc_family_of(webcrypto_algorithm alg) {
-    const wc_alg_info *a = wc_alg(alg);
-    return a ? a->family : WC_FAMILY_COUNT;
-}
-
-/* The member of alg when it belongs to family `fam`, else `none`. */
-#define MEMBER_OF(fam, field, none)                                   \
-    const wc_alg_info *a = wc_alg(alg);                               \
-    return a && a->family == (fam) ? a->member.field : (none)
-
-wc_hash wc_hash_of(webcrypto_algorithm alg) { MEMBER_OF(WC_FAMILY_DIGEST, hash, WC_HASH_COUNT); }
-wc_cipher wc_cipher_of(webcrypto_algorithm alg) {
-    MEMBER_OF(WC_FAMILY_CIPHER, cipher, WC_CIPHER_COUNT);
-}
-wc_aead wc_aead_of(webcrypto_algorithm alg) { MEMBER_OF(WC_FAMILY_AEAD, aead, WC_AEAD_COUNT); }
-wc_kdf wc_kdf_of(webcrypto_algorithm alg) { MEMBER_OF(WC_FAMILY_KDF, kdf, WC_KDF_COUNT); }
-wc_rsa_scheme wc_rsa_scheme_of(webcrypto_algorithm alg) {
-    MEMBER_OF(WC_FAMILY_RSA, rsa, WC_RSA_SCHEME_COUNT);
-}
-wc_ec_op wc_ec_op_of(webcrypto_algorithm alg) { MEMBER_OF(WC_FAMILY_EC, ec, WC_EC_COUNT); }
-wc_okp wc_okp_of(webcrypto_algorithm alg) { MEMBER_OF(WC_FAMILY_OKP, okp, WC_OKP_COUNT); }
-wc_ml_kem wc_ml_kem_of(webcrypto_algorithm alg) {
-    MEMBER_OF(WC_FAMILY_ML_KEM, ml_kem, WC_ML_KEM_COUNT);
-}
-wc_ml_dsa wc_ml_dsa_of(webcrypto_algorithm alg) {
-    MEMBER_OF(WC_FAMILY_ML_DSA, ml_dsa, WC_ML_DSA_COUNT);
-}
-wc_xof wc_xof_of(webcrypto_algorithm alg) { MEMBER_OF(WC_FAMILY_XOF, xof, WC_XOF_COUNT); }
-wc_kmac wc_kmac_of(webcrypto_algorithm alg) { MEMBER_OF(WC_FAMILY_KMAC, kmac, WC_KMAC_COUNT); }
 
 bool wc_key_family(webcrypto_algorithm alg, webcrypto_algorithm hash, wc_family *family,
                    unsigned *member) {

@@ -170,8 +170,17 @@ typedef struct wc_alg_info {
     case WC_FAMILY_XOF:                                                             \
     case WC_FAMILY_KMAC
 
-/* The row of a known algorithm; NULL for NONE and values past the table. */
-const wc_alg_info *wc_alg(webcrypto_algorithm alg);
+/* The table (algorithms.c), indexed by webcrypto_algorithm; row 0 (NONE)
+ * unused. Read through wc_alg. */
+extern const wc_alg_info wc_algs[WC_ALG_COUNT];
+
+/* The row of a known algorithm; NULL for NONE and values past the table.
+ * Inline, with the family and member lookups below: every operation asks
+ * them several times. */
+static inline const wc_alg_info *wc_alg(webcrypto_algorithm alg) {
+    if ((unsigned)alg >= WC_ALG_COUNT || alg == WEBCRYPTO_ALG_NONE) return NULL;
+    return &wc_algs[alg];
+}
 /* An algorithm's row by its WebCrypto name, ignoring ASCII case; NULL if none. */
 const wc_alg_info *wc_alg_by_name(const char *name);
 /* The curve's row; NULL for NONE and unknown values. Curves are indexed 0..
@@ -186,18 +195,28 @@ size_t wc_curve_field_size(webcrypto_named_curve curve);
  * one) and its member in that family (the family's _COUNT when alg is not
  * of that family). backend.h's wc_hash_algorithm is wc_hash_of's
  * inverse. */
-wc_family wc_family_of(webcrypto_algorithm alg);
-wc_hash wc_hash_of(webcrypto_algorithm alg);
-wc_cipher wc_cipher_of(webcrypto_algorithm alg);
-wc_aead wc_aead_of(webcrypto_algorithm alg);
-wc_kdf wc_kdf_of(webcrypto_algorithm alg);
-wc_rsa_scheme wc_rsa_scheme_of(webcrypto_algorithm alg);
-wc_ec_op wc_ec_op_of(webcrypto_algorithm alg);
-wc_okp wc_okp_of(webcrypto_algorithm alg);
-wc_ml_kem wc_ml_kem_of(webcrypto_algorithm alg);
-wc_ml_dsa wc_ml_dsa_of(webcrypto_algorithm alg);
-wc_xof wc_xof_of(webcrypto_algorithm alg);
-wc_kmac wc_kmac_of(webcrypto_algorithm alg);
+static inline wc_family wc_family_of(webcrypto_algorithm alg) {
+    const wc_alg_info *a = wc_alg(alg);
+    return a ? a->family : WC_FAMILY_COUNT;
+}
+/* The member of alg when it belongs to family `fam`, else `none`. */
+#define WC_MEMBER_OF(type, fn, fam, field, none)                    \
+    static inline type fn(webcrypto_algorithm alg) {                \
+        const wc_alg_info *a = wc_alg(alg);                         \
+        return a && a->family == (fam) ? a->member.field : (none);  \
+    }
+WC_MEMBER_OF(wc_hash, wc_hash_of, WC_FAMILY_DIGEST, hash, WC_HASH_COUNT)
+WC_MEMBER_OF(wc_cipher, wc_cipher_of, WC_FAMILY_CIPHER, cipher, WC_CIPHER_COUNT)
+WC_MEMBER_OF(wc_aead, wc_aead_of, WC_FAMILY_AEAD, aead, WC_AEAD_COUNT)
+WC_MEMBER_OF(wc_kdf, wc_kdf_of, WC_FAMILY_KDF, kdf, WC_KDF_COUNT)
+WC_MEMBER_OF(wc_rsa_scheme, wc_rsa_scheme_of, WC_FAMILY_RSA, rsa, WC_RSA_SCHEME_COUNT)
+WC_MEMBER_OF(wc_ec_op, wc_ec_op_of, WC_FAMILY_EC, ec, WC_EC_COUNT)
+WC_MEMBER_OF(wc_okp, wc_okp_of, WC_FAMILY_OKP, okp, WC_OKP_COUNT)
+WC_MEMBER_OF(wc_ml_kem, wc_ml_kem_of, WC_FAMILY_ML_KEM, ml_kem, WC_ML_KEM_COUNT)
+WC_MEMBER_OF(wc_ml_dsa, wc_ml_dsa_of, WC_FAMILY_ML_DSA, ml_dsa, WC_ML_DSA_COUNT)
+WC_MEMBER_OF(wc_xof, wc_xof_of, WC_FAMILY_XOF, xof, WC_XOF_COUNT)
+WC_MEMBER_OF(wc_kmac, wc_kmac_of, WC_FAMILY_KMAC, kmac, WC_KMAC_COUNT)
+#undef WC_MEMBER_OF
 /* The family and member a backend's secret_key_new, pkey_import and
  * pkey_generate take for a key of alg (HMAC: the member is the key's hash);
  * false for an algorithm without keys. */
