@@ -38,57 +38,35 @@ static webcrypto_status gcm_start(const aes_state *s, int enc, const uint8_t *iv
     return st;
 }
 
-/* The calling thread's provider context for s (a copy of the key's, made
- * at its first call), for the provider path. */
-static webcrypto_status gcm_prov_ctx(const aes_state *s, wc_tc_entry **entry) {
-    wc_tc_entry *e = wc_tc_entry_get(&s->tc);
-    if (!e) return WEBCRYPTO_ERR_NO_MEMORY;
-    if (!e->prov) {
-        if (!(e->prov = s->pg->dupctx(s->gcm_tpl))) return wc_ossl_no_memory("AEAD context");
-        e->prov_free = s->pg->freectx;
-    }
-    *entry = e;
-    return WEBCRYPTO_OK;
-}
-
-/* Ends a provider-path call: a context whose call failed is dropped. */
-static void gcm_prov_done(wc_tc_entry *e, bool ok) {
-    if (!ok) {
-        e->prov_free(e->prov);
-        e->prov = NULL;
-    }
-}
-
-/* An AEAD on the provider path (s->pg): what names it in messages. */
-static webcrypto_status aead_prov_seal(const aes_state *s, const char *what, const uint8_t *iv,
-                                       size_t iv_len, const uint8_t *aad, size_t aad_len,
-                                       const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
-                                       size_t tag_len) {
-    wc_tc_entry *e = NULL;
-    webcrypto_status st = gcm_prov_ctx(s, &e);
-    if (st != WEBCRYPTO_OK) return st;
-    bool ok = wc_prov_aead_seal(s->pg, e->prov, iv, iv_len, aad, aad_len, in, len, out, tag,
-                                tag_len);
-    gcm_prov_done(e, ok);
-    return ok ? WEBCRYPTO_OK : wc_ossl_fail(what);
-}
-
-static webcrypto_status aead_prov_open(const aes_state *s, const char *what, const uint8_t *iv,
-                                       size_t iv_len, const uint8_t *aad, size_t aad_len,
-                                       const uint8_t *in, size_t len, const uint8_t *tag,
-                                       size_t tag_len, uint8_t *out) {
-    wc_tc_entry *e = NULL;
-    webcrypto_status st = gcm_prov_ctx(s, &e);
-    if (st != WEBCRYPTO_OK) return st;
-    /* The provider compares the tag in constant time (CRYPTO_memcmp). */
-    bool ok = wc_prov_aead_open(s->pg, e->prov, iv, iv_len, aad, aad_len, in, len, tag, tag_len,
-                                out);
-    gcm_prov_done(e, ok);
-    if (ok) return WEBCRYPTO_OK;
+/* A failed provider-path call: its context dropped, the error raised (a
+ * tag mismatch when opening). Apart, so that aead_prov stays small enough
+ * to inline. */
+static webcrypto_status aead_prov_failed(const aes_state *s, void **slot, const char *what,
+                                         bool sealing) {
+    wc_ossl_prov_drop(s, slot);
+    if (sealing) return wc_ossl_fail(what);
     ERR_clear_error();
     return wc_error(WEBCRYPTO_ERR_OPERATION,
                     "%s: the authentication tag does not match (wrong key, IV, additional data "
                     "or tag, or altered ciphertext)", what);
+}
+
+/* An AEAD call on the provider path (s->prov, the key's context both
+ * ways): seals when tag_out is given, else opens, checking tag_in. what
+ * names the AEAD in messages. */
+static inline webcrypto_status aead_prov(const aes_state *s, const char *what, const uint8_t *iv,
+                                         size_t iv_len, const uint8_t *aad, size_t aad_len,
+                                         const uint8_t *in, size_t len, uint8_t *out,
+                                         uint8_t *tag_out, const uint8_t *tag_in, size_t tag_len) {
+    void **slot = NULL;
+    webcrypto_status st = wc_ossl_prov_ctx(s, false, &slot);
+    if (st != WEBCRYPTO_OK) return st;
+    /* Opening, the provider compares the tag in constant time (CRYPTO_memcmp). */
+    bool ok = tag_out ? wc_prov_aead_seal(s->prov, *slot, iv, iv_len, aad, aad_len, in, len, out,
+                                          tag_out, tag_len)
+                      : wc_prov_aead_open(s->prov, *slot, iv, iv_len, aad, aad_len, in, len,
+                                          tag_in, tag_len, out);
+    return ok ? WEBCRYPTO_OK : aead_prov_failed(s, slot, what, tag_out != NULL);
 }
 
 static webcrypto_status gcm_prov_seal(const aes_state *s, const uint8_t *iv, size_t iv_len,
@@ -97,8 +75,8 @@ static webcrypto_status gcm_prov_seal(const aes_state *s, const uint8_t *iv, siz
     uint8_t x[16];
     webcrypto_status st = gcm_iv(s, &iv, &iv_len, x);
     if (st == WEBCRYPTO_OK)
-        st = aead_prov_seal(s, "AES-GCM encryption", iv, iv_len, aad, aad_len, in, len, out, tag,
-                            tag_len);
+        st = aead_prov(s, "AES-GCM encryption", iv, iv_len, aad, aad_len, in, len, out, tag, NULL,
+                       tag_len);
     wc_wipe(x, sizeof x);
     return st;
 }
@@ -110,7 +88,7 @@ static webcrypto_status gcm_prov_open(const aes_state *s, const uint8_t *iv, siz
     uint8_t x[16];
     webcrypto_status st = gcm_iv(s, &iv, &iv_len, x);
     if (st == WEBCRYPTO_OK)
-        st = aead_prov_open(s, "AES-GCM", iv, iv_len, aad, aad_len, in, len, tag, tag_len, out);
+        st = aead_prov(s, "AES-GCM", iv, iv_len, aad, aad_len, in, len, out, NULL, tag, tag_len);
     wc_wipe(x, sizeof x);
     return st;
 }
@@ -121,7 +99,7 @@ static webcrypto_status ossl_aes_gcm_seal(const void *key_state, const uint8_t *
     const aes_state *s = key_state;
     if (tag_len < 1 || tag_len > 16)
         return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM: bad tag length %zu", tag_len);
-    if (s->pg) return gcm_prov_seal(s, iv, iv_len, aad, aad_len, in, len, out, tag, tag_len);
+    if (s->prov) return gcm_prov_seal(s, iv, iv_len, aad, aad_len, in, len, out, tag, tag_len);
     EVP_CIPHER_CTX **slot = NULL;
     webcrypto_status st = gcm_start(s, 1, iv, iv_len, &slot);
     if (st != WEBCRYPTO_OK) return st;
@@ -146,7 +124,7 @@ static webcrypto_status ossl_aes_gcm_open(const void *key_state, const uint8_t *
     const aes_state *s = key_state;
     if (tag_len < 1 || tag_len > 16)
         return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM: bad tag length %zu", tag_len);
-    if (s->pg) return gcm_prov_open(s, iv, iv_len, aad, aad_len, in, len, tag, tag_len, out);
+    if (s->prov) return gcm_prov_open(s, iv, iv_len, aad, aad_len, in, len, tag, tag_len, out);
     EVP_CIPHER_CTX **slot = NULL;
     webcrypto_status st = gcm_start(s, 0, iv, iv_len, &slot);
     if (st != WEBCRYPTO_OK) return st;
@@ -230,8 +208,8 @@ static webcrypto_status ossl_evp_aead_seal(const aes_state *s, const char *what,
                                            size_t nonce_len, const uint8_t *aad, size_t aad_len,
                                            const uint8_t *in, size_t len, uint8_t *out,
                                            uint8_t *tag, size_t tag_len) {
-    if (s->pg) /* ChaCha20-Poly1305 on the provider path */
-        return aead_prov_seal(s, what, nonce, nonce_len, aad, aad_len, in, len, out, tag, tag_len);
+    if (s->prov) /* ChaCha20-Poly1305 on the provider path */
+        return aead_prov(s, what, nonce, nonce_len, aad, aad_len, in, len, out, tag, NULL, tag_len);
     EVP_CIPHER_CTX **slot = NULL;
     webcrypto_status st = wc_ossl_cipher_begin(s, 1, nonce, nonce_len, &slot);
     if (st != WEBCRYPTO_OK) return st;
@@ -254,8 +232,8 @@ static webcrypto_status ossl_evp_aead_open(const aes_state *s, const char *what,
                                            size_t nonce_len, const uint8_t *aad, size_t aad_len,
                                            const uint8_t *in, size_t len, const uint8_t *tag,
                                            size_t tag_len, uint8_t *out) {
-    if (s->pg) /* ChaCha20-Poly1305 on the provider path */
-        return aead_prov_open(s, what, nonce, nonce_len, aad, aad_len, in, len, tag, tag_len, out);
+    if (s->prov) /* ChaCha20-Poly1305 on the provider path */
+        return aead_prov(s, what, nonce, nonce_len, aad, aad_len, in, len, out, NULL, tag, tag_len);
     EVP_CIPHER_CTX **slot = NULL;
     webcrypto_status st = wc_ossl_cipher_begin(s, 0, nonce, nonce_len, &slot);
     if (st != WEBCRYPTO_OK) return st;

@@ -15,9 +15,8 @@ void wc_ossl_aes_state_free(aes_state *s) {
     /* EVP_CIPHER_CTX_free cleanses the key schedule. */
     EVP_CIPHER_CTX_free(s->enc);
     EVP_CIPHER_CTX_free(s->dec);
-    if (s->gcm_tpl) s->pg->freectx(s->gcm_tpl); /* cleanses it */
-    if (s->pm_enc) s->pm->freectx(s->pm_enc);
-    if (s->pm_dec) s->pm->freectx(s->pm_dec);
+    if (s->prov_enc) s->prov->freectx(s->prov_enc); /* cleanses it */
+    if (s->prov_dec) s->prov->freectx(s->prov_dec);
     wc_wipe(s, sizeof *s);
     free(s);
 }
@@ -127,12 +126,12 @@ webcrypto_status wc_ossl_aes_key_new(wc_family family, unsigned member, const ui
     wc_tc_key_init(&s->tc);
     webcrypto_status st = WEBCRYPTO_OK;
     if (aead_prov && aead_prov->newctx) {
-        s->pg = aead_prov;
-        if (!(s->gcm_tpl = wc_prov_aead_new(s->pg, key))) st = wc_ossl_fail("AEAD key set-up");
+        s->prov = aead_prov;
+        if (!(s->prov_enc = wc_prov_aead_new(aead_prov, key))) st = wc_ossl_fail("AEAD key set-up");
     } else if (pm && pm->newctx) {
-        s->pm = pm;
-        if (!(s->pm_enc = wc_prov_mode_new(pm, key, true)) ||
-            (two_way && !(s->pm_dec = wc_prov_mode_new(pm, key, false))))
+        s->prov = pm;
+        if (!(s->prov_enc = wc_prov_mode_new(pm, key, true)) ||
+            (two_way && !(s->prov_dec = wc_prov_mode_new(pm, key, false))))
             st = wc_ossl_fail("AES key set-up");
         two_way = false; /* no EVP templates */
     } else {
@@ -257,21 +256,8 @@ static webcrypto_status cipher_final_empty(EVP_CIPHER_CTX *c) {
     return WEBCRYPTO_OK;
 }
 
-webcrypto_status wc_ossl_mode_ctx(const aes_state *s, bool dec, void ***slot) {
-    wc_tc_entry *e = wc_tc_entry_get(&s->tc);
-    if (!e) return WEBCRYPTO_ERR_NO_MEMORY;
-    void **p = dec ? &e->prov_dec : &e->prov;
-    if (!*p) {
-        if (!(*p = s->pm->dupctx(dec ? s->pm_dec : s->pm_enc)))
-            return wc_ossl_no_memory("AES context");
-        e->prov_free = s->pm->freectx;
-    }
-    *slot = p;
-    return WEBCRYPTO_OK;
-}
-
-void wc_ossl_mode_drop(const aes_state *s, void **slot) {
-    s->pm->freectx(*slot);
+void wc_ossl_prov_drop(const aes_state *s, void **slot) {
+    s->prov->freectx(*slot);
     *slot = NULL;
 }
 
@@ -279,19 +265,19 @@ void wc_ossl_mode_drop(const aes_state *s, void **slot) {
  * iv; a context whose call failed is dropped. */
 static webcrypto_status mode_prov(const aes_state *s, bool encrypt, const uint8_t iv[16],
                                   const uint8_t *in, size_t len, uint8_t *out) {
-    bool dec = !encrypt && s->pm_dec; /* CTR decrypts by encrypting */
+    bool dec = !encrypt && s->prov_dec; /* CTR decrypts by encrypting */
     void **slot = NULL;
-    webcrypto_status st = wc_ossl_mode_ctx(s, dec, &slot);
+    webcrypto_status st = wc_ossl_prov_ctx(s, dec, &slot);
     if (st != WEBCRYPTO_OK) return st;
-    if (wc_prov_mode_run(s->pm, *slot, !dec, iv, in, len, out)) return WEBCRYPTO_OK;
-    wc_ossl_mode_drop(s, slot);
+    if (wc_prov_mode_run(s->prov, *slot, !dec, iv, in, len, out)) return WEBCRYPTO_OK;
+    wc_ossl_prov_drop(s, slot);
     return wc_ossl_fail(encrypt ? "AES encryption" : "AES decryption");
 }
 
 static webcrypto_status ossl_aes_cbc(const void *key_state, bool encrypt, const uint8_t iv[16],
                                      const uint8_t *in, size_t len, uint8_t *out) {
     const aes_state *s = key_state;
-    if (s->pm) return mode_prov(s, encrypt, iv, in, len, out);
+    if (s->prov) return mode_prov(s, encrypt, iv, in, len, out);
     EVP_CIPHER_CTX **slot = NULL;
     webcrypto_status st = wc_ossl_cipher_begin(s, encrypt ? 1 : 0, iv, 0, &slot);
     if (st != WEBCRYPTO_OK) return st;
@@ -303,7 +289,7 @@ static webcrypto_status ossl_aes_cbc(const void *key_state, bool encrypt, const 
 static webcrypto_status ossl_aes_ctr(const void *key_state, const uint8_t counter[16],
                                      const uint8_t *in, size_t len, uint8_t *out) {
     const aes_state *s = key_state;
-    if (s->pm) return mode_prov(s, true, counter, in, len, out);
+    if (s->prov) return mode_prov(s, true, counter, in, len, out);
     EVP_CIPHER_CTX **slot = NULL;
     webcrypto_status st = wc_ossl_cipher_begin(s, 1, counter, 0, &slot);
     if (st != WEBCRYPTO_OK) return st;

@@ -66,12 +66,11 @@ typedef struct aes_state {
     EVP_CIPHER_CTX *dec;     /* CBC and KW: keyed for decryption */
     bool have_h;             /* GCM: h holds the hash subkey AES_K(0^128) */
     uint8_t h[16];
-    const wc_prov_cipher *pg; /* GCM, ChaCha20-Poly1305 through the provider's functions
-                               * (then enc is NULL) */
-    void *gcm_tpl;           /* ... on copies of this context, keyed once */
-    const wc_prov_cipher *pm; /* CBC, CTR, KW (ECB) through the provider's functions (then
-                               * enc, dec NULL) */
-    void *pm_enc, *pm_dec;   /* ... on copies of these, keyed once (CTR: pm_enc only) */
+    const wc_prov_cipher *prov; /* through the provider's functions (then enc, dec NULL):
+                                 * GCM and ChaCha20-Poly1305 (wc_prov_aead_*), CBC, CTR and
+                                 * KW's ECB (wc_prov_mode_*) */
+    void *prov_enc, *prov_dec;  /* ... on copies of these, keyed once (the AEADs and CTR:
+                                 * prov_enc only, used both ways) */
     wc_tc_key tc;            /* the threads' contexts for this key */
 } aes_state;
 typedef struct kmac_state {
@@ -125,11 +124,23 @@ webcrypto_status wc_ossl_digest_update(void *ctx, const uint8_t *in, size_t len)
 webcrypto_status wc_ossl_digest_final(void *ctx, uint8_t *out);
 void wc_ossl_digest_free(void *ctx);
 
-/* openssl_cipher.c: the provider path of a key with s->pm (CBC, CTR, KW):
- * the calling thread's copy of the key's context for a direction (made on
- * its first call), and dropping one whose call failed. */
-webcrypto_status wc_ossl_mode_ctx(const aes_state *s, bool dec, void ***slot);
-void wc_ossl_mode_drop(const aes_state *s, void **slot);
+/* openssl_cipher.c: the provider path of a key with s->prov: the calling
+ * thread's copy of the key's context for a direction (dec: prov_dec's;
+ * made on its first call), and dropping one whose call failed. */
+void wc_ossl_prov_drop(const aes_state *s, void **slot);
+/* Inline: it is on every small message's path. */
+static inline webcrypto_status wc_ossl_prov_ctx(const aes_state *s, bool dec, void ***slot) {
+    wc_tc_entry *e = wc_tc_entry_get(&s->tc);
+    if (!e) return WEBCRYPTO_ERR_NO_MEMORY;
+    void **p = dec ? &e->prov_dec : &e->prov;
+    if (!*p) {
+        if (!(*p = s->prov->dupctx(dec ? s->prov_dec : s->prov_enc)))
+            return wc_ossl_no_memory("AES context");
+        e->prov_free = s->prov->freectx;
+    }
+    *slot = p;
+    return WEBCRYPTO_OK;
+}
 
 /* openssl_probe.c: init's known answers (core/known_answers.h), each
  * through the EVP object the backend keeps. */

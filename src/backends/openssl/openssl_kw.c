@@ -29,10 +29,10 @@ static webcrypto_status aes_kw_run(const aes_state *s, bool wrap, const uint8_t 
         return wc_error(WEBCRYPTO_ERR_OPERATION,
                         "AES-KW: the openssl backend takes at most 2147483639 bytes");
     /* The provider's ECB functions on the thread's context (where init
-     * found them: s->pm), else a copy of the key's EVP template. */
+     * found them: s->prov), else a copy of the key's EVP template. */
     EVP_CIPHER_CTX *c = NULL;
     void **slot = NULL;
-    webcrypto_status st = s->pm ? wc_ossl_mode_ctx(s, !wrap, &slot)
+    webcrypto_status st = s->prov ? wc_ossl_prov_ctx(s, !wrap, &slot)
                                 : wc_ossl_cipher_start(wrap ? s->enc : s->dec, wrap ? 1 : 0, NULL, 0, &c);
     if (st != WEBCRYPTO_OK) return st;
     size_t n = (wrap ? len : len - 8) / 8; /* R[1..n] */
@@ -51,7 +51,7 @@ static webcrypto_status aes_kw_run(const aes_state *s, bool wrap, const uint8_t 
         memcpy(b + 8, r + 8 * i, 8);
         if (slot) {
             size_t n16 = 0;
-            ok = s->pm->update(*slot, b, &n16, 16, b, 16) == 1 && n16 == 16;
+            ok = s->prov->update(*slot, b, &n16, 16, b, 16) == 1 && n16 == 16;
         } else {
             ok = EVP_CipherUpdate(c, b, &got, b, 16) == 1 && got == 16;
         }
@@ -61,7 +61,7 @@ static webcrypto_status aes_kw_run(const aes_state *s, bool wrap, const uint8_t 
     }
     if (!ok) {
         st = wc_ossl_fail(wrap ? "AES-KW wrap" : "AES-KW unwrap");
-        if (slot) wc_ossl_mode_drop(s, slot);
+        if (slot) wc_ossl_prov_drop(s, slot);
     } else if (wrap) {
         memcpy(out, b, 8);
     } else if (!wc_ct_public_bool(wc_equal_ct(b, kw_default_iv, 8))) {
