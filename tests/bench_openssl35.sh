@@ -8,19 +8,9 @@
 # tests/openssl35_run.sh).
 set -u
 src=$1 BENCH=$2
-# stdout alone: a test's LD_PRELOAD (the JDK's libjsig) may warn on stderr.
-err=$(mktemp) || exit 1
-if ! dir=$(bash "$src/tools/fetch-openssl.sh" --cached 2>"$err"); then
-  why=$(grep -v 'OpenJDK VM warning' "$err")
-  rm -f "$err"
-  if [ "${CI:-}" = true ]; then
-    echo "FAIL: $why (CI=true: the OpenSSL 3.5 tests must run)"
-    exit 1
-  fi
-  echo "SKIP: $why"
-  exit 77
-fi
-rm -f "$err"
+. "$src/tests/openssl35_find.sh"
+openssl35_find "$src"
+dir=$OPENSSL35_DIR
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 pass=0 fail=0

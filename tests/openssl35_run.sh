@@ -10,19 +10,9 @@
 set -u
 src=$1 cli=$2
 shift 2
-# stdout alone: a test's LD_PRELOAD (the JDK's libjsig) may warn on stderr.
-err=$(mktemp) || exit 1
-if ! dir=$(bash "$src/tools/fetch-openssl.sh" --cached 2>"$err"); then
-  why=$(grep -v 'OpenJDK VM warning' "$err")
-  rm -f "$err"
-  if [ "${CI:-}" = true ]; then
-    echo "FAIL: $why (CI=true: the OpenSSL 3.5 tests must run)"
-    exit 1
-  fi
-  echo "SKIP: $why"
-  exit 77
-fi
-rm -f "$err"
+. "$src/tests/openssl35_find.sh"
+openssl35_find "$src"
+dir=$OPENSSL35_DIR
 export LD_LIBRARY_PATH=$dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 first=$("$cli" --backend openssl backends 2>&1 | grep -m1 "^openssl")
 case "$first" in
