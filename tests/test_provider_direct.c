@@ -1,7 +1,8 @@
 /*
  * test_provider_direct.c - which of the openssl backend's provider calls
  * (provider_direct.h: one-shot digests, HMAC on copied digest states,
- * AES-GCM, ChaCha20-Poly1305, AES-CBC, AES-CTR) the running OpenSSL gave it, and that each one in use answers
+ * AES-GCM, AES-OCB, ChaCha20-Poly1305, AES-CBC, AES-CTR) the running
+ * OpenSSL gave it, and that each one in use answers
  * exactly as EVP does, on whichever OpenSSL the process loaded (3.0, or
  * 3.5 in test_provider_direct.openssl35). Each fast path is either taken
  * (its init probe passed) or left for EVP; this prints which, and fails
@@ -51,15 +52,16 @@ static void digest_same(wc_hash h) {
     }
 }
 
-/* An AEAD (AES-GCM, ChaCha20-Poly1305) sealed through the provider's
- * functions against EVP. */
+/* An AEAD (AES-GCM, AES-OCB, ChaCha20-Poly1305) sealed through the
+ * provider's functions against EVP (300 bytes: OCB holds a partial block
+ * back until final). */
 static void aead_same(const wc_prov_cipher *pg, const EVP_CIPHER *cipher, const char *name) {
     uint8_t key[32], iv[12], aad[20], in[300], out[300], tag[16], evp_out[300], evp_tag[16];
     fill(key, sizeof key, 1);
     fill(iv, sizeof iv, 2);
     fill(aad, sizeof aad, 3);
     fill(in, sizeof in, 4);
-    void *c = wc_prov_aead_new(pg, key);
+    void *c = wc_prov_aead_new(pg, key, true);
     CHECK(c && wc_prov_aead_seal(pg, c, iv, sizeof iv, aad, sizeof aad, in, sizeof in, out, tag, 16),
           "%s: provider seal", name);
     if (c) pg->freectx(c);
@@ -138,6 +140,14 @@ int main(void) {
         char name[16];
         snprintf(name, sizeof name, "AES-%d-GCM", 128 + 64 * i);
         if (pg->newctx) aead_same(pg, wc_ossl_aes_gcm_ciphers[i], name);
+    }
+    for (int i = 0; i < 3 && wc_ossl_aes_ocb_ciphers[i]; i++) {
+        const wc_prov_cipher *pg = &wc_ossl_prov_ocbs[i];
+        char name[16];
+        snprintf(name, sizeof name, "AES-%d-OCB", 128 + 64 * i);
+        printf("%s: %s\n", name, pg->newctx ? "provider call" : "EVP");
+        CHECK(!pg->newctx == !direct, "%s path %s", name, direct ? "not taken" : "taken though off");
+        if (pg->newctx) aead_same(pg, wc_ossl_aes_ocb_ciphers[i], name);
     }
     if (wc_ossl_chacha20_poly1305_cipher) {
         const wc_prov_cipher *pg = &wc_ossl_prov_chacha20_poly1305;

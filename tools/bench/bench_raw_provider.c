@@ -212,7 +212,7 @@ static int setup_cipher(bench_cell *c) {
     }
     /* CTR decrypts by encrypting; CBC decryption has its own key schedule. */
     bool enc = c->op->kind == BK_ENCRYPT || !s->cbc;
-    s->tpl = s->aead ? wc_prov_aead_new(&s->pc, c->key_bytes)
+    s->tpl = s->aead ? wc_prov_aead_new(&s->pc, c->key_bytes, true)
                      : wc_prov_mode_new(&s->pc, c->key_bytes, enc);
     if (!s->tpl) return fail("keying the template");
     if (c->op->kind == BK_DECRYPT) { /* the ciphertext, on an encryption context of its own */

@@ -52,14 +52,14 @@ static webcrypto_status aead_prov_failed(const aes_state *s, void **slot, const 
 }
 
 /* An AEAD call on the provider path (s->prov, the key's context both
- * ways): seals when tag_out is given, else opens, checking tag_in. what
+ * ways, or OCB's one per direction): seals when tag_out is given, else opens, checking tag_in. what
  * names the AEAD in messages. */
 static inline webcrypto_status aead_prov(const aes_state *s, const char *what, const uint8_t *iv,
                                          size_t iv_len, const uint8_t *aad, size_t aad_len,
                                          const uint8_t *in, size_t len, uint8_t *out,
                                          uint8_t *tag_out, const uint8_t *tag_in, size_t tag_len) {
     void **slot = NULL;
-    webcrypto_status st = wc_ossl_prov_ctx(s, false, &slot);
+    webcrypto_status st = wc_ossl_prov_ctx(s, !tag_out && s->prov_dec, &slot); /* OCB: its own to open */
     if (st != WEBCRYPTO_OK) return st;
     /* Opening, the provider compares the tag in constant time (CRYPTO_memcmp). */
     bool ok = tag_out ? wc_prov_aead_seal(s->prov, *slot, iv, iv_len, aad, aad_len, in, len, out,

@@ -106,6 +106,7 @@ static webcrypto_status ossl_init_probing(const char *variant, void **bctx, wc_c
         kw = kw && wc_ossl_aes_kw_ciphers[i];
         wc_ossl_aes_ocb_ciphers[i] = EVP_CIPHER_fetch(NULL, ocb_names[i], NULL);
         ocb = ocb && wc_ossl_aes_ocb_ciphers[i];
+        if (wc_ossl_aes_ocb_ciphers[i] && direct) wc_prov_aead_find(wc_ossl_aes_ocb_ciphers[i], &wc_ossl_prov_ocbs[i]);
     }
     /* Each mode's AES-128 must give its standard's example (openssl_probe.c). */
     cbc = cbc && wc_ossl_kat_aes(wc_ossl_aes_cbc_ciphers[0]);

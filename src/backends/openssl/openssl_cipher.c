@@ -93,7 +93,10 @@ webcrypto_status wc_ossl_aes_key_new(wc_family family, unsigned member, const ui
             cipher = wc_ossl_aes_gcm_ciphers[idx], gcm = true;
             aead_prov = &wc_ossl_prov_gcms[idx];
             break;
-        case WC_AEAD_AES_OCB: cipher = wc_ossl_aes_ocb_ciphers[idx], two_way = true; break;
+        case WC_AEAD_AES_OCB:
+            cipher = wc_ossl_aes_ocb_ciphers[idx], two_way = true;
+            aead_prov = &wc_ossl_prov_ocbs[idx];
+            break;
         case WC_AEAD_CHACHA20_POLY1305:
             cipher = idx == 2 ? wc_ossl_chacha20_poly1305_cipher : NULL;
             aead_prov = &wc_ossl_prov_chacha20_poly1305;
@@ -127,7 +130,11 @@ webcrypto_status wc_ossl_aes_key_new(wc_family family, unsigned member, const ui
     webcrypto_status st = WEBCRYPTO_OK;
     if (aead_prov && aead_prov->newctx) {
         s->prov = aead_prov;
-        if (!(s->prov_enc = wc_prov_aead_new(aead_prov, key))) st = wc_ossl_fail("AEAD key set-up");
+        /* One context both ways, but OCB's (wc_prov_aead_new) */
+        if (!(s->prov_enc = wc_prov_aead_new(aead_prov, key, true)) ||
+            (aead_prov->ocb && !(s->prov_dec = wc_prov_aead_new(aead_prov, key, false))))
+            st = wc_ossl_fail("AEAD key set-up");
+        two_way = false; /* no EVP templates */
     } else if (pm && pm->newctx) {
         s->prov = pm;
         if (!(s->prov_enc = wc_prov_mode_new(pm, key, true)) ||

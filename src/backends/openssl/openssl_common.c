@@ -30,6 +30,7 @@ wc_prov_cipher wc_ossl_prov_gcms[N_AES];        /* [0] 128, [1] 192, [2] 256 bit
 wc_prov_cipher wc_ossl_prov_cbcs[N_AES], wc_ossl_prov_ctrs[N_AES]; /* likewise */
 wc_prov_cipher wc_ossl_prov_ecbs[N_AES]; /* AES-ECB, for AES-KW */
 wc_prov_cipher wc_ossl_prov_chacha20_poly1305;
+wc_prov_cipher wc_ossl_prov_ocbs[N_AES];
 EVP_CIPHER *wc_ossl_aes_kw_ciphers[N_AES]; /* AES-*-ECB, for RFC 3394 (aes_kw_run) */
 EVP_KDF *wc_ossl_kdf_pbkdf2;
 EVP_MD *wc_ossl_md_shake[WC_XOF_COUNT];  /* [wc_xof]: SHAKE128, SHAKE256 */

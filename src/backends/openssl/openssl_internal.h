@@ -67,10 +67,10 @@ typedef struct aes_state {
     bool have_h;             /* GCM: h holds the hash subkey AES_K(0^128) */
     uint8_t h[16];
     const wc_prov_cipher *prov; /* through the provider's functions (then enc, dec NULL):
-                                 * GCM and ChaCha20-Poly1305 (wc_prov_aead_*), CBC, CTR and
+                                 * GCM, OCB, ChaCha20-Poly1305 (wc_prov_aead_*), CBC, CTR and
                                  * KW's ECB (wc_prov_mode_*) */
-    void *prov_enc, *prov_dec;  /* ... on copies of these, keyed once (the AEADs and CTR:
-                                 * prov_enc only, used both ways) */
+    void *prov_enc, *prov_dec;  /* ... on copies of these, keyed once (CTR, GCM and
+                                 * ChaCha20-Poly1305: prov_enc only, used both ways) */
     wc_tc_key tc;            /* the threads' contexts for this key */
 } aes_state;
 typedef struct kmac_state {
@@ -91,6 +91,7 @@ extern wc_prov_cipher wc_ossl_prov_gcms[N_AES];
 extern wc_prov_cipher wc_ossl_prov_cbcs[N_AES], wc_ossl_prov_ctrs[N_AES];
 extern wc_prov_cipher wc_ossl_prov_ecbs[N_AES];
 extern wc_prov_cipher wc_ossl_prov_chacha20_poly1305;
+extern wc_prov_cipher wc_ossl_prov_ocbs[N_AES];
 extern EVP_CIPHER *wc_ossl_aes_kw_ciphers[N_AES]; /* AES-*-ECB, for RFC 3394 */
 extern EVP_KDF *wc_ossl_kdf_pbkdf2;
 extern EVP_MD *wc_ossl_md_shake[WC_XOF_COUNT];   /* [wc_xof] */

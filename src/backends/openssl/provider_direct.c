@@ -167,37 +167,52 @@ static void take_cipher(const OSSL_DISPATCH *f, void *out) {
     }
 }
 
-void *wc_prov_aead_new(const wc_prov_cipher *pg, const uint8_t *key) {
+void *wc_prov_aead_new(const wc_prov_cipher *pg, const uint8_t *key, bool enc) {
     void *c = pg->newctx(pg->provctx);
-    if (c && pg->einit(c, key, pg->key_len, NULL, 0, NULL) != 1) {
+    if (c && (enc ? pg->einit : pg->dinit)(c, key, pg->key_len, NULL, 0, NULL) != 1) {
         pg->freectx(c);
         c = NULL;
     }
     return c;
 }
 
-/* AAD (out NULL) or text through the cipher: GCM outputs exactly what it
- * is given. */
-static bool gcm_update(const wc_prov_cipher *pg, void *c, uint8_t *out, const uint8_t *in,
-                       size_t len) {
-    size_t n = 0;
-    if (len == 0) return true;
-    return pg->update(c, out, &n, len, in, len) == 1 && (!out || n == len);
+/* The additional data (update with out NULL), then the text: update may
+ * hold back a final partial block (OCB), which final gives; together they
+ * must output exactly len bytes. */
+static inline bool aead_run(const wc_prov_cipher *pg, void *c, const uint8_t *aad, size_t aad_len,
+                            const uint8_t *in, size_t len, uint8_t *out) {
+    size_t n = 0, m = 0;
+    uint8_t rest[16];
+    if (aad_len > 0 && pg->update(c, NULL, &n, aad_len, aad, aad_len) != 1) return false;
+    n = 0;
+    if (len > 0 && (pg->update(c, out, &n, len, in, len) != 1 || n > len || len - n >= 16))
+        return false;
+    bool ok = pg->final(c, rest, &m, sizeof rest) == 1 && m == len - n;
+    if (m > 0 && m <= sizeof rest) { /* OCB's held-back block */
+        if (ok) memcpy(out + n, rest, m);
+        OPENSSL_cleanse(rest, m);
+    }
+    return ok;
 }
 
-static bool gcm_final(const wc_prov_cipher *pg, void *c) {
-    uint8_t rest[16];
-    size_t n = 0;
-    return pg->final(c, rest, &n, sizeof rest) == 1 && n == 0;
+/* OCB's tag length, which it takes at init, before the IV is used (the
+ * others take none there: an empty list still costs GCM a parameter
+ * search per call). */
+static OSSL_PARAM *ocb_taglen(const wc_prov_cipher *pg, OSSL_PARAM p[2], size_t tag_len) {
+    if (!pg->ocb) return NULL;
+    p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, tag_len);
+    p[1] = OSSL_PARAM_construct_end();
+    return p;
 }
 
 bool wc_prov_aead_seal(const wc_prov_cipher *pg, void *c, const uint8_t *iv, size_t iv_len,
                       const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
                       uint8_t *out, uint8_t *tag, size_t tag_len) {
+    OSSL_PARAM init[2];
     OSSL_PARAM get[2] = {OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, tag, tag_len),
                          OSSL_PARAM_construct_end()};
-    return pg->einit(c, NULL, 0, iv, iv_len, NULL) == 1 && gcm_update(pg, c, NULL, aad, aad_len) &&
-           gcm_update(pg, c, out, in, len) && gcm_final(pg, c) && pg->get_ctx_params(c, get) == 1;
+    return pg->einit(c, NULL, 0, iv, iv_len, ocb_taglen(pg, init, tag_len)) == 1 &&
+           aead_run(pg, c, aad, aad_len, in, len, out) && pg->get_ctx_params(c, get) == 1;
 }
 
 bool wc_prov_aead_open(const wc_prov_cipher *pg, void *c, const uint8_t *iv, size_t iv_len,
@@ -206,50 +221,68 @@ bool wc_prov_aead_open(const wc_prov_cipher *pg, void *c, const uint8_t *iv, siz
     uint8_t expected[16];
     if (tag_len < 1 || tag_len > sizeof expected) return false;
     memcpy(expected, tag, tag_len); /* the parameter takes a non-const pointer */
-    /* The expected tag is set with the IV, as EVP's SET_TAG would before
-     * any data; final checks it (CRYPTO_memcmp) and fails on a mismatch. */
+    /* The expected tag is set before any data, as EVP's SET_TAG would be
+     * (OCB: after its length, at init); final checks it (CRYPTO_memcmp) and
+     * fails on a mismatch. */
+    OSSL_PARAM init[2];
     OSSL_PARAM set[2] = {
         OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, expected, tag_len),
         OSSL_PARAM_construct_end()};
-    return pg->dinit(c, NULL, 0, iv, iv_len, set) == 1 && gcm_update(pg, c, NULL, aad, aad_len) &&
-           gcm_update(pg, c, out, in, len) && gcm_final(pg, c);
+    return pg->dinit(c, NULL, 0, iv, iv_len, pg->ocb ? ocb_taglen(pg, init, tag_len) : set) == 1 &&
+           (!pg->ocb || pg->set_ctx_params(c, set) == 1) &&
+           aead_run(pg, c, aad, aad_len, in, len, out);
 }
 
 /* The probe: on a copy of a keyed context, re-initialised for each call,
  * these functions must give EVP's ciphertext and tag, open what they
- * sealed (GCM: full and truncated tags), and refuse a changed tag, at a 12-
- * and (GCM) a 60-byte IV. */
+ * sealed, and refuse a changed tag: GCM at a 12- and a 60-byte IV, full and
+ * truncated tags; OCB at a 12- and a 15-byte IV, 16-, 12- and 8-byte tags
+ * (each its own computation); ChaCha20-Poly1305 at its 12 and 16. The
+ * message ends in a partial block, which OCB holds back until final. */
 static bool aead_probe(const wc_prov_cipher *pg, const EVP_CIPHER *cipher, bool gcm) {
     uint8_t key[32], iv[60], aad[20], msg[37];
     for (size_t i = 0; i < sizeof key; i++) key[i] = (uint8_t)(i * 7 + 1);
     for (size_t i = 0; i < sizeof iv; i++) iv[i] = (uint8_t)(i * 13 + 5);
     for (size_t i = 0; i < sizeof aad; i++) aad[i] = (uint8_t)(i * 3);
     for (size_t i = 0; i < sizeof msg; i++) msg[i] = (uint8_t)(i * 11 + 2);
-    void *tpl = wc_prov_aead_new(pg, key);
+    void *tpl = wc_prov_aead_new(pg, key, true);
     void *c = tpl ? pg->dupctx(tpl) : NULL;
+    /* OCB opens on a context keyed for decryption (wc_prov_aead_new) */
+    void *tpl_dec = pg->ocb ? wc_prov_aead_new(pg, key, false) : NULL;
+    void *d = tpl_dec ? pg->dupctx(tpl_dec) : c;
     EVP_CIPHER_CTX *e = EVP_CIPHER_CTX_new();
-    bool ok = tpl && c && e;
-    /* ChaCha20-Poly1305: a 12-byte nonce and the whole tag only */
-    static const size_t iv_lens[2] = {12, 60};
+    bool ok = tpl && c && d && e;
+    static const size_t gcm_iv[2] = {12, 60}, ocb_iv[2] = {12, 15}, ocb_tag[4] = {16, 12, 8, 16};
     for (int k = 0; ok && k < 4; k++) {
-        size_t iv_len = gcm ? iv_lens[k % 2] : 12, tag_len = gcm ? 16 - (size_t)k : 16;
+        size_t iv_len = gcm ? gcm_iv[k % 2] : pg->ocb ? ocb_iv[k % 2] : 12;
+        size_t seal_len = pg->ocb ? ocb_tag[k] : 16;             /* the tag made */
+        size_t open_len = gcm ? 16 - (size_t)k : seal_len;       /* the tag checked */
         uint8_t ct[sizeof msg], tag[16], ct2[sizeof msg], tag2[16], pt[sizeof msg];
         int n = 0, m = 0;
-        ok = wc_prov_aead_seal(pg, c, iv, iv_len, aad, sizeof aad, msg, sizeof msg, ct, tag, 16) &&
+        ok = wc_prov_aead_seal(pg, c, iv, iv_len, aad, sizeof aad, msg, sizeof msg, ct, tag,
+                               seal_len) &&
              EVP_EncryptInit_ex2(e, cipher, NULL, NULL, NULL) == 1 &&
-             (!gcm || EVP_CIPHER_CTX_ctrl(e, EVP_CTRL_AEAD_SET_IVLEN, (int)iv_len, NULL) == 1) &&
+             (iv_len == 12 ||
+              EVP_CIPHER_CTX_ctrl(e, EVP_CTRL_AEAD_SET_IVLEN, (int)iv_len, NULL) == 1) &&
+             (!pg->ocb ||
+              EVP_CIPHER_CTX_ctrl(e, EVP_CTRL_AEAD_SET_TAG, (int)seal_len, NULL) == 1) &&
              EVP_EncryptInit_ex2(e, NULL, key, iv, NULL) == 1 &&
              EVP_EncryptUpdate(e, NULL, &n, aad, (int)sizeof aad) == 1 &&
-             EVP_EncryptUpdate(e, ct2, &n, msg, (int)sizeof msg) == 1 && n == (int)sizeof msg &&
-             EVP_EncryptFinal_ex(e, ct2 + n, &m) == 1 && m == 0 &&
-             EVP_CIPHER_CTX_ctrl(e, EVP_CTRL_AEAD_GET_TAG, 16, tag2) == 1 &&
-             memcmp(ct, ct2, sizeof ct) == 0 && memcmp(tag, tag2, sizeof tag) == 0 &&
-             wc_prov_aead_open(pg, c, iv, iv_len, aad, sizeof aad, ct, sizeof ct, tag, tag_len, pt) &&
+             EVP_EncryptUpdate(e, ct2, &n, msg, (int)sizeof msg) == 1 && n >= 0 &&
+             n <= (int)sizeof msg && EVP_EncryptFinal_ex(e, ct2 + n, &m) == 1 &&
+             n + m == (int)sizeof msg &&
+             EVP_CIPHER_CTX_ctrl(e, EVP_CTRL_AEAD_GET_TAG, (int)seal_len, tag2) == 1 &&
+             memcmp(ct, ct2, sizeof ct) == 0 && memcmp(tag, tag2, seal_len) == 0 &&
+             wc_prov_aead_open(pg, d, iv, iv_len, aad, sizeof aad, ct, sizeof ct, tag, open_len,
+                               pt) &&
              memcmp(pt, msg, sizeof msg) == 0;
         tag[0] ^= 1;
-        ok = ok && !wc_prov_aead_open(pg, c, iv, iv_len, aad, sizeof aad, ct, sizeof ct, tag, 16, pt);
+        ok = ok && !wc_prov_aead_open(pg, d, iv, iv_len, aad, sizeof aad, ct, sizeof ct, tag,
+                                      seal_len, pt);
     }
     EVP_CIPHER_CTX_free(e);
+    if (d && d != c) pg->freectx(d);
+    if (tpl_dec) pg->freectx(tpl_dec);
     if (c) pg->freectx(c);
     if (tpl) pg->freectx(tpl);
     return ok;
@@ -260,12 +293,15 @@ void wc_prov_aead_find(const EVP_CIPHER *cipher, wc_prov_cipher *pg) {
     const OSSL_PROVIDER *prov = EVP_CIPHER_get0_provider(cipher);
     int key_len = EVP_CIPHER_get_key_length(cipher);
     bool gcm = EVP_CIPHER_get_mode(cipher) == EVP_CIPH_GCM_MODE;
-    if (!prov || key_len <= 0 || key_len > 32 || (!gcm && !EVP_CIPHER_is_a(cipher, "ChaCha20-Poly1305")))
+    bool ocb = EVP_CIPHER_get_mode(cipher) == EVP_CIPH_OCB_MODE;
+    if (!prov || key_len <= 0 || key_len > 32 ||
+        (!gcm && !ocb && !EVP_CIPHER_is_a(cipher, "ChaCha20-Poly1305")))
         return;
-    wc_prov_cipher p = {.provctx = OSSL_PROVIDER_get0_provider_ctx(prov), .key_len = (size_t)key_len};
+    wc_prov_cipher p = {.provctx = OSSL_PROVIDER_get0_provider_ctx(prov),
+                        .key_len = (size_t)key_len, .ocb = ocb};
     if (!dispatch_take(prov, OSSL_OP_CIPHER, cipher_is_a, cipher, take_cipher, &p) || !p.newctx ||
         !p.dupctx || !p.einit || !p.dinit || !p.update || !p.final || !p.get_ctx_params ||
-        !p.freectx)
+        !p.freectx || (ocb && !p.set_ctx_params))
         return;
     if (aead_probe(&p, cipher, gcm)) *pg = p;
 }

@@ -55,7 +55,7 @@ bool wc_prov_digest_finish_copy(const wc_prov_digest *pd, const void *c, const u
                                 size_t d_len, uint8_t *out);
 
 /* A cipher's functions (newctx NULL: not found): an AEAD (AES-GCM,
- * ChaCha20-Poly1305), or AES-CBC or AES-CTR (the "modes" below). A context is keyed once (wc_prov_aead_new,
+ * AES-OCB, ChaCha20-Poly1305), or AES-CBC or AES-CTR (the "modes" below). A context is keyed once (wc_prov_aead_new,
  * wc_prov_mode_new), copied per thread with dupctx, and freed with freectx,
  * which cleanses the key schedule. */
 typedef struct wc_prov_cipher {
@@ -70,19 +70,24 @@ typedef struct wc_prov_cipher {
     OSSL_FUNC_cipher_set_ctx_params_fn *set_ctx_params;
     void *provctx;
     size_t key_len; /* bytes */
+    bool ocb;       /* AES-OCB: its tag length is set at init */
 } wc_prov_cipher;
 
-/* Fills *pg from cipher's provider (an AES-GCM or ChaCha20-Poly1305
- * EVP_CIPHER), or zeroes it. Leaves errors on OpenSSL's queue for the
+/* Fills *pg from cipher's provider (an AES-GCM, AES-OCB or
+ * ChaCha20-Poly1305 EVP_CIPHER), or zeroes it. Leaves errors on OpenSSL's queue for the
  * caller to clear. */
 void wc_prov_aead_find(const EVP_CIPHER *cipher, wc_prov_cipher *pg);
 
-/* A new context keyed with key (pg->key_len bytes), or NULL. */
-void *wc_prov_aead_new(const wc_prov_cipher *pg, const uint8_t *key);
+/* A new context keyed with key (pg->key_len bytes), or NULL. One context
+ * serves both ways, but for OCB, whose provider chooses its bulk function
+ * by the direction the key was set for: it takes one keyed with enc false
+ * to open. */
+void *wc_prov_aead_new(const wc_prov_cipher *pg, const uint8_t *key, bool enc);
 
 /* Seals on c (keyed by wc_prov_aead_new, possibly a dupctx copy): iv of
- * 1..128 bytes (ChaCha20-Poly1305: 12), aad, in -> out (len bytes), then tag_len (1..16) bytes of
- * tag. False on any failure (the context should then be dropped). */
+ * 1..128 bytes (ChaCha20-Poly1305: 12; OCB: 1..15), aad, in -> out (len
+ * bytes), then tag_len (1..16; OCB: the tag length it computes for) bytes
+ * of tag. False on any failure (the context should then be dropped). */
 bool wc_prov_aead_seal(const wc_prov_cipher *pg, void *c, const uint8_t *iv, size_t iv_len,
                       const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
                       uint8_t *out, uint8_t *tag, size_t tag_len);
