@@ -150,8 +150,8 @@ typedef enum bench_raw_mode {
  * keyed and reused modes have HMAC and the AES modes, reused also digests). */
 const bench_impl *bench_raw_impl(const bench_op *op, bench_raw_mode mode);
 /* raw-openssl-provider (bench_raw_provider.c): SHA digests, AES-GCM,
- * ChaCha20-Poly1305, AES-CBC and AES-CTR on the provider's functions, or
- * NULL. */
+ * AES-OCB, ChaCha20-Poly1305, AES-CBC and AES-CTR on the provider's
+ * functions, or NULL. */
 const bench_impl *bench_raw_provider_impl(const bench_op *op);
 /* A one-line description of the raw baseline (library version); NULL when
  * it is not built in. */

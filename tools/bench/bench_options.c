@@ -221,7 +221,7 @@ int add_target(bench_run *run, const char *name, bool explicit_choice) {
             : t->raw_mode == BENCH_RAW_PROVIDER
                 ? "OpenSSL's floor below EVP: the provider's own functions, as the openssl "
                   "backend calls them, one context per thread and cell keyed once (SHA, "
-                  "AES-GCM/CBC/CTR, ChaCha20-Poly1305 only)"
+                  "AES-GCM/OCB/CBC/CTR, ChaCha20-Poly1305 only)"
                 : bench_raw_description();
     } else if (strcmp(name, BENCH_RAWB_NAME) == 0) {
         char why[1400];

@@ -8,8 +8,8 @@
  * IV, as the backend does. It answers docs/BENCHMARKS.md's question of how
  * far the openssl backend is from what OpenSSL itself can do per call.
  *
- * SHA digests, AES-GCM, ChaCha20-Poly1305, AES-CBC and AES-CTR: what the
- * backend runs on the provider path. An algorithm whose functions the
+ * SHA digests, AES-GCM, AES-OCB, ChaCha20-Poly1305, AES-CBC and AES-CTR:
+ * what the backend runs on the provider path. An algorithm whose functions the
  * backend's probe refuses is not measured (the run says so).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -65,6 +65,7 @@ static const char *cipher_name(const bench_op *op) {
     if (op->alg == WEBCRYPTO_ALG_AES_CBC) return big ? "AES-256-CBC" : "AES-128-CBC";
     if (op->alg == WEBCRYPTO_ALG_AES_CTR) return big ? "AES-256-CTR" : "AES-128-CTR";
     if (op->alg == WEBCRYPTO_ALG_CHACHA20_POLY1305) return "ChaCha20-Poly1305";
+    if (op->alg == WEBCRYPTO_ALG_AES_OCB) return big ? "AES-256-OCB" : "AES-128-OCB";
     return NULL;
 }
 
@@ -199,7 +200,7 @@ static int setup_cipher(bench_cell *c) {
     c->out_cap = c->size + 16;
     if (!(s->cipher = EVP_CIPHER_fetch(NULL, cipher_name(c->op), NULL)))
         return fail("EVP_CIPHER_fetch");
-    s->aead = c->op->alg == WEBCRYPTO_ALG_AES_GCM ||
+    s->aead = c->op->alg == WEBCRYPTO_ALG_AES_GCM || c->op->alg == WEBCRYPTO_ALG_AES_OCB ||
               c->op->alg == WEBCRYPTO_ALG_CHACHA20_POLY1305;
     s->cbc = c->op->alg == WEBCRYPTO_ALG_AES_CBC;
     if (s->aead) wc_prov_aead_find(s->cipher, &s->pc);
@@ -210,14 +211,17 @@ static int setup_cipher(bench_cell *c) {
                    "backend's probe", cipher_name(c->op));
         return -1;
     }
-    /* CTR decrypts by encrypting; CBC decryption has its own key schedule. */
-    bool enc = c->op->kind == BK_ENCRYPT || !s->cbc;
-    s->tpl = s->aead ? wc_prov_aead_new(&s->pc, c->key_bytes, true)
+    /* CTR decrypts by encrypting, GCM and ChaCha20-Poly1305 open on the
+     * same context; CBC and OCB decrypt on one keyed for it. */
+    bool own_dec = s->cbc || s->pc.ocb;
+    bool enc = c->op->kind == BK_ENCRYPT || !own_dec;
+    s->tpl = s->aead ? wc_prov_aead_new(&s->pc, c->key_bytes, enc)
                      : wc_prov_mode_new(&s->pc, c->key_bytes, enc);
     if (!s->tpl) return fail("keying the template");
     if (c->op->kind == BK_DECRYPT) { /* the ciphertext, on an encryption context of its own */
-        void *e = s->aead || !s->cbc ? s->pc.dupctx(s->tpl)
-                                     : wc_prov_mode_new(&s->pc, c->key_bytes, true);
+        void *e = !own_dec ? s->pc.dupctx(s->tpl)
+              : s->aead    ? wc_prov_aead_new(&s->pc, c->key_bytes, true)
+                           : wc_prov_mode_new(&s->pc, c->key_bytes, true);
         if (!e) return fail("an encryption context");
         c->aux = malloc(c->out_cap);
         int r = c->aux ? encrypt_on(c, e, c->aux, &c->aux_len) : (bench_fail("out of memory"), -1);
