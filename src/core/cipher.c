@@ -365,9 +365,17 @@ static webcrypto_status ctr_oneshot(const webcrypto_params *alg, const webcrypto
                         "AES-CTR: %zu bytes would reuse counter values of a %zu-bit counter",
                         data_len, alg->length);
     if (wc_output_check(data_len, out, out_cap, out_len, &st)) return st;
-    uint8_t counter[16];
-    memcpy(counter, alg->counter, 16);
-    if ((st = ctr_run(key, counter, alg->length, data, data_len, out, false)) != WEBCRYPTO_OK) return st;
+    if (blocks_for(data_len) <= blocks_before_wrap(alg->counter, alg->length)) {
+        /* No wrap (the common case): one call on the caller's counter. */
+        st = data_len ? key->backend->ops->cipher(key->state, WC_CIPHER_AES_CTR, true,
+                                                  alg->counter, data, data_len, out)
+                      : WEBCRYPTO_OK;
+    } else {
+        uint8_t counter[16];
+        memcpy(counter, alg->counter, 16);
+        st = ctr_run(key, counter, alg->length, data, data_len, out, false);
+    }
+    if (st != WEBCRYPTO_OK) return st;
     *out_len = data_len;
     return WEBCRYPTO_OK;
 }
