@@ -1,8 +1,10 @@
 /*
  * jca_pq.c - the jca backend's ML-KEM (FIPS 203) and ML-DSA (FIPS 204),
- * through a JDK 24 or later (JEP 496, 497): KeyPairGenerator, KeyFactory,
- * javax.crypto.KEM and Signature "ML-KEM" / "ML-DSA". JDK 17 has neither:
- * the probe finds no such algorithm and the capability bits stay unset.
+ * through a JDK 24 or later (JEP 496, 497), or a late JDK 17 update that
+ * has them (the OpenJDK 17.0.21 Debian ships does: tests/capabilities.txt):
+ * KeyPairGenerator, KeyFactory, javax.crypto.KEM and Signature "ML-KEM" /
+ * "ML-DSA". Where the JDK has neither (older 17 updates), the probe finds
+ * no such algorithm and the capability bits stay unset.
  *
  * Keys are seeds (backend.h): a private key is made by the JDK's
  * KeyPairGenerator from a SecureRandom that returns exactly the seed
@@ -132,8 +134,8 @@ static void resolve(JNIEnv *env) {
                   "(Ljava/security/spec/AlgorithmParameterSpec;Ljava/security/SecureRandom;)V",
                   &ok);
     pq.seed_ready = ok;
-    /* javax.crypto.KEM is JDK 21+; ML-KEM and ML-DSA themselves 24+ (the
-     * probe below finds out). */
+    /* javax.crypto.KEM is JDK 21+; ML-KEM and ML-DSA themselves 24+, and
+     * both are in late 17 updates (the probe below finds out). */
     pq.KEM = pq_class(env, "javax/crypto/KEM", &ok);
     pq.Encapsulator = pq_class(env, "javax/crypto/KEM$Encapsulator", &ok);
     pq.Decapsulator = pq_class(env, "javax/crypto/KEM$Decapsulator", &ok);
@@ -491,7 +493,7 @@ static bool has_engine(jca_op *o, const jca_variant *v, jclass cls, jmethodID ge
 
 webcrypto_status jca_pq_setup(jca_op *o, const jca_variant *v, wc_caps *caps) {
     resolve(o->env);
-    if (!pq.ready) return WEBCRYPTO_OK; /* JDK 17: no KEM API, no ML-KEM or ML-DSA */
+    if (!pq.ready) return WEBCRYPTO_OK; /* no javax.crypto.KEM: JDKs before 21, bar late 17 updates */
     if ((*o->env)->PushLocalFrame(o->env, 16) != 0) return jca_exception(o->env, "PushLocalFrame");
     bool kem = has_engine(o, v, jca.KeyPairGenerator, jca.kpg_get, jca.kpg_get_p, pq.kem_name) &&
                has_engine(o, v, jca.KeyFactory, jca.kf_get, jca.kf_get_p, pq.kem_name) &&
