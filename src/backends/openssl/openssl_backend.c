@@ -42,20 +42,8 @@
 
 static const char *description_text;
 
-static webcrypto_status ossl_init_probing(const char *variant, void **bctx, wc_caps *caps,
-                                          const char **description);
-
-/* init, with wc_ossl_probing set while it runs (openssl_internal.h). */
 static webcrypto_status ossl_init(const char *variant, void **bctx, wc_caps *caps,
                                   const char **description) {
-    wc_ossl_probing = true;
-    webcrypto_status st = ossl_init_probing(variant, bctx, caps, description);
-    wc_ossl_probing = false;
-    return st;
-}
-
-static webcrypto_status ossl_init_probing(const char *variant, void **bctx, wc_caps *caps,
-                                          const char **description) {
     (void)bctx;
     if (variant)
         return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "the openssl backend has no variant \"%s\"",

@@ -139,16 +139,7 @@ webcrypto_status wc_ossl_digest_oneshot(const void *bctx, wc_hash hash,
     return WEBCRYPTO_OK;
 }
 
-bool wc_ossl_probing;
-
 webcrypto_status wc_ossl_digest(wc_hash hash, const uint8_t *in, size_t len, uint8_t *out) {
-    if (wc_ossl_probing) { /* init's known answers: no thread-cache context (openssl_internal.h) */
-        const EVP_MD *md = wc_ossl_md(hash);
-        if (!md) return wc_hash_unavailable("OpenSSL", hash);
-        if (EVP_Digest(len ? in : wc_ossl_empty_buf, len, out, NULL, md, NULL) != 1)
-            return wc_ossl_fail("EVP_Digest");
-        return WEBCRYPTO_OK;
-    }
     return wc_ossl_digest_oneshot(NULL, hash, in, len, out);
 }
 

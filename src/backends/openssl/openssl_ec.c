@@ -117,13 +117,9 @@ done:
 
 /* ---- ECDSA ---- */
 
-/* The call's ECDSA context (wc_ossl_pkey_prepared without a digest) and the message's hash. */
-static webcrypto_status ecdsa_start(const pkey_state *s, wc_hash hash, bool sign,
-                                    const uint8_t *msg, size_t len, uint8_t *dg,
-                                    size_t *dg_len, EVP_PKEY_CTX **out) {
-    const EVP_MD *md = NULL;
-    webcrypto_status st = wc_ossl_hash_message(hash, msg, len, dg, dg_len, &md);
-    if (st != WEBCRYPTO_OK) return st;
+/* The call's ECDSA context (wc_ossl_pkey_prepared without a digest). */
+static webcrypto_status ecdsa_ctx(const pkey_state *s, wc_hash hash, bool sign,
+                                  EVP_PKEY_CTX **out) {
     return wc_ossl_pkey_ctx_copy(s, sign, WC_RSA_SCHEME_PKCS1_V1_5, hash, NULL, out);
 }
 
@@ -135,7 +131,9 @@ webcrypto_status wc_ossl_ecdsa_sign(const void *state, wc_hash hash,
     uint8_t dg[EVP_MAX_MD_SIZE];
     size_t dg_len = 0;
     EVP_PKEY_CTX *pc = NULL;
-    webcrypto_status st = ecdsa_start(s, hash, true, msg, len, dg, &dg_len, &pc);
+    const EVP_MD *md = NULL;
+    webcrypto_status st = wc_ossl_hash_message(hash, msg, len, dg, &dg_len, &md);
+    if (st == WEBCRYPTO_OK) st = ecdsa_ctx(s, hash, true, &pc);
     if (st != WEBCRYPTO_OK) return st;
     /* DER ECDSA-Sig-Value: SEQUENCE of two INTEGERs of at most fs + 1 bytes. */
     uint8_t der[2 * (MAX_FIELD + 4) + 8];
@@ -159,12 +157,12 @@ webcrypto_status wc_ossl_ecdsa_sign(const void *state, wc_hash hash,
     return st;
 }
 
-webcrypto_status wc_ossl_ecdsa_verify(const void *state, wc_hash hash,
-                                      const uint8_t *msg, size_t len, const uint8_t *sig,
-                                      size_t sig_len, bool *valid) {
-    const pkey_state *s = state;
+/* Verifies sig (r || s) over the message's hash dg, for wc_ossl_ecdsa_verify
+ * and init's known answer. */
+static webcrypto_status ecdsa_verify_digest(const pkey_state *s, wc_hash hash, const uint8_t *dg,
+                                            size_t dg_len, const uint8_t *sig, size_t sig_len,
+                                            bool *valid) {
     *valid = false;
-    if (!wc_ossl_md(hash)) return wc_hash_unavailable("OpenSSL", hash);
     size_t fs = s->size;
     if (sig_len != 2 * fs) return WEBCRYPTO_OK; /* not r || s: invalid */
 
@@ -192,9 +190,7 @@ webcrypto_status wc_ossl_ecdsa_verify(const void *state, wc_hash hash,
         st = wc_ossl_fail("i2d_ECDSA_SIG");
         goto done;
     }
-    uint8_t dg[EVP_MAX_MD_SIZE];
-    size_t dg_len = 0;
-    st = ecdsa_start(s, hash, false, msg, len, dg, &dg_len, &pc);
+    st = ecdsa_ctx(s, hash, false, &pc);
     if (st != WEBCRYPTO_OK) goto done;
     *valid = EVP_PKEY_verify(pc, der, (size_t)der_len, dg, dg_len) == 1;
 done:
@@ -205,6 +201,21 @@ done:
     BN_free(r);
     BN_free(sv);
     return st;
+}
+
+webcrypto_status wc_ossl_ecdsa_verify(const void *state, wc_hash hash,
+                                      const uint8_t *msg, size_t len, const uint8_t *sig,
+                                      size_t sig_len, bool *valid) {
+    const pkey_state *s = state;
+    *valid = false;
+    if (!wc_ossl_md(hash)) return wc_hash_unavailable("OpenSSL", hash);
+    if (sig_len != 2 * s->size) return WEBCRYPTO_OK; /* not r || s: invalid, unhashed */
+    uint8_t dg[EVP_MAX_MD_SIZE];
+    size_t dg_len = 0;
+    const EVP_MD *md = NULL;
+    webcrypto_status st = wc_ossl_hash_message(hash, msg, len, dg, &dg_len, &md);
+    if (st != WEBCRYPTO_OK) return st;
+    return ecdsa_verify_digest(s, hash, dg, dg_len, sig, sig_len, valid);
 }
 
 webcrypto_status wc_ossl_ecdh(const void *private_state, const void *public_state,
@@ -219,7 +230,8 @@ webcrypto_status wc_ossl_ecdh(const void *private_state, const void *public_stat
  * imports with its public key (the import checks that x makes it), that
  * public key verifies the example's signature of "sample" (and not of
  * another message), and ECDH of x with the base point gives Ux. init offers
- * ECDSA and ECDH only then (the curves share OpenSSL's EC code). */
+ * ECDSA and ECDH only then (the curves share OpenSSL's EC code). The
+ * messages are hashed here with EVP_Digest, as in wc_ossl_rsa_kat. */
 bool wc_ossl_ec_kat(void) {
     uint8_t x[32], ux[32], uy[32], gx[32], gy[32], sig[64], out[32];
     wc_kat_unhex(WC_KAT_P256_X, x, 32);
@@ -241,12 +253,17 @@ bool wc_ossl_ec_kat(void) {
     void *priv = NULL, *base = NULL;
     bool valid = false, other = true;
     size_t n = 0;
-    bool ok = wc_ossl_ec_import(&f, &priv) == WEBCRYPTO_OK &&
-              wc_ossl_ecdsa_verify(priv, WC_HASH_SHA_256, (const uint8_t *)"sample", 6, sig,
-                                   sizeof sig, &valid) == WEBCRYPTO_OK &&
+    uint8_t dg[2][32];
+    const EVP_MD *md = wc_ossl_md(WC_HASH_SHA_256);
+    bool ok = md && EVP_MD_get_size(md) == 32 &&
+              EVP_Digest("sample", 6, dg[0], NULL, md, NULL) == 1 &&
+              EVP_Digest("simple", 6, dg[1], NULL, md, NULL) == 1 &&
+              wc_ossl_ec_import(&f, &priv) == WEBCRYPTO_OK &&
+              ecdsa_verify_digest(priv, WC_HASH_SHA_256, dg[0], 32, sig, sizeof sig, &valid) ==
+                  WEBCRYPTO_OK &&
               valid &&
-              wc_ossl_ecdsa_verify(priv, WC_HASH_SHA_256, (const uint8_t *)"simple", 6, sig,
-                                   sizeof sig, &other) == WEBCRYPTO_OK &&
+              ecdsa_verify_digest(priv, WC_HASH_SHA_256, dg[1], 32, sig, sizeof sig, &other) ==
+                  WEBCRYPTO_OK &&
               !other && wc_ossl_ec_import(&g, &base) == WEBCRYPTO_OK &&
               wc_ossl_ecdh(priv, base, out, &n) == WEBCRYPTO_OK && n == 32 &&
               memcmp(out, ux, 32) == 0;

@@ -108,11 +108,6 @@ webcrypto_status wc_ossl_fail(const char *what);
 /* The backend's one-shot digest (the thread's provider context where it
  * can): out gets the hash's size, EVP_MD_get_size(wc_ossl_md(hash)). */
 webcrypto_status wc_ossl_digest(wc_hash hash, const uint8_t *in, size_t len, uint8_t *out);
-/* True while init runs its known answers (under the registry's lock): their
- * digests (the RSA and ECDSA probes hash a message) then take no thread
- * cache context, whose lock the cache's fork handler takes before the
- * registry's (the lock-order inversion ThreadSanitizer reported). */
-extern bool wc_ossl_probing;
 
 /* openssl_common.c */
 const char *wc_ossl_kdf_digest_name(wc_hash hash);

@@ -191,16 +191,11 @@ done:
     return wc_ossl_pkey_state_new(KT_RSA, pkey, f->is_private, oth, NULL, state);
 }
 
-/* The RSA context for the call, the PSS salt length set (salt_len <= INT_MAX),
- * and the message's hash. */
-static webcrypto_status rsa_sig_start(const pkey_state *s, wc_rsa_scheme scheme,
-                                      wc_hash hash, size_t salt_len, bool sign,
-                                      const uint8_t *msg, size_t len, uint8_t *dg,
-                                      size_t *dg_len, EVP_PKEY_CTX **out) {
-    const EVP_MD *md = NULL;
-    webcrypto_status st = wc_ossl_hash_message(hash, msg, len, dg, dg_len, &md);
-    if (st != WEBCRYPTO_OK) return st;
-    st = wc_ossl_pkey_ctx_copy(s, sign, scheme, hash, md, out);
+/* The RSA context for the call, the PSS salt length set (salt_len <= INT_MAX). */
+static webcrypto_status rsa_sig_ctx(const pkey_state *s, wc_rsa_scheme scheme, wc_hash hash,
+                                    const EVP_MD *md, size_t salt_len, bool sign,
+                                    EVP_PKEY_CTX **out) {
+    webcrypto_status st = wc_ossl_pkey_ctx_copy(s, sign, scheme, hash, md, out);
     if (st != WEBCRYPTO_OK || scheme != WC_RSA_SCHEME_PSS) return st;
     /* The parameter EVP_PKEY_CTX_set_rsa_pss_saltlen sets (as a string). */
     int salt = (int)salt_len;
@@ -214,6 +209,20 @@ static webcrypto_status rsa_sig_start(const pkey_state *s, wc_rsa_scheme scheme,
     return WEBCRYPTO_OK;
 }
 
+/* Verifies sig over the message's hash dg (md's), for wc_ossl_rsa_verify
+ * and init's known answer. */
+static webcrypto_status rsa_verify_digest(const pkey_state *s, wc_rsa_scheme scheme, wc_hash hash,
+                                          const EVP_MD *md, size_t salt_len, const uint8_t *dg,
+                                          size_t dg_len, const uint8_t *sig, size_t sig_len,
+                                          bool *valid) {
+    EVP_PKEY_CTX *pc = NULL;
+    webcrypto_status st = rsa_sig_ctx(s, scheme, hash, md, salt_len, false, &pc);
+    if (st != WEBCRYPTO_OK) return st;
+    *valid = EVP_PKEY_verify(pc, sig, sig_len, dg, dg_len) == 1;
+    ERR_clear_error();
+    EVP_PKEY_CTX_free(pc);
+    return WEBCRYPTO_OK;
+}
 
 webcrypto_status wc_ossl_rsa_sign(const void *state, wc_rsa_scheme scheme,
                                   wc_hash hash, size_t salt_len, const uint8_t *msg,
@@ -227,7 +236,9 @@ webcrypto_status wc_ossl_rsa_sign(const void *state, wc_rsa_scheme scheme,
     uint8_t dg[EVP_MAX_MD_SIZE];
     size_t dg_len = 0;
     EVP_PKEY_CTX *pc = NULL;
-    webcrypto_status st = rsa_sig_start(s, scheme, hash, salt_len, true, msg, len, dg, &dg_len, &pc);
+    const EVP_MD *md = NULL;
+    webcrypto_status st = wc_ossl_hash_message(hash, msg, len, dg, &dg_len, &md);
+    if (st == WEBCRYPTO_OK) st = rsa_sig_ctx(s, scheme, hash, md, salt_len, true, &pc);
     if (st != WEBCRYPTO_OK) return st;
     size_t n = s->size;
     if (EVP_PKEY_sign(pc, sig, &n, dg, dg_len) != 1)
@@ -252,14 +263,10 @@ webcrypto_status wc_ossl_rsa_verify(const void *state, wc_rsa_scheme scheme,
         return WEBCRYPTO_OK;
     uint8_t dg[EVP_MAX_MD_SIZE];
     size_t dg_len = 0;
-    EVP_PKEY_CTX *pc = NULL;
-    webcrypto_status st =
-        rsa_sig_start(s, scheme, hash, salt_len, false, msg, len, dg, &dg_len, &pc);
+    const EVP_MD *md = NULL;
+    webcrypto_status st = wc_ossl_hash_message(hash, msg, len, dg, &dg_len, &md);
     if (st != WEBCRYPTO_OK) return st;
-    *valid = EVP_PKEY_verify(pc, sig, sig_len, dg, dg_len) == 1;
-    ERR_clear_error();
-    EVP_PKEY_CTX_free(pc);
-    return WEBCRYPTO_OK;
+    return rsa_verify_digest(s, scheme, hash, md, salt_len, dg, dg_len, sig, sig_len, valid);
 }
 
 /* ---- RSA-OAEP (openssl_api_pkey.inc) ---- */
@@ -297,9 +304,12 @@ webcrypto_status wc_ossl_rsa_oaep_decrypt(const void *state, wc_hash hash,
 /* Whether RSA verifies a known RSASSA-PKCS1-v1_5 signature (known_answers.h)
  * and refuses it over another message: init offers the RSA algorithms only
  * then. The public operation alone: a private one costs too much at every
- * start, and RSA-PSS and RSA-OAEP share the key and its arithmetic. */
+ * start, and RSA-PSS and RSA-OAEP share the key and its arithmetic. The
+ * messages are hashed here with EVP_Digest, not the backend's digest, whose
+ * thread cache init (under the registry's lock) must not touch: its fork
+ * handler takes that cache's lock before the registry's. */
 bool wc_ossl_rsa_kat(void) {
-    uint8_t n[256], e[3] = {1, 0, 1}, sig[256];
+    uint8_t n[256], e[3] = {1, 0, 1}, sig[256], dg[2][32];
     wc_kat_unhex(WC_KAT_RSA_N, n, sizeof n);
     wc_kat_unhex(WC_KAT_RSA_SIG, sig, sizeof sig);
     wc_pkey_fields f = {0};
@@ -307,15 +317,17 @@ bool wc_ossl_rsa_kat(void) {
     f.e = (wc_bytes){e, sizeof e};
     void *pub = NULL;
     static const char msg[] = WC_KAT_RSA_MSG;
+    const EVP_MD *md = wc_ossl_md(WC_HASH_SHA_256);
     bool valid = false, other = true;
-    bool ok = wc_ossl_rsa_import(&f, &pub) == WEBCRYPTO_OK &&
-              wc_ossl_rsa_verify(pub, WC_RSA_SCHEME_PKCS1_V1_5, WC_HASH_SHA_256, 0,
-                                 (const uint8_t *)msg, sizeof msg - 1, sig, sizeof sig,
-                                 &valid) == WEBCRYPTO_OK &&
+    bool ok = md && EVP_MD_get_size(md) == 32 &&
+              EVP_Digest(msg, sizeof msg - 1, dg[0], NULL, md, NULL) == 1 &&
+              EVP_Digest(msg, sizeof msg - 2, dg[1], NULL, md, NULL) == 1 &&
+              wc_ossl_rsa_import(&f, &pub) == WEBCRYPTO_OK &&
+              rsa_verify_digest(pub, WC_RSA_SCHEME_PKCS1_V1_5, WC_HASH_SHA_256, md, 0, dg[0], 32,
+                                sig, sizeof sig, &valid) == WEBCRYPTO_OK &&
               valid &&
-              wc_ossl_rsa_verify(pub, WC_RSA_SCHEME_PKCS1_V1_5, WC_HASH_SHA_256, 0,
-                                 (const uint8_t *)msg, sizeof msg - 2, sig, sizeof sig,
-                                 &other) == WEBCRYPTO_OK &&
+              rsa_verify_digest(pub, WC_RSA_SCHEME_PKCS1_V1_5, WC_HASH_SHA_256, md, 0, dg[1], 32,
+                                sig, sizeof sig, &other) == WEBCRYPTO_OK &&
               !other;
     wc_ossl_pkey_free(pub);
     ERR_clear_error();
