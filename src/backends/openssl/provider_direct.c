@@ -156,6 +156,7 @@ static void take_cipher(const OSSL_DISPATCH *f, void *out) {
     case OSSL_FUNC_CIPHER_DECRYPT_INIT: p->dinit = OSSL_FUNC_cipher_decrypt_init(f); break;
     case OSSL_FUNC_CIPHER_UPDATE: p->update = OSSL_FUNC_cipher_update(f); break;
     case OSSL_FUNC_CIPHER_FINAL: p->final = OSSL_FUNC_cipher_final(f); break;
+    case OSSL_FUNC_CIPHER_CIPHER: p->cipher = OSSL_FUNC_cipher_cipher(f); break;
     case OSSL_FUNC_CIPHER_GET_CTX_PARAMS:
         p->get_ctx_params = OSSL_FUNC_cipher_get_ctx_params(f);
         break;
@@ -328,6 +329,10 @@ bool wc_prov_mode_run(const wc_prov_cipher *pc, void *c, bool enc, const uint8_t
     /* init with only an IV keeps the key schedule and resets the chaining
      * (CBC) or counter and keystream position (CTR). */
     if ((enc ? pc->einit : pc->dinit)(c, NULL, 0, iv, 16, NULL) != 1) return false;
+    /* The provider's one-shot function where it has one: the mode's work
+     * alone, without update's block buffering or a final (the probe holds
+     * it to EVP's output as it does update). */
+    if (pc->cipher) return len == 0 || (pc->cipher(c, out, &n, len, in, len) == 1 && n == len);
     if (len > 0 && (pc->update(c, out, &n, len, in, len) != 1 || n != len)) return false;
     return pc->final(c, rest, &m, sizeof rest) == 1 && m == 0;
 }

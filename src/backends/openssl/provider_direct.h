@@ -65,6 +65,7 @@ typedef struct wc_prov_cipher {
     OSSL_FUNC_cipher_decrypt_init_fn *dinit;
     OSSL_FUNC_cipher_update_fn *update;
     OSSL_FUNC_cipher_final_fn *final;
+    OSSL_FUNC_cipher_cipher_fn *cipher; /* the one-shot EVP_Cipher calls; NULL if absent */
     OSSL_FUNC_cipher_get_ctx_params_fn *get_ctx_params;
     OSSL_FUNC_cipher_freectx_fn *freectx;
     OSSL_FUNC_cipher_set_ctx_params_fn *set_ctx_params;
