@@ -153,6 +153,11 @@ const bench_impl *bench_raw_impl(const bench_op *op, bench_raw_mode mode);
  * AES-OCB, ChaCha20-Poly1305, AES-CBC and AES-CTR on the provider's
  * functions, or NULL. */
 const bench_impl *bench_raw_provider_impl(const bench_op *op);
+/* OpenSSL's name of op's cipher (AES-GCM/CBC/CTR/OCB, ChaCha20-Poly1305) and
+ * of a hash the openssl backend fetches; NULL for others
+ * (bench_raw_openssl.c, for both raw OpenSSL baselines). */
+const char *bench_ossl_cipher_name(const bench_op *op);
+const char *bench_ossl_digest_name(webcrypto_algorithm hash);
 /* A one-line description of the raw baseline (library version); NULL when
  * it is not built in. */
 const char *bench_raw_description(void);

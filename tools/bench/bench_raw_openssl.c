@@ -52,8 +52,9 @@ static int ossl_fail(const char *what) {
     return -1;
 }
 
-/* OpenSSL's own names of the hashes (those the openssl backend fetches). */
-static const char *digest_name(webcrypto_algorithm hash) {
+/* OpenSSL's own names of the hashes (those the openssl backend fetches);
+ * also raw-openssl-provider's (bench_internal.h). */
+const char *bench_ossl_digest_name(webcrypto_algorithm hash) {
     if (hash == WEBCRYPTO_ALG_SHA_1) return "SHA1";
     if (hash == WEBCRYPTO_ALG_SHA_256) return "SHA2-256";
     if (hash == WEBCRYPTO_ALG_SHA_384) return "SHA2-384";
@@ -62,7 +63,7 @@ static const char *digest_name(webcrypto_algorithm hash) {
     return NULL;
 }
 
-static const char *cipher_name(const bench_op *op) {
+const char *bench_ossl_cipher_name(const bench_op *op) {
     bool big = op->key_bits == 256;
     if (op->alg == WEBCRYPTO_ALG_AES_GCM) return big ? "AES-256-GCM" : "AES-128-GCM";
     if (op->alg == WEBCRYPTO_ALG_AES_CBC) return big ? "AES-256-CBC" : "AES-128-CBC";
@@ -109,7 +110,7 @@ static int raw_setup_digest(bench_cell *c) {
     raw_state *s = new_state(c);
     if (!s) return -1;
     c->out_cap = EVP_MAX_MD_SIZE;
-    s->md = EVP_MD_fetch(NULL, digest_name(c->op->alg), NULL);
+    s->md = EVP_MD_fetch(NULL, bench_ossl_digest_name(c->op->alg), NULL);
     return s->md ? 0 : ossl_fail("EVP_MD_fetch");
 }
 
@@ -144,7 +145,7 @@ static int raw_setup_hmac(bench_cell *c) {
     raw_state *s = new_state(c);
     if (!s) return -1;
     c->out_cap = EVP_MAX_MD_SIZE;
-    s->digest_name = digest_name(c->op->hash);
+    s->digest_name = bench_ossl_digest_name(c->op->hash);
     s->mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
     if (!s->mac) return ossl_fail("EVP_MAC_fetch");
     if (c->op->kind == BK_HMAC_VERIFY) {
@@ -238,7 +239,7 @@ static int raw_setup_cipher(bench_cell *c) {
     raw_state *s = new_state(c);
     if (!s) return -1;
     c->out_cap = c->size + 16;
-    s->cipher = EVP_CIPHER_fetch(NULL, cipher_name(c->op), NULL);
+    s->cipher = EVP_CIPHER_fetch(NULL, bench_ossl_cipher_name(c->op), NULL);
     if (!s->cipher) return ossl_fail("EVP_CIPHER_fetch");
     if (c->op->kind == BK_DECRYPT) {
         c->aux = malloc(c->out_cap);
@@ -287,7 +288,7 @@ static int raw_setup_keyop(bench_cell *c) {
     raw_state *s = new_state(c);
     if (!s) return -1;
     c->out_cap = 1;
-    s->cipher = EVP_CIPHER_fetch(NULL, cipher_name(c->op), NULL);
+    s->cipher = EVP_CIPHER_fetch(NULL, bench_ossl_cipher_name(c->op), NULL);
     return s->cipher ? 0 : ossl_fail("EVP_CIPHER_fetch");
 }
 
@@ -311,7 +312,7 @@ static int raw_setup_kdf(bench_cell *c) {
     raw_state *s = new_state(c);
     if (!s) return -1;
     c->out_cap = 32;
-    s->digest_name = digest_name(c->op->hash);
+    s->digest_name = bench_ossl_digest_name(c->op->hash);
     s->kdf = EVP_KDF_fetch(NULL, c->op->kind == BK_HKDF ? "HKDF" : "PBKDF2", NULL);
     return s->kdf ? 0 : ossl_fail("EVP_KDF_fetch");
 }
@@ -496,7 +497,7 @@ static int raw_setup_pkey(bench_cell *c) {
     s->pub = parse_spki(kp->spki, kp->spki_len);
     if (!s->priv || !s->pub) return ossl_fail("parsing the pkcs8/spki key");
     if (c->op->hash != WEBCRYPTO_ALG_NONE) {
-        s->md = EVP_MD_fetch(NULL, digest_name(c->op->hash), NULL);
+        s->md = EVP_MD_fetch(NULL, bench_ossl_digest_name(c->op->hash), NULL);
         if (!s->md) return ossl_fail("EVP_MD_fetch");
     }
     if (c->op->kind == BK_PKEY_VERIFY || c->op->kind == BK_PKEY_DECRYPT) {
@@ -907,8 +908,8 @@ const bench_impl *bench_raw_impl(const bench_op *op, bench_raw_mode mode) {
                                                      : &raw_impls[op->kind];
     /* A cipher this baseline has no EVP name for (AES-GCM-SIV: OpenSSL has
      * it from 3.2 only, and this baseline does not implement it). */
-    if ((op->kind == BK_ENCRYPT || op->kind == BK_DECRYPT) && !cipher_name(op)) return NULL;
-    if (op->kind == BK_DIGEST && !digest_name(op->alg)) return NULL;
+    if ((op->kind == BK_ENCRYPT || op->kind == BK_DECRYPT) && !bench_ossl_cipher_name(op)) return NULL;
+    if (op->kind == BK_DIGEST && !bench_ossl_digest_name(op->alg)) return NULL;
     /* ML-DSA: not in OpenSSL 3.0 (its ML-KEM and Argon2 kinds have no row
      * here either). */
     if (op->alg == WEBCRYPTO_ALG_ML_DSA_44 || op->alg == WEBCRYPTO_ALG_ML_DSA_65 ||

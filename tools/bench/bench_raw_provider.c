@@ -58,25 +58,6 @@ static void slot_free(void *p) {
 
 static void slot_key_make(void) { slot_key_ok = pthread_key_create(&slot_key, slot_free) == 0; }
 
-/* OpenSSL's names (if chains: most algorithms have none here). */
-static const char *cipher_name(const bench_op *op) {
-    bool big = op->key_bits == 256;
-    if (op->alg == WEBCRYPTO_ALG_AES_GCM) return big ? "AES-256-GCM" : "AES-128-GCM";
-    if (op->alg == WEBCRYPTO_ALG_AES_CBC) return big ? "AES-256-CBC" : "AES-128-CBC";
-    if (op->alg == WEBCRYPTO_ALG_AES_CTR) return big ? "AES-256-CTR" : "AES-128-CTR";
-    if (op->alg == WEBCRYPTO_ALG_CHACHA20_POLY1305) return "ChaCha20-Poly1305";
-    if (op->alg == WEBCRYPTO_ALG_AES_OCB) return big ? "AES-256-OCB" : "AES-128-OCB";
-    return NULL;
-}
-
-static const char *digest_name(webcrypto_algorithm alg) {
-    if (alg == WEBCRYPTO_ALG_SHA_1) return "SHA1";
-    if (alg == WEBCRYPTO_ALG_SHA_256) return "SHA2-256";
-    if (alg == WEBCRYPTO_ALG_SHA_384) return "SHA2-384";
-    if (alg == WEBCRYPTO_ALG_SHA_512) return "SHA2-512";
-    return NULL;
-}
-
 static int fail(const char *what) {
     unsigned long e = ERR_get_error();
     char reason[120] = "no reason given";
@@ -148,7 +129,7 @@ static int setup_digest(bench_cell *c) {
     prov_state *s = new_state(c);
     if (!s) return -1;
     c->out_cap = EVP_MAX_MD_SIZE;
-    if (!(s->md = EVP_MD_fetch(NULL, digest_name(c->op->alg), NULL))) return fail("EVP_MD_fetch");
+    if (!(s->md = EVP_MD_fetch(NULL, bench_ossl_digest_name(c->op->alg), NULL))) return fail("EVP_MD_fetch");
     wc_prov_digest_find(s->md, &s->pd);
     ERR_clear_error();
     if (!s->pd.newctx) {
@@ -198,7 +179,7 @@ static int setup_cipher(bench_cell *c) {
     prov_state *s = new_state(c);
     if (!s) return -1;
     c->out_cap = c->size + 16;
-    if (!(s->cipher = EVP_CIPHER_fetch(NULL, cipher_name(c->op), NULL)))
+    if (!(s->cipher = EVP_CIPHER_fetch(NULL, bench_ossl_cipher_name(c->op), NULL)))
         return fail("EVP_CIPHER_fetch");
     s->aead = c->op->alg == WEBCRYPTO_ALG_AES_GCM || c->op->alg == WEBCRYPTO_ALG_AES_OCB ||
               c->op->alg == WEBCRYPTO_ALG_CHACHA20_POLY1305;
@@ -208,7 +189,7 @@ static int setup_cipher(bench_cell *c) {
     ERR_clear_error();
     if (!s->pc.newctx) {
         bench_fail("raw-openssl-provider: the provider's %s functions did not pass the "
-                   "backend's probe", cipher_name(c->op));
+                   "backend's probe", bench_ossl_cipher_name(c->op));
         return -1;
     }
     /* CTR decrypts by encrypting, GCM and ChaCha20-Poly1305 open on the
@@ -268,8 +249,8 @@ static const bench_impl encrypt_impl = {setup_cipher, run_encrypt, prov_teardown
 static const bench_impl decrypt_impl = {setup_cipher, run_decrypt, prov_teardown, NULL, NULL};
 
 const bench_impl *bench_raw_provider_impl(const bench_op *op) {
-    if (op->kind == BK_DIGEST) return digest_name(op->alg) ? &digest_impl : NULL;
+    if (op->kind == BK_DIGEST) return bench_ossl_digest_name(op->alg) ? &digest_impl : NULL;
     if (op->kind != BK_ENCRYPT && op->kind != BK_DECRYPT) return NULL;
-    if (!cipher_name(op)) return NULL;
+    if (!bench_ossl_cipher_name(op)) return NULL;
     return op->kind == BK_ENCRYPT ? &encrypt_impl : &decrypt_impl;
 }
