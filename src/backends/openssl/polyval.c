@@ -183,23 +183,34 @@ CLMUL_FN static inline __m128i karatsuba_key(__m128i h) {
     return _mm_xor_si128(h, _mm_shuffle_epi32(h, 0x4e));
 }
 
-/* Fills pow/powk as far as H^k (k <= STRIDE). */
+/* Fills pow/powk as far as H^k (k <= STRIDE), a level at a time: H^(m+1)
+ * .. H^2m are H^1 .. H^m times H^m, independent products, so the chain is
+ * log2(k) products deep, not k - 1 (each product is three dependent
+ * carry-less multiplies, and a new H, every message, needs its powers
+ * before its first group). */
 CLMUL_FN static void clmul_powers(wc_polyval *ctx, unsigned k) {
-    __m128i h = _mm_loadu_si128((const __m128i *)ctx->h), hk = karatsuba_key(h);
-    if (ctx->npow == 0) {
+    unsigned n = ctx->npow;
+    if (n == 0) {
+        __m128i h = _mm_loadu_si128((const __m128i *)ctx->h);
         _mm_storeu_si128((__m128i *)ctx->pow[WC_POLYVAL_STRIDE - 1], h);
-        _mm_storeu_si128((__m128i *)ctx->powk[WC_POLYVAL_STRIDE - 1], hk);
-        ctx->npow = 1;
+        _mm_storeu_si128((__m128i *)ctx->powk[WC_POLYVAL_STRIDE - 1], karatsuba_key(h));
+        n = 1;
     }
-    __m128i p = _mm_loadu_si128((const __m128i *)ctx->pow[WC_POLYVAL_STRIDE - ctx->npow]);
-    while (ctx->npow < k) {
-        __m128i z = _mm_setzero_si128(), lo = z, hi = z, mid = z;
-        clmul_acc(p, h, hk, &lo, &hi, &mid);
-        p = clmul_finish(lo, hi, mid);
-        ctx->npow++;
-        _mm_storeu_si128((__m128i *)ctx->pow[WC_POLYVAL_STRIDE - ctx->npow], p);
-        _mm_storeu_si128((__m128i *)ctx->powk[WC_POLYVAL_STRIDE - ctx->npow], karatsuba_key(p));
+    for (unsigned m = 1; n < k; m *= 2) {
+        if (n >= 2 * m) continue; /* this level was made by an earlier run */
+        __m128i b = _mm_loadu_si128((const __m128i *)ctx->pow[WC_POLYVAL_STRIDE - m]);
+        __m128i bk = _mm_loadu_si128((const __m128i *)ctx->powk[WC_POLYVAL_STRIDE - m]);
+        unsigned top = 2 * m < k ? 2 * m : k;
+        for (; n < top; n++) {
+            __m128i z = _mm_setzero_si128(), lo = z, hi = z, mid = z;
+            clmul_acc(_mm_loadu_si128((const __m128i *)ctx->pow[WC_POLYVAL_STRIDE - (n + 1 - m)]),
+                      b, bk, &lo, &hi, &mid);
+            __m128i p = clmul_finish(lo, hi, mid);
+            _mm_storeu_si128((__m128i *)ctx->pow[WC_POLYVAL_STRIDE - (n + 1)], p);
+            _mm_storeu_si128((__m128i *)ctx->powk[WC_POLYVAL_STRIDE - (n + 1)], karatsuba_key(p));
+        }
     }
+    ctx->npow = n;
 }
 
 /* k (1..STRIDE) blocks times H^k .. H^1, S added to the first, which is
@@ -486,9 +497,12 @@ void wc_polyval_init(wc_polyval *ctx, const uint8_t h[16], wc_polyval_impl impl)
         impl = wc_polyval_default_impl();
     else if (!wc_polyval_impl_available(impl))
         impl = WC_POLYVAL_PORTABLE; /* never runs an instruction the CPU lacks */
-    memset(ctx, 0, sizeof *ctx);
+    /* Not the whole state: the powers (most of it) are written as a run
+     * first needs them, and only those are read and wiped. */
     memcpy(ctx->h, h, 16);
-    ctx->impl = impl; /* powers of H: on first use */
+    memset(ctx->s, 0, sizeof ctx->s);
+    ctx->npow = 0;
+    ctx->impl = impl;
 }
 
 static void blocks(wc_polyval *ctx, const uint8_t *in, size_t nblocks) {
@@ -552,4 +566,11 @@ void wc_polyval_update_xor(wc_polyval *ctx, uint8_t *out, const uint8_t *in, con
 
 void wc_polyval_final(const wc_polyval *ctx, uint8_t out[16]) { memcpy(out, ctx->s, 16); }
 
-void wc_polyval_wipe(wc_polyval *ctx) { wc_wipe(ctx, sizeof *ctx); }
+void wc_polyval_wipe(wc_polyval *ctx) {
+    /* The powers made (the last npow of pow, then powk), h and s: one run
+     * from the first made, which also covers powk's unused head. */
+    unsigned n = ctx->npow < WC_POLYVAL_STRIDE ? ctx->npow : WC_POLYVAL_STRIDE;
+    size_t from = offsetof(wc_polyval, pow) + 16 * (size_t)(WC_POLYVAL_STRIDE - n);
+    wc_wipe((uint8_t *)ctx + from, offsetof(wc_polyval, s) + sizeof ctx->s - from);
+    ctx->npow = 0;
+}

@@ -34,14 +34,15 @@ typedef enum wc_polyval_impl {
 #define WC_POLYVAL_STRIDE 16
 
 typedef struct wc_polyval {
-    uint8_t h[16]; /* the key H; byte order as in the RFC (little-endian) */
     /* For the carry-less implementations: pow[i] = H^(STRIDE - i) in
      * POLYVAL's dot-product sense (pow[STRIDE-1] = H), so a run of k blocks
      * uses the last k entries in order; powk[i] is the XOR of pow[i]'s two
      * 64-bit halves (Karatsuba). Computed as far as needed: the last npow
-     * entries are set. The portable code uses h only. */
+     * entries are set. The portable code uses h only. pow to s in this
+     * order: wc_polyval_wipe wipes from the first power made to s's end. */
     uint8_t pow[WC_POLYVAL_STRIDE][16];
     uint8_t powk[WC_POLYVAL_STRIDE][16];
+    uint8_t h[16]; /* the key H; byte order as in the RFC (little-endian) */
     uint8_t s[16]; /* the accumulator S_j */
     unsigned npow;
     wc_polyval_impl impl;
