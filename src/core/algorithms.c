@@ -482,8 +482,8 @@ webcrypto_status wc_check_hash_for(const webcrypto_backend *backend, webcrypto_a
     return WEBCRYPTO_OK;
 }
 
-int wc_output_check(size_t needed, const uint8_t *out, size_t out_cap, size_t *out_len,
-                    webcrypto_status *st) {
+int wc_output_check_slow(size_t needed, const uint8_t *out, size_t out_cap, size_t *out_len,
+                         webcrypto_status *st) {
     if (!out) {
         *out_len = needed;
         *st = WEBCRYPTO_OK;

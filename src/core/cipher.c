@@ -225,9 +225,10 @@ static webcrypto_status aead_decrypt(const webcrypto_params *alg, const webcrypt
  * so data is split where the low bits wrap. */
 
 static uint64_t load_be64(const uint8_t *p) {
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++) v = v << 8 | p[i];
-    return v;
+    /* spelt out: compilers merge these into one byte-swapped load */
+    return (uint64_t)p[0] << 56 | (uint64_t)p[1] << 48 | (uint64_t)p[2] << 40 |
+           (uint64_t)p[3] << 32 | (uint64_t)p[4] << 24 | (uint64_t)p[5] << 16 |
+           (uint64_t)p[6] << 8 | (uint64_t)p[7];
 }
 
 /* Blocks that can be processed from `counter` before its low `bits` wrap

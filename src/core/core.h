@@ -297,8 +297,22 @@ webcrypto_status wc_key_new_secret(const webcrypto_backend *backend, webcrypto_a
  * granted `key_usage` (InvalidAccessError otherwise). key_usage differs from op
  * when wrapKey encrypts (op ENCRYPT, key_usage WRAP_KEY) or deriveKey derives
  * bits. */
-webcrypto_status wc_check_key_op(const webcrypto_params *alg, const webcrypto_key *key,
-                                 unsigned op, unsigned key_usage, const char *operation);
+webcrypto_status wc_check_key_op_slow(const webcrypto_params *alg, const webcrypto_key *key,
+                                      unsigned op, unsigned key_usage, const char *operation);
+/* Inline, as it starts every keyed call: the common case, every check
+ * passing and no member to check, returns here; anything else (a failure,
+ * or a hash or public_key to check) takes wc_check_key_op_slow, which runs
+ * the checks in the spec's order, so that the error raised is its first. */
+static inline webcrypto_status wc_check_key_op(const webcrypto_params *alg,
+                                               const webcrypto_key *key, unsigned op,
+                                               unsigned key_usage, const char *operation) {
+    const wc_alg_info *a = alg && key && alg->name == key->alg ? wc_alg(alg->name) : NULL;
+    if (a && (key->usages & key_usage) && wc_caps_has(&key->backend->caps, alg->name) &&
+        ((a->secret_usages | a->public_usages | a->private_usages) & op) &&
+        !((a->hash_for | a->public_key_for) & op))
+        return WEBCRYPTO_OK;
+    return wc_check_key_op_slow(alg, key, op, key_usage, operation);
+}
 /* The spec's normalisation of an operation's params, which comes before any
  * check of the key: the algorithm known, implemented and offering `op`
  * (NotSupportedError, or TypeError when absent), and the members the
@@ -445,8 +459,15 @@ uint32_t wc_limit_jwk_key_ops(void);
 /* Output-buffer convention: with out == NULL, report `needed` and succeed
  * (returns 1); with a short buffer, TypeError and report needed (returns -1
  * via *st); else 0 and the caller proceeds. */
-int wc_output_check(size_t needed, const uint8_t *out, size_t out_cap, size_t *out_len,
-                    webcrypto_status *st);
+int wc_output_check_slow(size_t needed, const uint8_t *out, size_t out_cap, size_t *out_len,
+                         webcrypto_status *st);
+/* Inline, as every call with an output passes it: a buffer with room is 0
+ * here. */
+static inline int wc_output_check(size_t needed, const uint8_t *out, size_t out_cap,
+                                  size_t *out_len, webcrypto_status *st) {
+    if (out && out_cap >= needed) return 0;
+    return wc_output_check_slow(needed, out, out_cap, out_len, st);
+}
 
 #define WC_REQUIRE(cond, what)                                                    \
     do {                                                                          \

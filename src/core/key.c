@@ -84,8 +84,8 @@ webcrypto_status wc_normalize_op(const webcrypto_backend *backend, const webcryp
     return WEBCRYPTO_OK;
 }
 
-webcrypto_status wc_check_key_op(const webcrypto_params *alg, const webcrypto_key *key,
-                                 unsigned op, unsigned key_usage, const char *operation) {
+webcrypto_status wc_check_key_op_slow(const webcrypto_params *alg, const webcrypto_key *key,
+                                      unsigned op, unsigned key_usage, const char *operation) {
     if (!alg || !key)
         return wc_error(WEBCRYPTO_ERR_INVALID_ARGUMENT, "%s: algorithm and key are required",
                         operation);

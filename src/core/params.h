@@ -19,12 +19,15 @@ webcrypto_status wc_params_in(const webcrypto_params **p, webcrypto_params *loca
                               const char *operation);
 
 /* The first lines of an entry point: replaces the caller's pointer `var` with
- * a normalised local copy, returning the copy-in's error. */
-#define WC_PARAMS_IN(var, operation)                                               \
-    webcrypto_params var##_local_;                                                 \
-    do {                                                                           \
-        webcrypto_status params_st_ = wc_params_in(&(var), &var##_local_, operation); \
-        if (params_st_ != WEBCRYPTO_OK) return params_st_;                         \
+ * a normalised local copy, returning the copy-in's error. A struct of this
+ * library's layout (or NULL) is used as it is, without a call. */
+#define WC_PARAMS_IN(var, operation)                                                   \
+    webcrypto_params var##_local_;                                                     \
+    do {                                                                               \
+        if ((var) && (var)->size != sizeof(webcrypto_params)) {                        \
+            webcrypto_status params_st_ = wc_params_in(&(var), &var##_local_, operation); \
+            if (params_st_ != WEBCRYPTO_OK) return params_st_;                         \
+        }                                                                              \
     } while (0)
 
 #endif /* WEBCRYPTO_CORE_PARAMS_H */
