@@ -322,21 +322,6 @@ void *wc_prov_mode_new(const wc_prov_cipher *pc, const uint8_t *key, bool enc) {
     return c;
 }
 
-bool wc_prov_mode_run(const wc_prov_cipher *pc, void *c, bool enc, const uint8_t iv[16],
-                      const uint8_t *in, size_t len, uint8_t *out) {
-    uint8_t rest[16];
-    size_t n = 0, m = 0;
-    /* init with only an IV keeps the key schedule and resets the chaining
-     * (CBC) or counter and keystream position (CTR). */
-    if ((enc ? pc->einit : pc->dinit)(c, NULL, 0, iv, 16, NULL) != 1) return false;
-    /* The provider's one-shot function where it has one: the mode's work
-     * alone, without update's block buffering or a final (the probe holds
-     * it to EVP's output as it does update). */
-    if (pc->cipher) return len == 0 || (pc->cipher(c, out, &n, len, in, len) == 1 && n == len);
-    if (len > 0 && (pc->update(c, out, &n, len, in, len) != 1 || n != len)) return false;
-    return pc->final(c, rest, &m, sizeof rest) == 1 && m == 0;
-}
-
 /* The probe: for each direction, on a copy of a keyed context used twice
  * with different IVs, these functions must give EVP's output (CBC, ECB:
  * three blocks; CTR: 37 bytes, a partial last block, from a counter whose

@@ -116,7 +116,21 @@ void *wc_prov_mode_new(const wc_prov_cipher *pc, const uint8_t *key, bool enc);
  * dupctx copy) in the direction enc, from the IV or initial counter block
  * iv. False on any failure (the context should then be dropped; out holds
  * nothing the caller may use). */
-bool wc_prov_mode_run(const wc_prov_cipher *pc, void *c, bool enc, const uint8_t iv[16],
-                      const uint8_t *in, size_t len, uint8_t *out);
+static inline bool wc_prov_mode_run(const wc_prov_cipher *pc, void *c, bool enc,
+                                    const uint8_t iv[16], const uint8_t *in, size_t len,
+                                    uint8_t *out) {
+    /* Inline: it is every small CBC and CTR message's path. */
+    size_t n = 0, m = 0;
+    /* init with only an IV keeps the key schedule and resets the chaining
+     * (CBC) or counter and keystream position (CTR). */
+    if ((enc ? pc->einit : pc->dinit)(c, NULL, 0, iv, 16, NULL) != 1) return false;
+    /* The provider's one-shot function where it has one: the mode's work
+     * alone, without update's block buffering or a final (the probe holds
+     * it to EVP's output as it does update). */
+    if (pc->cipher) return len == 0 || (pc->cipher(c, out, &n, len, in, len) == 1 && n == len);
+    uint8_t rest[16];
+    if (len > 0 && (pc->update(c, out, &n, len, in, len) != 1 || n != len)) return false;
+    return pc->final(c, rest, &m, sizeof rest) == 1 && m == 0;
+}
 
 #endif /* WEBCRYPTO_OPENSSL_PROVIDER_DIRECT_H */

@@ -35,6 +35,11 @@ typedef struct wc_tc_thread {
     size_t live;      /* entries (under the mutex) */
     size_t hand;      /* where the search for an entry to evict starts */
     wc_tc_entry *entries; /* this thread's entries (under the mutex) */
+    /* the entry the last lookup found, tried first (owner only): a key's
+     * id never recurs, so one freed with its key is never matched again;
+     * an evicted one is forgotten here */
+    uint64_t last_id;
+    wc_tc_entry *last;
     wc_tc_digest digest[WC_TC_HASHES];
     /* calls of this thread into the backend under way (the gate, below);
      * written by the owner only, read by a fork's or exit's wait */
@@ -318,6 +323,7 @@ static wc_tc_entry *evict_one(wc_tc_thread *t) {
     t->hand = i + 1;
     wc_tc_entry *e = t->slots[i].e;
     atomic_store_explicit(&t->slots[i].id, ID_TOMB, memory_order_relaxed);
+    if (t->last == e) t->last_id = ID_EMPTY;
     *e->thr_pprev = e->thr_next;
     if (e->thr_next) e->thr_next->thr_pprev = e->thr_pprev;
     *e->key_pprev = e->key_next;
@@ -371,11 +377,15 @@ static wc_tc_entry *entry_add(wc_tc_thread *t, wc_tc_key *k) {
 
 wc_tc_entry *wc_tc_entry_get(const wc_tc_key *k) {
     wc_tc_thread *t = tl;
+    if (t && t->last_id == k->id) return t->last;
     if (t && t->slots) {
         size_t mask = t->cap - 1, i = slot_of(k->id, t->cap);
         for (;;) {
             uint64_t s = atomic_load_explicit(&t->slots[i].id, memory_order_relaxed);
-            if (s == k->id) return t->slots[i].e;
+            if (s == k->id) {
+                t->last_id = s;
+                return t->last = t->slots[i].e;
+            }
             if (s == ID_EMPTY) break;
             i = (i + 1) & mask;
         }
