@@ -277,10 +277,9 @@ static void counter_advance(uint8_t counter[16], size_t bits, uint64_t n) {
 }
 
 /* Whole-block CTR over len bytes (the last block may be partial), splitting
- * where the counter bits wrap, and advancing counter by the blocks used
- * (after the last piece only if advance: one-shot calls drop the counter). */
+ * where the counter bits wrap, and advancing counter by the blocks used. */
 static webcrypto_status ctr_run(const webcrypto_key *key, uint8_t counter[16], size_t bits,
-                                const uint8_t *in, size_t len, uint8_t *out, bool advance) {
+                                const uint8_t *in, size_t len, uint8_t *out) {
     while (len) {
         uint64_t room = blocks_before_wrap(counter, bits);
         size_t blocks = len / AES_BLOCK + (len % AES_BLOCK != 0);
@@ -289,7 +288,7 @@ static webcrypto_status ctr_run(const webcrypto_key *key, uint8_t counter[16], s
         webcrypto_status st = key->backend->ops->cipher(key->state, WC_CIPHER_AES_CTR, true,
                                                         counter, in, n, out);
         if (st != WEBCRYPTO_OK) return st;
-        if (n < len || advance) counter_advance(counter, bits, n / AES_BLOCK + (n % AES_BLOCK != 0));
+        counter_advance(counter, bits, n / AES_BLOCK + (n % AES_BLOCK != 0));
         in += n;
         out += n;
         len -= n;
@@ -374,7 +373,7 @@ static webcrypto_status ctr_oneshot(const webcrypto_params *alg, const webcrypto
     } else {
         uint8_t counter[16];
         memcpy(counter, alg->counter, 16);
-        st = ctr_run(key, counter, alg->length, data, data_len, out, false);
+        st = ctr_run(key, counter, alg->length, data, data_len, out);
     }
     if (st != WEBCRYPTO_OK) return st;
     *out_len = data_len;
@@ -586,14 +585,14 @@ static webcrypto_status ctr_update(webcrypto_cipher_ctx *ctx, const uint8_t *in,
                         "AES-CTR: the data would reuse counter values of a %zu-bit counter",
                         ctx->ctr_bits);
     size_t full = len - len % AES_BLOCK;
-    webcrypto_status st = ctr_run(key, ctx->block, ctx->ctr_bits, in, full, out, true);
+    webcrypto_status st = ctr_run(key, ctx->block, ctx->ctr_bits, in, full, out);
     if (st != WEBCRYPTO_OK) return st;
     ctx->ctr_blocks += full / AES_BLOCK;
     size_t rest = len - full;
     if (rest) {
         /* Keep this block's keystream for the next call. */
         static const uint8_t zero[AES_BLOCK];
-        st = ctr_run(key, ctx->block, ctx->ctr_bits, zero, AES_BLOCK, ctx->buf, true);
+        st = ctr_run(key, ctx->block, ctx->ctr_bits, zero, AES_BLOCK, ctx->buf);
         if (st != WEBCRYPTO_OK) return st;
         ctx->ctr_blocks++;
         for (size_t i = 0; i < rest; i++) out[full + i] = in[full + i] ^ ctx->buf[i];
