@@ -438,8 +438,8 @@ static uint32_t counter_blocks(uint8_t *ctrs, const uint8_t first[16], uint32_t 
 
 /* Step 3 on OpenSSL: CTR with RFC 8452's counter. When pv is not NULL
  * (opening), each batch of output is hashed right after it is written. */
-static webcrypto_status ctr32(const siv_key *k, aes_ctx *c, const uint8_t tag[16], const uint8_t *in,
-                              size_t len, uint8_t *out, wc_polyval *pv) {
+static webcrypto_status ctr32(const siv_key *k, aes_ctx *c, const uint8_t tag[16],
+                              const uint8_t *in, size_t len, uint8_t *out, wc_polyval *pv) {
     uint8_t ctrs[SIV_BATCH], ks[SIV_BATCH];
     uint8_t first[16];
     memcpy(first, tag, 16);

@@ -59,7 +59,8 @@ static inline webcrypto_status aead_prov(const aes_state *s, const char *what, c
                                          const uint8_t *in, size_t len, uint8_t *out,
                                          uint8_t *tag_out, const uint8_t *tag_in, size_t tag_len) {
     void **slot = NULL;
-    webcrypto_status st = wc_ossl_prov_ctx(s, !tag_out && s->prov_dec, &slot); /* OCB: its own to open */
+    /* OCB opens on a context of its own (prov_dec) */
+    webcrypto_status st = wc_ossl_prov_ctx(s, !tag_out && s->prov_dec, &slot);
     if (st != WEBCRYPTO_OK) return st;
     /* Opening, the provider compares the tag in constant time (CRYPTO_memcmp). */
     bool ok = tag_out ? wc_prov_aead_seal(s->prov, *slot, iv, iv_len, aad, aad_len, in, len, out,
@@ -77,7 +78,7 @@ static webcrypto_status gcm_prov_seal(const aes_state *s, const uint8_t *iv, siz
     if (st == WEBCRYPTO_OK)
         st = aead_prov(s, "AES-GCM encryption", iv, iv_len, aad, aad_len, in, len, out, tag, NULL,
                        tag_len);
-    wc_wipe(x, sizeof x);
+    if (iv == x) wc_wipe(x, sizeof x); /* only a long IV's reduction is written there */
     return st;
 }
 
@@ -89,7 +90,7 @@ static webcrypto_status gcm_prov_open(const aes_state *s, const uint8_t *iv, siz
     webcrypto_status st = gcm_iv(s, &iv, &iv_len, x);
     if (st == WEBCRYPTO_OK)
         st = aead_prov(s, "AES-GCM", iv, iv_len, aad, aad_len, in, len, out, NULL, tag, tag_len);
-    wc_wipe(x, sizeof x);
+    if (iv == x) wc_wipe(x, sizeof x); /* only a long IV's reduction is written there */
     return st;
 }
 
@@ -171,7 +172,8 @@ static webcrypto_status evp_aead_run(EVP_CIPHER_CTX *c, const char *what, const 
     while (done < len) {
         size_t n = whole > done ? whole - done : len - done;
         if (n > OSSL_CHUNK) n = OSSL_CHUNK;
-        if (EVP_CipherUpdate(c, out + done, &got, in + done, (int)n) != 1) return wc_ossl_fail(what);
+        if (EVP_CipherUpdate(c, out + done, &got, in + done, (int)n) != 1)
+            return wc_ossl_fail(what);
         if (got < 0 || (size_t)got > n) /* never more than it was given */
             return wc_error(WEBCRYPTO_ERR_OPERATION, "OpenSSL: %s output %d bytes for %zu", what,
                             got, n);
