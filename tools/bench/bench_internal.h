@@ -158,6 +158,19 @@ const bench_impl *bench_raw_provider_impl(const bench_op *op);
  * (bench_raw_openssl.c, for both raw OpenSSL baselines). */
 const char *bench_ossl_cipher_name(const bench_op *op);
 const char *bench_ossl_digest_name(webcrypto_algorithm hash);
+/* The raw OpenSSL baselines' per-thread contexts (bench_raw_openssl.c):
+ * each thread keeps one, the context of the last cell it ran (a cell
+ * numbered by bench_thread_ctx_id, unique across both baselines), so that
+ * a call makes nothing once its thread has the cell's. bench_thread_ctx
+ * returns the calling thread's context for cell id, freeing the one it held
+ * for another and making this one with make (which sets *free_fn, or calls
+ * bench_fail and returns NULL); NULL after bench_fail(). A thread's context
+ * goes with the thread (the --threads workers); bench_thread_ctx_drop frees
+ * the calling thread's if it is cell id's (a cell's teardown). */
+typedef void *(*bench_ctx_make)(const bench_cell *c, void (**free_fn)(void *ctx));
+unsigned long bench_thread_ctx_id(void);
+void *bench_thread_ctx(const bench_cell *c, unsigned long id, bench_ctx_make make);
+void bench_thread_ctx_drop(unsigned long id);
 /* A one-line description of the raw baseline (library version); NULL when
  * it is not built in. */
 const char *bench_raw_description(void);

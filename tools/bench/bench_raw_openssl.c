@@ -704,80 +704,99 @@ static int raw_keyed_run_decrypt(const bench_cell *c, uint8_t *out, size_t *out_
  * remains is OpenSSL's own per-call work (its parameter handling included),
  * which no caller of its API can avoid. ---- */
 
-typedef struct reuse_slot {
-    unsigned long cell_id; /* 0: empty */
-    EVP_MD_CTX *md;
-    EVP_MAC_CTX *mac;
-    EVP_CIPHER_CTX *cipher;
-} reuse_slot;
+typedef struct thread_slot {
+    unsigned long id; /* the cell whose context this is; 0: empty */
+    void *ctx;
+    void (*free)(void *ctx);
+} thread_slot;
 
-static pthread_key_t reuse_key;
-static pthread_once_t reuse_once = PTHREAD_ONCE_INIT;
-static bool reuse_key_ok;
-static atomic_ulong reuse_next_id = 1;
+static pthread_key_t slot_key;
+static pthread_once_t slot_once = PTHREAD_ONCE_INIT;
+static bool slot_key_ok;
+static atomic_ulong slot_next_id = 1;
 
-static void reuse_slot_clear(reuse_slot *r) {
-    EVP_MD_CTX_free(r->md);
-    EVP_MAC_CTX_free(r->mac);
-    EVP_CIPHER_CTX_free(r->cipher);
+static void slot_clear(thread_slot *r) {
+    if (r->ctx) r->free(r->ctx);
     memset(r, 0, sizeof *r);
 }
 
-/* A thread's slot goes with the thread (the --threads workers). */
-static void reuse_slot_free(void *p) {
-    reuse_slot_clear(p);
+static void slot_free(void *p) {
+    slot_clear(p);
     free(p);
 }
 
-static void reuse_key_make(void) { reuse_key_ok = pthread_key_create(&reuse_key, reuse_slot_free) == 0; }
+static void slot_key_make(void) { slot_key_ok = pthread_key_create(&slot_key, slot_free) == 0; }
 
-/* The calling thread's context for cell c, made and keyed if the thread's
- * slot holds another cell's (or none); NULL after bench_fail(). */
-static reuse_slot *reuse_slot_for(const bench_cell *c) {
-    const raw_state *s = c->raw;
-    if (pthread_once(&reuse_once, reuse_key_make) != 0 || !reuse_key_ok) {
+unsigned long bench_thread_ctx_id(void) { return atomic_fetch_add(&slot_next_id, 1); }
+
+void *bench_thread_ctx(const bench_cell *c, unsigned long id, bench_ctx_make make) {
+    if (pthread_once(&slot_once, slot_key_make) != 0 || !slot_key_ok) {
         bench_fail("pthread_key_create failed");
         return NULL;
     }
-    reuse_slot *r = pthread_getspecific(reuse_key);
-    if (r && r->cell_id == s->reuse_id) return r;
+    thread_slot *r = pthread_getspecific(slot_key);
+    if (r && r->id == id) return r->ctx;
     if (!r) {
-        r = calloc(1, sizeof *r);
-        if (!r || pthread_setspecific(reuse_key, r) != 0) {
+        if (!(r = calloc(1, sizeof *r)) || pthread_setspecific(slot_key, r) != 0) {
             free(r);
             bench_fail("out of memory");
             return NULL;
         }
     }
-    reuse_slot_clear(r);
+    slot_clear(r);
+    if (!(r->ctx = make(c, &r->free))) return NULL;
+    r->id = id;
+    return r->ctx;
+}
+
+void bench_thread_ctx_drop(unsigned long id) {
+    thread_slot *r = slot_key_ok ? pthread_getspecific(slot_key) : NULL;
+    if (r && r->id == id) slot_clear(r);
+}
+
+/* The free functions, as the slot calls them. */
+static void md_ctx_free(void *x) { EVP_MD_CTX_free(x); }
+static void mac_ctx_free(void *x) { EVP_MAC_CTX_free(x); }
+static void cipher_ctx_free(void *x) { EVP_CIPHER_CTX_free(x); }
+
+/* A reused context for cell c, keyed where its kind has a key. */
+static void *reuse_make(const bench_cell *c, void (**free_fn)(void *ctx)) {
+    const raw_state *s = c->raw;
     /* Only the kinds raw_reused_impls lists get here. */
     bench_kind kind = c->op->kind;
-    int ok;
+    void *x = NULL;
+    bool ok;
     if (kind == BK_DIGEST) {
-        ok = (r->md = EVP_MD_CTX_new()) != NULL;
+        *free_fn = md_ctx_free;
+        ok = (x = EVP_MD_CTX_new()) != NULL;
     } else if (kind == BK_HMAC_SIGN || kind == BK_HMAC_VERIFY) {
         OSSL_PARAM params[] = {
             OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)s->digest_name, 0),
             OSSL_PARAM_construct_end(),
         };
-        ok = (r->mac = EVP_MAC_CTX_new(s->mac)) != NULL &&
-             EVP_MAC_init(r->mac, c->key_bytes, c->key_len, params) == 1;
+        *free_fn = mac_ctx_free;
+        ok = (x = EVP_MAC_CTX_new(s->mac)) != NULL &&
+             EVP_MAC_init(x, c->key_bytes, c->key_len, params) == 1;
     } else {
-        ok = (r->cipher = EVP_CIPHER_CTX_new()) != NULL &&
-             EVP_CipherInit_ex2(r->cipher, s->cipher, c->key_bytes, NULL, kind == BK_ENCRYPT,
-                                NULL) == 1;
+        *free_fn = cipher_ctx_free;
+        ok = (x = EVP_CIPHER_CTX_new()) != NULL &&
+             EVP_CipherInit_ex2(x, s->cipher, c->key_bytes, NULL, kind == BK_ENCRYPT, NULL) == 1;
     }
     if (!ok) {
-        reuse_slot_clear(r);
+        if (x) (*free_fn)(x);
         ossl_fail("making the reused context");
         return NULL;
     }
-    r->cell_id = s->reuse_id;
-    return r;
+    return x;
+}
+
+/* The calling thread's reused context for c (the type its kind makes). */
+static void *reuse_ctx(const bench_cell *c) {
+    return bench_thread_ctx(c, ((const raw_state *)c->raw)->reuse_id, reuse_make);
 }
 
 static int reuse_number(bench_cell *c) {
-    ((raw_state *)c->raw)->reuse_id = atomic_fetch_add(&reuse_next_id, 1);
+    ((raw_state *)c->raw)->reuse_id = bench_thread_ctx_id();
     return 0;
 }
 
@@ -785,10 +804,7 @@ static int reuse_number(bench_cell *c) {
  * slot is cleared here; a worker's goes when the worker ends. */
 static void reuse_teardown(bench_cell *c) {
     const raw_state *s = c->raw;
-    if (s && reuse_key_ok) {
-        reuse_slot *r = pthread_getspecific(reuse_key);
-        if (r && r->cell_id == s->reuse_id) reuse_slot_clear(r);
-    }
+    if (s) bench_thread_ctx_drop(s->reuse_id);
     raw_teardown(c);
 }
 
@@ -798,21 +814,21 @@ static int reuse_setup_cipher(bench_cell *c) { return raw_setup_cipher(c) ? -1 :
 
 static int reuse_run_digest(const bench_cell *c, uint8_t *out, size_t *out_len) {
     const raw_state *s = c->raw;
-    reuse_slot *r = reuse_slot_for(c);
-    if (!r) return -1;
+    EVP_MD_CTX *x = reuse_ctx(c);
+    if (!x) return -1;
     unsigned n = 0;
-    if (EVP_DigestInit_ex2(r->md, s->md, NULL) != 1 ||
-        EVP_DigestUpdate(r->md, c->data, c->size) != 1 || EVP_DigestFinal_ex(r->md, out, &n) != 1)
+    if (EVP_DigestInit_ex2(x, s->md, NULL) != 1 || EVP_DigestUpdate(x, c->data, c->size) != 1 ||
+        EVP_DigestFinal_ex(x, out, &n) != 1)
         return ossl_fail("EVP_Digest (reused context)");
     *out_len = n;
     return 0;
 }
 
 static int reuse_hmac(const bench_cell *c, uint8_t *out, size_t cap, size_t *out_len) {
-    reuse_slot *r = reuse_slot_for(c);
-    if (!r) return -1;
-    if (EVP_MAC_init(r->mac, NULL, 0, NULL) != 1 || EVP_MAC_update(r->mac, c->data, c->size) != 1 ||
-        EVP_MAC_final(r->mac, out, out_len, cap) != 1)
+    EVP_MAC_CTX *x = reuse_ctx(c);
+    if (!x) return -1;
+    if (EVP_MAC_init(x, NULL, 0, NULL) != 1 || EVP_MAC_update(x, c->data, c->size) != 1 ||
+        EVP_MAC_final(x, out, out_len, cap) != 1)
         return ossl_fail("EVP_MAC (reused context)");
     return 0;
 }
@@ -830,9 +846,8 @@ static int reuse_run_encrypt(const bench_cell *c, uint8_t *out, size_t *out_len)
         bench_fail("raw: input too large for one EVP_EncryptUpdate");
         return -1;
     }
-    reuse_slot *r = reuse_slot_for(c);
-    if (!r) return -1;
-    EVP_CIPHER_CTX *x = r->cipher;
+    EVP_CIPHER_CTX *x = reuse_ctx(c);
+    if (!x) return -1;
     int n1 = 0, n2 = 0, ok = EVP_EncryptInit_ex2(x, NULL, NULL, c->iv, NULL) == 1 &&
                              EVP_EncryptUpdate(x, out, &n1, c->data, (int)c->size) == 1 &&
                              EVP_EncryptFinal_ex(x, out + n1, &n2) == 1;
@@ -850,9 +865,8 @@ static int reuse_run_decrypt(const bench_cell *c, uint8_t *out, size_t *out_len)
     size_t in_len = c->aux_len;
     bool gcm = aead_tag16(c->op);
     if (gcm) in_len -= 16;
-    reuse_slot *r = reuse_slot_for(c);
-    if (!r) return -1;
-    EVP_CIPHER_CTX *x = r->cipher;
+    EVP_CIPHER_CTX *x = reuse_ctx(c);
+    if (!x) return -1;
     int n1 = 0, n2 = 0;
     int ok = EVP_DecryptInit_ex2(x, NULL, NULL, c->iv, NULL) == 1 &&
              EVP_DecryptUpdate(x, out, &n1, c->aux, (int)in_len) == 1;

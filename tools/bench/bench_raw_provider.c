@@ -13,8 +13,6 @@
  * backend's probe refuses is not measured (the run says so).
  */
 #define _POSIX_C_SOURCE 200809L
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,30 +32,6 @@ typedef struct prov_state {
     unsigned long id; /* tells a thread's copy whose cell it belongs to */
 } prov_state;
 
-/* A thread's context: a copy of one cell's template (digests: a new one). */
-typedef struct prov_slot {
-    unsigned long id; /* 0: empty */
-    void *ctx;
-    void (*free)(void *ctx);
-} prov_slot;
-
-static pthread_key_t slot_key;
-static pthread_once_t slot_once = PTHREAD_ONCE_INIT;
-static bool slot_key_ok;
-static atomic_ulong next_id = 1;
-
-static void slot_clear(prov_slot *r) {
-    if (r->ctx) r->free(r->ctx);
-    memset(r, 0, sizeof *r);
-}
-
-static void slot_free(void *p) {
-    slot_clear(p);
-    free(p);
-}
-
-static void slot_key_make(void) { slot_key_ok = pthread_key_create(&slot_key, slot_free) == 0; }
-
 static int fail(const char *what) {
     unsigned long e = ERR_get_error();
     char reason[120] = "no reason given";
@@ -70,10 +44,7 @@ static int fail(const char *what) {
 static void prov_teardown(bench_cell *c) {
     prov_state *s = c->raw;
     if (s) {
-        if (slot_key_ok) { /* this thread's copy (a worker's goes with the worker) */
-            prov_slot *r = pthread_getspecific(slot_key);
-            if (r && r->id == s->id) slot_clear(r);
-        }
+        bench_thread_ctx_drop(s->id); /* this thread's copy (a worker's goes with the worker) */
         if (s->tpl) s->pc.freectx(s->tpl);
         EVP_MD_free(s->md);
         EVP_CIPHER_free(s->cipher);
@@ -84,44 +55,33 @@ static void prov_teardown(bench_cell *c) {
     c->aux = NULL;
 }
 
+/* A thread's context for c: a copy of the cell's template (digests: a new
+ * one). */
+static void *slot_make(const bench_cell *c, void (**free_fn)(void *ctx)) {
+    const prov_state *s = c->raw;
+    void *x;
+    if (s->md) {
+        x = s->pd.newctx(s->pd.provctx);
+        *free_fn = s->pd.freectx;
+    } else {
+        x = s->pc.dupctx(s->tpl);
+        *free_fn = s->pc.freectx;
+    }
+    if (!x) fail("a thread's context");
+    return x;
+}
+
 /* The calling thread's context for c, made on its first call; NULL after
  * bench_fail(). */
 static void *slot_ctx(const bench_cell *c) {
-    const prov_state *s = c->raw;
-    if (pthread_once(&slot_once, slot_key_make) != 0 || !slot_key_ok) {
-        bench_fail("pthread_key_create failed");
-        return NULL;
-    }
-    prov_slot *r = pthread_getspecific(slot_key);
-    if (r && r->id == s->id) return r->ctx;
-    if (!r) {
-        if (!(r = calloc(1, sizeof *r)) || pthread_setspecific(slot_key, r) != 0) {
-            free(r);
-            bench_fail("out of memory");
-            return NULL;
-        }
-    }
-    slot_clear(r);
-    if (s->md) {
-        r->ctx = s->pd.newctx(s->pd.provctx);
-        r->free = s->pd.freectx;
-    } else {
-        r->ctx = s->pc.dupctx(s->tpl);
-        r->free = s->pc.freectx;
-    }
-    if (!r->ctx) {
-        fail("a thread's context");
-        return NULL;
-    }
-    r->id = s->id;
-    return r->ctx;
+    return bench_thread_ctx(c, ((const prov_state *)c->raw)->id, slot_make);
 }
 
 static prov_state *new_state(bench_cell *c) {
     prov_state *s = calloc(1, sizeof *s);
     if (!s) bench_fail("out of memory");
     c->raw = s;
-    if (s) s->id = atomic_fetch_add(&next_id, 1);
+    if (s) s->id = bench_thread_ctx_id();
     return s;
 }
 
