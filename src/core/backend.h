@@ -510,6 +510,25 @@ static inline webcrypto_status wc_as_data_error(webcrypto_status st) {
     return st == WEBCRYPTO_ERR_NO_MEMORY ? st : WEBCRYPTO_ERR_DATA;
 }
 
+
+/* One AEAD message, as the core hands it to aead_seal and aead_open (in one
+ * struct: the backends' layers pass a pointer, not eleven arguments).
+ * Seal reads in and writes out and tag_out (tag_in NULL); open reads in and
+ * tag_in and writes out (tag_out NULL). */
+typedef struct wc_aead_msg {
+    wc_aead kind; /* the key's member */
+    const uint8_t *nonce;
+    size_t nonce_len;
+    const uint8_t *aad; /* may be NULL when aad_len is 0 */
+    size_t aad_len;
+    const uint8_t *in;
+    size_t len; /* of in and out, the tag not included */
+    uint8_t *out;
+    uint8_t *tag_out;
+    const uint8_t *tag_in;
+    size_t tag_len;
+} wc_aead_msg;
+
 typedef struct wc_backend_ops {
     const char *name;
 
@@ -587,19 +606,13 @@ typedef struct wc_backend_ops {
      *   WC_AEAD_AES_OCB      (RFC 7253) nonce_len 1..15; tag_len 8, 12 or 16
      *                        (the tag length enters OCB's nonce block)
      * aead_seal writes len bytes of ciphertext to out and tag_len bytes of
-     * tag to tag. aead_open checks the tag in constant time, before it
+     * tag to tag_out. aead_open checks tag_in in constant time, before it
      * releases any plaintext where the mode allows (GCM-SIV), and returns
      * WEBCRYPTO_ERR_OPERATION on a mismatch; the core wipes out on any
      * failure, so the backend need not. out may equal in. A backend reports
      * wc_caps_add only for the kinds it has. ---- */
-    webcrypto_status (*aead_seal)(const void *key_state, wc_aead kind, const uint8_t *nonce,
-                                  size_t nonce_len, const uint8_t *aad, size_t aad_len,
-                                  const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
-                                  size_t tag_len);
-    webcrypto_status (*aead_open)(const void *key_state, wc_aead kind, const uint8_t *nonce,
-                                  size_t nonce_len, const uint8_t *aad, size_t aad_len,
-                                  const uint8_t *in, size_t len, const uint8_t *tag,
-                                  size_t tag_len, uint8_t *out);
+    webcrypto_status (*aead_seal)(const void *key_state, const wc_aead_msg *m);
+    webcrypto_status (*aead_open)(const void *key_state, const wc_aead_msg *m);
 
     /* ---- AES-KW (WC_FAMILY_KEYWRAP, RFC 3394, default IV): len is a multiple
      * of 8 and at least 16; wrap writes len + 8 bytes, unwrap len - 8 bytes

@@ -184,9 +184,11 @@ static webcrypto_status aead_encrypt(const webcrypto_params *alg, const webcrypt
         return wc_error(WEBCRYPTO_ERR_OPERATION, "%s: plaintext too long",
                         webcrypto_algorithm_name(alg->name));
     if (wc_output_check(data_len + sh.tag_len, out, out_cap, out_len, &st)) return st;
-    st = key->backend->ops->aead_seal(key->state, kind, alg->iv, sh.nonce_len,
-                                      alg->additional_data, alg->additional_data_len, data,
-                                      data_len, out, out + data_len, sh.tag_len);
+    const wc_aead_msg m = {.kind = kind, .nonce = alg->iv, .nonce_len = sh.nonce_len,
+                           .aad = alg->additional_data, .aad_len = alg->additional_data_len,
+                           .in = data, .len = data_len, .out = out, .tag_out = out + data_len,
+                           .tag_len = sh.tag_len};
+    st = key->backend->ops->aead_seal(key->state, &m);
     if (st != WEBCRYPTO_OK) return st;
     *out_len = data_len + sh.tag_len;
     return WEBCRYPTO_OK;
@@ -208,9 +210,11 @@ static webcrypto_status aead_decrypt(const webcrypto_params *alg, const webcrypt
         return wc_error(WEBCRYPTO_ERR_OPERATION, "%s: ciphertext too long",
                         webcrypto_algorithm_name(alg->name));
     if (wc_output_check(n, out, out_cap, out_len, &st)) return st;
-    st = key->backend->ops->aead_open(key->state, kind, alg->iv, sh.nonce_len,
-                                      alg->additional_data, alg->additional_data_len, data, n,
-                                      data + n, sh.tag_len, out);
+    const wc_aead_msg m = {.kind = kind, .nonce = alg->iv, .nonce_len = sh.nonce_len,
+                           .aad = alg->additional_data, .aad_len = alg->additional_data_len,
+                           .in = data, .len = n, .out = out, .tag_in = data + n,
+                           .tag_len = sh.tag_len};
+    st = key->backend->ops->aead_open(key->state, &m);
     if (st != WEBCRYPTO_OK) {
         wc_wipe(out, n); /* no plaintext leaves without a verified tag */
         return st;

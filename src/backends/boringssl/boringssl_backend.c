@@ -675,36 +675,34 @@ static webcrypto_status bssl_chacha20_poly1305_open(const void *key_state, const
     return WEBCRYPTO_OK;
 }
 
-static webcrypto_status bssl_aead_seal(const void *key_state, wc_aead kind, const uint8_t *nonce,
-                                      size_t nonce_len, const uint8_t *aad, size_t aad_len,
-                                      const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
-                                      size_t tag_len) {
-    switch (kind) {
+static webcrypto_status bssl_aead_seal(const void *key_state, const wc_aead_msg *m) {
+    switch (m->kind) {
     case WC_AEAD_AES_GCM:
-        return bssl_aes_gcm_seal(key_state, nonce, nonce_len, aad, aad_len, in, len, out, tag,
-                                 tag_len);
+        return bssl_aes_gcm_seal(key_state, m->nonce, m->nonce_len, m->aad, m->aad_len, m->in,
+                                 m->len, m->out, m->tag_out, m->tag_len);
     case WC_AEAD_AES_GCM_SIV: /* nonce 12, tag 16 bytes: the core's */
-        return bssl_aes_gcm_siv_seal(key_state, nonce, aad, aad_len, in, len, out, tag);
+        return bssl_aes_gcm_siv_seal(key_state, m->nonce, m->aad, m->aad_len, m->in, m->len,
+                                     m->out, m->tag_out);
     case WC_AEAD_CHACHA20_POLY1305:
-        return bssl_chacha20_poly1305_seal(key_state, nonce, aad, aad_len, in, len, out, tag);
+        return bssl_chacha20_poly1305_seal(key_state, m->nonce, m->aad, m->aad_len, m->in,
+                                           m->len, m->out, m->tag_out);
     case WC_AEAD_AES_OCB:
     case WC_AEAD_COUNT: break;
     }
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "BoringSSL backend: no such AEAD");
 }
 
-static webcrypto_status bssl_aead_open(const void *key_state, wc_aead kind, const uint8_t *nonce,
-                                      size_t nonce_len, const uint8_t *aad, size_t aad_len,
-                                      const uint8_t *in, size_t len, const uint8_t *tag,
-                                      size_t tag_len, uint8_t *out) {
-    switch (kind) {
+static webcrypto_status bssl_aead_open(const void *key_state, const wc_aead_msg *m) {
+    switch (m->kind) {
     case WC_AEAD_AES_GCM:
-        return bssl_aes_gcm_open(key_state, nonce, nonce_len, aad, aad_len, in, len, tag,
-                                 tag_len, out);
+        return bssl_aes_gcm_open(key_state, m->nonce, m->nonce_len, m->aad, m->aad_len, m->in,
+                                 m->len, m->tag_in, m->tag_len, m->out);
     case WC_AEAD_AES_GCM_SIV:
-        return bssl_aes_gcm_siv_open(key_state, nonce, aad, aad_len, in, len, tag, out);
+        return bssl_aes_gcm_siv_open(key_state, m->nonce, m->aad, m->aad_len, m->in, m->len,
+                                     m->tag_in, m->out);
     case WC_AEAD_CHACHA20_POLY1305:
-        return bssl_chacha20_poly1305_open(key_state, nonce, aad, aad_len, in, len, tag, out);
+        return bssl_chacha20_poly1305_open(key_state, m->nonce, m->aad, m->aad_len, m->in,
+                                           m->len, m->tag_in, m->out);
     case WC_AEAD_AES_OCB:
     case WC_AEAD_COUNT: break;
     }

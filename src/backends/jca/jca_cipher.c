@@ -721,18 +721,14 @@ static webcrypto_status aead_open(const jca_key *k, wc_aead kind, const uint8_t 
     return jca_op_end(&o, st);
 }
 
-webcrypto_status jca_aead_seal(const void *key_state, wc_aead kind, const uint8_t *nonce,
-                               size_t nonce_len, const uint8_t *aad, size_t aad_len,
-                               const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
-                               size_t tag_len) {
-    return aead_seal(key_state, kind, nonce, nonce_len, aad, aad_len, in, len, out, tag, tag_len);
+webcrypto_status jca_aead_seal(const void *key_state, const wc_aead_msg *m) {
+    return aead_seal(key_state, m->kind, m->nonce, m->nonce_len, m->aad, m->aad_len, m->in,
+                     m->len, m->out, m->tag_out, m->tag_len);
 }
 
-webcrypto_status jca_aead_open(const void *key_state, wc_aead kind, const uint8_t *nonce,
-                               size_t nonce_len, const uint8_t *aad, size_t aad_len,
-                               const uint8_t *in, size_t len, const uint8_t *tag, size_t tag_len,
-                               uint8_t *out) {
-    return aead_open(key_state, kind, nonce, nonce_len, aad, aad_len, in, len, tag, tag_len, out);
+webcrypto_status jca_aead_open(const void *key_state, const wc_aead_msg *m) {
+    return aead_open(key_state, m->kind, m->nonce, m->nonce_len, m->aad, m->aad_len, m->in,
+                     m->len, m->tag_in, m->tag_len, m->out);
 }
 
 /* ---- AES-KW (RFC 3394) ----

@@ -428,14 +428,8 @@ webcrypto_status jca_secret_key_new(const void *bctx, wc_family family, unsigned
 void jca_secret_key_free(void *state);
 webcrypto_status jca_cipher(const void *key_state, wc_cipher kind, bool encrypt,
                             const uint8_t iv[16], const uint8_t *in, size_t len, uint8_t *out);
-webcrypto_status jca_aead_seal(const void *key_state, wc_aead kind, const uint8_t *nonce,
-                               size_t nonce_len, const uint8_t *aad, size_t aad_len,
-                               const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
-                               size_t tag_len);
-webcrypto_status jca_aead_open(const void *key_state, wc_aead kind, const uint8_t *nonce,
-                               size_t nonce_len, const uint8_t *aad, size_t aad_len,
-                               const uint8_t *in, size_t len, const uint8_t *tag, size_t tag_len,
-                               uint8_t *out);
+webcrypto_status jca_aead_seal(const void *key_state, const wc_aead_msg *m);
+webcrypto_status jca_aead_open(const void *key_state, const wc_aead_msg *m);
 webcrypto_status jca_kw_wrap(const void *key_state, const uint8_t *in, size_t len, uint8_t *out);
 webcrypto_status jca_kw_unwrap(const void *key_state, const uint8_t *in, size_t len, uint8_t *out);
 

@@ -52,91 +52,71 @@ static webcrypto_status aead_prov_failed(const aes_state *s, void **slot, const 
 }
 
 /* An AEAD call on the provider path (s->prov, the key's context both
- * ways, or OCB's one per direction): seals when tag_out is given, else opens, checking tag_in. what
- * names the AEAD in messages. */
-static inline webcrypto_status aead_prov(const aes_state *s, const char *what, const uint8_t *iv,
-                                         size_t iv_len, const uint8_t *aad, size_t aad_len,
-                                         const uint8_t *in, size_t len, uint8_t *out,
-                                         uint8_t *tag_out, const uint8_t *tag_in, size_t tag_len) {
+ * ways, or OCB's one per direction): seals when m->tag_out is set, else
+ * opens, checking m->tag_in; iv and iv_len replace m's nonce (GCM's long
+ * IVs). what names the AEAD in messages. */
+static inline webcrypto_status aead_prov(const aes_state *s, const char *what,
+                                         const wc_aead_msg *m, const uint8_t *iv, size_t iv_len) {
     void **slot = NULL;
     /* OCB opens on a context of its own (prov_dec) */
-    webcrypto_status st = wc_ossl_prov_ctx(s, !tag_out && s->prov_dec, &slot);
+    webcrypto_status st = wc_ossl_prov_ctx(s, !m->tag_out && s->prov_dec, &slot);
     if (st != WEBCRYPTO_OK) return st;
     /* Opening, the provider compares the tag in constant time (CRYPTO_memcmp). */
-    bool ok = tag_out ? wc_prov_aead_seal(s->prov, *slot, iv, iv_len, aad, aad_len, in, len, out,
-                                          tag_out, tag_len)
-                      : wc_prov_aead_open(s->prov, *slot, iv, iv_len, aad, aad_len, in, len,
-                                          tag_in, tag_len, out);
-    return ok ? WEBCRYPTO_OK : aead_prov_failed(s, slot, what, tag_out != NULL);
+    bool ok = m->tag_out ? wc_prov_aead_seal(s->prov, *slot, iv, iv_len, m->aad, m->aad_len,
+                                             m->in, m->len, m->out, m->tag_out, m->tag_len)
+                         : wc_prov_aead_open(s->prov, *slot, iv, iv_len, m->aad, m->aad_len,
+                                             m->in, m->len, m->tag_in, m->tag_len, m->out);
+    return ok ? WEBCRYPTO_OK : aead_prov_failed(s, slot, what, m->tag_out != NULL);
 }
 
-static webcrypto_status gcm_prov_seal(const aes_state *s, const uint8_t *iv, size_t iv_len,
-                                      const uint8_t *aad, size_t aad_len, const uint8_t *in,
-                                      size_t len, uint8_t *out, uint8_t *tag, size_t tag_len) {
+/* AES-GCM on the provider path, either way (as aead_prov). */
+static webcrypto_status gcm_prov(const aes_state *s, const wc_aead_msg *m) {
     uint8_t x[16];
+    const uint8_t *iv = m->nonce;
+    size_t iv_len = m->nonce_len;
     webcrypto_status st = gcm_iv(s, &iv, &iv_len, x);
     if (st == WEBCRYPTO_OK)
-        st = aead_prov(s, "AES-GCM encryption", iv, iv_len, aad, aad_len, in, len, out, tag, NULL,
-                       tag_len);
+        st = aead_prov(s, m->tag_out ? "AES-GCM encryption" : "AES-GCM", m, iv, iv_len);
     if (iv == x) wc_wipe(x, sizeof x); /* only a long IV's reduction is written there */
     return st;
 }
 
-static webcrypto_status gcm_prov_open(const aes_state *s, const uint8_t *iv, size_t iv_len,
-                                      const uint8_t *aad, size_t aad_len, const uint8_t *in,
-                                      size_t len, const uint8_t *tag, size_t tag_len,
-                                      uint8_t *out) {
-    uint8_t x[16];
-    webcrypto_status st = gcm_iv(s, &iv, &iv_len, x);
-    if (st == WEBCRYPTO_OK)
-        st = aead_prov(s, "AES-GCM", iv, iv_len, aad, aad_len, in, len, out, NULL, tag, tag_len);
-    if (iv == x) wc_wipe(x, sizeof x); /* only a long IV's reduction is written there */
-    return st;
-}
-
-static webcrypto_status ossl_aes_gcm_seal(const void *key_state, const uint8_t *iv, size_t iv_len,
-                                          const uint8_t *aad, size_t aad_len, const uint8_t *in,
-                                          size_t len, uint8_t *out, uint8_t *tag, size_t tag_len) {
-    const aes_state *s = key_state;
-    if (tag_len < 1 || tag_len > 16)
-        return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM: bad tag length %zu", tag_len);
-    if (s->prov) return gcm_prov_seal(s, iv, iv_len, aad, aad_len, in, len, out, tag, tag_len);
+static webcrypto_status ossl_aes_gcm_seal(const aes_state *s, const wc_aead_msg *m) {
+    if (m->tag_len < 1 || m->tag_len > 16)
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM: bad tag length %zu", m->tag_len);
+    if (s->prov) return gcm_prov(s, m);
     EVP_CIPHER_CTX **slot = NULL;
-    webcrypto_status st = gcm_start(s, 1, iv, iv_len, &slot);
+    webcrypto_status st = gcm_start(s, 1, m->nonce, m->nonce_len, &slot);
     if (st != WEBCRYPTO_OK) return st;
     EVP_CIPHER_CTX *c = *slot;
     uint8_t rest[32];
     int got = 0;
-    st = wc_ossl_cipher_update(c, NULL, aad, aad_len);
-    if (st == WEBCRYPTO_OK) st = wc_ossl_cipher_update(c, out, in, len);
+    st = wc_ossl_cipher_update(c, NULL, m->aad, m->aad_len);
+    if (st == WEBCRYPTO_OK) st = wc_ossl_cipher_update(c, m->out, m->in, m->len);
     if (st == WEBCRYPTO_OK) {
         if (EVP_CipherFinal_ex(c, rest, &got) != 1 || got != 0)
             st = wc_ossl_fail("EVP_CipherFinal_ex (AES-GCM)");
-        else if (EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_GET_TAG, (int)tag_len, tag) != 1)
+        else if (EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_GET_TAG, (int)m->tag_len, m->tag_out) != 1)
             st = wc_ossl_fail("getting the AES-GCM tag");
     }
     return wc_ossl_cipher_done(slot, st);
 }
 
-static webcrypto_status ossl_aes_gcm_open(const void *key_state, const uint8_t *iv, size_t iv_len,
-                                          const uint8_t *aad, size_t aad_len, const uint8_t *in,
-                                          size_t len, const uint8_t *tag, size_t tag_len,
-                                          uint8_t *out) {
-    const aes_state *s = key_state;
-    if (tag_len < 1 || tag_len > 16)
-        return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM: bad tag length %zu", tag_len);
-    if (s->prov) return gcm_prov_open(s, iv, iv_len, aad, aad_len, in, len, tag, tag_len, out);
+static webcrypto_status ossl_aes_gcm_open(const aes_state *s, const wc_aead_msg *m) {
+    if (m->tag_len < 1 || m->tag_len > 16)
+        return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM: bad tag length %zu", m->tag_len);
+    if (s->prov) return gcm_prov(s, m);
     EVP_CIPHER_CTX **slot = NULL;
-    webcrypto_status st = gcm_start(s, 0, iv, iv_len, &slot);
+    webcrypto_status st = gcm_start(s, 0, m->nonce, m->nonce_len, &slot);
     if (st != WEBCRYPTO_OK) return st;
     EVP_CIPHER_CTX *c = *slot;
     uint8_t expected[16], rest[32];
     int got = 0;
-    memcpy(expected, tag, tag_len); /* the ctrl takes a non-const pointer */
-    if (EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_SET_TAG, (int)tag_len, expected) != 1)
+    memcpy(expected, m->tag_in, m->tag_len); /* the ctrl takes a non-const pointer */
+    if (EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_SET_TAG, (int)m->tag_len, expected) != 1)
         st = wc_ossl_fail("setting the AES-GCM tag");
-    if (st == WEBCRYPTO_OK) st = wc_ossl_cipher_update(c, NULL, aad, aad_len);
-    if (st == WEBCRYPTO_OK) st = wc_ossl_cipher_update(c, out, in, len);
+    if (st == WEBCRYPTO_OK) st = wc_ossl_cipher_update(c, NULL, m->aad, m->aad_len);
+    if (st == WEBCRYPTO_OK) st = wc_ossl_cipher_update(c, m->out, m->in, m->len);
     /* OpenSSL compares the tag in constant time (CRYPTO_memcmp). */
     if (st == WEBCRYPTO_OK && (EVP_CipherFinal_ex(c, rest, &got) != 1 || got != 0)) {
         ERR_clear_error();
@@ -206,52 +186,47 @@ static webcrypto_status evp_aead_run(EVP_CIPHER_CTX *c, const char *what, const 
  * messages; set_tag_len, the tag length is set before the data (OCB). The
  * member's switch in wc_ossl_aead_seal/_open chooses both. */
 static webcrypto_status ossl_evp_aead_seal(const aes_state *s, const char *what,
-                                           bool set_tag_len, const uint8_t *nonce,
-                                           size_t nonce_len, const uint8_t *aad, size_t aad_len,
-                                           const uint8_t *in, size_t len, uint8_t *out,
-                                           uint8_t *tag, size_t tag_len) {
-    if (s->prov) /* ChaCha20-Poly1305 on the provider path */
-        return aead_prov(s, what, nonce, nonce_len, aad, aad_len, in, len, out, tag, NULL, tag_len);
+                                           bool set_tag_len, const wc_aead_msg *m) {
+    if (s->prov) /* on the provider path */
+        return aead_prov(s, what, m, m->nonce, m->nonce_len);
     EVP_CIPHER_CTX **slot = NULL;
-    webcrypto_status st = wc_ossl_cipher_begin(s, 1, nonce, nonce_len, &slot);
+    webcrypto_status st = wc_ossl_cipher_begin(s, 1, m->nonce, m->nonce_len, &slot);
     if (st != WEBCRYPTO_OK) return st;
     EVP_CIPHER_CTX *c = *slot;
     if (set_tag_len &&
-        EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, (int)tag_len, NULL) != 1)
+        EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, (int)m->tag_len, NULL) != 1)
         st = wc_ossl_fail("setting the AES-OCB tag length");
     bool final_failed = false;
     if (st == WEBCRYPTO_OK) {
-        st = evp_aead_run(c, what, aad, aad_len, in, len, out, &final_failed);
+        st = evp_aead_run(c, what, m->aad, m->aad_len, m->in, m->len, m->out, &final_failed);
         if (final_failed) st = wc_ossl_fail(what);
     }
-    if (st == WEBCRYPTO_OK && EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_GET_TAG, (int)tag_len, tag) != 1)
+    if (st == WEBCRYPTO_OK &&
+        EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_GET_TAG, (int)m->tag_len, m->tag_out) != 1)
         st = wc_ossl_fail("getting the AEAD tag");
     return wc_ossl_cipher_done(slot, st);
 }
 
 static webcrypto_status ossl_evp_aead_open(const aes_state *s, const char *what,
-                                           bool set_tag_len, const uint8_t *nonce,
-                                           size_t nonce_len, const uint8_t *aad, size_t aad_len,
-                                           const uint8_t *in, size_t len, const uint8_t *tag,
-                                           size_t tag_len, uint8_t *out) {
-    if (s->prov) /* ChaCha20-Poly1305 on the provider path */
-        return aead_prov(s, what, nonce, nonce_len, aad, aad_len, in, len, out, NULL, tag, tag_len);
+                                           bool set_tag_len, const wc_aead_msg *m) {
+    if (s->prov) /* on the provider path */
+        return aead_prov(s, what, m, m->nonce, m->nonce_len);
     EVP_CIPHER_CTX **slot = NULL;
-    webcrypto_status st = wc_ossl_cipher_begin(s, 0, nonce, nonce_len, &slot);
+    webcrypto_status st = wc_ossl_cipher_begin(s, 0, m->nonce, m->nonce_len, &slot);
     if (st != WEBCRYPTO_OK) return st;
     EVP_CIPHER_CTX *c = *slot;
     uint8_t expected[16];
-    memcpy(expected, tag, tag_len); /* the ctrl takes a non-const pointer */
+    memcpy(expected, m->tag_in, m->tag_len); /* the ctrl takes a non-const pointer */
     if (set_tag_len &&
-        EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, (int)tag_len, NULL) != 1)
+        EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, (int)m->tag_len, NULL) != 1)
         st = wc_ossl_fail("setting the AES-OCB tag length");
-    else if (EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, (int)tag_len, expected) != 1)
+    else if (EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, (int)m->tag_len, expected) != 1)
         st = wc_ossl_fail("setting the AEAD tag");
     /* OpenSSL compares the tag in constant time (CRYPTO_memcmp) at final;
      * what update wrote to out the core wipes on failure. */
     bool final_failed = false;
     if (st == WEBCRYPTO_OK) {
-        st = evp_aead_run(c, what, aad, aad_len, in, len, out, &final_failed);
+        st = evp_aead_run(c, what, m->aad, m->aad_len, m->in, m->len, m->out, &final_failed);
         if (final_failed) {
             ERR_clear_error();
             st = wc_error(WEBCRYPTO_ERR_OPERATION,
@@ -262,43 +237,29 @@ static webcrypto_status ossl_evp_aead_open(const aes_state *s, const char *what,
     return wc_ossl_cipher_done(slot, st);
 }
 
-webcrypto_status wc_ossl_aead_seal(const void *key_state, wc_aead kind, const uint8_t *nonce,
-                                   size_t nonce_len, const uint8_t *aad, size_t aad_len,
-                                   const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
-                                   size_t tag_len) {
-    switch (kind) {
-    case WC_AEAD_AES_GCM:
-        return ossl_aes_gcm_seal(key_state, nonce, nonce_len, aad, aad_len, in, len, out, tag,
-                                 tag_len);
+webcrypto_status wc_ossl_aead_seal(const void *key_state, const wc_aead_msg *m) {
+    switch (m->kind) {
+    case WC_AEAD_AES_GCM: return ossl_aes_gcm_seal(key_state, m);
     case WC_AEAD_AES_GCM_SIV: /* nonce 12, tag 16 bytes: the core's */
-        return wc_ossl_gcm_siv_seal(key_state, nonce, aad, aad_len, in, len, out, tag);
+        return wc_ossl_gcm_siv_seal(key_state, m->nonce, m->aad, m->aad_len, m->in, m->len,
+                                    m->out, m->tag_out);
     case WC_AEAD_CHACHA20_POLY1305:
-        return ossl_evp_aead_seal(key_state, "ChaCha20-Poly1305", false, nonce, nonce_len, aad,
-                                  aad_len, in, len, out, tag, tag_len);
-    case WC_AEAD_AES_OCB:
-        return ossl_evp_aead_seal(key_state, "AES-OCB", true, nonce, nonce_len, aad, aad_len, in,
-                                  len, out, tag, tag_len);
+        return ossl_evp_aead_seal(key_state, "ChaCha20-Poly1305", false, m);
+    case WC_AEAD_AES_OCB: return ossl_evp_aead_seal(key_state, "AES-OCB", true, m);
     case WC_AEAD_COUNT: break;
     }
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL backend: no such AEAD");
 }
 
-webcrypto_status wc_ossl_aead_open(const void *key_state, wc_aead kind, const uint8_t *nonce,
-                                   size_t nonce_len, const uint8_t *aad, size_t aad_len,
-                                   const uint8_t *in, size_t len, const uint8_t *tag,
-                                   size_t tag_len, uint8_t *out) {
-    switch (kind) {
-    case WC_AEAD_AES_GCM:
-        return ossl_aes_gcm_open(key_state, nonce, nonce_len, aad, aad_len, in, len, tag,
-                                 tag_len, out);
+webcrypto_status wc_ossl_aead_open(const void *key_state, const wc_aead_msg *m) {
+    switch (m->kind) {
+    case WC_AEAD_AES_GCM: return ossl_aes_gcm_open(key_state, m);
     case WC_AEAD_AES_GCM_SIV:
-        return wc_ossl_gcm_siv_open(key_state, nonce, aad, aad_len, in, len, tag, out);
+        return wc_ossl_gcm_siv_open(key_state, m->nonce, m->aad, m->aad_len, m->in, m->len,
+                                    m->tag_in, m->out);
     case WC_AEAD_CHACHA20_POLY1305:
-        return ossl_evp_aead_open(key_state, "ChaCha20-Poly1305", false, nonce, nonce_len, aad,
-                                  aad_len, in, len, tag, tag_len, out);
-    case WC_AEAD_AES_OCB:
-        return ossl_evp_aead_open(key_state, "AES-OCB", true, nonce, nonce_len, aad, aad_len, in,
-                                  len, tag, tag_len, out);
+        return ossl_evp_aead_open(key_state, "ChaCha20-Poly1305", false, m);
+    case WC_AEAD_AES_OCB: return ossl_evp_aead_open(key_state, "AES-OCB", true, m);
     case WC_AEAD_COUNT: break;
     }
     return wc_error(WEBCRYPTO_ERR_NOT_SUPPORTED, "OpenSSL backend: no such AEAD");

@@ -195,14 +195,8 @@ void wc_ossl_gcm_reduce_iv(const uint8_t h_bytes[16], const uint8_t *iv, size_t 
                            uint8_t x_out[16]);
 
 /* openssl_aead.c */
-webcrypto_status wc_ossl_aead_seal(const void *key_state, wc_aead kind, const uint8_t *nonce,
-                                   size_t nonce_len, const uint8_t *aad, size_t aad_len,
-                                   const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
-                                   size_t tag_len);
-webcrypto_status wc_ossl_aead_open(const void *key_state, wc_aead kind, const uint8_t *nonce,
-                                   size_t nonce_len, const uint8_t *aad, size_t aad_len,
-                                   const uint8_t *in, size_t len, const uint8_t *tag,
-                                   size_t tag_len, uint8_t *out);
+webcrypto_status wc_ossl_aead_seal(const void *key_state, const wc_aead_msg *m);
+webcrypto_status wc_ossl_aead_open(const void *key_state, const wc_aead_msg *m);
 
 /* openssl_argon2.c */
 webcrypto_status wc_ossl_argon2(const void *bctx, wc_kdf kind, const uint8_t *password,
