@@ -367,5 +367,28 @@ fi
 "$BENCH" --svg-crossovers some >/dev/null 2>&1
 check "bad --svg-crossovers exits 2" test $? -eq 2
 
+# ---- --interleave: the targets of a cell sampled side by side ----
+# Every cell measured, once, in the targets' order, outputs compared as
+# without it (a difference exits 1).
+if case " $TARGETS " in *" openssl "*) true ;; *) false ;; esac; then
+    IL_TARGETS=openssl,raw-openssl
+    "$BENCH" --interleave --backend $IL_TARGETS --op digest-sha-256,aes-ctr-256-encrypt \
+        --sizes 64,1k --iterations 3 --warmup 1ms,1x --max-time 20 --json "$T/il.json" \
+        >"$T/il.txt" 2>"$T/il.err"
+    rc=$?
+    check "--interleave: run exits 0 (rc $rc)" test $rc -eq 0
+    [ $rc -eq 0 ] || sed 's/^/#   /' "$T/il.err" | tail -5
+    check "--interleave: each cell once, in the targets' order" \
+        bash -c "[ \"\$(grep -E '^(digest-sha-256|aes-ctr-256-encrypt) +(64 B|1 KiB) +(openssl|raw-openssl) ' '$T/il.txt' | awk '{print \$1, \$4}' | tr '\n' ' ')\" = 'digest-sha-256 openssl digest-sha-256 raw-openssl digest-sha-256 openssl digest-sha-256 raw-openssl aes-ctr-256-encrypt openssl aes-ctr-256-encrypt raw-openssl aes-ctr-256-encrypt openssl aes-ctr-256-encrypt raw-openssl ' ]"
+    check "--interleave: said in the header and the JSON's config" \
+        bash -c "grep -q '^interleave: ' '$T/il.txt' && grep -q '\"interleave\": true' '$T/il.json'"
+    check "--interleave: outputs compared across targets" \
+        grep -qs "^outputs: 8 deterministic cells compared" "$T/il.txt"
+    "$BENCH" --interleave=yes >/dev/null 2>&1
+    check "--interleave takes no value (exits 2)" test $? -eq 2
+else
+    echo "# SKIP --interleave checks: no openssl backend in this build"
+fi
+
 echo "$pass passed, $fail failed${RAWB_SKIPPED:+; raw-boringssl checks skipped: $RAWB_SKIPPED}"
 [ $fail -eq 0 ]

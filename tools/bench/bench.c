@@ -75,6 +75,12 @@ static const char usage_text[] =
     "                         WEBCRYPTO_VAR=VALUE in its environment (the backend's\n"
     "                         choices at init, docs/ENVIRONMENT.md), also without a DIR\n"
     "  --list                 list the operations and targets, then exit\n"
+    "  --interleave           measure the targets of each operation and size side by\n"
+    "                         side: each warmed up and sized alone, then one sample of\n"
+    "                         each in turn, round by round, so that a machine whose\n"
+    "                         speed changes for seconds at a time (a VM's host) slows\n"
+    "                         them alike (openssl@VERSION targets, in worker\n"
+    "                         processes, are still measured alone)\n"
     "  --quiet                no progress on stderr\n"
     "  --help                 this text\n"
     "Ctrl-C stops the run; what was measured is printed and written.\n";
@@ -132,6 +138,35 @@ static void cross_verify(bench_run *run, const uint8_t *data) {
     }
 }
 
+/* --interleave: op at size on every in-process target that has it, side by
+ * side, into side[ti] (measured[ti] set). */
+static void interleave_cells(bench_run *run, const bench_op *op, size_t o, size_t size,
+                             const uint8_t *data, bench_result *side, bool *measured) {
+    const bench_target *t[BENCH_MAX_TARGETS];
+    bench_cell c[BENCH_MAX_TARGETS];
+    bench_result r[BENCH_MAX_TARGETS];
+    size_t idx[BENCH_MAX_TARGETS], n = 0;
+    for (size_t ti = 0; ti < run->ntargets; ti++) {
+        const bench_target *x = &run->targets[ti];
+        if (!x->supports[o] || x->worker) continue;
+        t[n] = x;
+        idx[n] = ti;
+        memset(&r[n], 0, sizeof r[n]);
+        r[n].op = o;
+        r[n].size = size;
+        r[n].target = ti;
+        bench_cell_init(&c[n], op, x->backend, size, data, run->cfg.pbkdf2_iterations);
+        if (x->is_jvm && x->jvm_provider[0]) c[n].jvm_provider = x->jvm_provider;
+        n++;
+    }
+    if (n == 0) return;
+    measure_cells_interleaved(run, t, op, c, r, n);
+    for (size_t i = 0; i < n; i++) {
+        side[idx[i]] = r[i];
+        measured[idx[i]] = true;
+    }
+}
+
 /* Returns 0, or 1 if a cell failed. */
 static int run_all(bench_run *run) {
     const bench_config *cfg = &run->cfg;
@@ -154,6 +189,12 @@ static int run_all(bench_run *run) {
             for (size_t k = 0; k < nsz; k++) {
                 size_t size = op->flags & BENCH_SIZED ? cfg->sizes[k] : 0;
                 if (!bench_op_has_size(op, size)) continue;
+                /* --interleave: the in-process targets' cells measured
+                 * together first, their results taken below in order. */
+                bench_result side[BENCH_MAX_TARGETS];
+                bool measured[BENCH_MAX_TARGETS] = {false};
+                if (pass == 1 && cfg->interleave && !stop_requested)
+                    interleave_cells(run, op, o, size, data, side, measured);
                 for (size_t ti = 0; ti < run->ntargets; ti++) {
                     const bench_target *t = &run->targets[ti];
                     if (!t->supports[o]) continue;
@@ -177,7 +218,9 @@ static int run_all(bench_run *run) {
                     r->op = o;
                     r->size = size;
                     r->target = ti;
-                    if (t->worker) {
+                    if (measured[ti]) {
+                        *r = side[ti];
+                    } else if (t->worker) {
                         bench_worker_measure(t, o, size, ti, r);
                     } else {
                         bench_cell c;
@@ -275,7 +318,7 @@ int webcrypto_bench_main(int argc, char **argv) {
             val = eq + 1;
             a = name;
         }
-        static const char *const flags[] = {"--help", "-h", "--list", "--quiet"};
+        static const char *const flags[] = {"--help", "-h", "--list", "--quiet", "--interleave"};
         bool is_flag = false;
         for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
             is_flag |= strcmp(a, flags[k]) == 0;
@@ -286,6 +329,7 @@ int webcrypto_bench_main(int argc, char **argv) {
             }
             if (strcmp(a, "--list") == 0) list = true;
             else if (strcmp(a, "--quiet") == 0) cfg->quiet = true;
+            else if (strcmp(a, "--interleave") == 0) cfg->interleave = true;
             else {
                 printf(usage_text, prog);
                 goto end;

@@ -357,6 +357,7 @@ typedef struct bench_config {
      * pair of targets, or none. */
     enum { BENCH_SVG_CROSS_BACKENDS, BENCH_SVG_CROSS_ALL, BENCH_SVG_CROSS_NONE } svg_crossovers;
     bool quiet;
+    bool interleave; /* --interleave: the in-process targets' samples of a cell in rounds */
     /* --openssl-dir VERSION=DIR: where openssl@VERSION's libcrypto is
      * (DIR/lib); else WEBCRYPTO_BENCH_OPENSSL_<VERSION, dots as _>. */
     struct {
@@ -492,5 +493,12 @@ extern volatile sig_atomic_t stop_requested;
 void on_sigint(int sig);
 void measure_cell(const bench_run *run, const bench_target *t, const bench_op *op,
                   bench_cell *c, bench_result *r);
+/* --interleave: n cells of one operation and size (n <= BENCH_MAX_TARGETS,
+ * in-process targets t[i], cells c[i], into r[i]), each warmed up and sized
+ * as measure_cell does, then sampled round by round, one sample of each per
+ * round, so that a change in the machine's speed lasting seconds (a VM's
+ * host, a sibling thread) falls on all of them alike. */
+void measure_cells_interleaved(const bench_run *run, const bench_target *const *t,
+                               const bench_op *op, bench_cell *c, bench_result *r, size_t n);
 
 #endif

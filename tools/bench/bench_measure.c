@@ -272,22 +272,36 @@ done:
     return rc;
 }
 
-void measure_cell(const bench_run *run, const bench_target *t, const bench_op *op,
-                  bench_cell *c, bench_result *r) {
+/* A cell between cell_begin and cell_end: its batch size and sample count
+ * found, its samples taken one at a time by cell_sample. */
+typedef struct cell_meas {
+    const bench_impl *impl;
+    uint8_t *out;
+    double *times;
+    size_t batch, samples, taken;
+    bool failed; /* r->error says why */
+} cell_meas;
+
+/* Sets the cell up, warms it up and finds its batch size and sample count
+ * (m->failed on failure, r->error set; cell_end tears it down either way). */
+static void cell_begin(const bench_run *run, const bench_target *t, const bench_op *op,
+                       bench_cell *c, bench_result *r, cell_meas *m) {
     const bench_config *cfg = &run->cfg;
     const bench_impl *impl = impl_for(t, op);
-    uint8_t *out = NULL;
-    double *times = NULL;
+    memset(m, 0, sizeof *m);
+    m->impl = impl;
+    m->failed = true;
     r->ok = false;
     if (impl->setup(c)) {
         snprintf(r->error, sizeof r->error, "setup: %s", bench_last_error());
-        goto done;
+        return;
     }
-    out = malloc(c->out_cap ? c->out_cap : 1);
-    if (!out) {
+    m->out = malloc(c->out_cap ? c->out_cap : 1);
+    if (!m->out) {
         snprintf(r->error, sizeof r->error, "out of memory");
-        goto done;
+        return;
     }
+    uint8_t *out = m->out;
     /* Warm-up, discarded, finding the batch size on the way. The per-op
      * estimate is the median of the last few warm-up batches, so that one
      * preempted batch does not shrink the batch size. */
@@ -311,12 +325,12 @@ void measure_cell(const bench_run *run, const bench_target *t, const bench_op *o
         double t_ns = timed_batch(impl, c, out, batch);
         if (t_ns < 0) {
             snprintf(r->error, sizeof r->error, "%s", bench_last_error());
-            goto done;
+            return;
         }
         spent += t_ns;
         calls += (double)batch;
         recent[nrecent++ % 15] = t_ns / (double)batch;
-        if (stop_requested) goto done;
+        if (stop_requested) return;
         /* The call minimum (a JIT's steady state) yields to half the cell
          * budget: 10 RSA key generations would take seconds, and an
          * operation that slow is dominated by its arithmetic, not by
@@ -347,26 +361,43 @@ void measure_cell(const bench_run *run, const bench_target *t, const bench_op *o
         size_t floor_n = cfg->min_samples < cfg->iterations ? cfg->min_samples : cfg->iterations;
         samples = fit < (double)floor_n ? floor_n : (size_t)fit;
     }
-    times = malloc(samples * sizeof *times);
-    if (!times) {
+    if (!(m->times = malloc(samples * sizeof *m->times))) {
         snprintf(r->error, sizeof r->error, "out of memory");
-        goto done;
+        return;
     }
-    for (size_t i = 0; i < samples; i++) {
-        double t_ns = timed_batch(impl, c, out, batch);
-        if (t_ns < 0) {
-            snprintf(r->error, sizeof r->error, "%s", bench_last_error());
-            goto done;
-        }
-        times[i] = t_ns / (double)batch;
-        if (stop_requested) goto done; /* an unfinished cell is dropped */
+    m->batch = batch;
+    m->samples = samples;
+    m->failed = false;
+}
+
+/* One more sample; false when the cell failed (r->error set) or is
+ * interrupted. */
+static bool cell_sample(const bench_cell *c, bench_result *r, cell_meas *m) {
+    double t_ns = timed_batch(m->impl, c, m->out, m->batch);
+    if (t_ns < 0) {
+        snprintf(r->error, sizeof r->error, "%s", bench_last_error());
+        m->failed = true;
+        return false;
     }
-    if (bench_summarize(times, samples, &r->s)) {
+    m->times[m->taken++] = t_ns / (double)m->batch;
+    return !stop_requested; /* an unfinished cell is dropped */
+}
+
+/* Summarises the samples, keeps the output for the checks, runs --threads,
+ * and tears the cell down. */
+static void cell_end(const bench_run *run, const bench_target *t, const bench_op *op,
+                     bench_cell *c, bench_result *r, cell_meas *m) {
+    const bench_config *cfg = &run->cfg;
+    const bench_impl *impl = m->impl;
+    uint8_t *out = m->out;
+    size_t samples = m->samples;
+    if (m->failed || stop_requested || m->taken < samples) goto done;
+    if (bench_summarize(m->times, samples, &r->s)) {
         snprintf(r->error, sizeof r->error, "out of memory");
         goto done;
     }
     r->samples = samples;
-    r->batch = batch;
+    r->batch = m->batch;
     r->ops_per_s = 1e9 / r->s.median;
     r->mb_per_s = (double)c->size / (r->s.median / 1e9) / 1e6;
     /* One more call for the output: its checksum is compared across
@@ -395,9 +426,34 @@ void measure_cell(const bench_run *run, const bench_target *t, const bench_op *o
     }
     r->ok = true;
 done:
-    free(times);
+    free(m->times);
     free(out);
     impl->teardown(c);
+}
+
+
+void measure_cell(const bench_run *run, const bench_target *t, const bench_op *op,
+                  bench_cell *c, bench_result *r) {
+    cell_meas m;
+    cell_begin(run, t, op, c, r, &m);
+    while (!m.failed && m.taken < m.samples && cell_sample(c, r, &m)) {
+    }
+    cell_end(run, t, op, c, r, &m);
+}
+
+void measure_cells_interleaved(const bench_run *run, const bench_target *const *t,
+                               const bench_op *op, bench_cell *c, bench_result *r, size_t n) {
+    cell_meas m[BENCH_MAX_TARGETS];
+    for (size_t i = 0; i < n; i++) cell_begin(run, t[i], op, &c[i], &r[i], &m[i]);
+    /* Round by round, one sample of each cell that still wants one. */
+    for (bool more = true; more && !stop_requested;) {
+        more = false;
+        for (size_t i = 0; i < n; i++) {
+            if (m[i].failed || m[i].taken >= m[i].samples) continue;
+            if (cell_sample(&c[i], &r[i], &m[i])) more = true;
+        }
+    }
+    for (size_t i = 0; i < n; i++) cell_end(run, t[i], op, &c[i], &r[i], &m[i]);
 }
 
 const bench_result *bench_find(const bench_run *run, size_t op, size_t size, size_t target) {

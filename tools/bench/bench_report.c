@@ -128,6 +128,9 @@ void bench_print_header(const bench_run *run, FILE *f) {
             c->min_samples < c->iterations ? c->min_samples : c->iterations, c->max_cell_ms,
             c->sample_ns / 1e3, (unsigned)c->pbkdf2_iterations, c->threads,
             c->threads == 1 ? "" : "s");
+    if (c->interleave)
+        fprintf(f, "interleave: each operation and size's in-process targets sampled side by "
+                   "side, one sample of each per round (warmed up and sized one by one)\n");
     if (c->threads > 1)
         fprintf(f, "threads:  %u threads share each key; per cell up to %u rounds, each one slice "
                    "of 1 thread and one of %u (order alternating), slices of %.0f ms or less to fit "

@@ -70,6 +70,7 @@ int bench_write_json(const bench_run *run, const char *path) {
     fprintf(f, ", \"threads\": %u, \"thread_rounds\": %u, \"thread_slice_ms\": ", c->threads,
             c->mt_rounds);
     json_num(f, c->mt_slice_ms);
+    fprintf(f, ", \"interleave\": %s", c->interleave ? "true" : "false");
     fprintf(f, ", \"pbkdf2_iterations\": %u, \"reference\": ", (unsigned)c->pbkdf2_iterations);
     json_str(f, c->reference);
     fprintf(f, ", \"sizes\": [");

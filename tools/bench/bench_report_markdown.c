@@ -169,6 +169,9 @@ int bench_write_markdown(const bench_run *run, const char *path) {
             c->warmup_ms, c->warmup_calls, c->iterations,
             c->min_samples < c->iterations ? c->min_samples : c->iterations, c->max_cell_ms,
             c->sample_ns / 1e3, c->threads, c->threads == 1 ? "" : "s");
+    if (c->interleave)
+        fprintf(f, "- interleaved: each operation and size's in-process targets sampled side "
+                   "by side, one sample of each per round\n");
     for (size_t i = 0; i < run->ntargets; i++) {
         fprintf(f, "- target `%s`: ", run->targets[i].name);
         md_text(f, run->targets[i].description);
