@@ -159,9 +159,9 @@ const bench_impl *bench_raw_provider_impl(const bench_op *op);
 const char *bench_ossl_cipher_name(const bench_op *op);
 const char *bench_ossl_digest_name(webcrypto_algorithm hash);
 /* The raw OpenSSL baselines' per-thread contexts (bench_raw_openssl.c):
- * each thread keeps one, the context of the last cell it ran (a cell
- * numbered by bench_thread_ctx_id, unique across both baselines), so that
- * a call makes nothing once its thread has the cell's. bench_thread_ctx
+ * each thread keeps those of the last BENCH_MAX_TARGETS cells it ran (a
+ * cell numbered by bench_thread_ctx_id, unique across both baselines), so
+ * that a call makes nothing once its thread has the cell's. bench_thread_ctx
  * returns the calling thread's context for cell id, freeing the one it held
  * for another and making this one with make (which sets *free_fn, or calls
  * bench_fail and returns NULL); NULL after bench_fail(). A thread's context

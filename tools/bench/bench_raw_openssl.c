@@ -710,6 +710,14 @@ typedef struct thread_slot {
     void (*free)(void *ctx);
 } thread_slot;
 
+/* A thread's contexts: one per cell it ran lately, so that --interleave,
+ * which alternates the cells of both baselines on one thread, does not make
+ * a context per sample; the oldest is replaced when all are taken. */
+typedef struct thread_slots {
+    thread_slot slot[BENCH_MAX_TARGETS];
+    size_t next; /* the one to replace next */
+} thread_slots;
+
 static pthread_key_t slot_key;
 static pthread_once_t slot_once = PTHREAD_ONCE_INIT;
 static bool slot_key_ok;
@@ -720,12 +728,13 @@ static void slot_clear(thread_slot *r) {
     memset(r, 0, sizeof *r);
 }
 
-static void slot_free(void *p) {
-    slot_clear(p);
-    free(p);
+static void slots_free(void *p) {
+    thread_slots *t = p;
+    for (size_t i = 0; i < BENCH_MAX_TARGETS; i++) slot_clear(&t->slot[i]);
+    free(t);
 }
 
-static void slot_key_make(void) { slot_key_ok = pthread_key_create(&slot_key, slot_free) == 0; }
+static void slot_key_make(void) { slot_key_ok = pthread_key_create(&slot_key, slots_free) == 0; }
 
 unsigned long bench_thread_ctx_id(void) { return atomic_fetch_add(&slot_next_id, 1); }
 
@@ -734,15 +743,19 @@ void *bench_thread_ctx(const bench_cell *c, unsigned long id, bench_ctx_make mak
         bench_fail("pthread_key_create failed");
         return NULL;
     }
-    thread_slot *r = pthread_getspecific(slot_key);
-    if (r && r->id == id) return r->ctx;
-    if (!r) {
-        if (!(r = calloc(1, sizeof *r)) || pthread_setspecific(slot_key, r) != 0) {
-            free(r);
+    thread_slots *t = pthread_getspecific(slot_key);
+    if (t)
+        for (size_t i = 0; i < BENCH_MAX_TARGETS; i++)
+            if (t->slot[i].id == id) return t->slot[i].ctx;
+    if (!t) {
+        if (!(t = calloc(1, sizeof *t)) || pthread_setspecific(slot_key, t) != 0) {
+            free(t);
             bench_fail("out of memory");
             return NULL;
         }
     }
+    thread_slot *r = &t->slot[t->next];
+    t->next = (t->next + 1) % BENCH_MAX_TARGETS;
     slot_clear(r);
     if (!(r->ctx = make(c, &r->free))) return NULL;
     r->id = id;
@@ -750,8 +763,9 @@ void *bench_thread_ctx(const bench_cell *c, unsigned long id, bench_ctx_make mak
 }
 
 void bench_thread_ctx_drop(unsigned long id) {
-    thread_slot *r = slot_key_ok ? pthread_getspecific(slot_key) : NULL;
-    if (r && r->id == id) slot_clear(r);
+    thread_slots *t = slot_key_ok ? pthread_getspecific(slot_key) : NULL;
+    for (size_t i = 0; t && i < BENCH_MAX_TARGETS; i++)
+        if (t->slot[i].id == id) slot_clear(&t->slot[i]);
 }
 
 /* The free functions, as the slot calls them. */
