@@ -417,11 +417,6 @@ unsigned wc_private_usages(webcrypto_algorithm alg) {
     return a ? a->private_usages : 0;
 }
 
-unsigned wc_allowed_usages(webcrypto_algorithm alg) {
-    const wc_alg_info *a = wc_alg(alg);
-    return a ? a->secret_usages | a->public_usages | a->private_usages : 0;
-}
-
 const char *webcrypto_curve_name(webcrypto_named_curve curve) {
     const wc_curve_info *c = wc_curve(curve);
     return c ? c->name : NULL;

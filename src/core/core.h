@@ -248,8 +248,14 @@ size_t wc_single_key_bits(webcrypto_algorithm alg);
 /* Block size of a SHA hash in bits (HMAC's default key length); 0 for a
  * non-hash. */
 size_t wc_hash_block_bits(webcrypto_algorithm hash);
-/* The usages an algorithm's keys may have. */
-unsigned wc_allowed_usages(webcrypto_algorithm alg);
+/* The usages an algorithm's keys may have (of a row: wc_row_usages). */
+static inline unsigned wc_row_usages(const wc_alg_info *a) {
+    return a->secret_usages | a->public_usages | a->private_usages;
+}
+static inline unsigned wc_allowed_usages(webcrypto_algorithm alg) {
+    const wc_alg_info *a = wc_alg(alg);
+    return a ? wc_row_usages(a) : 0;
+}
 /* Normalises a hash member: absent is TypeError, a non-hash NotSupportedError,
  * one the backend lacks NotSupportedError. */
 webcrypto_status wc_check_hash(const webcrypto_backend *backend, webcrypto_algorithm hash);
@@ -308,7 +314,7 @@ static inline webcrypto_status wc_check_key_op(const webcrypto_params *alg,
                                                unsigned key_usage, const char *operation) {
     const wc_alg_info *a = alg && key && alg->name == key->alg ? wc_alg(alg->name) : NULL;
     if (a && (key->usages & key_usage) && wc_caps_has(&key->backend->caps, alg->name) &&
-        ((a->secret_usages | a->public_usages | a->private_usages) & op) &&
+        (wc_row_usages(a) & op) &&
         !((a->hash_for | a->public_key_for) & op))
         return WEBCRYPTO_OK;
     return wc_check_key_op_slow(alg, key, op, key_usage, operation);
