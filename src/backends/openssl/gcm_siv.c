@@ -376,6 +376,19 @@ static webcrypto_status derive_keys(const siv_key *k, const uint8_t nonce[12], s
     return WEBCRYPTO_OK;
 }
 
+/* Steps 1 and 2's start, both ways: the message's keys, its AES context
+ * (*msg) and POLYVAL (*pv, to wipe with wc_polyval_wipe when this succeeds)
+ * over the additional data. */
+static webcrypto_status message_start(const siv_key *k, const uint8_t nonce[12],
+                                      const uint8_t *aad, size_t aad_len, siv_secrets *m,
+                                      aes_ctx ***msg, wc_polyval *pv) {
+    webcrypto_status st = derive_keys(k, nonce, m, msg);
+    if (st != WEBCRYPTO_OK) return st;
+    wc_polyval_init(pv, m->auth_key, WC_POLYVAL_AUTO);
+    wc_polyval_update(pv, aad, aad_len);
+    return WEBCRYPTO_OK;
+}
+
 /* Step 2's end: the length block, then S XOR nonce with the top bit cleared,
  * which encrypted is the tag. */
 static void tag_input(wc_polyval *pv, const uint8_t nonce[12], size_t aad_len, size_t len,
@@ -478,11 +491,9 @@ webcrypto_status wc_ossl_gcm_siv_seal(const void *key_state, const uint8_t nonce
         return native_crypt(k->native, true, nonce, aad, aad_len, in, len, out, tag);
     siv_secrets m;
     aes_ctx **c = NULL;
-    webcrypto_status st = derive_keys(k, nonce, &m, &c);
+    wc_polyval pv;
+    webcrypto_status st = message_start(k, nonce, aad, aad_len, &m, &c, &pv);
     if (st == WEBCRYPTO_OK) {
-        wc_polyval pv;
-        wc_polyval_init(&pv, m.auth_key, WC_POLYVAL_AUTO);
-        wc_polyval_update(&pv, aad, aad_len);
         wc_polyval_update(&pv, in, len); /* before out is written: out may be in */
         tag_input(&pv, nonce, aad_len, len, m.s);
         wc_polyval_wipe(&pv);
@@ -512,11 +523,9 @@ webcrypto_status wc_ossl_gcm_siv_open(const void *key_state, const uint8_t nonce
     }
     siv_secrets m;
     aes_ctx **c = NULL;
-    webcrypto_status st = derive_keys(k, nonce, &m, &c);
+    wc_polyval pv;
+    webcrypto_status st = message_start(k, nonce, aad, aad_len, &m, &c, &pv);
     if (st == WEBCRYPTO_OK) {
-        wc_polyval pv;
-        wc_polyval_init(&pv, m.auth_key, WC_POLYVAL_AUTO);
-        wc_polyval_update(&pv, aad, aad_len);
         st = ctr32(k, *c, given, in, len, out, &pv);
         if (st == WEBCRYPTO_OK) {
             tag_input(&pv, nonce, aad_len, len, m.s);
