@@ -52,6 +52,14 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+/* On SSE2 (x86-64, little-endian) every block the next step reads (AES's
+ * input and key, POLYVAL's key and blocks) is written whole, one 16-byte
+ * store: a 16-byte load of bytes written by narrower stores cannot take
+ * them from the store buffer and waits until they reach the cache, a stall
+ * at each step of a message's chain. */
+#if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define SIV_SSE2 1
+#endif
 
 /* Keystream bytes per AES-ECB call: large enough that the call overhead
  * vanishes, small enough that counters, keystream and data stay in L1. */
@@ -158,6 +166,11 @@ static void drop(const siv_key *k, aes_ctx **slot) {
     *slot = NULL;
 }
 
+static uint32_t load_le32(const uint8_t *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+#ifndef SIV_SSE2
 static void store_le32(uint8_t *p, uint32_t v) {
     p[0] = (uint8_t)v;
     p[1] = (uint8_t)(v >> 8);
@@ -165,20 +178,13 @@ static void store_le32(uint8_t *p, uint32_t v) {
     p[3] = (uint8_t)(v >> 24);
 }
 
-static uint32_t load_le32(const uint8_t *p) {
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 static void store_le64(uint8_t *p, uint64_t v) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    memcpy(p, &v, 8); /* one store; gcc 12 leaves the portable form as many */
-#else
     for (int i = 0; i < 8; i++) {
         p[i] = (uint8_t)v;
         v >>= 8;
     }
-#endif
 }
+#endif
 
 /* One message through OpenSSL's GCM-SIV: ctx a keyed template, copied per
  * call. Sealing writes the tag to tag; opening takes it from tag and fails
@@ -350,6 +356,34 @@ typedef struct siv_secrets {
     uint8_t expected[16]; /* opening: the tag computed */
 } siv_secrets;
 
+/* Step 1's input: block i is LE32(i) || nonce, for i < n. */
+static void key_blocks(uint8_t *blocks, const uint8_t nonce[12], size_t n) {
+#ifdef SIV_SSE2
+    uint32_t w[3];
+    memcpy(w, nonce, 12);
+    for (size_t i = 0; i < n; i++)
+        _mm_storeu_si128((__m128i *)(blocks + 16 * i),
+                         _mm_set_epi32((int)w[2], (int)w[1], (int)w[0], (int)i));
+#else
+    for (size_t i = 0; i < n; i++) {
+        store_le32(blocks + 16 * i, (uint32_t)i);
+        memcpy(blocks + 16 * i + 4, nonce, 12);
+    }
+#endif
+}
+
+/* Step 1's keys: the first 8 bytes of each of 2 * pairs blocks, in order. */
+static void first_halves(uint8_t *out, const uint8_t *blocks, size_t pairs) {
+#ifdef SIV_SSE2
+    for (size_t j = 0; j < pairs; j++)
+        _mm_storeu_si128((__m128i *)(out + 16 * j),
+                         _mm_unpacklo_epi64(_mm_loadu_si128((const __m128i *)(blocks + 32 * j)),
+                                            _mm_loadu_si128((const __m128i *)(blocks + 32 * j + 16))));
+#else
+    for (size_t i = 0; i < 2 * pairs; i++) memcpy(out + 8 * i, blocks + 16 * i, 8);
+#endif
+}
+
 /* Step 1: the message-authentication key and the message-encryption key
  * (to m), and *msg, the thread's message context keyed with the latter. A
  * context that failed is dropped here. */
@@ -359,17 +393,13 @@ static webcrypto_status derive_keys(const siv_key *k, const uint8_t nonce[12], s
     webcrypto_status st = thread_ctxs(k, &g, &c);
     if (st != WEBCRYPTO_OK) return st;
     size_t n = k->key_len == 32 ? 6 : 4;
-    for (size_t i = 0; i < n; i++) {
-        store_le32(m->blocks + 16 * i, (uint32_t)i);
-        memcpy(m->blocks + 16 * i + 4, nonce, 12);
-    }
+    key_blocks(m->blocks, nonce, n);
     if ((st = ecb_encrypt(k, *g, m->blocks, m->blocks, 16 * n)) != WEBCRYPTO_OK) {
         drop(k, g);
         return st;
     }
-    memcpy(m->auth_key, m->blocks, 8);
-    memcpy(m->auth_key + 8, m->blocks + 16, 8);
-    for (size_t i = 2; i < n; i++) memcpy(m->enc_key + 8 * (i - 2), m->blocks + 16 * i, 8);
+    first_halves(m->auth_key, m->blocks, 1);
+    first_halves(m->enc_key, m->blocks + 32, (n - 2) / 2);
     /* The thread's context from its last message has the cipher already:
      * only a new key. */
     if ((st = ctx_key(k, c, m->enc_key)) != WEBCRYPTO_OK) {
@@ -397,12 +427,37 @@ static webcrypto_status message_start(const siv_key *k, const uint8_t nonce[12],
  * which encrypted is the tag. */
 static void tag_input(wc_polyval *pv, const uint8_t nonce[12], size_t aad_len, size_t len,
                       uint8_t s[16]) {
-    store_le64(s, (uint64_t)aad_len * 8); /* both at most 2^36 bytes (core) */
+    /* both lengths at most 2^36 bytes (core) */
+#ifdef SIV_SSE2
+    _mm_storeu_si128((__m128i *)s, _mm_set_epi64x((long long)((uint64_t)len * 8),
+                                                  (long long)((uint64_t)aad_len * 8)));
+#else
+    store_le64(s, (uint64_t)aad_len * 8);
     store_le64(s + 8, (uint64_t)len * 8);
+#endif
     wc_polyval_update(pv, s, 16);
     wc_polyval_final(pv, s);
+#ifdef SIV_SSE2
+    uint32_t w[3];
+    memcpy(w, nonce, 12);
+    __m128i v = _mm_xor_si128(_mm_loadu_si128((const __m128i *)s),
+                              _mm_set_epi32(0, (int)w[2], (int)w[1], (int)w[0]));
+    _mm_storeu_si128((__m128i *)s, _mm_and_si128(v, _mm_set_epi32(INT32_MAX, -1, -1, -1)));
+#else
     for (int i = 0; i < 12; i++) s[i] ^= nonce[i];
     s[15] &= 0x7f;
+#endif
+}
+
+/* The first counter block: the tag with its top bit set. */
+static void counter_first(uint8_t first[16], const uint8_t tag[16]) {
+#ifdef SIV_SSE2
+    _mm_storeu_si128((__m128i *)first, _mm_or_si128(_mm_loadu_si128((const __m128i *)tag),
+                                                    _mm_set_epi32(INT32_MIN, 0, 0, 0)));
+#else
+    memcpy(first, tag, 16);
+    first[15] |= 0x80;
+#endif
 }
 
 /* out = in ^ ks, 16 bytes at a time where possible. out may equal in. */
@@ -432,12 +487,11 @@ static void xor_bytes(uint8_t *out, const uint8_t *in, const uint8_t *ks, size_t
 /* nb counter blocks from first (its first 4 bytes a little-endian counter,
  * which wraps mod 2^32), returning the counter that follows. */
 static uint32_t counter_blocks(uint8_t *ctrs, const uint8_t first[16], uint32_t ctr, size_t nb) {
-#if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#ifdef SIV_SSE2
     /* One 16-byte store a block; lane 0 is bytes 0..3, read little-endian. */
-    uint8_t start[16];
-    memcpy(start, first, 16);
-    store_le32(start, ctr);
-    __m128i c = _mm_loadu_si128((const __m128i *)start);
+    __m128i c = _mm_or_si128(_mm_and_si128(_mm_loadu_si128((const __m128i *)first),
+                                           _mm_set_epi32(-1, -1, -1, 0)),
+                             _mm_cvtsi32_si128((int)ctr));
     const __m128i one = _mm_set_epi32(0, 0, 0, 1);
     for (size_t b = 0; b < nb; b++) {
         _mm_storeu_si128((__m128i *)(ctrs + 16 * b), c);
@@ -459,8 +513,7 @@ static webcrypto_status ctr32(const siv_key *k, aes_ctx *c, const uint8_t tag[16
                               const uint8_t *in, size_t len, uint8_t *out, wc_polyval *pv) {
     uint8_t ctrs[SIV_BATCH], ks[SIV_BATCH];
     uint8_t first[16];
-    memcpy(first, tag, 16);
-    first[15] |= 0x80;
+    counter_first(first, tag);
     uint32_t ctr = load_le32(first);
     size_t used = len < SIV_BATCH ? len : SIV_BATCH; /* of ks, to wipe */
     webcrypto_status st = WEBCRYPTO_OK;
