@@ -17,7 +17,8 @@
  * using powers of H computed the first time a run needs them (reduction is
  * linear, so the products are summed unreduced and reduced once). The block
  * that carries S_j is added last: the next group waits only on it, the
- * other products being computed meanwhile.
+ * other products being computed meanwhile. A short run before any powers
+ * are made goes one block at a time instead (clmul_short).
  */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define WC_POLYVAL_X86 1
@@ -230,7 +231,49 @@ CLMUL_FN static inline __m128i clmul_group(const wc_polyval *ctx, __m128i s, con
     return clmul_finish(lo, hi, mid);
 }
 
+/* A short run (at most SHORT_RUN blocks) before its powers are made: one
+ * block at a time by H. As many products deep as making H^2 .. H^k and then
+ * one group, without storing, loading and wiping the powers: a small
+ * message's text (clmul_short_xor when opening) and its length block. */
+#define SHORT_RUN 4
+CLMUL_FN static void clmul_short(wc_polyval *ctx, const uint8_t *in, size_t nblocks) {
+    __m128i h = _mm_loadu_si128((const __m128i *)ctx->h), hk = karatsuba_key(h);
+    __m128i s = _mm_loadu_si128((const __m128i *)ctx->s);
+    for (size_t i = 0; i < nblocks; i++) {
+        __m128i z = _mm_setzero_si128(), lo = z, hi = z, mid = z;
+        clmul_acc(_mm_xor_si128(_mm_loadu_si128((const __m128i *)(in + 16 * i)), s), h, hk, &lo,
+                  &hi, &mid);
+        s = clmul_finish(lo, hi, mid);
+    }
+    _mm_storeu_si128((__m128i *)ctx->s, s);
+}
+
+/* The same while making the input: in ^ ks, written to out (read before
+ * written, so out may be in) and hashed from the register (opening). */
+CLMUL_FN static void clmul_short_xor(wc_polyval *ctx, uint8_t *out, const uint8_t *in,
+                                     const uint8_t *ks, size_t nblocks) {
+    __m128i h = _mm_loadu_si128((const __m128i *)ctx->h), hk = karatsuba_key(h);
+    __m128i s = _mm_loadu_si128((const __m128i *)ctx->s);
+    for (size_t i = 0; i < nblocks; i++) {
+        __m128i x = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(in + 16 * i)),
+                                  _mm_loadu_si128((const __m128i *)(ks + 16 * i)));
+        _mm_storeu_si128((__m128i *)(out + 16 * i), x);
+        __m128i z = _mm_setzero_si128(), lo = z, hi = z, mid = z;
+        clmul_acc(_mm_xor_si128(x, s), h, hk, &lo, &hi, &mid);
+        s = clmul_finish(lo, hi, mid);
+    }
+    _mm_storeu_si128((__m128i *)ctx->s, s);
+}
+
+static bool is_short(const wc_polyval *ctx, size_t nblocks) {
+    return nblocks <= SHORT_RUN && ctx->npow < nblocks;
+}
+
 CLMUL_FN static void clmul_blocks(wc_polyval *ctx, const uint8_t *in, size_t nblocks) {
+    if (is_short(ctx, nblocks)) {
+        clmul_short(ctx, in, nblocks);
+        return;
+    }
     unsigned need = nblocks < WC_POLYVAL_STRIDE ? (unsigned)nblocks : WC_POLYVAL_STRIDE;
     if (ctx->npow < need) clmul_powers(ctx, need);
     __m128i s = _mm_loadu_si128((const __m128i *)ctx->s);
@@ -311,6 +354,10 @@ vclmul_run(wc_polyval *ctx, uint8_t *out, const uint8_t *in, const uint8_t *ks, 
 }
 
 VCLMUL_FN static void vclmul_blocks(wc_polyval *ctx, const uint8_t *in, size_t nblocks) {
+    if (is_short(ctx, nblocks)) {
+        clmul_short(ctx, in, nblocks);
+        return;
+    }
     vclmul_run(ctx, NULL, in, NULL, nblocks);
 }
 
@@ -551,7 +598,10 @@ void wc_polyval_update_xor(wc_polyval *ctx, uint8_t *out, const uint8_t *in, con
                            size_t len) {
     size_t whole = len / 16;
 #ifdef WC_POLYVAL_X86
-    if (ctx->impl == WC_POLYVAL_VCLMUL && whole > 0) {
+    bool carryless = ctx->impl == WC_POLYVAL_VCLMUL || ctx->impl == WC_POLYVAL_CLMUL;
+    if (carryless && whole > 0 && is_short(ctx, whole)) {
+        clmul_short_xor(ctx, out, in, ks, whole);
+    } else if (ctx->impl == WC_POLYVAL_VCLMUL && whole > 0) {
         vclmul_xor_blocks(ctx, out, in, ks, whole);
     } else
 #endif
