@@ -356,14 +356,22 @@ typedef struct siv_secrets {
     uint8_t expected[16]; /* opening: the tag computed */
 } siv_secrets;
 
+#ifdef SIV_SSE2
+/* The nonce in a register's first 12 bytes, the last 4 zero. */
+static __m128i nonce_vector(const uint8_t nonce[12]) {
+    uint32_t w[3];
+    memcpy(w, nonce, 12);
+    return _mm_set_epi32(0, (int)w[2], (int)w[1], (int)w[0]);
+}
+#endif
+
 /* Step 1's input: block i is LE32(i) || nonce, for i < n. */
 static void key_blocks(uint8_t *blocks, const uint8_t nonce[12], size_t n) {
 #ifdef SIV_SSE2
-    uint32_t w[3];
-    memcpy(w, nonce, 12);
+    __m128i v = _mm_slli_si128(nonce_vector(nonce), 4);
     for (size_t i = 0; i < n; i++)
         _mm_storeu_si128((__m128i *)(blocks + 16 * i),
-                         _mm_set_epi32((int)w[2], (int)w[1], (int)w[0], (int)i));
+                         _mm_or_si128(v, _mm_cvtsi32_si128((int)i)));
 #else
     for (size_t i = 0; i < n; i++) {
         store_le32(blocks + 16 * i, (uint32_t)i);
@@ -438,10 +446,7 @@ static void tag_input(wc_polyval *pv, const uint8_t nonce[12], size_t aad_len, s
     wc_polyval_update(pv, s, 16);
     wc_polyval_final(pv, s);
 #ifdef SIV_SSE2
-    uint32_t w[3];
-    memcpy(w, nonce, 12);
-    __m128i v = _mm_xor_si128(_mm_loadu_si128((const __m128i *)s),
-                              _mm_set_epi32(0, (int)w[2], (int)w[1], (int)w[0]));
+    __m128i v = _mm_xor_si128(_mm_loadu_si128((const __m128i *)s), nonce_vector(nonce));
     _mm_storeu_si128((__m128i *)s, _mm_and_si128(v, _mm_set_epi32(INT32_MAX, -1, -1, -1)));
 #else
     for (int i = 0; i < 12; i++) s[i] ^= nonce[i];

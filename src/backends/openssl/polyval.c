@@ -234,30 +234,20 @@ CLMUL_FN static inline __m128i clmul_group(const wc_polyval *ctx, __m128i s, con
 /* A short run (at most SHORT_RUN blocks) before its powers are made: one
  * block at a time by H. As many products deep as making H^2 .. H^k and then
  * one group, without storing, loading and wiping the powers: a small
- * message's text (clmul_short_xor when opening) and its length block. */
+ * message's text and its length block. With ks (opening), the input is
+ * in ^ ks, written to out (read before written, so out may be in) and hashed
+ * from the register. */
 #define SHORT_RUN 4
-CLMUL_FN static void clmul_short(wc_polyval *ctx, const uint8_t *in, size_t nblocks) {
+CLMUL_FN static void clmul_short(wc_polyval *ctx, uint8_t *out, const uint8_t *in,
+                                 const uint8_t *ks, size_t nblocks) {
     __m128i h = _mm_loadu_si128((const __m128i *)ctx->h), hk = karatsuba_key(h);
     __m128i s = _mm_loadu_si128((const __m128i *)ctx->s);
     for (size_t i = 0; i < nblocks; i++) {
-        __m128i z = _mm_setzero_si128(), lo = z, hi = z, mid = z;
-        clmul_acc(_mm_xor_si128(_mm_loadu_si128((const __m128i *)(in + 16 * i)), s), h, hk, &lo,
-                  &hi, &mid);
-        s = clmul_finish(lo, hi, mid);
-    }
-    _mm_storeu_si128((__m128i *)ctx->s, s);
-}
-
-/* The same while making the input: in ^ ks, written to out (read before
- * written, so out may be in) and hashed from the register (opening). */
-CLMUL_FN static void clmul_short_xor(wc_polyval *ctx, uint8_t *out, const uint8_t *in,
-                                     const uint8_t *ks, size_t nblocks) {
-    __m128i h = _mm_loadu_si128((const __m128i *)ctx->h), hk = karatsuba_key(h);
-    __m128i s = _mm_loadu_si128((const __m128i *)ctx->s);
-    for (size_t i = 0; i < nblocks; i++) {
-        __m128i x = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(in + 16 * i)),
-                                  _mm_loadu_si128((const __m128i *)(ks + 16 * i)));
-        _mm_storeu_si128((__m128i *)(out + 16 * i), x);
+        __m128i x = _mm_loadu_si128((const __m128i *)(in + 16 * i));
+        if (ks) {
+            x = _mm_xor_si128(x, _mm_loadu_si128((const __m128i *)(ks + 16 * i)));
+            _mm_storeu_si128((__m128i *)(out + 16 * i), x);
+        }
         __m128i z = _mm_setzero_si128(), lo = z, hi = z, mid = z;
         clmul_acc(_mm_xor_si128(x, s), h, hk, &lo, &hi, &mid);
         s = clmul_finish(lo, hi, mid);
@@ -271,7 +261,7 @@ static bool is_short(const wc_polyval *ctx, size_t nblocks) {
 
 CLMUL_FN static void clmul_blocks(wc_polyval *ctx, const uint8_t *in, size_t nblocks) {
     if (is_short(ctx, nblocks)) {
-        clmul_short(ctx, in, nblocks);
+        clmul_short(ctx, NULL, in, NULL, nblocks);
         return;
     }
     unsigned need = nblocks < WC_POLYVAL_STRIDE ? (unsigned)nblocks : WC_POLYVAL_STRIDE;
@@ -355,7 +345,7 @@ vclmul_run(wc_polyval *ctx, uint8_t *out, const uint8_t *in, const uint8_t *ks, 
 
 VCLMUL_FN static void vclmul_blocks(wc_polyval *ctx, const uint8_t *in, size_t nblocks) {
     if (is_short(ctx, nblocks)) {
-        clmul_short(ctx, in, nblocks);
+        clmul_short(ctx, NULL, in, NULL, nblocks);
         return;
     }
     vclmul_run(ctx, NULL, in, NULL, nblocks);
@@ -600,7 +590,7 @@ void wc_polyval_update_xor(wc_polyval *ctx, uint8_t *out, const uint8_t *in, con
 #ifdef WC_POLYVAL_X86
     bool carryless = ctx->impl == WC_POLYVAL_VCLMUL || ctx->impl == WC_POLYVAL_CLMUL;
     if (carryless && whole > 0 && is_short(ctx, whole)) {
-        clmul_short_xor(ctx, out, in, ks, whole);
+        clmul_short(ctx, out, in, ks, whole);
     } else if (ctx->impl == WC_POLYVAL_VCLMUL && whole > 0) {
         vclmul_xor_blocks(ctx, out, in, ks, whole);
     } else
