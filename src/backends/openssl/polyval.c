@@ -17,8 +17,8 @@
  * using powers of H computed the first time a run needs them (reduction is
  * linear, so the products are summed unreduced and reduced once). The block
  * that carries S_j is added last: the next group waits only on it, the
- * other products being computed meanwhile. A short run before any powers
- * are made goes one block at a time instead (clmul_short).
+ * other products being computed meanwhile. On x86-64 a short run before
+ * any powers are made goes one block at a time instead (clmul_short).
  */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define WC_POLYVAL_X86 1
