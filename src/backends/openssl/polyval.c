@@ -255,15 +255,13 @@ CLMUL_FN static void clmul_short(wc_polyval *ctx, uint8_t *out, const uint8_t *i
     _mm_storeu_si128((__m128i *)ctx->s, s);
 }
 
-static bool is_short(const wc_polyval *ctx, size_t nblocks) {
-    return nblocks <= SHORT_RUN && ctx->npow < nblocks;
+/* Whether blocks() and wc_polyval_update_xor take clmul_short for a run. */
+static bool takes_short(const wc_polyval *ctx, size_t nblocks) {
+    return (ctx->impl == WC_POLYVAL_CLMUL || ctx->impl == WC_POLYVAL_VCLMUL) && nblocks > 0 &&
+           nblocks <= SHORT_RUN && ctx->npow < nblocks;
 }
 
 CLMUL_FN static void clmul_blocks(wc_polyval *ctx, const uint8_t *in, size_t nblocks) {
-    if (is_short(ctx, nblocks)) {
-        clmul_short(ctx, NULL, in, NULL, nblocks);
-        return;
-    }
     unsigned need = nblocks < WC_POLYVAL_STRIDE ? (unsigned)nblocks : WC_POLYVAL_STRIDE;
     if (ctx->npow < need) clmul_powers(ctx, need);
     __m128i s = _mm_loadu_si128((const __m128i *)ctx->s);
@@ -344,10 +342,6 @@ vclmul_run(wc_polyval *ctx, uint8_t *out, const uint8_t *in, const uint8_t *ks, 
 }
 
 VCLMUL_FN static void vclmul_blocks(wc_polyval *ctx, const uint8_t *in, size_t nblocks) {
-    if (is_short(ctx, nblocks)) {
-        clmul_short(ctx, NULL, in, NULL, nblocks);
-        return;
-    }
     vclmul_run(ctx, NULL, in, NULL, nblocks);
 }
 
@@ -543,6 +537,12 @@ void wc_polyval_init(wc_polyval *ctx, const uint8_t h[16], wc_polyval_impl impl)
 }
 
 static void blocks(wc_polyval *ctx, const uint8_t *in, size_t nblocks) {
+#ifdef WC_POLYVAL_X86
+    if (takes_short(ctx, nblocks)) {
+        clmul_short(ctx, NULL, in, NULL, nblocks);
+        return;
+    }
+#endif
     /* Every member listed (-Wswitch-enum); one this build lacks is portable. */
     switch (ctx->impl) {
     case WC_POLYVAL_CLMUL:
@@ -588,8 +588,7 @@ void wc_polyval_update_xor(wc_polyval *ctx, uint8_t *out, const uint8_t *in, con
                            size_t len) {
     size_t whole = len / 16;
 #ifdef WC_POLYVAL_X86
-    bool carryless = ctx->impl == WC_POLYVAL_VCLMUL || ctx->impl == WC_POLYVAL_CLMUL;
-    if (carryless && whole > 0 && is_short(ctx, whole)) {
+    if (takes_short(ctx, whole)) {
         clmul_short(ctx, out, in, ks, whole);
     } else if (ctx->impl == WC_POLYVAL_VCLMUL && whole > 0) {
         vclmul_xor_blocks(ctx, out, in, ks, whole);
