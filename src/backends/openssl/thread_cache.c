@@ -30,20 +30,15 @@ typedef struct tc_slot {
 } tc_slot;
 
 typedef struct wc_tc_thread {
+    /* first: wc_tc_self points here (the depth and last lookup, read inline
+     * by thread_cache.h) */
+    wc_tc_hot hot;
     tc_slot *slots; /* cap slots, cap a power of two (NULL until the first entry) */
     size_t cap, used; /* used: live ids and tombstones */
     size_t live;      /* entries (under the mutex) */
     size_t hand;      /* where the search for an entry to evict starts */
     wc_tc_entry *entries; /* this thread's entries (under the mutex) */
-    /* the entry the last lookup found, tried first (owner only): a key's
-     * id never recurs, so one freed with its key is never matched again;
-     * an evicted one is forgotten here */
-    uint64_t last_id;
-    wc_tc_entry *last;
     wc_tc_digest digest[WC_TC_HASHES];
-    /* calls of this thread into the backend under way (the gate, below);
-     * written by the owner only, read by a fork's or exit's wait */
-    _Atomic unsigned depth;
     /* every thread's cache, so that one a thread never freed (the main
      * thread runs no pthread key destructors) stays reachable */
     struct wc_tc_thread *next, **pprev;
@@ -55,7 +50,12 @@ static pthread_key_t tc_key;
 static bool tc_key_made;
 static pthread_once_t tc_once = PTHREAD_ONCE_INIT;
 static _Atomic uint64_t next_id = ID_FIRST;
-static _Thread_local wc_tc_thread *tl;
+_Thread_local wc_tc_hot *wc_tc_self;
+
+/* The calling thread's cache, or NULL (hot is its first member). */
+static wc_tc_thread *self(void) {
+    return (wc_tc_thread *)wc_tc_self;
+}
 
 static size_t slot_of(uint64_t id, size_t cap) {
     return (size_t)((id * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & (cap - 1);
@@ -74,7 +74,7 @@ static void contexts_free(wc_tc_entry *e) {
 static void thread_free(void *p) {
     wc_tc_thread *t = p;
     if (!t) return;
-    if (tl == t) tl = NULL; /* a later call on this thread starts afresh */
+    if (self() == t) wc_tc_self = NULL; /* a later call on this thread starts afresh */
     pthread_mutex_lock(&tc_lock);
     *t->pprev = t->next;
     if (t->next) t->next->pprev = t->pprev;
@@ -104,8 +104,8 @@ static void thread_free(void *p) {
  * one store and then waits for every thread's counter to drop to zero. The
  * stores and loads on both sides are sequentially consistent, so either the
  * caller sees the gate closed or the closer sees the caller inside. */
-enum { GATE_OPEN, GATE_FORK, GATE_EXIT };
-static _Atomic int gate = GATE_OPEN;
+enum { GATE_OPEN, GATE_FORK, GATE_EXIT }; /* GATE_OPEN is 0: wc_tc_enter's test */
+_Atomic int wc_tc_gate = GATE_OPEN;
 /* Held by a fork from its prepare handler to its parent/child handler, and
  * by the exit handler: a caller that finds the gate closed for a fork waits
  * on it. Taken before tc_lock. */
@@ -116,16 +116,18 @@ static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static wc_tc_thread *thread_get(void);
 
-webcrypto_status wc_tc_enter(void) {
-    wc_tc_thread *t = tl;
-    if (!t && !(t = thread_get())) return WEBCRYPTO_ERR_NO_MEMORY;
-    unsigned d = atomic_load_explicit(&t->depth, memory_order_relaxed);
+/* wc_tc_enter's case that is not inline: the thread's first call, or the
+ * gate found closed (the inline part has undone its entry). */
+webcrypto_status wc_tc_enter_slow(void) {
+    wc_tc_thread *t = thread_get();
+    if (!t) return WEBCRYPTO_ERR_NO_MEMORY;
+    unsigned d = atomic_load_explicit(&t->hot.depth, memory_order_relaxed);
     for (;;) {
-        atomic_store_explicit(&t->depth, d + 1, memory_order_seq_cst);
+        atomic_store_explicit(&t->hot.depth, d + 1, memory_order_seq_cst);
         if (d > 0) return WEBCRYPTO_OK; /* nested: the outer call already passed */
-        int g = atomic_load_explicit(&gate, memory_order_seq_cst);
+        int g = atomic_load_explicit(&wc_tc_gate, memory_order_seq_cst);
         if (g == GATE_OPEN) return WEBCRYPTO_OK;
-        atomic_store_explicit(&t->depth, d, memory_order_release);
+        atomic_store_explicit(&t->hot.depth, d, memory_order_release);
         if (g == GATE_EXIT)
             return wc_error(WEBCRYPTO_ERR_OPERATION,
                             "the process is exiting (exit() was called): the openssl backend "
@@ -136,22 +138,16 @@ webcrypto_status wc_tc_enter(void) {
     }
 }
 
-void wc_tc_leave(void) {
-    wc_tc_thread *t = tl;
-    unsigned d = atomic_load_explicit(&t->depth, memory_order_relaxed);
-    atomic_store_explicit(&t->depth, d - 1, memory_order_release);
-}
-
 /* Closes the gate and waits until no other thread is inside (at most
  * max_ms when max_ms >= 0). Returns with tc_lock held, so that no thread
  * is half-way through linking itself in either. */
 static void gate_close(int how, long max_ms) {
-    atomic_store_explicit(&gate, how, memory_order_seq_cst);
+    atomic_store_explicit(&wc_tc_gate, how, memory_order_seq_cst);
     for (long waited_us = 0;; waited_us += 100) {
         pthread_mutex_lock(&tc_lock);
         bool busy = false;
         for (wc_tc_thread *t = tc_threads; t && !busy; t = t->next)
-            busy = t != tl && atomic_load_explicit(&t->depth, memory_order_seq_cst) > 0;
+            busy = t != self() && atomic_load_explicit(&t->hot.depth, memory_order_seq_cst) > 0;
         if (!busy || (max_ms >= 0 && waited_us >= max_ms * 1000)) return;
         pthread_mutex_unlock(&tc_lock);
         nanosleep(&(struct timespec){0, 100000}, NULL);
@@ -172,7 +168,7 @@ static int gate_before_fork; /* under gate_lock: a fork during exit keeps it clo
 
 static void at_fork_prepare(void) {
     pthread_mutex_lock(&gate_lock);
-    gate_before_fork = atomic_load_explicit(&gate, memory_order_relaxed);
+    gate_before_fork = atomic_load_explicit(&wc_tc_gate, memory_order_relaxed);
     if (gate_before_fork == GATE_EXIT)
         gate_close(GATE_EXIT, 0); /* nothing runs any more: only take tc_lock */
     else
@@ -180,7 +176,7 @@ static void at_fork_prepare(void) {
 }
 
 static void at_fork_after(void) {
-    atomic_store_explicit(&gate, gate_before_fork, memory_order_seq_cst);
+    atomic_store_explicit(&wc_tc_gate, gate_before_fork, memory_order_seq_cst);
     pthread_mutex_unlock(&tc_lock);
     pthread_mutex_unlock(&gate_lock);
 }
@@ -259,7 +255,7 @@ void wc_tc_key_release(wc_tc_key *k) {
 }
 
 static wc_tc_thread *thread_get(void) {
-    wc_tc_thread *t = tl;
+    wc_tc_thread *t = self();
     if (t) return t;
     t = calloc(1, sizeof *t);
     if (!t) {
@@ -277,7 +273,7 @@ static wc_tc_thread *thread_get(void) {
     t->pprev = &tc_threads;
     tc_threads = t;
     pthread_mutex_unlock(&tc_lock);
-    tl = t;
+    wc_tc_self = &t->hot;
     return t;
 }
 
@@ -323,7 +319,7 @@ static wc_tc_entry *evict_one(wc_tc_thread *t) {
     t->hand = i + 1;
     wc_tc_entry *e = t->slots[i].e;
     atomic_store_explicit(&t->slots[i].id, ID_TOMB, memory_order_relaxed);
-    if (t->last == e) t->last_id = ID_EMPTY;
+    if (t->hot.last == e) t->hot.last_id = ID_EMPTY;
     *e->thr_pprev = e->thr_next;
     if (e->thr_next) e->thr_next->thr_pprev = e->thr_pprev;
     *e->key_pprev = e->key_next;
@@ -375,16 +371,16 @@ static wc_tc_entry *entry_add(wc_tc_thread *t, wc_tc_key *k) {
     return e;
 }
 
-wc_tc_entry *wc_tc_entry_get(const wc_tc_key *k) {
-    wc_tc_thread *t = tl;
-    if (t && t->last_id == k->id) return t->last;
+/* wc_tc_entry_get's case that is not inline: past the last entry found. */
+wc_tc_entry *wc_tc_entry_find(const wc_tc_key *k) {
+    wc_tc_thread *t = self();
     if (t && t->slots) {
         size_t mask = t->cap - 1, i = slot_of(k->id, t->cap);
         for (;;) {
             uint64_t s = atomic_load_explicit(&t->slots[i].id, memory_order_relaxed);
             if (s == k->id) {
-                t->last_id = s;
-                return t->last = t->slots[i].e;
+                t->hot.last_id = s;
+                return t->hot.last = t->slots[i].e;
             }
             if (s == ID_EMPTY) break;
             i = (i + 1) & mask;

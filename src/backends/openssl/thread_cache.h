@@ -71,8 +71,8 @@ webcrypto_status wc_tc_init(void);
  * no lock of OpenSSL's or ours is held in the child; once exit() has begun,
  * wc_tc_enter fails with OperationError (the error set) so that no call
  * runs into OpenSSL's atexit cleanup. Calls may nest. */
-webcrypto_status wc_tc_enter(void);
-void wc_tc_leave(void);
+static inline webcrypto_status wc_tc_enter(void);
+static inline void wc_tc_leave(void);
 
 /* Gives k a new id. Never fails. */
 void wc_tc_key_init(wc_tc_key *k);
@@ -83,7 +83,7 @@ void wc_tc_key_release(wc_tc_key *k);
 
 /* The calling thread's entry for k, made (with no contexts) on first use;
  * NULL, with the thread's error set, if memory runs out. */
-wc_tc_entry *wc_tc_entry_get(const wc_tc_key *k);
+static inline wc_tc_entry *wc_tc_entry_get(const wc_tc_key *k);
 
 /* A thread's one-shot digest context for one hash: either an EVP context
  * or a context of the provider's own digest functions (openssl_common.c,
@@ -100,5 +100,56 @@ typedef struct wc_tc_digest {
  * NULL, with the thread's error set, if memory runs out. */
 #define WC_TC_HASHES WC_HASH_COUNT
 wc_tc_digest *wc_tc_digest_slot(unsigned h);
+
+/* ---- inline: what every call does when nothing needs the lock ----
+ * The part of a thread's cache each call reads: the first member of
+ * thread_cache.c's wc_tc_thread, reached through wc_tc_self. Inline, as
+ * every small message passes here two or three times; the rest (a thread's
+ * first call, a lookup past the last entry found, a closed gate) is
+ * thread_cache.c's. */
+typedef struct wc_tc_hot {
+    /* calls of this thread into the backend under way (the gate); written
+     * by the owner only, read by a fork's or exit's wait */
+    _Atomic unsigned depth;
+    /* the entry the last lookup found, tried first (owner only): a key's id
+     * never recurs, so one freed with its key is never matched again; an
+     * evicted one is forgotten here */
+    uint64_t last_id;
+    struct wc_tc_entry *last;
+} wc_tc_hot;
+
+/* The calling thread's (NULL before its first call), and the gate (0:
+ * open); both thread_cache.c's. */
+extern _Thread_local wc_tc_hot *wc_tc_self;
+extern _Atomic int wc_tc_gate;
+webcrypto_status wc_tc_enter_slow(void);
+wc_tc_entry *wc_tc_entry_find(const wc_tc_key *k);
+
+static inline webcrypto_status wc_tc_enter(void) {
+    wc_tc_hot *t = wc_tc_self;
+    if (t) {
+        /* Sequentially consistent, as the closer's store and load
+         * (thread_cache.c): either this thread sees the gate closed or the
+         * closer sees it inside. */
+        unsigned d = atomic_load_explicit(&t->depth, memory_order_relaxed);
+        atomic_store_explicit(&t->depth, d + 1, memory_order_seq_cst);
+        if (d > 0 || atomic_load_explicit(&wc_tc_gate, memory_order_seq_cst) == 0)
+            return WEBCRYPTO_OK; /* nested, or the gate open */
+        atomic_store_explicit(&t->depth, d, memory_order_release);
+    }
+    return wc_tc_enter_slow();
+}
+
+static inline void wc_tc_leave(void) {
+    wc_tc_hot *t = wc_tc_self;
+    unsigned d = atomic_load_explicit(&t->depth, memory_order_relaxed);
+    atomic_store_explicit(&t->depth, d - 1, memory_order_release);
+}
+
+static inline wc_tc_entry *wc_tc_entry_get(const wc_tc_key *k) {
+    wc_tc_hot *t = wc_tc_self;
+    if (t && t->last_id == k->id) return t->last;
+    return wc_tc_entry_find(k);
+}
 
 #endif /* WEBCRYPTO_OPENSSL_THREAD_CACHE_H */
