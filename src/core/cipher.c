@@ -113,7 +113,9 @@ typedef struct aead_shape {
     uint64_t max_text;
 } aead_shape;
 
-static webcrypto_status check_aead(const webcrypto_params *p, wc_aead kind, aead_shape *s) {
+/* Inline in each caller (every small message passes here). */
+static inline __attribute__((always_inline)) webcrypto_status
+check_aead(const webcrypto_params *p, wc_aead kind, aead_shape *s) {
     webcrypto_status st;
     switch (kind) {
     case WC_AEAD_AES_GCM:
