@@ -39,7 +39,8 @@ static webcrypto_status check_ctr(const webcrypto_params *p) {
     return WEBCRYPTO_OK;
 }
 
-static webcrypto_status check_gcm(const webcrypto_params *p, size_t *tag_bytes) {
+static inline __attribute__((always_inline)) webcrypto_status
+check_gcm(const webcrypto_params *p, size_t *tag_bytes) {
     WC_REQUIRE(p->iv || p->iv_len == 0, "AES-GCM: iv is NULL");
     if (p->iv_len == 0)
         return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM: iv must not be empty");
@@ -53,7 +54,8 @@ static webcrypto_status check_gcm(const webcrypto_params *p, size_t *tag_bytes) 
     return WEBCRYPTO_OK;
 }
 
-static webcrypto_status check_gcm_siv(const webcrypto_params *p) {
+static inline __attribute__((always_inline)) webcrypto_status
+check_gcm_siv(const webcrypto_params *p) {
     WC_REQUIRE(p->iv || p->iv_len == 0, "AES-GCM-SIV: iv is NULL");
     if (p->iv_len != 12)
         return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-GCM-SIV: the nonce (iv) must be 12 bytes, not %zu",
@@ -72,7 +74,8 @@ static webcrypto_status check_gcm_siv(const webcrypto_params *p) {
 /* ChaCha20-Poly1305 (the draft's steps): iv exactly 12 bytes, tagLength
  * absent or 128, both OperationError. RFC 8439 section 2.8 bounds the text at
  * 2^38 - 64 bytes (the 32-bit block counter from 1). */
-static webcrypto_status check_chacha20_poly1305(const webcrypto_params *p) {
+static inline __attribute__((always_inline)) webcrypto_status
+check_chacha20_poly1305(const webcrypto_params *p) {
     WC_REQUIRE(p->iv || p->iv_len == 0, "ChaCha20-Poly1305: iv is NULL");
     if (p->iv_len != 12)
         return wc_error(WEBCRYPTO_ERR_OPERATION,
@@ -90,7 +93,8 @@ static webcrypto_status check_chacha20_poly1305(const webcrypto_params *p) {
  * than 64, 96 or 128 are OperationError. An empty iv, which the draft does
  * not exclude, is OperationError here too: RFC 7253 OCB takes it, but no
  * backend library (OpenSSL, BouncyCastle) nor Node 24 does. */
-static webcrypto_status check_ocb(const webcrypto_params *p, size_t *tag_bytes) {
+static inline __attribute__((always_inline)) webcrypto_status
+check_ocb(const webcrypto_params *p, size_t *tag_bytes) {
     WC_REQUIRE(p->iv || p->iv_len == 0, "AES-OCB: iv is NULL");
     if (p->iv_len == 0 || p->iv_len > 15)
         return wc_error(WEBCRYPTO_ERR_OPERATION, "AES-OCB: iv must be 1 to 15 bytes, not %zu",
@@ -113,7 +117,8 @@ typedef struct aead_shape {
     uint64_t max_text;
 } aead_shape;
 
-/* Inline in each caller (every small message passes here). */
+/* Inline in each caller, as the member checks above (every small message
+ * passes here). */
 static inline __attribute__((always_inline)) webcrypto_status
 check_aead(const webcrypto_params *p, wc_aead kind, aead_shape *s) {
     webcrypto_status st;
@@ -146,7 +151,7 @@ check_aead(const webcrypto_params *p, wc_aead kind, aead_shape *s) {
 }
 
 webcrypto_status wc_cipher_params_check(const webcrypto_params *alg) {
-    aead_shape sh;
+    aead_shape sh = {0}; /* set by check_aead when it passes (gcc cannot tell) */
     switch (wc_family_of(alg->name)) {
     case WC_FAMILY_CIPHER:
         switch (wc_cipher_of(alg->name)) {
@@ -179,7 +184,7 @@ static webcrypto_status aead_encrypt(const webcrypto_params *alg, const webcrypt
                                      const uint8_t *data, size_t data_len, uint8_t *out,
                                      size_t out_cap, size_t *out_len) {
     wc_aead kind = wc_aead_of(alg->name);
-    aead_shape sh;
+    aead_shape sh = {0}; /* set by check_aead when it passes (gcc cannot tell) */
     webcrypto_status st = check_aead(alg, kind, &sh);
     if (st != WEBCRYPTO_OK) return st;
     if ((uint64_t)data_len > sh.max_text || data_len > SIZE_MAX - sh.tag_len)
@@ -201,7 +206,7 @@ static webcrypto_status aead_decrypt(const webcrypto_params *alg, const webcrypt
                                      const uint8_t *data, size_t data_len, uint8_t *out,
                                      size_t out_cap, size_t *out_len) {
     wc_aead kind = wc_aead_of(alg->name);
-    aead_shape sh;
+    aead_shape sh = {0}; /* set by check_aead when it passes (gcc cannot tell) */
     webcrypto_status st = check_aead(alg, kind, &sh);
     if (st != WEBCRYPTO_OK) return st;
     if (data_len < sh.tag_len)
