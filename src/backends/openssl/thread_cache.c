@@ -116,26 +116,22 @@ static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static wc_tc_thread *thread_get(void);
 
-/* wc_tc_enter's case that is not inline: the thread's first call, or the
- * gate found closed (the inline part has undone its entry). */
-webcrypto_status wc_tc_enter_slow(void) {
-    wc_tc_thread *t = thread_get();
-    if (!t) return WEBCRYPTO_ERR_NO_MEMORY;
-    unsigned d = atomic_load_explicit(&t->hot.depth, memory_order_relaxed);
-    for (;;) {
-        atomic_store_explicit(&t->hot.depth, d + 1, memory_order_seq_cst);
-        if (d > 0) return WEBCRYPTO_OK; /* nested: the outer call already passed */
-        int g = atomic_load_explicit(&wc_tc_gate, memory_order_seq_cst);
-        if (g == GATE_OPEN) return WEBCRYPTO_OK;
-        atomic_store_explicit(&t->hot.depth, d, memory_order_release);
-        if (g == GATE_EXIT)
-            return wc_error(WEBCRYPTO_ERR_OPERATION,
-                            "the process is exiting (exit() was called): the openssl backend "
-                            "takes no more calls");
-        /* A fork is under way: wait for it, then try again. */
-        pthread_mutex_lock(&gate_lock);
-        pthread_mutex_unlock(&gate_lock);
+/* wc_tc_enter's cases that are not inline (thread_cache.h). */
+webcrypto_status wc_tc_enter_slow(wc_tc_hot **t) {
+    if (!*t) { /* the thread's first call */
+        wc_tc_thread *c = thread_get();
+        if (!c) return WEBCRYPTO_ERR_NO_MEMORY;
+        *t = &c->hot;
+        return WEBCRYPTO_OK;
     }
+    if (atomic_load_explicit(&wc_tc_gate, memory_order_seq_cst) == GATE_EXIT)
+        return wc_error(WEBCRYPTO_ERR_OPERATION,
+                        "the process is exiting (exit() was called): the openssl backend "
+                        "takes no more calls");
+    /* A fork is under way (or was): wait for it; the caller tries again. */
+    pthread_mutex_lock(&gate_lock);
+    pthread_mutex_unlock(&gate_lock);
+    return WEBCRYPTO_OK;
 }
 
 /* Closes the gate and waits until no other thread is inside (at most

@@ -122,22 +122,29 @@ typedef struct wc_tc_hot {
  * open); both thread_cache.c's. */
 extern _Thread_local wc_tc_hot *wc_tc_self;
 extern _Atomic int wc_tc_gate;
-webcrypto_status wc_tc_enter_slow(void);
+/* wc_tc_enter's cases that are not inline: with *t NULL (the thread's
+ * first call), makes the thread's cache and sets *t; else (the gate found
+ * closed) fails once exit has begun, or waits for the fork under way to
+ * end. WEBCRYPTO_OK: the caller tries again. */
+webcrypto_status wc_tc_enter_slow(wc_tc_hot **t);
 wc_tc_entry *wc_tc_entry_find(const wc_tc_key *k);
 
 static inline webcrypto_status wc_tc_enter(void) {
     wc_tc_hot *t = wc_tc_self;
-    if (t) {
-        /* Sequentially consistent, as the closer's store and load
-         * (thread_cache.c): either this thread sees the gate closed or the
-         * closer sees it inside. */
-        unsigned d = atomic_load_explicit(&t->depth, memory_order_relaxed);
-        atomic_store_explicit(&t->depth, d + 1, memory_order_seq_cst);
-        if (d > 0 || atomic_load_explicit(&wc_tc_gate, memory_order_seq_cst) == 0)
-            return WEBCRYPTO_OK; /* nested, or the gate open */
-        atomic_store_explicit(&t->depth, d, memory_order_release);
+    for (;;) {
+        if (t) {
+            /* Sequentially consistent, as the closer's store and load
+             * (thread_cache.c): either this thread sees the gate closed or
+             * the closer sees it inside. */
+            unsigned d = atomic_load_explicit(&t->depth, memory_order_relaxed);
+            atomic_store_explicit(&t->depth, d + 1, memory_order_seq_cst);
+            if (d > 0 || atomic_load_explicit(&wc_tc_gate, memory_order_seq_cst) == 0)
+                return WEBCRYPTO_OK; /* nested, or the gate open */
+            atomic_store_explicit(&t->depth, d, memory_order_release);
+        }
+        webcrypto_status st = wc_tc_enter_slow(&t);
+        if (st != WEBCRYPTO_OK) return st;
     }
-    return wc_tc_enter_slow();
 }
 
 static inline void wc_tc_leave(void) {
